@@ -1,0 +1,189 @@
+/*
+** capture/tracebin.h — trace.bin v1: writer and streaming reader.
+**
+** A trace records *what* executed, once, so that it can be replayed into any report.
+** It is written as a stream, in constant memory, and read back the same way.
+**
+** File layout (all integers little-endian):
+**
+**   "FSTTRACE"                      8-byte magic
+**   frame*                          each frame:  tag[4] | u32 len | payload[len] | u32 crc
+**                                   crc = CRC-32 (zlib) of tag, len and payload
+**
+**   HEAD  first frame. u16 version (1), then key NUL value NUL ... (see FST_HK_*)
+**   IMAG  storage image: u64 absolute address, then the bytes (one per .ins file piece,
+**         at most 1 MiB per frame). All IMAG frames precede the first EVNT.
+**   EVNT  u64 instructions before this frame, then the event op stream (below).
+**   FOOT  last frame. key NUL value NUL ...: counts (FST_FK_*) and "complete" = 1|0.
+**
+** A file with no FOOT was cut short (crash, kill -9, disk full): it is read up to its
+** last whole frame and reported as incomplete. A FOOT with complete=0 is a capture that
+** was stopped (Ctrl-C, Hercules died): also readable, also incomplete. A CRC mismatch or
+** an op the reader does not know is an error naming the byte offset.
+**
+** Event op stream. Sequential execution is implied, not stored: the stream keeps a
+** *current address* (where the next instruction executes) and a cache of the bytes last
+** seen at every instruction address; only what the cache cannot predict is written.
+**
+**   0x00-0x3F  SEQ n      n+1 instructions execute in sequence from the current address,
+**                         each with the bytes cached for its address (cur += len each)
+**   0x40-0x4F  JMP k      current address := k-th most recent jump target (moved to front)
+**   0x50       JMPA v     current address := sequential address + zigzag varint v (pushed
+**                         to the front of the 16 most recent targets)
+**   0x51       INS b..    one instruction at the current address with new bytes (2, 4 or 6,
+**                         length from the first byte); the cache learns them
+**   0x52       STATE u32  PSW state word (FST_ST_*) from the next instruction on
+**   0x53       CPU v      the following records are CPU v's
+**   0x54       PGMCHK v u8  the last instruction ended in a program interruption:
+**                         code v, ILC u8; it executed once (Hercules' re-display is dropped)
+**   0x55       INTR u8 v  an interruption: class (FST_INTR_*), code v
+**   0x56       WAIT u8 u8 psw..  wait state entered: kind (0 loaded, 1 disabled), PSW length
+**                         (8 or 16), PSW bytes
+**   0x57       GAP        tracing was off for a while (t-/t+, range): the next address
+**                         jump is not the program's
+**   0x58       TIME v     the log's wall clock, seconds since midnight (only when it changes)
+**
+** Ownership: a writer or reader owns its file descriptor and buffers; fst_tw_close /
+** fst_tr_close free everything. Strings returned by the reader live as long as it.
+** Errors: -1 / NULL with err filled (file name and byte offset); see common/err.h.
+*/
+#ifndef FST_TRACEBIN_H
+#define FST_TRACEBIN_H
+
+#include "common/err.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FST_TRACE_MAGIC "FSTTRACE"
+#define FST_TRACE_VERSION 1
+
+/* Header keys. */
+#define FST_HK_ARCH     "arch"      /* S/370 | ESA/390 | z/Arch | unknown */
+#define FST_HK_SOURCE   "source"    /* capture | log */
+#define FST_HK_HERCULES "hercules"  /* Hercules version string, when known */
+#define FST_HK_COMMAND  "command"   /* the capture command line */
+#define FST_HK_PROGRAM  "program"   /* the .ins file or log file */
+#define FST_HK_RANGE    "range"     /* traced address range, "all" when none */
+#define FST_HK_TRACEOPT "traceopt"  /* traditional | regsfirst | noregs | unknown */
+#define FST_HK_CLOCK    "clock"     /* source of time stamps: none (a model is chosen at report time) */
+
+/* Footer keys (decimal values). */
+#define FST_FK_COMPLETE     "complete"      /* 1 = the capture ended normally */
+#define FST_FK_END          "end"           /* why it ended: disabled-wait, eof, timeout, max-instructions, interrupted, hercules-exited */
+#define FST_FK_INSNS        "instructions"
+#define FST_FK_PGMCHKS      "program-checks"
+#define FST_FK_INTRS        "interruptions"
+#define FST_FK_WAITS        "waits"
+#define FST_FK_LINES        "log-lines"
+#define FST_FK_UNKNOWN      "log-lines-not-understood"
+#define FST_FK_MALFORMED    "log-lines-malformed"
+
+/* PSW state word. */
+enum {
+    FST_ARCH_S370 = 0, FST_ARCH_ESA390 = 1, FST_ARCH_ZARCH = 2, FST_ARCH_UNKNOWN = 3,
+    FST_ST_ARCH_MASK = 0x3,
+    FST_ST_EC = 1u << 2,          /* S/370 EC mode */
+    FST_ST_AMODE_SHIFT = 3,       /* 0 = 24, 1 = 31, 2 = 64 bit addressing */
+    FST_ST_AMODE_MASK = 3u << 3,
+    FST_ST_PROBLEM = 1u << 5,     /* problem state (PSW bit 15) */
+    FST_ST_DAT = 1u << 6,         /* translation on (PSW bit 5) */
+    FST_ST_WAIT = 1u << 7,        /* wait bit (PSW bit 14) */
+    FST_ST_IOMASK = 1u << 8,
+    FST_ST_EXTMASK = 1u << 9,
+    FST_ST_MCMASK = 1u << 10,
+    FST_ST_KEY_SHIFT = 12,        /* PSW key, 4 bits */
+    FST_ST_ASC_SHIFT = 16,        /* address-space control, 2 bits */
+};
+static inline int fst_st_arch(uint32_t st) { return (int)(st & FST_ST_ARCH_MASK); }
+static inline int fst_st_amode(uint32_t st) { return (int)((st & FST_ST_AMODE_MASK) >> FST_ST_AMODE_SHIFT); }
+const char *fst_arch_name(int arch);
+int fst_arch_parse(const char *s); /* -1 when unknown */
+
+enum { FST_INTR_IO = 1, FST_INTR_EXT = 2, FST_INTR_MCHK = 3, FST_INTR_RESTART = 4, FST_INTR_SVC = 5 };
+
+typedef struct fst_kv {
+    const char *key;
+    const char *value;
+} fst_kv;
+
+/* ---- writer ---- */
+typedef struct fst_tw fst_tw;
+
+/* Create (truncate) `path` and write the magic and HEAD; `hdr` ends with {NULL, NULL}. */
+fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err);
+int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *err);
+/* Event calls buffer in memory; a full frame is written as it fills. They return -1
+** only when writing fails (disk full); the error is then sticky. */
+int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len);
+int fst_tw_state(fst_tw *w, uint32_t state);
+int fst_tw_cpu(fst_tw *w, unsigned cpu);
+int fst_tw_pgmchk(fst_tw *w, uint32_t code, unsigned ilc);
+int fst_tw_intr(fst_tw *w, unsigned cls, uint32_t code);
+int fst_tw_wait(fst_tw *w, unsigned kind, const uint8_t *psw, unsigned pswlen);
+int fst_tw_gap(fst_tw *w);
+int fst_tw_time(fst_tw *w, uint32_t secs);
+/* Push buffered events to the file as a frame now (a live capture does this so that a
+** crash loses little). */
+int fst_tw_flush(fst_tw *w, fst_err *err);
+uint64_t fst_tw_insns(const fst_tw *w);
+uint64_t fst_tw_bytes(const fst_tw *w);   /* bytes written so far */
+/* Write the footer (`ftr` extra keys; counts are added here) and close. `complete` 0
+** marks a capture that was stopped. Frees w even on error. */
+int fst_tw_close(fst_tw *w, int complete, const char *end, const fst_kv *ftr, fst_err *err);
+/* Close without a footer (the file stays readable, reported as cut short). */
+void fst_tw_abandon(fst_tw *w);
+
+/* ---- reader ---- */
+typedef enum fst_rec_kind {
+    FST_REC_END = 0,
+    FST_REC_INSN,
+    FST_REC_STATE,
+    FST_REC_CPU,
+    FST_REC_PGMCHK,
+    FST_REC_INTR,
+    FST_REC_WAIT,
+    FST_REC_GAP,
+    FST_REC_TIME,
+} fst_rec_kind;
+
+typedef struct fst_rec {
+    fst_rec_kind kind;
+    uint64_t addr;      /* INSN: its address */
+    uint8_t len;        /* INSN: 2, 4 or 6 */
+    uint8_t bytes[6];   /* INSN */
+    uint8_t ilc;        /* PGMCHK */
+    uint8_t cls;        /* INTR class; WAIT kind */
+    uint8_t pswlen;     /* WAIT */
+    uint8_t psw[16];    /* WAIT */
+    uint16_t cpu;       /* CPU of this record (all kinds) */
+    uint32_t state;     /* PSW state in force (all kinds) */
+    uint32_t code;      /* PGMCHK, INTR: interruption code; TIME: seconds */
+} fst_rec;
+
+typedef struct fst_image_seg {
+    uint64_t addr;
+    size_t len;
+    uint8_t *data;
+} fst_image_seg;
+
+typedef struct fst_tr fst_tr;
+
+/* Open and read the header and the storage image. */
+fst_tr *fst_tr_open(const char *path, fst_err *err);
+/* 1 and *rec filled; 0 at the end of the trace (complete or not: see fst_tr_complete);
+** -1 on a damaged file (err names the byte offset). */
+int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
+const char *fst_tr_header(const fst_tr *r, const char *key);   /* NULL when absent */
+const char *fst_tr_footer(const fst_tr *r, const char *key);   /* after the end only */
+/* After fst_tr_next returned 0: 1 when the footer says complete. When not, *why says
+** what is missing ("cut short at byte N, after instruction K" / "stopped: interrupted"). */
+int fst_tr_complete(const fst_tr *r, const char **why);
+uint64_t fst_tr_insns(const fst_tr *r);      /* instructions read so far */
+const fst_image_seg *fst_tr_image(const fst_tr *r, size_t *n);
+/* Copy n bytes at absolute addr from the image; 0 when all are present, -1 otherwise. */
+int fst_image_read(const fst_image_seg *segs, size_t nseg, uint64_t addr, uint8_t *out, size_t n);
+const char *fst_tr_path(const fst_tr *r);
+void fst_tr_close(fst_tr *r);
+
+#endif

@@ -1,0 +1,163 @@
+/* common/opt.c — see opt.h. */
+#include "common/opt.h"
+#include "common/err.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OPT_HELP_ID (-1000)
+
+typedef struct priv {
+    struct option *longopts;
+    char shortopts[160];
+} priv;
+
+void fst_opt_usage(const fst_cmd *cmd, int to_stderr)
+{
+    FILE *f = to_stderr ? stderr : stdout;
+    const char *u = cmd->usage;
+    int first = 1;
+    while (u && *u) {
+        const char *nl = strchr(u, '\n');
+        int n = nl ? (int)(nl - u) : (int)strlen(u);
+        fprintf(f, "%s %s %.*s\n", first ? "usage:" : "      ", cmd->name, n, u);
+        first = 0;
+        u = nl ? nl + 1 : u + n;
+    }
+    if (cmd->summary)
+        fprintf(f, "\n%s\n", cmd->summary);
+    fprintf(f, "\noptions:\n");
+    for (const fst_option *o = cmd->opts; o && o->name; o++) {
+        char left[64];
+        int n = 0;
+        if (o->shortname)
+            n = snprintf(left, sizeof left, "-%c, ", o->shortname);
+        else
+            n = snprintf(left, sizeof left, "    ");
+        if (!o->arg)
+            snprintf(left + n, sizeof left - (size_t)n, "--%s", o->name);
+        else if (o->arg[0] == '[')
+            snprintf(left + n, sizeof left - (size_t)n, "--%s%s", o->name, o->arg);
+        else
+            snprintf(left + n, sizeof left - (size_t)n, "--%s=%s", o->name, o->arg);
+        fprintf(f, "  %-26s %s\n", left, o->help);
+    }
+    fprintf(f, "  %-26s %s\n", "-h, --help", "show this help");
+}
+
+void fst_opt_init(fst_optparser *p, const fst_cmd *cmd, int argc, char **argv)
+{
+    memset(p, 0, sizeof *p);
+    p->cmd = cmd;
+    p->argc = argc;
+    p->argv = argv;
+    fst_setprog(cmd->name);
+    int n = 0;
+    for (const fst_option *o = cmd->opts; o && o->name; o++)
+        n++;
+    priv *pv = fst_xcalloc(1, sizeof *pv);
+    pv->longopts = fst_xcalloc((size_t)n + 2, sizeof(struct option));
+    size_t k = 0;
+    pv->shortopts[k++] = ':'; /* report missing arguments distinctly */
+    int i = 0;
+    for (const fst_option *o = cmd->opts; o && o->name; o++, i++) {
+        int has = !o->arg ? no_argument : (o->arg[0] == '[' ? optional_argument : required_argument);
+        pv->longopts[i] = (struct option){ o->name, has, NULL, 1000 + i };
+        if (o->shortname && k + 3 < sizeof pv->shortopts) {
+            pv->shortopts[k++] = (char)o->shortname;
+            if (has == required_argument)
+                pv->shortopts[k++] = ':';
+            else if (has == optional_argument) {
+                pv->shortopts[k++] = ':';
+                pv->shortopts[k++] = ':';
+            }
+        }
+    }
+    pv->longopts[i] = (struct option){ "help", no_argument, NULL, 'h' };
+    pv->shortopts[k++] = 'h';
+    pv->shortopts[k] = 0;
+    p->priv = pv;
+    optind = 1;
+    opterr = 0;
+}
+
+void fst_opt_fail(const fst_optparser *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fflush(stdout);
+    fprintf(stderr, "%s: error: ", p->cmd->name);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see '%s --help')\n", p->cmd->name);
+    exit(FST_EXIT_FAIL);
+}
+
+int fst_opt_next(fst_optparser *p)
+{
+    priv *pv = p->priv;
+    if (!pv)
+        return -1;
+    int idx = -1;
+    int c = getopt_long(p->argc, p->argv, pv->shortopts, pv->longopts, &idx);
+    p->arg = optarg;
+    if (c == -1) {
+        p->optind = optind;
+        free(pv->longopts);
+        free(pv);
+        p->priv = NULL;
+        return -1;
+    }
+    if (c == 'h') {
+        fst_opt_usage(p->cmd, 0);
+        exit(0);
+    }
+    if (c == '?' || c == ':') {
+        const char *bad = p->argv[optind - 1];
+        if (c == ':')
+            fst_opt_fail(p, "option '%s' needs an argument", bad);
+        if (optopt && optopt != '?')
+            fst_opt_fail(p, "unknown option '-%c'", optopt);
+        fst_opt_fail(p, "unknown option '%s'", bad);
+    }
+    const fst_option *o = NULL;
+    if (c >= 1000)
+        o = &p->cmd->opts[c - 1000];
+    else
+        for (const fst_option *q = p->cmd->opts; q && q->name; q++)
+            if (q->shortname == c)
+                o = q;
+    if (!o)
+        fst_opt_fail(p, "unknown option");
+    static char namebuf[80];
+    snprintf(namebuf, sizeof namebuf, "--%s", o->name);
+    p->optname = namebuf;
+    return o->id;
+}
+
+uint64_t fst_opt_u64(const fst_optparser *p, uint64_t min, uint64_t max)
+{
+    const char *s = p->arg ? p->arg : "";
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (!*s || *end || errno || s[0] == '-' || v < min || v > max)
+        fst_opt_fail(p, "%s wants a whole number from %llu to %llu, not '%s'", p->optname,
+                     (unsigned long long)min, (unsigned long long)max, s);
+    return v;
+}
+
+double fst_opt_double(const fst_optparser *p, double min, double max)
+{
+    const char *s = p->arg ? p->arg : "";
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v >= min && v <= max))
+        fst_opt_fail(p, "%s wants a number from %g to %g, not '%s'", p->optname, min, max, s);
+    return v;
+}

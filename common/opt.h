@@ -1,0 +1,69 @@
+/*
+** common/opt.h — the option layer every fst command uses (after git's parse-options).
+**
+** A command declares its options once, in a table; the layer parses argv with
+** getopt_long, prints `--help` from the same table, and rejects unknown options,
+** missing arguments and bad numbers with one message and exit code 2. So every
+** command spells options, errors and help alike.
+**
+**   static const fst_option opts[] = {
+**       { 'o', "output", "FILE", "write the trace to FILE", 'o' },
+**       { 0,   "timeout", "SEC", "stop Hercules after SEC seconds", OPT_TIMEOUT },
+**       { 0 }
+**   };
+**   static const fst_cmd cmd = { "fst-capture", "[-o TRACE] PROGRAM.ins", "summary", opts };
+**   fst_optparser p; fst_opt_init(&p, &cmd, argc, argv);
+**   for (int id; (id = fst_opt_next(&p)) != -1; ) switch (id) { ... p.arg ... }
+**   positional arguments: argv[p.optind .. argc-1]
+**
+** An option whose `arg` is NULL takes no argument; one whose arg starts with '[' takes
+** an optional one (`--keep-log[=FILE]`).
+*/
+#ifndef FST_OPT_H
+#define FST_OPT_H
+
+#include <stdint.h>
+
+typedef struct fst_option {
+    int shortname;        /* 'o', or 0 for long-only */
+    const char *name;     /* long name without "--" */
+    const char *arg;      /* argument name for help, NULL = no argument */
+    const char *help;     /* one line */
+    int id;               /* returned by fst_opt_next */
+} fst_option;
+
+typedef struct fst_cmd {
+    const char *name;     /* "fst-capture" */
+    const char *usage;    /* after the name: "[-o TRACE] PROGRAM.ins" (lines separated by \n) */
+    const char *summary;  /* one paragraph */
+    const fst_option *opts;
+} fst_cmd;
+
+typedef struct fst_optparser {
+    const fst_cmd *cmd;
+    int argc;
+    char **argv;
+    int optind;           /* after the last call that returned -1: first positional */
+    const char *arg;      /* argument of the option just returned, or NULL */
+    const char *optname;  /* "--output" / "-o": for messages about the argument */
+    void *priv;
+} fst_optparser;
+
+void fst_opt_init(fst_optparser *p, const fst_cmd *cmd, int argc, char **argv);
+/* The id of the next option, or -1 when options end. --help prints usage and exits 0;
+** an unknown option or a missing argument prints a message and exits 2. */
+int fst_opt_next(fst_optparser *p);
+void fst_opt_usage(const fst_cmd *cmd, int to_stderr);
+/* Exit 2 with "PROG: error: MSG" and a pointer to --help. */
+void fst_opt_fail(const fst_optparser *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3), noreturn))
+#endif
+    ;
+
+/* Numeric arguments of the option just returned; exit 2 naming the option when the
+** text is not a number in [min, max]. Accepts 0x-prefixed hex. */
+uint64_t fst_opt_u64(const fst_optparser *p, uint64_t min, uint64_t max);
+double fst_opt_double(const fst_optparser *p, double min, double max);
+
+#endif

@@ -1,0 +1,38 @@
+# tests/lib.sh — helpers for the end-to-end scripts (sourced). Each check prints one
+# "ok N - name" or "not ok N - name" line (TAP), with the detail on "#" lines after it.
+set -u
+N=0
+T=${FST_TMP:-/tmp}/$(basename "$0" .sh)
+mkdir -p "$T"
+PATH=$FST_BIN:$PATH
+
+ok()   { N=$((N+1)); echo "ok $N - $1"; }
+fail() { N=$((N+1)); echo "not ok $N - $1"; shift; [ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/#   /'; return 0; }
+
+# expect_eq NAME EXPECTED ACTUAL
+expect_eq() {
+    if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "expected: $2" "got:      $3"; fi
+}
+# expect_ok NAME CMD...            the command exits 0
+expect_ok() {
+    local name=$1; shift
+    if "$@" > "$T/out" 2> "$T/err"; then ok "$name"; else fail "$name" "exit $?: $*" "$(head -5 "$T/err")"; fi
+}
+# expect_fail NAME CODE REGEX CMD...   exits CODE and stderr matches REGEX
+expect_fail() {
+    local name=$1 code=$2 re=$3; shift 3
+    "$@" > "$T/out" 2> "$T/err"
+    local rc=$?
+    if [ "$rc" -ne "$code" ]; then fail "$name" "exit $rc, expected $code: $*" "$(head -5 "$T/err")"
+    elif ! grep -Eq -- "$re" "$T/err"; then fail "$name" "stderr does not match /$re/:" "$(head -5 "$T/err")"
+    elif grep -q 'AddressSanitizer\|runtime error' "$T/err"; then fail "$name" "sanitizer report" "$(head -5 "$T/err")"
+    else ok "$name"; fi
+}
+# expect_golden NAME GOLDEN FILE   FILE equals the golden file byte for byte
+expect_golden() {
+    if [ ! -f "$2" ]; then fail "$1" "no golden file $2"
+    elif diff -u "$2" "$3" > "$T/diff"; then ok "$1"
+    else fail "$1" "$(head -20 "$T/diff")"; fi
+}
+# footer KEY TRACE   a footer value, via fst-report --format=info
+trace_info() { fst-trace-info "$2" 2>/dev/null | sed -n "s/^$1=//p"; }
