@@ -345,7 +345,8 @@ int fst_tw_wait(fst_tw *w, unsigned kind, const uint8_t *psw, unsigned pswlen)
     p[0] = OP_WAIT;
     p[1] = (uint8_t)kind;
     p[2] = (uint8_t)pswlen;
-    memcpy(p + 3, psw, pswlen);
+    if (pswlen)
+        memcpy(p + 3, psw, pswlen);
     w->blen += 3 + pswlen;
     w->waits++;
     return w->failed ? -1 : 0;

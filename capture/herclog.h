@@ -1,0 +1,74 @@
+/*
+** capture/herclog.h — the Hercules log parser: text in, trace.bin events out.
+**
+** It reads the instruction trace that Hercules 3.13 and SDL Hercules 4.x write to their
+** log (notes/hercules-trace.md has every case) and writes each executed instruction and
+** each event to a trace writer (capture/tracebin.h). It accepts:
+**   - the three `traceopt` modes (register blocks are recognised and skipped: the replay
+**     needs the instruction stream, not the registers);
+**   - 8- and 16-byte PSWs, 24/31/64-bit addressing, 3.13's "PSW=xxxxxxxx xxxxxxxx" and
+**     4.x's "PSW=xxxxxxxxxxxxxxxx", S/370 BC and EC mode;
+**   - the "CPU0000:  " (3.13) and "CP00: " (4.x) prefixes, "HH:MM:SS " and
+**     "HH:MM:SS.ffffff " time stamps (and HercGUI's thread id), 4.x message ids;
+**   - 3.13's lines from other threads spliced into a trace line (the instruction is taken
+**     from PSW= and INST=; the orphaned disassembly line later is recognised);
+**   - the re-display of an instruction after a program check (HHCCP014I / HHC00801I):
+**     it becomes a program-check event, never a second execution;
+**   - wait-state messages, I/O and external interruption messages, architecture switches,
+**     tracing switched on and off (a GAP event), and a bare "PSW=" display with no INST=.
+** Every line is classified; lines it does not understand are counted (with the first
+** one kept for the report), never silently dropped. A PSW line that cannot be read is
+** "malformed": counted and reported with its line number — an instruction may be
+** missing from the trace there.
+**
+** Feed it text in any chunks (a pipe, a file); it keeps at most one partial line.
+** Ownership: the parser does not own the writer. Errors: -1 with err set only when the
+** writer fails; bad lines are statistics, not errors.
+*/
+#ifndef FST_HERCLOG_H
+#define FST_HERCLOG_H
+
+#include "capture/tracebin.h"
+#include "common/err.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fst_hlog_stats {
+    uint64_t lines;        /* all lines read */
+    uint64_t insns;        /* executed instructions written to the trace */
+    uint64_t trace_lines;  /* PSW/INST, storage, register, EXRL and spliced disassembly lines */
+    uint64_t redisplays;   /* program-check re-displays (not executions) */
+    uint64_t pgmchks, waits, intrs, gaps;
+    uint64_t messages;     /* other Hercules messages (HHC...) and their continuation lines */
+    uint64_t blank;
+    uint64_t unknown;      /* lines that are none of the above */
+    uint64_t malformed;    /* trace lines that could not be read */
+    uint64_t first_unknown_line, first_malformed_line;
+    char first_unknown[100], first_malformed[100];
+    char hercules[48];     /* version from the banner or HHC01413I, "" when not seen */
+    int arch;              /* FST_ARCH_* from the last architecture message (or the hint) */
+    char traceopt[16];     /* traditional | regsfirst | noregs, inferred */
+    int disabled_wait;     /* a disabled wait was seen: the program ended */
+    int limit_hit;         /* max_insns reached: later instructions were not written */
+} fst_hlog_stats;
+
+typedef struct fst_hlog fst_hlog;
+
+/* `name` names the input in messages; `arch` is FST_ARCH_* (or FST_ARCH_UNKNOWN) until the
+** log says otherwise; max_insns 0 = no limit. */
+fst_hlog *fst_hlog_new(fst_tw *w, const char *name, int arch, uint64_t max_insns);
+int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err);
+/* The last line, if it had no newline. */
+int fst_hlog_finish(fst_hlog *h, fst_err *err);
+const fst_hlog_stats *fst_hlog_getstats(const fst_hlog *h);
+void fst_hlog_free(fst_hlog *h);
+
+/* PSW text helpers, shared with tests: parse 8 or 16 PSW bytes from hex text (blanks
+** between words allowed); returns the byte count or 0. */
+int fst_psw_parse(const char *s, size_t n, uint8_t psw[16]);
+/* The instruction address and the normalised state word (FST_ST_*) of a PSW. */
+uint64_t fst_psw_ia(const uint8_t *psw, int len);
+uint32_t fst_psw_state(const uint8_t *psw, int len, int arch);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+** capture/ins.h — a Hercules IPL list (.ins): which file is loaded at which address.
+**
+** Format (Hercules' own): one "FILE ADDRESS" per line, ADDRESS hex with or without 0x,
+** FILE relative to the .ins file's folder. Blank lines and lines starting with '*' or '#'
+** are skipped. fst_ins_load reads every file into memory (the storage image that goes
+** into trace.bin), checks that each piece fits in `mainsize` bytes of storage (0 = no
+** check), and names the file and line of anything wrong.
+** Ownership: the caller frees with fst_ins_free.
+*/
+#ifndef FST_INS_H
+#define FST_INS_H
+
+#include "capture/tracebin.h"
+#include "common/err.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fst_ins {
+    fst_image_seg *seg;   /* in list order; seg[i].data owned */
+    char **file;          /* absolute path of each piece */
+    size_t n;
+} fst_ins;
+
+int fst_ins_load(fst_ins *ins, const char *path, uint64_t mainsize, fst_err *err);
+void fst_ins_free(fst_ins *ins);
+
+#endif

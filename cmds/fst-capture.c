@@ -1,0 +1,385 @@
+/*
+** fst-capture — run a standalone program under Hercules and trace it, or convert a
+** Hercules log; writes trace.bin (capture/tracebin.h) as the log streams in, in constant
+** memory. Wiring only: the work is in capture/hercules.c, capture/herclog.c,
+** capture/tracebin.c and capture/ins.c.
+*/
+#include "capture/herclog.h"
+#include "capture/hercules.h"
+#include "capture/ins.h"
+#include "capture/tracebin.h"
+#include "common/err.h"
+#include "common/opt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
+       O_KEEPLOG, O_MAINSIZE, O_NUMCPU };
+
+static const fst_option options[] = {
+    { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
+    { 0, "from-log", "FILE", "convert a Hercules 3.13/4.x log instead of running Hercules ('-' = stdin)", O_FROMLOG },
+    { 0, "image", "PROGRAM.ins", "with --from-log: the storage image to put into the trace", O_IMAGE },
+    { 0, "arch", "MODE", "S/370 (default), ESA/390 or z/Arch", O_ARCH },
+    { 0, "range", "A-B", "trace only addresses A to B (hex), as Hercules' 't+ A-B'", O_RANGE },
+    { 0, "traceopt", "MODE", "Hercules' trace display: noregs (default, fastest), traditional, regsfirst", O_TRACEOPT },
+    { 0, "hercules", "PATH", "the Hercules program (default: hercules on PATH)", O_HERC },
+    { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never)", O_TIMEOUT },
+    { 0, "max-instructions", "N", "stop after N traced instructions", O_MAX },
+    { 0, "keep-log", "FILE", "also keep Hercules' text log in FILE", O_KEEPLOG },
+    { 0, "mainsize", "MB", "main storage size (default: what the image needs, at least 2)", O_MAINSIZE },
+    { 0, "numcpu", "N", "number of CPUs (default 1)", O_NUMCPU },
+    { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
+    { 0 }
+};
+
+static const fst_cmd cmd = {
+    "fst-capture",
+    "[options] [-o TRACE] PROGRAM.ins\n--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]",
+    "Run a standalone S/370 program under Hercules with instruction tracing on, from IPL to\n"
+    "its disabled wait, and write the executed instructions to a compact trace file that\n"
+    "fst-report turns into profiles. With --from-log, read a Hercules log instead (a file,\n"
+    "or '-' for a pipe: hercules ... | fst-capture --from-log=- -o job.trace).",
+    options,
+};
+
+static volatile sig_atomic_t stop_signal;
+static void on_signal(int sig) { stop_signal = sig; }
+
+typedef struct capture {
+    const char *out, *fromlog, *image, *range, *traceopt, *hercules, *keeplog;
+    int arch, quiet, progress;
+    uint64_t timeout, max, mainsize_mb, numcpu;
+    char command[1024];
+} capture;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(const capture *c, const fst_hlog *h, double t0, int last)
+{
+    if (!c->progress)
+        return;
+    if (last) {
+        fprintf(stderr, "\r\033[K");
+        return;
+    }
+    double dt = now() - t0;
+    uint64_t n = fst_hlog_getstats(h)->insns;
+    fprintf(stderr, "\r\033[K%s: %llu instructions, %.0f k/s, %.1f s", fst_prog(), (unsigned long long)n,
+            dt > 0 ? (double)n / dt / 1000 : 0.0, dt);
+}
+
+static void parse_args(capture *c, int argc, char **argv, const char **program)
+{
+    fst_optparser p;
+    fst_opt_init(&p, &cmd, argc, argv);
+    c->timeout = 300;
+    c->numcpu = 1;
+    c->arch = -1; /* not given: S/370 for a capture, learnt from the log for --from-log */
+    for (int id; (id = fst_opt_next(&p)) != -1;) {
+        switch (id) {
+        case O_OUT: c->out = p.arg; break;
+        case O_FROMLOG: c->fromlog = p.arg; break;
+        case O_IMAGE: c->image = p.arg; break;
+        case O_ARCH:
+            if ((c->arch = fst_arch_parse(p.arg)) < 0 || c->arch == FST_ARCH_UNKNOWN)
+                fst_opt_fail(&p, "--arch wants S/370, ESA/390 or z/Arch, not '%s'", p.arg);
+            break;
+        case O_RANGE: {
+            unsigned long long a, b;
+            char extra;
+            if (sscanf(p.arg, "%llx-%llx%c", &a, &b, &extra) != 2 || a > b)
+                fst_opt_fail(&p, "--range wants A-B in hex with A <= B, not '%s'", p.arg);
+            c->range = p.arg;
+            break;
+        }
+        case O_TRACEOPT:
+            if (strcmp(p.arg, "noregs") && strcmp(p.arg, "traditional") && strcmp(p.arg, "regsfirst"))
+                fst_opt_fail(&p, "--traceopt wants noregs, traditional or regsfirst, not '%s'", p.arg);
+            c->traceopt = p.arg;
+            break;
+        case O_HERC: c->hercules = p.arg; break;
+        case O_TIMEOUT: c->timeout = fst_opt_u64(&p, 0, 86400 * 365); break;
+        case O_MAX: c->max = fst_opt_u64(&p, 1, UINT64_MAX); break;
+        case O_KEEPLOG: c->keeplog = p.arg; break;
+        case O_MAINSIZE: c->mainsize_mb = fst_opt_u64(&p, 1, 1 << 20); break;
+        case O_NUMCPU: c->numcpu = fst_opt_u64(&p, 1, 64); break;
+        case O_QUIET: c->quiet = 1; break;
+        }
+    }
+    int npos = argc - p.optind;
+    if (c->fromlog) {
+        if (npos)
+            fst_opt_fail(&p, "with --from-log, give the image as --image=PROGRAM.ins, not '%s'", argv[p.optind]);
+        if (!c->out && !strcmp(c->fromlog, "-"))
+            fst_opt_fail(&p, "reading a log from stdin: say where the trace goes with -o TRACE");
+    } else {
+        if (npos != 1)
+            fst_opt_fail(&p, npos ? "one PROGRAM.ins at a time" : "which program? (PROGRAM.ins, or --from-log=FILE)");
+        *program = argv[p.optind];
+        if (c->image)
+            fst_opt_fail(&p, "--image goes with --from-log");
+    }
+    size_t k = 0;
+    for (int i = 0; i < argc && k < sizeof c->command - 1; i++)
+        k += (size_t)snprintf(c->command + k, sizeof c->command - k, "%s%s", i ? " " : "", argv[i]);
+    c->progress = !c->quiet && isatty(2);
+}
+
+/* PROGRAM.ins -> PROGRAM.trace in the current folder */
+static char *default_out(const char *in)
+{
+    const char *b = strrchr(in, '/');
+    b = b ? b + 1 : in;
+    const char *dot = strrchr(b, '.');
+    size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+    char *s = fst_xmalloc(n + 7);
+    memcpy(s, b, n);
+    memcpy(s + n, ".trace", 7);
+    return s;
+}
+
+static uint64_t image_mb(const fst_ins *ins)
+{
+    uint64_t top = 0;
+    for (size_t i = 0; i < ins->n; i++)
+        if (ins->seg[i].addr + ins->seg[i].len > top)
+            top = ins->seg[i].addr + ins->seg[i].len;
+    uint64_t mb = (top + (1u << 20) - 1) >> 20;
+    return mb < 2 ? 2 : mb;
+}
+
+/* Read everything from fd into the parser; returns the end reason. */
+static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *keep, fst_err *err, int *failed)
+{
+    static char buf[1 << 20];
+    double t0 = now(), last = t0;
+    for (;;) {
+        if (stop_signal)
+            return "interrupted";
+        if (herc && c->timeout && now() - t0 > (double)c->timeout)
+            return "timeout";
+        if (fst_hlog_getstats(h)->limit_hit)
+            return "max-instructions";
+        if (herc) {
+            struct pollfd pf = { fd, POLLIN, 0 };
+            int r = poll(&pf, 1, 250);
+            if (r < 0 && errno != EINTR) {
+                *failed = 1;
+                fst_errno(err, "poll");
+                return "error";
+            }
+            if (r <= 0)
+                goto tick;
+        }
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            *failed = 1;
+            fst_errno(err, "%s: cannot read", c->fromlog ? c->fromlog : "Hercules' log");
+            return "error";
+        }
+        if (n == 0)
+            return "eof";
+        if (keep && fwrite(buf, 1, (size_t)n, keep) != (size_t)n) {
+            *failed = 1;
+            fst_errno(err, "%s: cannot write", c->keeplog);
+            return "error";
+        }
+        if (fst_hlog_feed(h, buf, (size_t)n, err)) {
+            *failed = 1;
+            return "error";
+        }
+    tick:
+        if (c->progress && now() - last > 0.5) {
+            last = now();
+            progress(c, h, t0, 0);
+        }
+    }
+}
+
+static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint64_t v)
+{
+    snprintf(store[*n], 32, "%llu", (unsigned long long)v);
+    kv[*n] = (fst_kv){ key, store[*n] };
+    (*n)++;
+}
+
+int main(int argc, char **argv)
+{
+    capture c = { 0 };
+    const char *program = NULL;
+    parse_args(&c, argc, argv, &program);
+    int arch_given = c.arch >= 0;
+    if (!arch_given)
+        c.arch = c.fromlog ? FST_ARCH_UNKNOWN : FST_ARCH_S370;
+    fst_err err;
+    fst_ins ins = { 0 };
+    const char *insfile = c.fromlog ? c.image : program;
+    uint64_t maxstore = c.arch == FST_ARCH_S370 ? (16u << 20) : c.arch == FST_ARCH_ESA390 ? (2048ull << 20) : 0;
+    (void)arch_given;
+    if (c.mainsize_mb)
+        maxstore = c.mainsize_mb << 20;
+    if (insfile && fst_ins_load(&ins, insfile, maxstore, &err))
+        fst_die_err(&err);
+    char *defout = NULL;
+    if (!c.out)
+        c.out = defout = default_out(c.fromlog ? c.fromlog : program);
+
+    int in = -1;
+    if (c.fromlog) {
+        in = strcmp(c.fromlog, "-") ? open(c.fromlog, O_RDONLY) : 0;
+        if (in < 0)
+            fst_die("%s: cannot open: %s", c.fromlog, strerror(errno));
+    }
+    struct sigaction sa = { 0 };
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    fst_herc herc = { .pid = -1, .fd = -1 };
+    if (!c.fromlog) {
+        fst_herc_opts ho = { c.hercules, c.arch, c.range, c.traceopt ? c.traceopt : "noregs",
+                             (unsigned)(c.mainsize_mb ? c.mainsize_mb : image_mb(&ins)), (unsigned)c.numcpu };
+        if (fst_herc_start(&herc, &ho, &ins, &err)) {
+            if (herc.dir[0])
+                fst_herc_finish(&herc, NULL, NULL, 0);
+            fst_die_err(&err);
+        }
+        in = herc.fd;
+    }
+    fst_kv hdr[] = {
+        { FST_HK_SOURCE, c.fromlog ? "log" : "capture" },
+        { FST_HK_PROGRAM, c.fromlog ? c.fromlog : program },
+        { FST_HK_COMMAND, c.command },
+        { FST_HK_RANGE, c.range ? c.range : "all" },
+        { FST_HK_ARCH, fst_arch_name(c.arch) },
+        { FST_HK_TRACEOPT, c.fromlog ? "unknown" : (c.traceopt ? c.traceopt : "noregs") },
+        { FST_HK_CLOCK, "none" },
+        { NULL, NULL },
+    };
+    fst_tw *w = fst_tw_open(c.out, hdr, &err);
+    if (!w) {
+        fst_herc_kill(&herc);
+        fst_herc_finish(&herc, NULL, NULL, 0);
+        fst_die_err(&err);
+    }
+    for (size_t i = 0; i < ins.n; i++)
+        if (fst_tw_image(w, ins.seg[i].addr, ins.seg[i].data, ins.seg[i].len, &err))
+            fst_die_err(&err);
+    FILE *keep = NULL;
+    if (c.keeplog && !(keep = fopen(c.keeplog, "w")))
+        fst_die("%s: cannot create: %s", c.keeplog, strerror(errno));
+
+    fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
+    int failed = 0;
+    const char *end = pump(&c, h, in, c.fromlog ? NULL : &herc, keep, &err, &failed);
+    progress(&c, h, 0, 1);
+    if (!failed && fst_hlog_finish(h, &err))
+        failed = 1;
+    const fst_hlog_stats *st = fst_hlog_getstats(h);
+    char tail[2048] = "";
+    int status = 0;
+    if (!c.fromlog) {
+        if (strcmp(end, "eof"))
+            fst_herc_kill(&herc);
+        fst_herc_finish(&herc, &status, tail, sizeof tail);
+    } else if (in > 0)
+        close(in);
+    if (keep)
+        fclose(keep);
+
+    int complete = 0, code = FST_EXIT_OK;
+    if (!strcmp(end, "eof")) {
+        if (st->disabled_wait || c.fromlog) {
+            complete = 1;
+            end = st->disabled_wait ? "disabled-wait" : "eof";
+        } else
+            end = "hercules-exited";
+    } else if (!strcmp(end, "max-instructions"))
+        complete = 1;
+
+    char store[12][32];
+    fst_kv ftr[16];
+    int nf = 0;
+    add_num(ftr, &nf, store, FST_FK_LINES, st->lines);
+    add_num(ftr, &nf, store, FST_FK_UNKNOWN, st->unknown);
+    add_num(ftr, &nf, store, FST_FK_MALFORMED, st->malformed);
+    add_num(ftr, &nf, store, "redisplays", st->redisplays);
+    ftr[nf++] = (fst_kv){ "traceopt-seen", st->traceopt };
+    ftr[nf++] = (fst_kv){ FST_HK_HERCULES, st->hercules[0] ? st->hercules : "unknown" };
+    ftr[nf++] = (fst_kv){ "arch-at-end", fst_arch_name(st->arch) };
+    ftr[nf] = (fst_kv){ NULL, NULL };
+    uint64_t bytes = 0;
+    if (failed) {
+        fst_tw_abandon(w);
+        fst_error("%s", err.msg);
+        code = FST_EXIT_FAIL;
+    } else {
+        bytes = fst_tw_bytes(w);
+        if (fst_tw_close(w, complete, end, ftr, &err)) {
+            fst_error("%s", err.msg);
+            code = FST_EXIT_FAIL;
+        }
+    }
+    const char *src = c.fromlog ? c.fromlog : "Hercules' log";
+    if (st->malformed)
+        fst_warn("%s: line %llu: %llu trace line%s could not be read, an instruction may be missing there: '%s'",
+                 src, (unsigned long long)st->first_malformed_line, (unsigned long long)st->malformed,
+                 st->malformed == 1 ? "" : "s", st->first_malformed);
+    if (code == FST_EXIT_OK && st->insns == 0) {
+        unlink(c.out);
+        if (c.fromlog)
+            fst_error("%s: no traced instructions in %llu lines (was tracing on: 't+' before 'ipl'?)", src,
+                      (unsigned long long)st->lines);
+        else
+            fst_error("Hercules traced no instruction: the IPL failed or the program never ran%s%s",
+                      tail[0] ? "; Hercules said:\n" : "", tail);
+        code = FST_EXIT_FAIL;
+    } else if (code == FST_EXIT_OK) {
+        if (!strcmp(end, "interrupted")) {
+            fst_error("interrupted: %s holds the first %llu instructions and is marked incomplete", c.out,
+                      (unsigned long long)st->insns);
+            code = FST_EXIT_INTR;
+        } else if (!strcmp(end, "timeout")) {
+            fst_error("timed out after %llu s: %s holds the first %llu instructions and is marked incomplete",
+                      (unsigned long long)c.timeout, c.out, (unsigned long long)st->insns);
+            code = FST_EXIT_FAIL;
+        } else if (!strcmp(end, "hercules-exited")) {
+            fst_error("Hercules ended (status %d) before the program reached a disabled wait: %s holds %llu "
+                      "instructions and is marked incomplete%s%s",
+                      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), c.out,
+                      (unsigned long long)st->insns, tail[0] ? "; Hercules said:\n" : "", tail);
+            code = FST_EXIT_FAIL;
+        }
+    }
+    if (code == FST_EXIT_OK && !c.quiet) {
+        fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.2f bytes/instruction",
+                 c.out, (unsigned long long)st->insns, (unsigned long long)st->pgmchks, (unsigned long long)st->waits,
+                 end, st->insns ? (double)bytes / (double)st->insns : 0.0);
+        if (st->unknown)
+            fst_note("%s: %llu lines were neither trace nor Hercules messages (first, line %llu: '%s')", src,
+                     (unsigned long long)st->unknown, (unsigned long long)st->first_unknown_line, st->first_unknown);
+    }
+    fst_hlog_free(h);
+    fst_ins_free(&ins);
+    free(defout);
+    return code;
+}

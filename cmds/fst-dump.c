@@ -1,0 +1,103 @@
+/*
+** fst-dump — print what a trace holds: header, storage image, every record, footer.
+** For looking inside a trace and for tests (like `uftrace dump`). Wiring only.
+*/
+#include "capture/tracebin.h"
+#include "common/err.h"
+#include "common/opt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { O_SUMMARY = 's' };
+static const fst_option options[] = {
+    { 's', "summary", NULL, "header, image and footer with counts only, not every record", O_SUMMARY },
+    { 0 }
+};
+static const fst_cmd cmd = { "fst-dump", "[--summary] TRACE",
+                             "Print the records of a trace, one per line, then its footer as key=value lines.",
+                             options };
+
+static const char *const hkeys[] = { FST_HK_SOURCE, FST_HK_PROGRAM, FST_HK_COMMAND, FST_HK_ARCH, FST_HK_RANGE,
+                                     FST_HK_TRACEOPT, FST_HK_CLOCK, NULL };
+
+static void record(const fst_rec *r)
+{
+    switch (r->kind) {
+    case FST_REC_INSN:
+        printf("insn cpu=%u addr=%llX len=%u bytes=", r->cpu, (unsigned long long)r->addr, r->len);
+        for (int i = 0; i < r->len; i++)
+            printf("%02X", r->bytes[i]);
+        printf("\n");
+        break;
+    case FST_REC_STATE: printf("state %08X\n", r->state); break;
+    case FST_REC_CPU: printf("cpu %u\n", r->cpu); break;
+    case FST_REC_PGMCHK: printf("pgmchk code=%04X ilc=%u\n", r->code, r->ilc); break;
+    case FST_REC_INTR: printf("intr class=%u code=%X\n", r->cls, r->code); break;
+    case FST_REC_WAIT:
+        printf("wait kind=%s psw=", r->cls ? "disabled" : "loaded");
+        for (int i = 0; i < r->pswlen; i++)
+            printf("%02X", r->psw[i]);
+        printf("\n");
+        break;
+    case FST_REC_GAP: printf("gap\n"); break;
+    case FST_REC_TIME: printf("time %u\n", r->code); break;
+    case FST_REC_END: break;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    fst_optparser p;
+    fst_opt_init(&p, &cmd, argc, argv);
+    int summary = 0;
+    for (int id; (id = fst_opt_next(&p)) != -1;)
+        if (id == O_SUMMARY)
+            summary = 1;
+    if (argc - p.optind != 1)
+        fst_opt_fail(&p, "one TRACE, please");
+    fst_err err;
+    fst_tr *r = fst_tr_open(argv[p.optind], &err);
+    if (!r)
+        fst_die_err(&err);
+    for (const char *const *k = hkeys; *k; k++) {
+        const char *v = fst_tr_header(r, *k);
+        if (v)
+            printf("header.%s=%s\n", *k, v);
+    }
+    size_t n;
+    const fst_image_seg *seg = fst_tr_image(r, &n);
+    for (size_t i = 0; i < n; i++)
+        printf("image %llX %zu\n", (unsigned long long)seg[i].addr, seg[i].len);
+    fst_rec rec;
+    int rc;
+    uint64_t kinds[FST_REC_TIME + 1] = { 0 };
+    while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
+        kinds[rec.kind]++;
+        if (!summary)
+            record(&rec);
+    }
+    if (rc < 0) {
+        fflush(stdout);
+        fst_tr_close(r);
+        fst_die_err(&err);
+    }
+    static const char *names[] = { "end", "insn", "state", "cpu", "pgmchk", "intr", "wait", "gap", "time" };
+    for (int k = 1; k <= FST_REC_TIME; k++)
+        printf("count.%s=%llu\n", names[k], (unsigned long long)kinds[k]);
+    static const char *fkeys[] = { FST_FK_COMPLETE, FST_FK_END, FST_FK_INSNS, FST_FK_PGMCHKS, FST_FK_INTRS,
+                                   FST_FK_WAITS, FST_FK_LINES, FST_FK_UNKNOWN, FST_FK_MALFORMED, "redisplays",
+                                   "traceopt-seen", "hercules", "arch-at-end", NULL };
+    for (const char **k = fkeys; *k; k++) {
+        const char *v = fst_tr_footer(r, *k);
+        if (v)
+            printf("footer.%s=%s\n", *k, v);
+    }
+    const char *why;
+    int complete = fst_tr_complete(r, &why);
+    printf("complete=%d\n", complete);
+    if (!complete)
+        printf("incomplete=%s\n", why);
+    fst_tr_close(r);
+    return 0;
+}
