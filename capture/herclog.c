@@ -481,11 +481,11 @@ static void line(fst_hlog *h, const char *s, size_t n)
         psw_line(h, s, n);
         return;
     }
-    if (n >= 3 && (s[0] == 'R' || s[0] == 'V') && s[1] == ':') {
+    if (msg4 == 2326 || (n >= 3 && (s[0] == 'R' || s[0] == 'V') && s[1] == ':')) {
         h->st.trace_lines++;
         return;
     }
-    if (is_reg_line(s, n)) {
+    if ((msg4 >= 2266 && msg4 <= 2276) || is_reg_line(s, n)) {
         reg_line(h);
         return;
     }
