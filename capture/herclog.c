@@ -503,6 +503,8 @@ static void line(fst_hlog *h, const char *s, size_t n)
         return;
     }
     if (s[0] == 'H' && n >= 9 && !memcmp(s, "HHC", 3)) {
+        if (s[8] == 'E' || s[8] == 'S')
+            snprintf(h->st.last_error, sizeof h->st.last_error, "%.*s", (int)(n < 159 ? n : 159), s);
         if (!message(h, s, n))
             h->st.messages++;
         return;

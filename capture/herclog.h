@@ -46,6 +46,7 @@ typedef struct fst_hlog_stats {
     uint64_t malformed;    /* trace lines that could not be read */
     uint64_t first_unknown_line, first_malformed_line;
     char first_unknown[100], first_malformed[100];
+    char last_error[160];  /* the last error message of Hercules' (HHCnnnnnE/S), for reports */
     char hercules[48];     /* version from the banner or HHC01413I, "" when not seen */
     int arch;              /* FST_ARCH_* from the last architecture message (or the hint) */
     char traceopt[16];     /* traditional | regsfirst | noregs, inferred */

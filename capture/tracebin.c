@@ -224,7 +224,7 @@ static int frame_out(fst_tw *w, fst_err *err)
     fst_put_le64(w->buf, w->frame_first);
     int rc = write_frame(w, "EVNT", w->buf, w->blen, err);
     w->blen = 8;
-    w->frame_first = w->insns;
+    w->frame_first = w->insns - (uint64_t)w->pending; /* a pending SEQ run goes into the next frame */
     return rc;
 }
 

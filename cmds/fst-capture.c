@@ -350,7 +350,8 @@ int main(int argc, char **argv)
             fst_error("%s: no traced instructions in %llu lines (was tracing on: 't+' before 'ipl'?)", src,
                       (unsigned long long)st->lines);
         else
-            fst_error("Hercules traced no instruction: the IPL failed or the program never ran%s%s",
+            fst_error("Hercules traced no instruction: %s%s%s",
+                      st->last_error[0] ? st->last_error : "the IPL failed or the program never ran",
                       tail[0] ? "; Hercules said:\n" : "", tail);
         code = FST_EXIT_FAIL;
     } else if (code == FST_EXIT_OK) {

@@ -1,0 +1,39 @@
+# trace.bin: damaged and truncated files are detected and said so, with the byte offset;
+# a truncated trace stays readable up to its last whole frame.
+. "$(dirname "$0")/../lib.sh"
+dumpval() { sed -n "s/^$1=//p" "$2"; }
+
+# a trace of several frames: bigloop stopped at 200000 instructions
+fst-capture -q --max-instructions=200000 -o "$T/t.trace" "$FST_PROGS/bigloop.ins"
+size=$(stat -c %s "$T/t.trace")
+fst-dump --summary "$T/t.trace" > "$T/d"
+expect_eq "complete trace reads back" "200000 1" "$(dumpval count.insn "$T/d") $(dumpval complete "$T/d")"
+bpi=$(awk -v s="$size" 'BEGIN { printf "%d", s * 1000 / 200000 }')
+[ "$bpi" -le 1000 ] && ok "at most 1 byte per instruction (${bpi}/1000)" || fail "at most 1 byte per instruction" "$size bytes"
+
+# cut short in the middle: readable up to the last whole frame, marked incomplete
+head -c $((size / 2)) "$T/t.trace" > "$T/half.trace"
+fst-dump --summary "$T/half.trace" > "$T/d" 2> "$T/err"
+expect_eq "truncated: exit 0, incomplete" "0" "$(dumpval complete "$T/d")"
+n=$(dumpval count.insn "$T/d")
+[ "$n" -gt 0 ] && [ "$n" -lt 200000 ] && ok "truncated: the whole frames are read ($n instructions)" \
+    || fail "truncated: the whole frames are read" "$n"
+grep -q "^incomplete=cut short at byte [0-9]* (inside a EVNT frame), after instruction $n" "$T/d" \
+    && ok "truncated: says where it was cut" || fail "truncated: says where it was cut" "$(grep incomplete "$T/d")"
+
+# only the footer missing
+head -c $((size - 20)) "$T/t.trace" > "$T/nofoot.trace"
+expect_eq "footer cut off: all instructions, incomplete" "200000 0" \
+    "$(fst-dump --summary "$T/nofoot.trace" | awk -F= '/^count.insn=/{i=$2}/^complete=/{c=$2}END{print i, c}')"
+
+# one byte changed inside an event frame: an error naming the frame's offset
+cp "$T/t.trace" "$T/bad.trace"
+printf '\x5A' | dd of="$T/bad.trace" bs=1 seek=$((size / 2)) conv=notrunc status=none
+expect_fail "damaged frame: exit 2 with the byte offset" 2 "bad.trace: byte [0-9]+: EVNT frame CRC mismatch" \
+    fst-dump --summary "$T/bad.trace"
+expect_fail "not a trace" 2 "not an fst trace" fst-dump "$FST_ROOT/README.md"
+head -c 4 "$T/t.trace" > "$T/tiny.trace"
+expect_fail "a 4-byte file" 2 "not an fst trace" fst-dump "$T/tiny.trace"
+head -c 12 "$T/t.trace" > "$T/nohead.trace"
+expect_fail "header cut short" 2 "byte 8: the trace has no header" fst-dump "$T/nohead.trace"
+expect_fail "missing trace" 2 "cannot open" fst-dump "$T/nothere.trace"
