@@ -57,13 +57,13 @@ struct fst_hlog {
     int werr;
 };
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
+/* hex digit value + 1, 0 for anything else: a table, because every PSW line has 24-48 */
+static const unsigned char hexv1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+static inline int hexval(int c) { return (int)hexv1[c & 0xFF] - 1; }
 
 /* Count of hex digits at s (up to n). */
 static size_t hexrun(const char *s, size_t n)
