@@ -1,0 +1,32 @@
+/* formats/csv.c — the CSV report of DESIGN §8; see formats.h. */
+#include "formats/formats.h"
+
+static int row(FILE *out, const char *name, const char *entry, uint64_t calls, uint64_t si, uint64_t ii, fst_fx sc,
+               fst_fx ic)
+{
+    char s1[32], s2[32];
+    fst_fmt_sec9(sc, s1);
+    fst_fmt_sec9(ic, s2);
+    return fprintf(out, "%s,%s,%llu,%llu,%llu,%s,%s\n", name, entry, (unsigned long long)calls,
+                   (unsigned long long)si, (unsigned long long)ii, s1, s2) < 0 ? -1 : 0;
+}
+
+int fst_write_csv(FILE *out, const fst_profile *p)
+{
+    int rc = fprintf(out, "routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec\n") < 0 ? -1 : 0;
+    for (size_t i = 0; i < p->nr && !rc; i++) {
+        const fst_routine *r = &p->r[i];
+        if (!r->timed)
+            continue;
+        char entry[24];
+        snprintf(entry, sizeof entry, "%llX", (unsigned long long)r->entry);
+        rc = row(out, r->name, entry, r->calls, r->self_insns, r->incl_insns, r->self_cost, r->incl_cost);
+    }
+    if (!rc)
+        rc = row(out, "(outside)", "", 0, p->outside_insns, p->outside_insns, p->outside_cost, p->outside_cost);
+    if (!rc)
+        rc = row(out, "(excluded)", "", 0, p->excluded_insns, p->excluded_insns, p->excluded_cost, p->excluded_cost);
+    if (!rc)
+        rc = row(out, "(total)", "", 0, p->total_insns, p->total_insns, p->total_cost, p->total_cost);
+    return rc;
+}

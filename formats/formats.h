@@ -1,0 +1,23 @@
+/*
+** formats/formats.h — report writers. Each is a pure function of a profile (analyze/
+** profile.h) and its options: no writer reads a trace, so two formats printed from one
+** replay never disagree. They return 0, or -1 when writing fails (errno set).
+*/
+#ifndef FST_FORMATS_H
+#define FST_FORMATS_H
+
+#include "analyze/profile.h"
+
+#include <stdio.h>
+
+/* FORTSTAT's listing (seed 000, Appendix B): ROUTINE CALLED TIME (SEC), one row per timed
+** routine in load-module order, the mainline marked '*', a TOTAL row. With `asa`, 133-byte
+** FBA records with an ASA control character, as STATOUT (BLKSIZE=133, RECFM=FBA). */
+int fst_write_fortstat(FILE *out, const fst_profile *p, int asa);
+
+/* CSV, DESIGN §8: routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec; one row per
+** timed routine in load-module order, then the rows (outside), (excluded) and (total),
+** whose entry is empty, so that the columns add up: sum(self) + outside + excluded = total. */
+int fst_write_csv(FILE *out, const fst_profile *p);
+
+#endif

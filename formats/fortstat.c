@@ -1,0 +1,44 @@
+/* formats/fortstat.c — FORTSTAT's STATOUT listing; see formats.h. */
+#include "formats/formats.h"
+
+#include <string.h>
+
+/* One line; with ASA, padded to 132 characters after the control character. */
+static int line(FILE *out, int asa, char cc, const char *text)
+{
+    if (asa)
+        return fprintf(out, "%c%-132.132s\n", cc, text) < 0 ? -1 : 0;
+    return fprintf(out, "%s\n", text) < 0 ? -1 : 0;
+}
+
+int fst_write_fortstat(FILE *out, const fst_profile *p, int asa)
+{
+    char buf[160], sec[32];
+    int rc = line(out, asa, '1', "ROUTINE      CALLED   TIME (SEC)");
+    if (!rc)
+        rc = line(out, asa, '0', "");
+    uint64_t calls = 0;
+    fst_fx total = 0;
+    for (size_t i = 0; i < p->nr && !rc; i++) {
+        const fst_routine *r = &p->r[i];
+        if (!r->timed)
+            continue;
+        fst_fmt_sec2(r->self_cost, sec);
+        snprintf(buf, sizeof buf, "%c%-8.8s %10llu %12s", r->mainline ? '*' : ' ', r->name,
+                 (unsigned long long)r->calls, sec);
+        rc = line(out, asa, ' ', buf);
+        calls += r->calls;
+        total += r->self_cost;
+    }
+    if (!rc)
+        rc = line(out, asa, ' ', "");
+    fst_fmt_sec2(total, sec);
+    snprintf(buf, sizeof buf, " %-8s %10llu %12s", "TOTAL", (unsigned long long)calls, sec);
+    if (!rc)
+        rc = line(out, asa, ' ', buf);
+    if (!rc && !p->complete) { /* never a silently partial report */
+        snprintf(buf, sizeof buf, "INCOMPLETE TRACE: %.120s", p->incomplete);
+        rc = line(out, asa, '0', buf);
+    }
+    return rc;
+}
