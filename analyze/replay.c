@@ -81,9 +81,13 @@ static int routines_from_model(rp *x, fst_tr *tr, fst_pm *pm, fst_err *err)
     size_t nseg;
     const fst_image_seg *seg = fst_tr_image(tr, &nseg);
     fst_pm *own = NULL;
-    if (!pm) {
+    if (!pm) { /* no map: the FORTRAN identifiers in the storage image name the routines */
         own = pm = fst_pm_new();
-        if (fst_pm_from_image(pm, fst_tr_path(tr), seg, nseg, 0, err) < 0) {
+        fst_id_hit *hits = NULL;
+        size_t nhits = 0;
+        int rc = fst_scan_ids(seg, nseg, 0, &hits, &nhits, err);
+        free(hits);
+        if (rc < 0 || (nhits && fst_pm_from_image(pm, fst_tr_path(tr), seg, nseg, 0, err) < 0)) {
             fst_pm_free(own);
             return -1;
         }
