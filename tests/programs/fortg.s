@@ -30,39 +30,15 @@
 # Calls: SUBA 16 (MAIN->SUBA 10, SUBB->SUBA 6), SUBB 3 (MAIN->SUBB 3); MAIN 0.
 # SUBA's counter (.LcntA) ends at 16.
 
-        .section .lowcore,"a"
-        .long   0x00080000, 0x00020000  # 000 IPL PSW: EC mode, disabled, IA 20000
-        .fill   0x58-8, 1, 0            # 008..057 old PSWs, CSW, CAW, timer
-        .long   0x000A0000, 0x00BAD058  # 058 external new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD060  # 060 SVC new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD068  # 068 program new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD070  # 070 machine-check new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD078  # 078 I/O new PSW: disabled wait
+        .include "s370.inc"
+        LOWCORE
 
-        .text
 # ---- stub (outside): 0x20000 -----------------------------------------------
-        balr    %r12,0                  # 1  base
-.Lb:    l       %r13,.LaSAVE-.Lb(%r12)  # 1  R13 -> first save area
-        l       %r15,.LaMAIN-.Lb(%r12)  # 1
-        balr    %r14,%r15               # 1  enter the mainline (not a call)
-        lpsw    .Lwait-.Lb(%r12)        # 1  end: disabled wait
-        .balign 8
-.Lwait: .long   0x000A0000, 0x00000000
-.LaSAVE: .long  .Lsaves
-.LaMAIN: .long  MAIN
+        STUB    MAIN                 # 5 instructions, outside
 
 # ---- MAIN: mainline, entered once ------------------------------------------
-        .balign 8
-        .globl  MAIN
-MAIN:   .long   0x47F0F00C              # 1  B 12(,15)
-        .byte   0x06                    #    FORTRAN G identifier
-        .byte   0xD4,0xC1,0xC9,0xD5,0x40,0x40,0x40  # 'MAIN   '
-        stm     %r14,%r12,12(%r13)      # 1
-        lr      %r12,%r15               # 1
-        la      %r11,72(%r13)           # 1
-        st      %r13,4(%r11)            # 1
-        st      %r11,8(%r13)            # 1
-        lr      %r13,%r11               # 1  (prologue: 7)
+        FORTG   MAIN
+        PROLOGUE                        # 6 (with the entry B: 7)
         la      %r2,10                  # 1
 .Lm1:   l       %r15,.LaSUBA-MAIN(%r12) # 10
         balr    %r14,%r15               # 10 call SUBA
@@ -71,54 +47,30 @@ MAIN:   .long   0x47F0F00C              # 1  B 12(,15)
 .Lm2:   l       %r15,.LaSUBB-MAIN(%r12) # 3
         balr    %r14,%r15               # 3  call SUBB
         bct     %r2,.Lm2-MAIN(%r12)     # 3
-        l       %r13,4(%r13)            # 1
-        lm      %r14,%r12,12(%r13)      # 1
-        br      %r14                    # 1  (epilogue: 3)   MAIN = 51
+        EPILOGUE                        # 3   MAIN = 51
         .balign 4
 .LaSUBA: .long  SUBA
 .LaSUBB: .long  SUBB
 
 # ---- SUBA: 16 entries (10 from MAIN, 2 x 3 from SUBB) ----------------------
-        .balign 8
-        .globl  SUBA
-SUBA:   .long   0x47F0F00C              # B 12(,15)
-        .byte   0x06
-        .byte   0xE2,0xE4,0xC2,0xC1,0x40,0x40,0x40  # 'SUBA   '
-        stm     %r14,%r12,12(%r13)
-        lr      %r12,%r15
-        la      %r11,72(%r13)
-        st      %r13,4(%r11)
-        st      %r11,8(%r13)
-        lr      %r13,%r11               # (prologue: 7)
+        FORTG   SUBA
+        PROLOGUE                        # 6 (with the entry B: 7)
         l       %r0,.LcntA-SUBA(%r12)
         a       %r0,.LoneA-SUBA(%r12)
         st      %r0,.LcntA-SUBA(%r12)   # (body: 3)
-        l       %r13,4(%r13)
-        lm      %r14,%r12,12(%r13)
-        br      %r14                    # (epilogue: 3)   SUBA = 13
+        EPILOGUE                        # 3 SUBA = 13
         .balign 4
 .LcntA: .long   0
 .LoneA: .long   1
 
 # ---- SUBB: 3 entries from MAIN; calls SUBA twice each ----------------------
-        .balign 8
-        .globl  SUBB
-SUBB:   .long   0x47F0F00C              # B 12(,15)
-        .byte   0x06
-        .byte   0xE2,0xE4,0xC2,0xC2,0x40,0x40,0x40  # 'SUBB   '
-        stm     %r14,%r12,12(%r13)
-        lr      %r12,%r15
-        la      %r11,72(%r13)
-        st      %r13,4(%r11)
-        st      %r11,8(%r13)
-        lr      %r13,%r11               # (prologue: 7)
+        FORTG   SUBB
+        PROLOGUE                        # 6 (with the entry B: 7)
         l       %r15,.LaSUBA2-SUBB(%r12)
         balr    %r14,%r15               # call SUBA
         l       %r15,.LaSUBA2-SUBB(%r12)
         balr    %r14,%r15               # call SUBA
-        l       %r13,4(%r13)
-        lm      %r14,%r12,12(%r13)
-        br      %r14                    # (epilogue: 3)   SUBB = 14
+        EPILOGUE                        # 3 SUBB = 14
         .balign 4
 .LaSUBA2: .long SUBA
 

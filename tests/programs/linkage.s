@@ -47,39 +47,15 @@
 # Returns: RECUR 5 normal; SKIPR 2 skip returns (+4); INNER and OUTER 2 unwinds each.
 # Maximum depth: MAIN + 5 RECUR frames.
 
-        .section .lowcore,"a"
-        .long   0x00080000, 0x00020000  # 000 IPL PSW: EC mode, disabled, IA 20000
-        .fill   0x58-8, 1, 0            # 008..057 old PSWs, CSW, CAW, timer
-        .long   0x000A0000, 0x00BAD058  # 058 external new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD060  # 060 SVC new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD068  # 068 program new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD070  # 070 machine-check new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD078  # 078 I/O new PSW: disabled wait
+        .include "s370.inc"
+        LOWCORE
 
-        .text
 # ---- stub (outside): 0x20000 -----------------------------------------------
-        balr    %r12,0                  # 1  base
-.Lb:    l       %r13,.LaSAVE-.Lb(%r12)  # 1  R13 -> first save area
-        l       %r15,.LaMAIN-.Lb(%r12)  # 1
-        balr    %r14,%r15               # 1  enter the mainline (not a call)
-        lpsw    .Lwait-.Lb(%r12)        # 1  end: disabled wait
-        .balign 8
-.Lwait: .long   0x000A0000, 0x00000000
-.LaSAVE: .long  .Lsaves
-.LaMAIN: .long  MAIN
+        STUB    MAIN                 # 5 instructions, outside
 
 # ---- MAIN: mainline, entered once ------------------------------------------
-        .balign 8
-        .globl  MAIN
-MAIN:   .long   0x47F0F00C              # 1  B 12(,15)
-        .byte   0x06                    #    FORTRAN G identifier
-        .byte   0xD4,0xC1,0xC9,0xD5,0x40,0x40,0x40  # 'MAIN   '
-        stm     %r14,%r12,12(%r13)      # 1
-        lr      %r12,%r15               # 1
-        la      %r11,72(%r13)           # 1
-        st      %r13,4(%r11)            # 1
-        st      %r11,8(%r13)            # 1
-        lr      %r13,%r11               # 1  (prologue: 7)
+        FORTG   MAIN
+        PROLOGUE                        # 6 (with the entry B: 7)
 # 1. branch-and-link without a branch
         balr    %r3,0                   # 1
         balr    %r14,0                  # 1
@@ -105,9 +81,7 @@ MAIN:   .long   0x47F0F00C              # 1  B 12(,15)
         balr    %r14,%r15               # 1  call SKIPR
         b       .Lbad-MAIN(%r12)        # 0  skipped
 # 8. return
-        l       %r13,4(%r13)            # 1
-        lm      %r14,%r12,12(%r13)      # 1
-        br      %r14                    # 1  (epilogue: 3)
+        EPILOGUE                        # 3
 # internal subroutines of MAIN (not routines: no symbol, no FORTRAN prologue)
 .Lint10: la     %r4,10                  # 1
         br      %r10                    # 1
@@ -123,89 +97,45 @@ MAIN:   .long   0x47F0F00C              # 1  B 12(,15)
 .LaOUTER: .long OUTER
 
 # ---- RECUR: recursive, 5 entries (depth in R2: 5, 4, 3, 2, 1) ---------------
-        .balign 8
-        .globl  RECUR
-RECUR:  .long   0x47F0F00C              # B 12(,15)
-        .byte   0x06
-        .byte   0xD9,0xC5,0xC3,0xE4,0xD9,0x40,0x40  # 'RECUR  '
-        stm     %r14,%r12,12(%r13)
-        lr      %r12,%r15
-        la      %r11,72(%r13)
-        st      %r13,4(%r11)
-        st      %r11,8(%r13)
-        lr      %r13,%r11               # (prologue: 7)
+        FORTG   RECUR
+        PROLOGUE                        # 6 (with the entry B: 7)
         bctr    %r2,0                   # depth - 1
         ltr     %r2,%r2
         bnz     .Lrcall-RECUR(%r12)     # taken at depth 5..2
-        l       %r13,4(%r13)            # depth 1: return
-        lm      %r14,%r12,12(%r13)
-        br      %r14                    # (epilogue: 3)
+        EPILOGUE                        # 3
 # The recursive call is placed after the depth-1 return on purpose: a branch to the
 # instruction after the BALR (its return address) would look like a return of the
 # innermost frame under DESIGN 3.3 ("right after a branch, execution arrives at the
 # return address of the top frame") one frame too early.
 .Lrcall: l      %r15,.LaRECUR2-RECUR(%r12)
         balr    %r14,%r15               # call RECUR (itself)
-        l       %r13,4(%r13)
-        lm      %r14,%r12,12(%r13)
-        br      %r14                    # (epilogue: 3)
+        EPILOGUE                        # 3
         .balign 4
 .LaRECUR2: .long RECUR
 
 # ---- SKIPR: skip return B 4(,14), 2 entries ---------------------------------
-        .balign 8
-        .globl  SKIPR
-SKIPR:  .long   0x47F0F00C              # B 12(,15)
-        .byte   0x06
-        .byte   0xE2,0xD2,0xC9,0xD7,0xD9,0x40,0x40  # 'SKIPR  '
-        stm     %r14,%r12,12(%r13)
-        lr      %r12,%r15
-        la      %r11,72(%r13)
-        st      %r13,4(%r11)
-        st      %r11,8(%r13)
-        lr      %r13,%r11               # (prologue: 7)
+        FORTG   SKIPR
+        PROLOGUE                        # 6 (with the entry B: 7)
         la      %r4,4                   # (work: 1)
         l       %r13,4(%r13)
         lm      %r14,%r12,12(%r13)
         b       4(%r14)                 # return to R14 + 4   SKIPR = 11
 
 # ---- OUTER: calls INNER, which never returns here; 2 entries ----------------
-        .balign 8
-        .globl  OUTER
-OUTER:  .long   0x47F0F00C              # B 12(,15)
-        .byte   0x06
-        .byte   0xD6,0xE4,0xE3,0xC5,0xD9,0x40,0x40  # 'OUTER  '
-        stm     %r14,%r12,12(%r13)
-        lr      %r12,%r15
-        la      %r11,72(%r13)
-        st      %r13,4(%r11)
-        st      %r11,8(%r13)
-        lr      %r13,%r11               # (prologue: 7)
+        FORTG   OUTER
+        PROLOGUE                        # 6 (with the entry B: 7)
         l       %r15,.LaINNER-OUTER(%r12)
         balr    %r14,%r15               # call INNER          OUTER = 9
-        l       %r13,4(%r13)            # never executed (INNER exits past OUTER)
-        lm      %r14,%r12,12(%r13)
-        br      %r14
+        EPILOGUE                        # 3
         .balign 4
 .LaINNER: .long INNER
 
 # ---- INNER: abnormal exit to MAIN, 2 entries --------------------------------
-        .balign 8
-        .globl  INNER
-INNER:  .long   0x47F0F00C              # B 12(,15)
-        .byte   0x06
-        .byte   0xC9,0xD5,0xD5,0xC5,0xD9,0x40,0x40  # 'INNER  '
-        stm     %r14,%r12,12(%r13)
-        lr      %r12,%r15
-        la      %r11,72(%r13)
-        st      %r13,4(%r11)
-        st      %r11,8(%r13)
-        lr      %r13,%r11               # (prologue: 7)
+        FORTG   INNER
+        PROLOGUE                        # 6 (with the entry B: 7)
         la      %r4,9                   # (work: 1)
         l       %r13,4(%r13)            # OUTER's save area (holds OUTER's registers)
-        l       %r13,4(%r13)            # MAIN's save area (holds MAIN's registers)
-        lm      %r14,%r12,12(%r13)      # MAIN's registers as at its BALR to OUTER
-        br      %r14                    # to MAIN, past OUTER  INNER = 12
+        EPILOGUE                        # 3 to MAIN, past OUTER  INNER = 12
 
 # ---- save-area stack: 16 areas of 18 words ---------------------------------
         .balign 8

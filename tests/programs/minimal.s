@@ -11,16 +11,9 @@
 #   LPSW (disabled wait)      1
 #   total                     23
 
-        .section .lowcore,"a"
-        .long   0x00080000, 0x00020000  # 000 IPL PSW: EC mode, disabled, IA 20000
-        .fill   0x58-8, 1, 0            # 008..057 old PSWs, CSW, CAW, timer
-        .long   0x000A0000, 0x00BAD058  # 058 external new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD060  # 060 SVC new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD068  # 068 program new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD070  # 070 machine-check new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD078  # 078 I/O new PSW: disabled wait
+        .include "s370.inc"
+        LOWCORE
 
-        .text
         balr    %r12,0                  # 1
 .Lb:    la      %r3,10                  # 1
 .Lloop: ar      %r4,%r3                 # 10
