@@ -78,6 +78,7 @@ static void icache_put(icache *c, uint64_t addr, const uint8_t *b, int len)
     }
     e->addr = addr;
     e->len = (uint8_t)len;
+    memset(e->bytes, 0, sizeof e->bytes);
     memcpy(e->bytes, b, (size_t)len);
 }
 

@@ -176,7 +176,7 @@ expect_fail "bad hex in a CSV map" 2 "bad.csv:3: bad hex in the origin column: '
 # ---- 6. a load module as records: CESD built here ----
 # record 1: MAIN SD 0 len 100, SUB SD 100 len 40 (autocall), SUBE LR 120 of ESDID 2;
 # record 2: ESDID 4, an ER (skipped) and IHEQINV PR 0 len 4. Then an IDR record.
-e() { printf "$@"; }
+e() { printf "$1"; }            # bytes written as octal escapes
 {
     e '\040\000\000\000\000\001\000\060'
     e '\324\301\311\325\100\100\100\100\000\000\000\000\001\000\001\000'   # MAIN
@@ -209,8 +209,9 @@ expect_fail "a label whose section is not in the CESD" 2 \
 { e '\040\000\000\000\000\001\000\042'; head -c 48 /dev/zero; } > "$T/cnt.bin"
 expect_fail "a CESD byte count that is not whole entries" 2 "cnt.bin: byte 6: CESD byte count 34" \
     fst-map --kind=cesd "$T/cnt.bin"
+e '\200\003\200\000' > "$T/idr.bin"
 expect_fail "not a load module" 2 "byte 0: not a load module: the first record is X'80'" \
-    sh -c "printf '\200\003\200\000' > '$T/idr.bin'; fst-map --kind=cesd '$T/idr.bin'"
+    fst-map --kind=cesd "$T/idr.bin"
 
 # ---- 7. the OS loader map: absolute addresses, the load point it implies ----
 cat > "$T/loader.lst" <<'EOF'
@@ -317,12 +318,18 @@ if [ -f "$FST_PROGS/fortg.ins" ] && command -v hercules > /dev/null && command -
         n=$(basename "$p" .ins)
         [ -f "$FST_PROGS/$n.elf" ] || continue
         s390x-linux-gnu-nm -P -n --defined-only "$FST_PROGS/$n.elf" | awk '$2 ~ /^[Tt]$/' > "$T/$n.nm"
+        [ -s "$T/$n.nm" ] || continue                 # no named routine
         iewl_from_nm "$T/$n.nm" "$(wc -c < "$FST_PROGS/$n.bin")" "$(echo "$n" | tr a-z A-Z)" > "$T/$n.lst"
         want=$(awk '{ print $1 "," toupper($3) }' "$T/$n.nm" | sed 's/,0*/,/' | paste -sd' ')
-        if fst-capture -q -o "$T/$n.trace" "$p" 2> "$T/err"; then
+        if fst-capture -q --keep-log="$T/$n.log" -o "$T/$n.trace" "$p" 2> "$T/err"; then
             fst-map --trace="$T/$n.trace" "$T/$n.lst" > "$T/$n.csv" 2> "$T/err"
             got=$(awk -F, '$2 == "SD" { print $1 "," $3 }' "$T/$n.csv" | paste -sd' ')
             expect_eq "$n: the load point found from its trace puts the map's routines where nm has them" "$want" "$got"
+            # the same log without the storage image: only the call targets tell
+            fst-capture -q --from-log="$T/$n.log" -o "$T/$n.noimg" 2> "$T/err"
+            fst-map --trace="$T/$n.noimg" "$T/$n.lst" > "$T/$n.csv" 2> "$T/err"
+            got=$(awk -F, '$2 == "SD" { print $1 "," $3 }' "$T/$n.csv" | paste -sd' ')
+            expect_eq "$n: ... and from its call targets alone" "$want" "$got"
         else
             fail "$n: fst-capture" "$(head -3 "$T/err")"
         fi

@@ -1,0 +1,209 @@
+/*
+** fst-map — print the program model that one or more maps give, as CSV (DESIGN §8).
+** Wiring only: the readers are capture/map_*.c, the model capture/progmodel.c.
+*/
+#include "analyze/decode.h"
+#include "capture/ins.h"
+#include "capture/progmodel.h"
+#include "capture/tracebin.h"
+#include "common/err.h"
+#include "common/opt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { O_OUT = 'o', O_MEMBER = 1000, O_KIND, O_LOADPOINT, O_ABSOLUTE, O_IMAGE, O_TRACE, O_OSIDS };
+
+static const fst_option options[] = {
+    { 0, "member", "NAME", "the link step of this member or alias in a listing of several (or its "
+      "number, 1 = the first map)", O_MEMBER },
+    { 0, "kind", "KIND", "read every FILE as iewl, loader, cesd, csv or nm (default: tell from "
+      "the content)", O_KIND },
+    { 0, "load-point", "HEX", "the module is loaded at HEX (MODULE=HEX: that module, when "
+      "there are several); origins print absolute; repeatable", O_LOADPOINT },
+    { 0, "absolute", NULL, "print absolute addresses, using the load points the maps carry",
+      O_ABSOLUTE },
+    { 0, "image", "PROGRAM.ins", "storage image: find (or check) each module's load point from "
+      "its routine identifiers; without FILE, list the routines it names", O_IMAGE },
+    { 0, "trace", "TRACE", "a trace: its storage image and call targets find (or check) the "
+      "load points", O_TRACE },
+    { 0, "os-ids", NULL, "listing an image: take every 47F0F0xx identifier, not only FORTRAN's",
+      O_OSIDS },
+    { 'o', "output", "FILE", "write the CSV to FILE (default: standard output)", O_OUT },
+    { 0 }
+};
+
+static const fst_cmd cmd = {
+    "fst-map",
+    "[--member=NAME] [--kind=KIND] [--load-point=[MODULE=]HEX]... [--absolute] FILE...\n"
+    "--image=PROGRAM.ins|--trace=TRACE [--os-ids]",
+    "Read linkage-editor (IEWL) MAP/XREF listings, OS loader maps, load modules (CESD\n"
+    "records), CSV maps or nm -P output, and print the program model as CSV:\n"
+    "name,type,origin,length, hex, length empty for labels; types SD (control section),\n"
+    "PC ($PRIVATE), CM (common), LR (label/entry name), PR (pseudo-register: origin is its\n"
+    "offset in the PR vector). Each module starts with MEMBER,MODULE,LOADPOINT,TOTAL and\n"
+    "NAME,EP,ENTRY, (its entry point). Origins are module-relative (LOADPOINT 0), as the maps\n"
+    "print them, unless --load-point, --absolute, --image or --trace is given: then they are\n"
+    "absolute (origin + load point). A FILE named PATH(MEMBER) reads that member's map.\n"
+    "Without FILE, list the routines whose identifiers (47F0F00C and a FORTRAN name) the\n"
+    "storage image holds.",
+    options,
+};
+
+typedef struct args {
+    fst_pm_opts opts;
+    const char *out, *image, *trace;
+    const char *lp[64];
+    int nlp, absolute, osids;
+} args;
+
+static void parse_args(args *a, int argc, char **argv, int *first)
+{
+    fst_optparser p;
+    fst_opt_init(&p, &cmd, argc, argv);
+    for (int id; (id = fst_opt_next(&p)) != -1;) {
+        switch (id) {
+        case O_MEMBER: a->opts.member = p.arg; break;
+        case O_KIND: {
+            int k = fst_map_kind_parse(p.arg);
+            if (k <= FST_MAP_AUTO || k == FST_MAP_IMAGE)
+                fst_opt_fail(&p, "--kind wants iewl, loader, cesd, csv or nm, not '%s'", p.arg);
+            a->opts.kind = (fst_map_kind)k;
+            break;
+        }
+        case O_LOADPOINT:
+            if (a->nlp == 64)
+                fst_opt_fail(&p, "too many --load-point options");
+            a->lp[a->nlp++] = p.arg;
+            break;
+        case O_ABSOLUTE: a->absolute = 1; break;
+        case O_IMAGE: a->image = p.arg; break;
+        case O_TRACE: a->trace = p.arg; break;
+        case O_OSIDS: a->osids = 1; break;
+        case O_OUT: a->out = p.arg; break;
+        }
+    }
+    *first = p.optind;
+    if (p.optind >= argc && !a->image && !a->trace)
+        fst_opt_fail(&p, "no map FILE given");
+}
+
+/* --load-point=[MODULE=]HEX */
+static void apply_load_point(fst_pm *pm, const char *spec)
+{
+    fst_err err;
+    const char *eq = strrchr(spec, '=');
+    const char *hex = eq ? eq + 1 : spec;
+    uint64_t lp;
+    if (fst_parse_hex(hex, strlen(hex), &lp) < 0)
+        fst_die("--load-point wants [MODULE=]HEX, not '%s'", spec);
+    int k = -1;
+    if (eq) {
+        char *name = fst_xstrdup(spec);
+        name[eq - spec] = 0;
+        k = fst_pm_module_find(pm, name);
+        if (k < 0)
+            fst_die("--load-point: no module %s in the maps", name);
+        free(name);
+    }
+    if (fst_pm_set_load_point(pm, k, lp, &err) < 0)
+        fst_die("--load-point=%s: %s", spec, err.msg);
+}
+
+/* Call targets of a trace: where a branch-and-link with link register 14 went (DESIGN
+** §3.2); the addresses that match routine starts best. */
+static uint64_t *call_targets(fst_tr *r, size_t *n)
+{
+    size_t cap = 1024;
+    uint64_t *v = fst_xmalloc(cap * sizeof *v), after = UINT64_MAX;
+    fst_rec rec;
+    fst_err err;
+    int rc;
+    *n = 0;
+    while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
+        if (rec.kind != FST_REC_INSN)
+            continue;
+        if (after != UINT64_MAX && rec.addr != after) {
+            if (*n == cap)
+                v = fst_xrealloc(v, (cap *= 2) * sizeof *v);
+            v[(*n)++] = rec.addr;
+        }
+        fst_insn d;
+        fst_decode(&d, rec.bytes, rec.addr, rec.state);
+        after = (d.flags & FST_I_LINK) && d.link == 14 ? rec.addr + rec.len : UINT64_MAX;
+    }
+    if (rc < 0)
+        fst_die_err(&err);
+    return v;
+}
+
+/* Find the load point of every module that has none; check the others. */
+static void use_evidence(fst_pm *pm, const fst_pm_evidence *ev)
+{
+    fst_err err;
+    for (size_t k = 0; k < fst_pm_nmodules(pm); k++) {
+        const fst_pm_module *m = fst_pm_module_at(pm, k);
+        uint64_t lp;
+        if (m->has_load_point) {
+            if (fst_pm_check_load_point(pm, (int)k, m->load_point, ev, &err) < 0)
+                fst_die_err(&err);
+            continue;
+        }
+        if (fst_pm_find_load_point(pm, (int)k, ev, &lp, &err) < 0 ||
+            fst_pm_set_load_point(pm, (int)k, lp, &err) < 0)
+            fst_die_err(&err);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    args a = { 0 };
+    int first;
+    fst_err err;
+    parse_args(&a, argc, argv, &first);
+    fst_pm *pm = fst_pm_new();
+    for (int i = first; i < argc; i++)
+        if (fst_pm_load(pm, argv[i], &a.opts, &err) < 0)
+            fst_die_err(&err);
+    for (int i = 0; i < a.nlp; i++)
+        apply_load_point(pm, a.lp[i]);
+
+    fst_ins ins = { 0 };
+    fst_tr *tr = NULL;
+    fst_pm_evidence ev = { 0 };
+    uint64_t *targets = NULL;
+    if (a.image) {
+        if (fst_ins_load(&ins, a.image, 0, &err) < 0)
+            fst_die_err(&err);
+        ev.image = ins.seg, ev.nimage = ins.n;
+    }
+    if (a.trace) {
+        if (!(tr = fst_tr_open(a.trace, &err)))
+            fst_die_err(&err);
+        if (!a.image)
+            ev.image = fst_tr_image(tr, &ev.nimage);
+        ev.addrs = targets = call_targets(tr, &ev.naddrs);
+    }
+    if (first >= argc && fst_pm_from_image(pm, a.image ? a.image : a.trace, ev.image, ev.nimage,
+                                           a.osids ? FST_SCAN_OS : 0, &err) < 0)
+        fst_die_err(&err);
+    else if (first < argc && (a.image || a.trace))
+        use_evidence(pm, &ev);
+    if (ev.nimage)
+        fst_pm_bound_by_image(pm, ev.image, ev.nimage);
+
+    FILE *f = a.out ? fopen(a.out, "w") : stdout;
+    if (!f)
+        fst_die("%s: cannot create", a.out);
+    int absolute = a.absolute || a.nlp || a.image || a.trace;
+    if (fst_pm_write_csv(pm, f, absolute, &err) < 0)
+        fst_die_err(&err);
+    if ((a.out && fclose(f) != 0) || (!a.out && fflush(f) != 0))
+        fst_die("%s: write failed", a.out ? a.out : "standard output");
+    free(targets);
+    fst_tr_close(tr);
+    fst_ins_free(&ins);
+    fst_pm_free(pm);
+    return 0;
+}
