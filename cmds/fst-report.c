@@ -118,6 +118,7 @@ int main(int argc, char **argv)
             if (fst_pm_set_load_point(pm, (int)m, at, &err) < 0)
                 fst_die_err(&err);
         }
+        fst_pm_bound_by_image(pm, seg, nseg);
     }
     ro.exclude = excl;
     ro.clock = clk;

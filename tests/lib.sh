@@ -36,3 +36,25 @@ expect_golden() {
 }
 # footer KEY TRACE   a footer value, via fst-report --format=info
 trace_info() { fst-trace-info "$2" 2>/dev/null | sed -n "s/^$1=//p"; }
+
+# iewl_from_nm NM BINSIZE MEMBER: an IEWL MODULE MAP listing for a test program, from the
+# text symbols of `nm -P -n` of its ELF (module-relative origins, the first routine at 0)
+iewl_from_nm() {   # NM BINSIZE MEMBER
+    awk -v size="$2" -v member="$3" '
+    function num(h,   i, v) { v = 0; h = toupper(h)
+        for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789ABCDEF", substr(h, i, 1)) - 1
+        return v }
+    BEGIN { n = 0 }
+    $2 ~ /^[Tt]$/ { name[n] = $1; addr[n] = num($3); n++ }
+    END {
+        end = 131072 + size; base = addr[0]
+        print " F64-LEVEL LINKAGE EDITOR OPTIONS SPECIFIED MAP,LET,LIST"
+        print "                                                      MODULE MAP"
+        print "  CONTROL SECTION                       ENTRY"
+        print "    NAME    ORIGIN  LENGTH                NAME   LOCATION     NAME   LOCATION     NAME   LOCATION     NAME   LOCATION"
+        for (i = 0; i < n; i++)
+            printf "  %-8s  %6X  %6X\n", name[i], addr[i] - base, (i + 1 < n ? addr[i + 1] : end) - addr[i]
+        printf " ENTRY ADDRESS  %6X\n", 0
+        printf " TOTAL LENGTH   %6X\n", int((end - base + 7) / 8) * 8
+        printf "****%-8s  NOW REPLACED IN DATA SET\n", member }' "$1"
+}

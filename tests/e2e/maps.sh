@@ -294,25 +294,6 @@ fi
 # What the linkage editor would print for a program whose routines nm lists: a MODULE MAP
 # with origins from the first routine, each section reaching to the next, the last to the
 # end of the text (BIN bytes loaded at 20000).
-iewl_from_nm() {   # NM BINSIZE MEMBER
-    awk -v size="$2" -v member="$3" '
-    function num(h,   i, v) { v = 0; h = toupper(h)
-        for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789ABCDEF", substr(h, i, 1)) - 1
-        return v }
-    BEGIN { n = 0 }
-    $2 ~ /^[Tt]$/ { name[n] = $1; addr[n] = num($3); n++ }
-    END {
-        end = 131072 + size; base = addr[0]
-        print " F64-LEVEL LINKAGE EDITOR OPTIONS SPECIFIED MAP,LET,LIST"
-        print "                                                      MODULE MAP"
-        print "  CONTROL SECTION                       ENTRY"
-        print "    NAME    ORIGIN  LENGTH                NAME   LOCATION     NAME   LOCATION     NAME   LOCATION     NAME   LOCATION"
-        for (i = 0; i < n; i++)
-            printf "  %-8s  %6X  %6X\n", name[i], addr[i] - base, (i + 1 < n ? addr[i + 1] : end) - addr[i]
-        printf " ENTRY ADDRESS  %6X\n", 0
-        printf " TOTAL LENGTH   %6X\n", int((end - base + 7) / 8) * 8
-        printf "****%-8s  NOW REPLACED IN DATA SET\n", member }' "$1"
-}
 if [ -f "$FST_PROGS/fortg.ins" ] && command -v hercules > /dev/null && command -v s390x-linux-gnu-nm > /dev/null; then
     for p in "$FST_PROGS"/*.ins; do
         n=$(basename "$p" .ins)

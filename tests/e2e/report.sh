@@ -56,6 +56,17 @@ for p in fortg forth untimed linkage bigloop minimal; do
     fi
 done
 
+# routine names from a linkage-editor map (IEWL format, made from the ELF's symbols): the
+# load point is found from the trace, the mainline is the map's ENTRY ADDRESS
+for p in fortg untimed linkage; do
+    s390x-linux-gnu-nm -P -n --defined-only "$FST_PROGS/$p.elf" | awk '$2 ~ /^[Tt]$/' > "$T/$p.nmt"
+    iewl_from_nm "$T/$p.nmt" "$(wc -c < "$FST_PROGS/$p.bin")" "$(echo $p | tr a-z A-Z)" > "$T/$p.lst"
+    fst-report --format=csv --timed=all --map="$T/$p.lst" --clock=mips:1 -o "$T/$p.lst.csv" "$T/$p.trace" 2> "$T/err"
+    expect_eq "$p --map=IEWL listing: calls" "$(facts $p calls)" "$(csvcol "$T/$p.lst.csv" 3)"
+    expect_eq "$p --map=IEWL listing: self instructions" "$(facts $p self)" "$(csvcol "$T/$p.lst.csv" 4)"
+done
+expect_fail "--map with a missing listing" 2 "nothere.lst: No such file" fst-report --map="$T/nothere.lst" "$T/fortg.trace"
+
 # STATIN (seed 000): cards, columns 1-72, blanks removed, first 8 non-blank characters
 printf '  S U B A\n' > "$T/statin"
 printf '%-72s%s\n' 'NOSUCH' '00000010' >> "$T/statin"
@@ -99,3 +110,5 @@ expect_fail "a damaged trace: error with the byte offset, no report" 2 "bad.trac
 expect_fail "bad --clock" 2 "mips" fst-report --clock=mips:zero "$T/fortg.trace"
 expect_fail "bad --format" 2 "--format wants" fst-report --format=nope "$T/fortg.trace"
 expect_fail "no trace" 2 "which trace" fst-report
+printf 'garbage that is no map\n' > "$T/garbage.lst"
+expect_fail "--map with something that is no map" 2 "garbage.lst" fst-report --map="$T/garbage.lst" "$T/fortg.trace"
