@@ -3,8 +3,10 @@
 **
 ** fst_replay reads every record of a trace once, in order, and keeps, per CPU, the stack
 ** of active routines (call reconstruction, DESIGN §3) and charges every instruction's
-** cost (the clock, DESIGN §4) to the nearest *timed* routine on that stack. The result
-** is a set of aggregates that every report format reads; a format never sees the trace.
+** cost (the clock, DESIGN §4) to the nearest *timed* routine on that stack. It tells
+** what happens as a stream of events (analyze/events.h) to its sinks; the call graph
+** (analyze/callgraph.c: calls, self and inclusive time, arcs) is always one of them and
+** fills the fst_profile below. Every report format reads aggregates only.
 **
 ** Decisions where DESIGN is silent (written down here, as DESIGN asks):
 **   - An instruction's cost is known only when the next instruction shows whether a
@@ -22,7 +24,8 @@
 **     `--cpu=problem`: supervisor-state instructions go to `excluded` as well.
 **   - With several CPUs each CPU has its own stack; the totals are over all CPUs.
 **   - Frames still open at the end of the trace (a trace cut short) are closed there
-**     for inclusive time; `open_frames` says how many.
+**     for inclusive time, with RETURN events whose `code` is 1; `open_frames` says how
+**     many.
 **   Conservation: sum(self) + outside + excluded == total, exactly, in fst_fx and in
 **   instructions; fst_replay checks it and fails when it does not hold.
 **
@@ -33,6 +36,7 @@
 #define FST_PROFILE_H
 
 #include "analyze/clock.h"
+#include "analyze/events.h"
 #include "capture/progmodel.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
@@ -49,10 +53,6 @@ typedef struct fst_routine {
     uint64_t calls;         /* calls under DESIGN §3 (the mainline's first entry is not one) */
     uint64_t self_insns, incl_insns;
     fst_fx self_cost, incl_cost;
-    /* replay state */
-    uint32_t depth;
-    uint64_t incl_insns0;
-    fst_fx incl_cost0;
 } fst_routine;
 
 typedef struct fst_arc {
@@ -87,18 +87,27 @@ typedef struct fst_replay_opts {
 } fst_replay_opts;
 
 /* Build the routine list from the model `pm` (which may be NULL: then the storage image
-** of the trace is scanned for FORTRAN identifiers), replay the trace, fill *prof. */
-int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *prof, fst_err *err);
+** of the trace is scanned for FORTRAN identifiers), replay the trace into *prof and into
+** the `nsinks` extra sinks (may be 0). */
+int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *prof, const fst_sink *sinks,
+               size_t nsinks, fst_err *err);
 void fst_profile_free(fst_profile *p);
+
+/* ---- inside analyze/ ---- */
+/* The routines of the program model, in module order, with the timed ones chosen
+** (analyze/routines.c). Sets prof->r, prof->nr; r->mainline when the model names it. */
+int fst_routines_build(fst_profile *p, fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_err *err);
+/* The call-graph sink (analyze/callgraph.c) that fills a profile. */
+typedef struct fst_callgraph fst_callgraph;
+fst_callgraph *fst_callgraph_new(fst_profile *p);
+void fst_callgraph_event(void *cg, const fst_event *e);
+void fst_callgraph_free(fst_callgraph *cg);
+/* Conservation: sum(self) + outside + excluded == total, in fst_fx and instructions. */
+int fst_profile_check(const fst_profile *p, fst_err *err);
 
 /* STATIN cards (seed 000): 80-byte records, columns 1-72, embedded blanks removed, the
 ** first 8 non-blank characters, one name per card; blank cards are skipped. Returns the
 ** number of names, names[i] NUL-terminated (malloc'd array of char[9]). */
 int fst_statin_read(const char *path, char (**names)[9], size_t *n, fst_err *err);
-
-/* Seconds with two decimals, rounded, leading zero suppressed (".27", "6.87"), as FORTSTAT
-** printed them; and with nine decimals for CSV. buf >= 32 bytes. */
-void fst_fmt_sec2(fst_fx x, char *buf);
-void fst_fmt_sec9(fst_fx x, char *buf);
 
 #endif

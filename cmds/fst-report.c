@@ -124,7 +124,7 @@ int main(int argc, char **argv)
     ro.clock = clk;
     ro.warn = warn_cb;
     fst_profile prof;
-    if (fst_replay(tr, pm, &ro, &prof, &err) < 0)
+    if (fst_replay(tr, pm, &ro, &prof, NULL, 0, &err) < 0)
         fst_die_err(&err);
     FILE *f = out ? fopen(out, "w") : stdout;
     if (!f)

@@ -10,6 +10,11 @@
 
 #include <stdio.h>
 
+/* Seconds with two decimals, rounded, leading zero suppressed (".27", "6.87"), as FORTSTAT
+** printed them; and with nine decimals for CSV. buf >= 32 bytes. (formats/fmt.c) */
+void fst_fmt_sec2(fst_fx x, char *buf);
+void fst_fmt_sec9(fst_fx x, char *buf);
+
 /* FORTSTAT's listing (seed 000, Appendix B): ROUTINE CALLED TIME (SEC), one row per timed
 ** routine in load-module order, the mainline marked '*', a TOTAL row. With `asa`, 133-byte
 ** FBA records with an ASA control character, as STATOUT (BLKSIZE=133, RECFM=FBA). */

@@ -1,0 +1,73 @@
+/*
+** analyze/events.h — the event model (DESIGN §2): what the replayer tells its consumers.
+**
+** The replayer (analyze/replay.c) turns the raw records of a trace into one ordered
+** stream of typed events; every aggregate (the call graph of analyze/callgraph.c, address
+** histograms, stacks for flame graphs, timelines) is a *sink* that subscribes to it, and
+** every report reads only aggregates. So two formats printed from one trace never disagree.
+**
+**   EXEC       one instruction, priced: its decoded form, its cost (fst_fx, analyze/
+**              clock.h), where the cost went (a routine, outside, or excluded). Emitted
+**              when the next instruction shows whether a branch was taken, so that the
+**              clock can price taken and not-taken branches differently; the order of
+**              events is still execution order (the EXEC of a BALR comes before its CALL).
+**   CALL       a frame pushed (DESIGN §3.2): the routine entered, the nearest timed
+**              routine below it (the caller that counts), the call site, the return
+**              address, and whether it counts as a call (the mainline's first entry does
+**              not).
+**   RETURN     the top frame popped by a return to its return address (+4k, k <= 4).
+**   UNWIND     a frame popped because control reached an older frame's return address;
+**              one UNWIND per frame popped, innermost first.
+**   INTERRUPT  an interruption: class (FST_INTR_* of capture/tracebin.h, or FST_EV_PGM
+**              for a program check) and code. Never CPU time by itself.
+**   WAIT       a wait state was entered (never CPU time).
+**   MARK       a window switched: `code` FST_MARK_GAP = tracing was off for a while.
+**
+** `stack`/`depth` give the routines active on the event's CPU after the event, bottom
+** first (all of them, timed or not; fst_routine.timed tells which are listed).
+** Ownership: an event and everything it points to live only during the callback.
+*/
+#ifndef FST_EVENTS_H
+#define FST_EVENTS_H
+
+#include "analyze/clock.h"
+#include "analyze/decode.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FST_NONE SIZE_MAX   /* no routine: outside */
+
+typedef enum fst_ev_kind {
+    FST_EV_EXEC, FST_EV_CALL, FST_EV_RETURN, FST_EV_UNWIND, FST_EV_INTERRUPT, FST_EV_WAIT, FST_EV_MARK,
+} fst_ev_kind;
+
+enum { FST_CHARGE_ROUTINE, FST_CHARGE_OUTSIDE, FST_CHARGE_EXCLUDED };
+enum { FST_EV_PGM = 100 };      /* INTERRUPT class of a program check */
+enum { FST_MARK_GAP = 1 };
+
+typedef struct fst_event {
+    fst_ev_kind kind;
+    uint16_t cpu;
+    uint32_t state;         /* PSW state word (capture/tracebin.h FST_ST_*) */
+    const fst_insn *insn;   /* EXEC */
+    fst_fx cost;            /* EXEC */
+    int charged;            /* EXEC: FST_CHARGE_* */
+    size_t routine;         /* EXEC: the routine charged (FST_CHARGE_ROUTINE) or FST_NONE;
+                               CALL/RETURN/UNWIND: the frame's routine */
+    size_t owner;           /* CALL/RETURN/UNWIND: the nearest timed routine of the frame */
+    size_t caller;          /* CALL: the nearest timed routine below, FST_NONE = outside */
+    int counted;            /* CALL: counts as a call */
+    uint64_t site, ret;     /* CALL: address of the linking instruction; return address */
+    uint8_t cls;            /* INTERRUPT class; WAIT kind (0 loaded, 1 disabled) */
+    uint32_t code;          /* INTERRUPT code; MARK code */
+    const size_t *stack;    /* routines active on this CPU after the event, bottom first */
+    size_t depth;
+} fst_event;
+
+typedef struct fst_sink {
+    void (*event)(void *ctx, const fst_event *e);
+    void *ctx;
+} fst_sink;
+
+#endif

@@ -1,0 +1,145 @@
+/* analyze/routines.c — the routines of a program and which are timed (DESIGN §3.1, §3.4). */
+#include "analyze/profile.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* No map: the FORTRAN identifiers in the storage image name the routines (an image with
+** none gives a model with no routine: everything is outside). */
+static fst_pm *model_from_image(fst_tr *tr, fst_err *err)
+{
+    size_t nseg;
+    const fst_image_seg *seg = fst_tr_image(tr, &nseg);
+    fst_pm *pm = fst_pm_new();
+    fst_id_hit *hits = NULL;
+    size_t nhits = 0;
+    int rc = fst_scan_ids(seg, nseg, 0, &hits, &nhits, err);
+    free(hits);
+    if (rc < 0 || (nhits && fst_pm_from_image(pm, fst_tr_path(tr), seg, nseg, 0, err) < 0)) {
+        fst_pm_free(pm);
+        return NULL;
+    }
+    return pm;
+}
+
+/* FORTRAN-compatible: the first word is 47F0F00C and the identifier names the routine. */
+static int fortran_style(const fst_image_seg *seg, size_t nseg, const fst_routine *r)
+{
+    uint8_t id[16];
+    char nm[9];
+    if (fst_image_read(seg, nseg, r->entry, id, sizeof id))
+        return 0;
+    int style = fst_ident_at(id, sizeof id, 0, nm);
+    return (style == FST_ID_FORTG || style == FST_ID_FORTH) && !strcmp(nm, r->name) ? style : 0;
+}
+
+static void add_routines(fst_profile *p, const fst_pm *pm, const fst_image_seg *seg, size_t nseg)
+{
+    int64_t mainline = -1; /* the entry point of the first module a map gives one for */
+    for (size_t m = 0; m < fst_pm_nmodules(pm) && mainline < 0; m++) {
+        const fst_pm_module *mod = fst_pm_module_at(pm, m);
+        if (mod->has_entry && mod->has_load_point && mod->kind != FST_MAP_IMAGE && mod->kind != FST_MAP_NM)
+            mainline = (int64_t)(mod->load_point + mod->entry);
+    }
+    p->r = fst_xcalloc(fst_pm_nsyms(pm) + 1, sizeof *p->r);
+    for (size_t i = 0; i < fst_pm_nsyms(pm); i++) {
+        const fst_pm_sym *s = fst_pm_sym_at(pm, i);
+        if (s->type == FST_PM_PR || !fst_pm_module_at(pm, (size_t)s->module)->has_load_point)
+            continue;
+        fst_routine *r = &p->r[p->nr];
+        snprintf(r->name, sizeof r->name, "%s", s->name);
+        r->entry = s->addr;
+        r->order = p->nr++;
+        r->fortran = fortran_style(seg, nseg, r);
+        r->mainline = (int64_t)r->entry == mainline;
+    }
+}
+
+static int find_name(const fst_profile *p, const char *name)
+{
+    for (size_t i = 0; i < p->nr; i++)
+        if (!strcmp(p->r[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
+{
+    char (*names)[9] = NULL;
+    size_t nn = 0;
+    if (o->statin && fst_statin_read(o->statin, &names, &nn, err) < 0)
+        return -1;
+    for (size_t i = 0; i < p->nr; i++) {
+        fst_routine *r = &p->r[i];
+        r->timed = o->timed_all || r->mainline || (!o->statin && r->fortran);
+    }
+    for (size_t k = 0; k < nn; k++) {
+        int found = 0;
+        for (size_t i = 0; i < p->nr; i++)
+            if (!strcmp(names[k], p->r[i].name))
+                found = p->r[i].timed = 1;
+        if (!found && o->warn) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s: '%s' names no routine of the program", o->statin, names[k]);
+            o->warn(msg);
+        }
+    }
+    free(names);
+    for (const char *const *e = o->exclude; e && *e; e++) {
+        int i = find_name(p, *e);
+        if (i < 0)
+            return fst_errf(err, "--exclude=%s: no routine of that name", *e);
+        p->r[i].excluded = 1;
+    }
+    return 0;
+}
+
+int fst_routines_build(fst_profile *p, fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_err *err)
+{
+    size_t nseg;
+    const fst_image_seg *seg = fst_tr_image(tr, &nseg);
+    fst_pm *own = NULL;
+    if (!pm && !(pm = own = model_from_image(tr, err)))
+        return -1;
+    add_routines(p, pm, seg, nseg);
+    fst_pm_free(own);
+    return choose_timed(p, o, err);
+}
+
+int fst_statin_read(const char *path, char (**names)[9], size_t *n, fst_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return fst_errno(err, "%s: cannot open", path);
+    char line[512];
+    size_t cap = 16, lineno = 0;
+    *n = 0;
+    *names = fst_xmalloc(cap * sizeof **names);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strcspn(line, "\r\n");
+        if (len > 80) {
+            fclose(f);
+            free(*names);
+            *names = NULL;
+            return fst_errf(err, "%s:%zu: a STATIN card has 80 columns, this line has %zu", path, lineno, len);
+        }
+        if (len > 72) /* columns 73-80: sequence numbers */
+            len = 72;
+        char nm[9];
+        size_t k = 0;
+        for (size_t i = 0; i < len && k < 8; i++) /* embedded blanks removed */
+            if (line[i] != ' ' && line[i] != '\t')
+                nm[k++] = (char)toupper((unsigned char)line[i]);
+        if (!k)
+            continue;
+        nm[k] = 0;
+        if (*n == cap)
+            *names = fst_xrealloc(*names, (cap *= 2) * sizeof **names);
+        memcpy((*names)[(*n)++], nm, 9);
+    }
+    fclose(f);
+    return (int)*n;
+}
