@@ -63,6 +63,7 @@ typedef struct fst_event {
     uint32_t code;          /* INTERRUPT code; MARK code */
     const size_t *stack;    /* routines active on this CPU after the event, bottom first */
     size_t depth;
+    const struct fst_profile *profile; /* the routines (names, entries, timed) */
 } fst_event;
 
 typedef struct fst_sink {

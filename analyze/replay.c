@@ -53,6 +53,7 @@ static void emit(rp *x, fst_event *e, const cpu *c)
 {
     e->stack = c->routine;
     e->depth = c->n;
+    e->profile = x->p;
     for (size_t i = 0; i < x->nsinks; i++)
         x->sinks[i].event(x->sinks[i].ctx, e);
 }

@@ -1,6 +1,7 @@
 /*
 ** fst-report — replay a trace into a profile and print it in one format. Wiring only:
-** analyze/replay.c does the work, formats/ print, capture/progmodel.h reads maps.
+** analyze/replay.c does the work, capture/progmodel.h reads maps, and the formats come
+** from formats/registry.c, each with its own options (formats/format.h).
 */
 #include "analyze/clock.h"
 #include "analyze/profile.h"
@@ -8,6 +9,7 @@
 #include "capture/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
+#include "formats/format.h"
 #include "formats/formats.h"
 
 #include <errno.h>
@@ -15,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_ASA, O_LOADPOINT,
-       O_MEMBER };
+enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
+       O_FORMATOPT = 2000 };
 
-static const fst_option options[] = {
-    { 0, "format", "F", "fortstat (default) or csv", O_FORMAT },
+static const fst_option generic[] = {
+    { 0, "format", "F", "the report format (default fortstat; see the list below)", O_FORMAT },
     { 'o', "output", "FILE", "write the report to FILE (default: standard output)", O_OUT },
     { 0, "statin", "FILE", "time only the routines named on these STATIN cards (and the mainline)", O_STATIN },
     { 0, "map", "FILE", "routine names from a map: IEWL listing, loader map, CESD, CSV or nm -P (repeatable)", O_MAP },
@@ -29,123 +31,201 @@ static const fst_option options[] = {
     { 0, "timed", "all", "time every routine of the program model, not only FORTRAN-compatible ones", O_TIMED },
     { 0, "exclude", "NAME", "drop NAME's own time from every total, and say how much (repeatable)", O_EXCLUDE },
     { 0, "cpu", "problem", "count problem-state time only (supervisor time is excluded)", O_CPU },
-    { 0, "asa", NULL, "fortstat: 133-byte records with ASA carriage control, as STATOUT", O_ASA },
-    { 0 }
 };
 
-static const fst_cmd cmd = {
-    "fst-report", "[--format=F] [-o OUT] [--statin=FILE] [--map=FILE]... [--clock=C] TRACE",
-    "Replay a trace written by fst-capture: rebuild every call, charge every instruction's\n"
-    "time, and print the profile. Formats: fortstat (FORTSTAT's 1971 listing), csv.",
-    options,
-};
+typedef struct report {
+    const char *format, *out, *clockspec, *member;
+    const char **maps, **excl;
+    size_t nmaps, nexcl;
+    int have_lp;
+    uint64_t lp;
+    fst_replay_opts ro;
+    fst_fopt_val *fopts;
+    size_t nfopts;
+    fst_option *table;      /* the option table: fopts' names point into it */
+    char **helps;
+} report;
+
+/* The option table: the generic options, then every format's own (once per name). */
+static fst_option *option_table(char ***helps)
+{
+    size_t n = sizeof generic / sizeof generic[0], cap = n + 1;
+    for (const fst_format *const *f = fst_formats; *f; f++)
+        for (const fst_option *o = (*f)->options; o && o->name; o++)
+            cap++;
+    fst_option *t = fst_xcalloc(cap, sizeof *t);
+    *helps = fst_xcalloc(cap, sizeof **helps);
+    memcpy(t, generic, sizeof generic);
+    for (const fst_format *const *f = fst_formats; *f; f++)
+        for (const fst_option *o = (*f)->options; o && o->name; o++) {
+            size_t k = 0;
+            while (k < n && strcmp(t[k].name, o->name))
+                k++;
+            if (k < n)
+                continue; /* two formats share this option name */
+            char *h = fst_xmalloc(strlen(o->help) + strlen((*f)->name) + 4);
+            sprintf(h, "%s: %s", (*f)->name, o->help);
+            (*helps)[n] = h;
+            t[n] = (fst_option){ o->shortname, o->name, o->arg, h, O_FORMATOPT + (int)n };
+            n++;
+        }
+    return t;
+}
+
+static char *summary(void)
+{
+    size_t len = 512;
+    for (const fst_format *const *f = fst_formats; *f; f++)
+        len += strlen((*f)->summary) + 32;
+    char *s = fst_xmalloc(len), *p = s;
+    p += sprintf(p, "Replay a trace written by fst-capture: rebuild every call, charge every instruction's\n"
+                    "time, and print the profile in one of these formats:\n");
+    for (const fst_format *const *f = fst_formats; *f; f++)
+        p += sprintf(p, "  %-10s %s\n", (*f)->name, (*f)->summary);
+    return s;
+}
+
+static void parse(report *r, int argc, char **argv, const char **path)
+{
+    fst_option *table = r->table = option_table(&r->helps);
+    char *sum = summary();
+    fst_cmd cmd = { "fst-report", "[--format=F] [-o OUT] [--statin=FILE] [--map=FILE]... [--clock=C] TRACE", sum,
+                    table };
+    fst_optparser p;
+    fst_opt_init(&p, &cmd, argc, argv);
+    r->format = "fortstat";
+    r->maps = fst_xcalloc((size_t)argc + 1, sizeof *r->maps);
+    r->excl = fst_xcalloc((size_t)argc + 1, sizeof *r->excl);
+    r->fopts = fst_xcalloc((size_t)argc + 1, sizeof *r->fopts);
+    for (int id; (id = fst_opt_next(&p)) != -1;) {
+        switch (id) {
+        case O_FORMAT:
+            if (!fst_format_find(p.arg))
+                fst_opt_fail(&p, "--format: no format '%s' (see --help for the list)", p.arg);
+            r->format = p.arg;
+            break;
+        case O_OUT: r->out = p.arg; break;
+        case O_STATIN: r->ro.statin = p.arg; break;
+        case O_MAP: r->maps[r->nmaps++] = p.arg; break;
+        case O_MEMBER: r->member = p.arg; break;
+        case O_LOADPOINT: {
+            char *e;
+            errno = 0;
+            r->lp = strtoull(p.arg, &e, 16);
+            if (!*p.arg || *e || errno)
+                fst_opt_fail(&p, "--load-point wants a hex address, not '%s'", p.arg);
+            r->have_lp = 1;
+            break;
+        }
+        case O_CLOCK: r->clockspec = p.arg; break;
+        case O_TIMED:
+            if (strcmp(p.arg, "all"))
+                fst_opt_fail(&p, "--timed takes 'all', not '%s' (use --statin=FILE to choose routines)", p.arg);
+            r->ro.timed_all = 1;
+            break;
+        case O_EXCLUDE: r->excl[r->nexcl++] = p.arg; break;
+        case O_CPU:
+            if (strcmp(p.arg, "problem"))
+                fst_opt_fail(&p, "--cpu takes 'problem', not '%s'", p.arg);
+            r->ro.cpu_problem = 1;
+            break;
+        default: /* a format's own option */
+            r->fopts[r->nfopts++] = (fst_fopt_val){ table[id - O_FORMATOPT].name, p.arg ? p.arg : "" };
+            break;
+        }
+    }
+    if (argc - p.optind != 1)
+        fst_opt_fail(&p, argc == p.optind ? "which trace?" : "one trace at a time");
+    if (fst_format_find(r->format)->binary && !r->out)
+        fst_opt_fail(&p, "--format=%s writes binary data: say where with -o FILE", r->format);
+    *path = argv[p.optind];
+    free(sum);
+}
+
+static fst_pm *load_maps(const report *r, fst_tr *tr)
+{
+    if (!r->nmaps)
+        return NULL;
+    fst_err err;
+    fst_pm *pm = fst_pm_new();
+    fst_pm_opts po = { FST_MAP_AUTO, r->member };
+    for (size_t i = 0; i < r->nmaps; i++)
+        if (fst_pm_load(pm, r->maps[i], &po, &err) < 0)
+            fst_die_err(&err);
+    size_t nseg;
+    const fst_image_seg *seg = fst_tr_image(tr, &nseg);
+    for (size_t m = 0; m < fst_pm_nmodules(pm); m++) {
+        if (fst_pm_module_at(pm, m)->has_load_point)
+            continue;
+        fst_pm_evidence ev = { seg, nseg, NULL, 0, 0, 0 };
+        uint64_t at = r->lp;
+        if (r->have_lp ? fst_pm_check_load_point(pm, (int)m, r->lp, &ev, &err) < 0
+                       : fst_pm_find_load_point(pm, (int)m, &ev, &at, &err) < 0)
+            fst_die("%s (give --load-point=HEX)", err.msg);
+        if (fst_pm_set_load_point(pm, (int)m, at, &err) < 0)
+            fst_die_err(&err);
+    }
+    fst_pm_bound_by_image(pm, seg, nseg);
+    return pm;
+}
 
 static void warn_cb(const char *msg) { fst_warn("%s", msg); }
 
 int main(int argc, char **argv)
 {
-    fst_optparser p;
-    fst_opt_init(&p, &cmd, argc, argv);
-    const char *format = "fortstat", *out = NULL, *clockspec = NULL, *member = NULL;
-    const char **maps = fst_xcalloc((size_t)argc + 1, sizeof *maps);
-    const char **excl = fst_xcalloc((size_t)argc + 1, sizeof *excl);
-    size_t nmaps = 0, nexcl = 0;
-    int asa = 0, have_lp = 0;
-    uint64_t lp = 0;
-    fst_replay_opts ro = { 0 };
-    for (int id; (id = fst_opt_next(&p)) != -1;) {
-        switch (id) {
-        case O_FORMAT:
-            if (strcmp(p.arg, "fortstat") && strcmp(p.arg, "csv"))
-                fst_opt_fail(&p, "--format wants fortstat or csv, not '%s'", p.arg);
-            format = p.arg;
-            break;
-        case O_OUT: out = p.arg; break;
-        case O_STATIN: ro.statin = p.arg; break;
-        case O_MAP: maps[nmaps++] = p.arg; break;
-        case O_MEMBER: member = p.arg; break;
-        case O_LOADPOINT: {
-            char *e;
-            errno = 0;
-            lp = strtoull(p.arg, &e, 16);
-            if (!*p.arg || *e || errno)
-                fst_opt_fail(&p, "--load-point wants a hex address, not '%s'", p.arg);
-            have_lp = 1;
-            break;
-        }
-        case O_CLOCK: clockspec = p.arg; break;
-        case O_TIMED:
-            if (strcmp(p.arg, "all"))
-                fst_opt_fail(&p, "--timed takes 'all', not '%s' (use --statin=FILE to choose routines)", p.arg);
-            ro.timed_all = 1;
-            break;
-        case O_EXCLUDE: excl[nexcl++] = p.arg; break;
-        case O_CPU:
-            if (strcmp(p.arg, "problem"))
-                fst_opt_fail(&p, "--cpu takes 'problem', not '%s'", p.arg);
-            ro.cpu_problem = 1;
-            break;
-        case O_ASA: asa = 1; break;
-        }
-    }
-    if (argc - p.optind != 1)
-        fst_opt_fail(&p, argc == p.optind ? "which trace?" : "one trace at a time");
-    const char *path = argv[p.optind];
+    report r = { 0 };
+    const char *path;
+    parse(&r, argc, argv, &path);
+    const fst_format *fmt = fst_format_find(r.format);
     fst_err err;
-    fst_clock *clk = fst_clock_open(clockspec, &err);
+    fst_clock *clk = fst_clock_open(r.clockspec, &err);
     if (!clk)
         fst_die_err(&err);
     fst_tr *tr = fst_tr_open(path, &err);
     if (!tr)
         fst_die_err(&err);
-    fst_pm *pm = NULL;
-    if (nmaps) {
-        pm = fst_pm_new();
-        fst_pm_opts po = { FST_MAP_AUTO, member };
-        for (size_t i = 0; i < nmaps; i++)
-            if (fst_pm_load(pm, maps[i], &po, &err) < 0)
-                fst_die_err(&err);
-        size_t nseg;
-        const fst_image_seg *seg = fst_tr_image(tr, &nseg);
-        for (size_t m = 0; m < fst_pm_nmodules(pm); m++) {
-            if (fst_pm_module_at(pm, m)->has_load_point)
-                continue;
-            fst_pm_evidence ev = { seg, nseg, NULL, 0, 0, 0 };
-            uint64_t at = lp;
-            if (have_lp ? fst_pm_check_load_point(pm, (int)m, lp, &ev, &err) < 0
-                        : fst_pm_find_load_point(pm, (int)m, &ev, &at, &err) < 0)
-                fst_die("%s (give --load-point=HEX)", err.msg);
-            if (fst_pm_set_load_point(pm, (int)m, at, &err) < 0)
-                fst_die_err(&err);
-        }
-        fst_pm_bound_by_image(pm, seg, nseg);
-    }
-    ro.exclude = excl;
-    ro.clock = clk;
-    ro.warn = warn_cb;
+    fst_pm *pm = load_maps(&r, tr);
+    r.ro.exclude = r.excl;
+    r.ro.clock = clk;
+    r.ro.warn = warn_cb;
+    fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out };
     fst_profile prof;
-    if (fst_replay(tr, pm, &ro, &prof, NULL, 0, &err) < 0)
+    /* the format's context is made before the replay, so that bad options are rejected
+    ** before the work; it sees the profile (routines) in its event and write calls */
+    void *ctx = NULL;
+    if (fmt->init && !(ctx = fmt->init(&fc, NULL, &err)))
         fst_die_err(&err);
-    FILE *f = out ? fopen(out, "w") : stdout;
+    fst_sink sink = { fmt->event, ctx };
+    if (fst_replay(tr, pm, &r.ro, &prof, &sink, fmt->event ? 1 : 0, &err) < 0)
+        fst_die_err(&err);
+    FILE *f = r.out ? fopen(r.out, fmt->binary ? "wb" : "w") : stdout;
     if (!f)
-        fst_die("%s: cannot create: %s", out, strerror(errno));
-    int rc = !strcmp(format, "csv") ? fst_write_csv(f, &prof) : fst_write_fortstat(f, &prof, asa);
-    if (rc || (out ? fclose(f) : fflush(f)))
-        fst_die("%s: cannot write: %s", out ? out : "standard output", strerror(errno));
+        fst_die("%s: cannot create: %s", r.out, strerror(errno));
+    if (fmt->write(f, &fc, &prof, ctx, &err))
+        fst_die_err(&err);
+    if (r.out ? fclose(f) : fflush(f))
+        fst_die("%s: cannot write: %s", r.out ? r.out : "standard output", strerror(errno));
     if (!prof.complete)
         fst_warn("%s is incomplete (%s): the report covers only what it holds", path, prof.incomplete);
-    if (nexcl) {
+    if (r.nexcl) {
         char s[32];
         fst_fmt_sec9(prof.excluded_cost, s);
         fst_note("excluded: %llu instructions, %s s", (unsigned long long)prof.excluded_insns, s);
     }
     if (prof.mainline < 0 && prof.total_insns)
         fst_warn("no routine of the program model was entered: everything is outside");
+    if (fmt->done)
+        fmt->done(ctx);
     fst_profile_free(&prof);
     fst_tr_close(tr);
     fst_pm_free(pm);
     fst_clock_free(clk);
-    free(maps);
-    free(excl);
+    free(r.maps);
+    free(r.excl);
+    free(r.fopts);
+    for (size_t i = 0; r.table[i].name; i++)
+        free(r.helps[i]);
+    free(r.helps);
+    free(r.table);
     return 0;
 }

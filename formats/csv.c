@@ -1,5 +1,8 @@
 /* formats/csv.c — the CSV report of DESIGN §8; see formats.h. */
+#include "formats/format.h"
 #include "formats/formats.h"
+
+#include <errno.h>
 
 static int row(FILE *out, const char *name, const char *entry, uint64_t calls, uint64_t si, uint64_t ii, fst_fx sc,
                fst_fx ic)
@@ -30,3 +33,16 @@ int fst_write_csv(FILE *out, const fst_profile *p)
         rc = row(out, "(total)", "", 0, p->total_insns, p->total_insns, p->total_cost, p->total_cost);
     return rc;
 }
+
+static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
+{
+    (void)ctx;
+    if (fst_write_csv(out, p))
+        return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
+    return 0;
+}
+
+const fst_format fst_format_csv = {
+    "csv", "one row per routine: routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec", 0,
+    NULL, NULL, NULL, write_csv, NULL,
+};

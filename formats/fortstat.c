@@ -1,5 +1,8 @@
 /* formats/fortstat.c — FORTSTAT's STATOUT listing; see formats.h. */
+#include "formats/format.h"
 #include "formats/formats.h"
+
+#include <errno.h>
 
 #include <string.h>
 
@@ -42,3 +45,21 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, int asa)
     }
     return rc;
 }
+
+static int write_fortstat(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
+{
+    (void)ctx;
+    if (fst_write_fortstat(out, p, fst_fopt(fc, "asa") != NULL))
+        return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
+    return 0;
+}
+
+static const fst_option fortstat_options[] = {
+    { 0, "asa", NULL, "133-byte records with ASA carriage control, as STATOUT (RECFM=FBA)", 0 },
+    { 0 }
+};
+
+const fst_format fst_format_fortstat = {
+    "fortstat", "FORTSTAT's listing (1971): ROUTINE CALLED TIME (SEC), the mainline marked '*'", 0,
+    fortstat_options, NULL, NULL, write_fortstat, NULL,
+};

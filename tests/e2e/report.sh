@@ -108,7 +108,7 @@ printf '\x01' | dd of="$T/bad.trace" bs=1 seek=$((size / 3)) conv=notrunc status
 expect_fail "a damaged trace: error with the byte offset, no report" 2 "bad.trace: byte [0-9]+: EVNT frame CRC mismatch" \
     fst-report -o "$T/bad.txt" "$T/bad.trace"
 expect_fail "bad --clock" 2 "mips" fst-report --clock=mips:zero "$T/fortg.trace"
-expect_fail "bad --format" 2 "--format wants" fst-report --format=nope "$T/fortg.trace"
+expect_fail "bad --format" 2 "--format: no format .nope." fst-report --format=nope "$T/fortg.trace"
 expect_fail "no trace" 2 "which trace" fst-report
 printf 'garbage that is no map\n' > "$T/garbage.lst"
 expect_fail "--map with something that is no map" 2 "garbage.lst" fst-report --map="$T/garbage.lst" "$T/fortg.trace"
