@@ -299,14 +299,14 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
 
 static int is_reg_line(const char *s, size_t n)
 {
-    if (n < 4)
+    if (n < 5)
         return 0;
     if (s[0] == 'G' && s[1] == 'R' && s[4] == '=') return 1;                    /* GR00= */
     if (s[0] == 'R' && hexval((unsigned char)s[1]) >= 0 && s[2] == '=') return 1; /* R0= (z) */
-    if ((s[0] == 'C' || s[0] == 'A') && s[1] == 'R' && n > 4 && s[4] == '=') return 1; /* CR00= AR00= */
+    if ((s[0] == 'C' || s[0] == 'A') && s[1] == 'R' && s[4] == '=') return 1;   /* CR00= AR00= */
     if (s[0] == 'C' && hexval((unsigned char)s[1]) >= 0 && s[2] == '=') return 1; /* C0= (z) */
     if (s[0] == 'F' && s[1] == 'P') return 1;                                     /* FPR0= FP00= */
-    if (s[0] == 'V' && s[1] == 'R' && n > 4 && s[4] == '=') return 1;             /* VR00= */
+    if (s[0] == 'V' && s[1] == 'R' && s[4] == '=') return 1;                     /* VR00= */
     if (n > 32 && !memcmp(s, "Floating point control register:", 32)) return 1;
     return 0;
 }
