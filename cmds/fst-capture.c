@@ -167,10 +167,19 @@ static uint64_t image_mb(const fst_ins *ins)
 static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *keep, fst_err *err, int *failed)
 {
     static char buf[1 << 20];
-    double t0 = now(), last = t0;
+    double t0 = now(), last = t0, waited = 0;
     for (;;) {
         if (stop_signal)
             return "interrupted";
+        if (herc && fst_hlog_getstats(h)->disabled_wait) {
+            /* Hercules' automatic operator quits at the disabled wait; now and then (a busy
+            ** machine) it does not. The program has ended either way: give Hercules two
+            ** seconds to quit by itself, then stop it. */
+            if (!waited)
+                waited = now();
+            else if (now() - waited > 2.0)
+                return "disabled-wait";
+        }
         if (herc && c->timeout && now() - t0 > (double)c->timeout)
             return "timeout";
         if (fst_hlog_getstats(h)->limit_hit)
@@ -306,6 +315,8 @@ int main(int argc, char **argv)
     if (!c.fromlog) {
         if (strcmp(end, "eof"))
             fst_herc_kill(&herc);
+        if (!strcmp(end, "disabled-wait")) /* stopped by us after the program ended */
+            end = "eof";
         fst_herc_finish(&herc, &status, tail, sizeof tail);
     } else if (in > 0)
         close(in);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
        O_FORMATOPT = 2000 };
@@ -201,8 +202,13 @@ int main(int argc, char **argv)
     FILE *f = r.out ? fopen(r.out, fmt->binary ? "wb" : "w") : stdout;
     if (!f)
         fst_die("%s: cannot create: %s", r.out, strerror(errno));
-    if (fmt->write(f, &fc, &prof, ctx, &err))
+    if (fmt->write(f, &fc, &prof, ctx, &err)) {
+        if (r.out) { /* no half-written report left behind */
+            fclose(f);
+            unlink(r.out);
+        }
         fst_die_err(&err);
+    }
     if (r.out ? fclose(f) : fflush(f))
         fst_die("%s: cannot write: %s", r.out ? r.out : "standard output", strerror(errno));
     if (!prof.complete)

@@ -1,0 +1,388 @@
+/*
+** fst-diff — compare two runs of a program and fail when one got slower or its calls
+** changed (issue 7). Wiring only: analyze/diff.c loads the sides (traces replayed as
+** fst-report replays them, or csv reports), checks that they are comparable, compares
+** and writes; analyze/csvprofile.c reads csv reports and the batch manifest.
+**
+**   fst-diff [options] BASE NEW        one comparison
+**   fst-diff [options] --batch=FILE    every run of a manifest, one summary line each
+**
+** Exit: 0 within the thresholds, 1 outside them (each routine named on stderr, or each
+** failed run's summary line), 2 unusable input (also: sides made with different clocks
+** or timing, which are reported, not compared).
+*/
+#include "analyze/diff.h"
+#include "common/err.h"
+#include "common/opt.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { O_OUT = 'o', O_FORMAT = 1000, O_JUNIT, O_BATCH, O_GENERIC };
+
+/* options that also make sense per run in a manifest: handled by set_opt */
+static const fst_option opts[] = {
+    { 0, "format", "F", "text (default) or csv: one row per routine, sorted by impact", O_FORMAT },
+    { 'o', "output", "FILE", "write the comparison to FILE (default: standard output)", O_OUT },
+    { 0, "junit", "FILE", "also write a JUnit XML report to FILE, one testcase per routine", O_JUNIT },
+    { 0, "batch", "FILE", "compare every run of a manifest (CSV: name,program|trace,baseline,options,...)", O_BATCH },
+    { 0, "max-time-change", "PCT", "how much a routine's self time, and the total, may grow (default 0)", O_GENERIC },
+    { 0, "max-calls-change", "PCT", "how much a routine's calls may change (default 0: exact)", O_GENERIC },
+    { 0, "clock", "C", "for trace sides: mips:R or model[:FILE], as fst-report (default model)", O_GENERIC },
+    { 0, "statin", "FILE", "for trace sides: time only the routines on these STATIN cards", O_GENERIC },
+    { 0, "timed", "all", "for trace sides: time every routine of the program model", O_GENERIC },
+    { 0, "exclude", "NAME", "for trace sides: drop NAME's own time from every total (repeatable)", O_GENERIC },
+    { 0, "cpu", "problem", "for trace sides: count problem-state time only", O_GENERIC },
+    { 0, "map", "FILE", "for trace sides: routine names from a map, as fst-report (repeatable)", O_GENERIC },
+    { 0, "member", "NAME", "with --map: the link step of this member", O_GENERIC },
+    { 0 },
+};
+
+#define MAXLIST 64
+
+typedef struct runcfg {
+    fst_dload_opts lo;
+    const char *maps[MAXLIST + 1], *excl[MAXLIST + 1];
+    size_t nmaps, nexcl;
+    fst_dthresh th;
+} runcfg;
+
+/* One option of a run: 0, or -1 with msg. The same rules on the command line and in a
+** manifest's options column. */
+static int set_opt(runcfg *c, const char *name, const char *v, char *msg, size_t cap)
+{
+    if (!strcmp(name, "max-time-change") || !strcmp(name, "max-calls-change")) {
+        if (fst_diff_parse_pct(v, name[4] == 't' ? &c->th.max_time_bp : &c->th.max_calls_bp) < 0)
+            return snprintf(msg, cap, "--%s wants a percentage (5, 2.5), not '%s'", name, v), -1;
+    } else if (!strcmp(name, "clock"))
+        c->lo.clock = v;
+    else if (!strcmp(name, "statin"))
+        c->lo.statin = v;
+    else if (!strcmp(name, "member"))
+        c->lo.member = v;
+    else if (!strcmp(name, "timed")) {
+        if (strcmp(v, "all"))
+            return snprintf(msg, cap, "--timed takes 'all', not '%s'", v), -1;
+        c->lo.timed_all = 1;
+    } else if (!strcmp(name, "cpu")) {
+        if (strcmp(v, "problem"))
+            return snprintf(msg, cap, "--cpu takes 'problem', not '%s'", v), -1;
+        c->lo.cpu_problem = 1;
+    } else if (!strcmp(name, "exclude") || !strcmp(name, "map")) {
+        int ex = name[0] == 'e';
+        if ((ex ? c->nexcl : c->nmaps) == MAXLIST)
+            return snprintf(msg, cap, "more than %d --%s", MAXLIST, name), -1;
+        if (ex)
+            c->excl[c->nexcl++] = v;
+        else
+            c->maps[c->nmaps++] = v;
+    } else
+        return snprintf(msg, cap, "--%s is not an option of a run", name), -1;
+    return 0;
+}
+
+/* A manifest's options column: "--name=value" words (values without blanks). */
+static int set_words(runcfg *c, char *words, char *msg, size_t cap)
+{
+    char *save = NULL;
+    for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        char *eq = strchr(w, '=');
+        if (strncmp(w, "--", 2) || !eq)
+            return snprintf(msg, cap, "'%s': options are written --name=value", w), -1;
+        *eq = 0;
+        if (set_opt(c, w + 2, eq + 1, msg, cap) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void warn_cb(const char *msg) { fst_warn("%s", msg); }
+
+static void finish_cfg(runcfg *c)
+{
+    c->maps[c->nmaps] = NULL;
+    c->excl[c->nexcl] = NULL;
+    c->lo.maps = c->maps;
+    c->lo.exclude = c->nexcl ? c->excl : NULL;
+    c->lo.warn = warn_cb;
+}
+
+typedef struct outcome {
+    int code;           /* FST_EXIT_* */
+    fst_diff d;
+    fst_dside base, new_;
+    char msg[800];      /* ERROR: why */
+} outcome;
+
+/* Load both sides, check, compare. On FST_EXIT_FAIL msg says why; otherwise free with
+** outcome_free. */
+static void compare(outcome *o, const char *base, const char *new_, const runcfg *c)
+{
+    fst_err err;
+    memset(o, 0, sizeof *o);
+    if (fst_dside_load(&o->base, base, &c->lo, &err) < 0 || fst_dside_load(&o->new_, new_, &c->lo, &err) < 0 ||
+        fst_diff_check(&o->base, &o->new_, &err) < 0) {
+        snprintf(o->msg, sizeof o->msg, "%s", err.msg);
+        fst_dside_free(&o->base);
+        fst_dside_free(&o->new_);
+        o->code = FST_EXIT_FAIL;
+        return;
+    }
+    fst_diff_compare(&o->base, &o->new_, &c->th, &o->d);
+    o->code = o->d.nover ? FST_EXIT_DIFF : FST_EXIT_OK;
+}
+
+static void outcome_free(outcome *o)
+{
+    if (o->code == FST_EXIT_FAIL)
+        return;
+    fst_diff_free(&o->d);
+    fst_dside_free(&o->base);
+    fst_dside_free(&o->new_);
+}
+
+static FILE *create(const char *path)
+{
+    FILE *f = path ? fopen(path, "w") : stdout;
+    if (!f)
+        fst_die("%s: cannot create: %s", path, strerror(errno));
+    return f;
+}
+
+static void close_out(FILE *f, const char *path)
+{
+    if (path ? fclose(f) : fflush(f))
+        fst_die("%s: cannot write: %s", path ? path : "standard output", strerror(errno));
+}
+
+/* the suite name of a single comparison: NEW's file name without its extension */
+static void suite_of(const char *path, char *out, size_t cap)
+{
+    const char *b = strrchr(path, '/');
+    snprintf(out, cap, "%s", b ? b + 1 : path);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = 0;
+}
+
+static int single(const runcfg *c, const char *base, const char *new_, const char *format, const char *out,
+                  const char *junit)
+{
+    outcome o;
+    compare(&o, base, new_, c);
+    char suite[256];
+    suite_of(new_, suite, sizeof suite);
+    FILE *j = junit ? create(junit) : NULL;
+    if (j)
+        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fst-diff\">\n", j);
+    if (o.code == FST_EXIT_FAIL) {
+        if (j) {
+            fst_diff_write_junit_error(j, suite, o.msg);
+            fputs("</testsuites>\n", j);
+            close_out(j, junit);
+        }
+        fst_die("%s", o.msg);
+    }
+    FILE *f = create(out);
+    int rc = !strcmp(format, "csv") ? fst_diff_write_csv(f, &o.d) : fst_diff_write_text(f, &o.d, &o.base, &o.new_);
+    if (rc < 0)
+        fst_die("%s: cannot write: %s", out ? out : "standard output", strerror(errno));
+    close_out(f, out);
+    if (j) {
+        if (fst_diff_write_junit_suite(j, suite, &o.d) < 0 || fputs("</testsuites>\n", j) < 0)
+            fst_die("%s: cannot write: %s", junit, strerror(errno));
+        close_out(j, junit);
+    }
+    for (size_t i = 0; i < o.d.nr; i++)
+        if (o.d.r[i].over)
+            fst_error("%s: %s", o.d.r[i].base.name[0] ? o.d.r[i].base.name : o.d.r[i].new_.name, o.d.r[i].why);
+    if (o.d.total.over)
+        fst_error("(total): %s", o.d.total.why);
+    int code = o.code;
+    outcome_free(&o);
+    return code;
+}
+
+/* ---- batch ---- */
+
+/* fst-capture next to this program, else from PATH */
+static void capture_cmd(char *out, size_t cap)
+{
+    char self[900];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    snprintf(out, cap, "fst-capture");
+    if (n > 0) {
+        self[n] = 0;
+        char cand[1024];
+        snprintf(cand, sizeof cand, "%s/fst-capture", dirname(self));
+        if (access(cand, X_OK) == 0)
+            snprintf(out, cap, "%s", cand);
+    }
+}
+
+/* Capture a program under Hercules into a temporary trace: 0, or -1 with msg. */
+static int capture(const char *prog, char *trace, size_t cap, char *msg, size_t mcap)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(trace, cap, "%s/fst-diff-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(trace);
+    if (fd < 0)
+        return snprintf(msg, mcap, "%s: cannot create: %s", trace, strerror(errno)), -1;
+    close(fd);
+    char cmd[1024];
+    capture_cmd(cmd, sizeof cmd);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp(cmd, cmd, "-q", "-o", trace, prog, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+        unlink(trace);
+        return snprintf(msg, mcap, "%s: fst-capture failed (exit %d)", prog, WIFEXITED(st) ? WEXITSTATUS(st) : -1), -1;
+    }
+    return 0;
+}
+
+/* the summary line of a run that was compared */
+static void summary(const fst_mrun *r, const outcome *o)
+{
+    if (!o->d.nover) {
+        size_t changed = 0;
+        for (size_t i = 0; i < o->d.nr; i++)
+            changed += o->d.r[i].kind != FST_D_SAME;
+        printf("PASS %s: %zu routines, %zu changed, none outside the thresholds\n", r->name, o->d.nr, changed);
+        return;
+    }
+    printf("FAIL %s:", r->name);
+    const char *sep = " ";
+    for (size_t i = 0; i < o->d.nr; i++)
+        if (o->d.r[i].over) {
+            printf("%s%s %s", sep, o->d.r[i].base.name[0] ? o->d.r[i].base.name : o->d.r[i].new_.name, o->d.r[i].why);
+            sep = "; ";
+        }
+    if (o->d.total.over)
+        printf("%s(total) %s", sep, o->d.total.why);
+    printf("\n");
+}
+
+static int run_one(const fst_mrun *r, const runcfg *global, const char *manifest, FILE *j)
+{
+    runcfg c = *global;
+    char *words = fst_xstrdup(r->options), msg[300];
+    outcome o = { .code = FST_EXIT_FAIL };
+    char trace[600] = "";
+    int captured = 0;
+    if (set_words(&c, words, msg, sizeof msg) < 0)
+        snprintf(o.msg, sizeof o.msg, "%s:%zu: options: %s", manifest, r->line, msg);
+    else {
+        if (r->has_time)
+            c.th.max_time_bp = r->time_bp;
+        if (r->has_calls)
+            c.th.max_calls_bp = r->calls_bp;
+        finish_cfg(&c);
+        captured = r->program && capture(r->program, trace, sizeof trace, o.msg, sizeof o.msg) == 0;
+        if (!r->program || captured)
+            compare(&o, r->baseline, r->program ? trace : r->trace, &c);
+    }
+    if (o.code == FST_EXIT_FAIL)
+        printf("ERROR %s: %s\n", r->name, o.msg);
+    else
+        summary(r, &o);
+    if (j && (o.code == FST_EXIT_FAIL ? fst_diff_write_junit_error(j, r->name, o.msg)
+                                      : fst_diff_write_junit_suite(j, r->name, &o.d)) < 0)
+        fst_die("cannot write the JUnit report: %s", strerror(errno));
+    if (captured)
+        unlink(trace);
+    outcome_free(&o);
+    free(words);
+    return o.code;
+}
+
+static int batch(const runcfg *global, const char *manifest, const char *junit)
+{
+    fst_err err;
+    fst_mrun *runs;
+    size_t n;
+    if (fst_manifest_read(manifest, &runs, &n, &err) < 0)
+        fst_die_err(&err);
+    /* every run's options are checked before any work */
+    for (size_t i = 0; i < n; i++) {
+        runcfg c = *global;
+        char *words = fst_xstrdup(runs[i].options), msg[800];
+        int bad = set_words(&c, words, msg, sizeof msg) < 0;
+        free(words);
+        if (bad) {
+            size_t line = runs[i].line;
+            fst_manifest_free(runs, n);
+            fst_die("%s:%zu: options: %s", manifest, line, msg);
+        }
+    }
+    FILE *j = junit ? create(junit) : NULL;
+    if (j)
+        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fst-diff\">\n", j);
+    size_t pass = 0, fail = 0, error = 0;
+    for (size_t i = 0; i < n; i++) {
+        int code = run_one(&runs[i], global, manifest, j);
+        fflush(stdout);
+        pass += code == FST_EXIT_OK;
+        fail += code == FST_EXIT_DIFF;
+        error += code == FST_EXIT_FAIL;
+    }
+    if (j) {
+        fputs("</testsuites>\n", j);
+        close_out(j, junit);
+    }
+    printf("%zu runs: %zu passed, %zu failed, %zu errors\n", n, pass, fail, error);
+    fst_manifest_free(runs, n);
+    return error ? FST_EXIT_FAIL : fail ? FST_EXIT_DIFF : FST_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    fst_setprog(argv[0]);
+    static const fst_cmd cmd = {
+        "fst-diff", "[options] BASE NEW\n[options] --batch=MANIFEST",
+        "Compare two runs of a program: BASE and NEW are each a trace (fst-capture) or a csv report\n"
+        "(fst-report --format=csv). Prints calls, self and inclusive time of every routine in both\n"
+        "runs and the changes, sorted by impact. Exit 0 within the thresholds, 1 outside them\n"
+        "(each routine named), 2 on unusable input or sides made with different clocks or timing.",
+        opts };
+    fst_optparser p;
+    fst_opt_init(&p, &cmd, argc, argv);
+    runcfg c = { 0 };
+    const char *format = "text", *out = NULL, *junit = NULL, *manifest = NULL;
+    char msg[300];
+    for (int id; (id = fst_opt_next(&p)) != -1;) {
+        switch (id) {
+        case O_FORMAT:
+            if (strcmp(p.arg, "text") && strcmp(p.arg, "csv"))
+                fst_opt_fail(&p, "--format: text or csv, not '%s'", p.arg);
+            format = p.arg;
+            break;
+        case O_OUT: out = p.arg; break;
+        case O_JUNIT: junit = p.arg; break;
+        case O_BATCH: manifest = p.arg; break;
+        default:
+            if (set_opt(&c, p.optname + 2, p.arg, msg, sizeof msg) < 0)
+                fst_opt_fail(&p, "%s", msg);
+            break;
+        }
+    }
+    if (manifest && (out || strcmp(format, "text")))
+        fst_opt_fail(&p, "--batch prints a summary line per run: -o and --format are for one comparison");
+    if (manifest && argc != p.optind)
+        fst_opt_fail(&p, "--batch takes its runs from the manifest, not from the command line");
+    if (!manifest && argc - p.optind != 2)
+        fst_opt_fail(&p, "give two sides: BASE NEW (each a trace or a csv report)");
+    finish_cfg(&c);
+    if (manifest)
+        return batch(&c, manifest, junit);
+    return single(&c, argv[p.optind], argv[p.optind + 1], format, out, junit);
+}

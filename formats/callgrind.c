@@ -1,0 +1,364 @@
+/*
+** formats/callgrind.c — the Callgrind profile format, version 1 (notes/profformats.md §3.1),
+** for callgrind_annotate and KCachegrind.
+**
+** Positions are instruction addresses (`positions: instr`, hexadecimal); two events:
+**   Ir    instructions executed (exact)
+**   ns    the clock's time in nanoseconds (--unit=ns, the default), or `tod` in TOD clock
+**         units of 1/4096 us (--unit=tod)
+** One `fn=` per timed routine, in load-module order, with one cost line per address that
+** executed (self cost), then its calls: `cfn=` callee, `calls=COUNT ENTRY`, and a line with
+** the call site's address and the inclusive cost of those calls. Two pseudo-functions hold
+** what no routine is charged with, so that the totals are fst's totals: "(outside)"
+** (before the mainline is entered, after it returns) and "(excluded)" (--exclude, --cpu).
+**
+** Exactness, and what it takes:
+**   - self: a routine's cost lines add up to csv's self_instr, and in time to csv's
+**     self_sec in ns (the lines of a routine are rounded so that their sum is its self time
+**     rounded as csv rounds: line = round(running sum) - round(previous running sum));
+**   - summary/totals = the sum of every cost line (callgrind_annotate's PROGRAM TOTALS):
+**     Ir = csv's (total) instructions; ns within 1 ns per routine of csv's (total);
+**   - calls: the counts of fst's arcs (caller = the nearest timed routine, as in csv);
+**   - inclusive: callgrind_annotate --inclusive=yes takes a called routine's inclusive
+**     cost as the sum of the costs of the calls *into* it. So a call's cost here is the time
+**     of that call only when the callee was not already active on the CPU's stack, and 0
+**     for a recursive call (a recursion's time counts once, as in fst's incl_instr). The sum
+**     over the calls into a routine is then exactly csv's incl_instr; the mainline, which
+**     nobody calls, gets its own cost plus its calls'. An --exclude'd routine's own time
+**     is under "(excluded)", not under it.
+** Ownership: the context is freed by done. Errors: --unit's value (init); writing.
+*/
+#include "formats/format.h"
+#include "formats/jsonw.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FN_OUTSIDE (SIZE_MAX - 1)
+#define FN_EXCLUDED (SIZE_MAX - 2)
+
+typedef struct cell {       /* self cost of one address in one function */
+    size_t fn;
+    uint64_t addr, insns;
+    fst_fx cost;
+} cell;
+
+typedef struct crec {       /* calls from fn at site to callee */
+    size_t fn, callee;
+    uint64_t site, count, insns;
+    fst_fx cost;
+} crec;
+
+typedef struct frame {
+    size_t routine, rec;    /* rec: the crec of a counted call, or FST_NONE */
+    int outer;              /* the routine was not active below: its time counts */
+    uint64_t insns0;
+    fst_fx cost0;
+} frame;
+
+typedef struct table {      /* a growing array with an open-addressing index */
+    void *v;
+    size_t n, cap, size;
+    size_t *hash, caph;
+} table;
+
+typedef struct cg {
+    fst_tunit unit;
+    table cells, recs;
+    frame *fr[64];
+    size_t nfr[64], capfr[64];
+    uint64_t insns;
+    fst_fx cost;
+} cg;
+
+static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) ^ (c * 0xBF58476D1CE4E5B9ull);
+    h ^= h >> 31;
+    return h * 0x94D049BB133111EBull;
+}
+
+static uint64_t key_of(const table *t, size_t i, int cells)
+{
+    if (cells) {
+        const cell *c = (const cell *)t->v + i;
+        return mix(c->fn, c->addr, 0);
+    }
+    const crec *r = (const crec *)t->v + i;
+    return mix(r->fn, r->site, r->callee);
+}
+
+static void reindex(table *t, int cells)
+{
+    free(t->hash);
+    t->caph = t->caph ? t->caph * 2 : 1024;
+    t->hash = fst_xcalloc(t->caph, sizeof *t->hash);
+    for (size_t i = 0; i < t->n; i++) {
+        size_t s = key_of(t, i, cells) & (t->caph - 1);
+        while (t->hash[s])
+            s = (s + 1) & (t->caph - 1);
+        t->hash[s] = i + 1;
+    }
+}
+
+static size_t cell_get(cg *g, size_t fn, uint64_t addr)
+{
+    table *t = &g->cells;
+    if (2 * (t->n + 1) > t->caph)
+        reindex(t, 1);
+    size_t s = mix(fn, addr, 0) & (t->caph - 1);
+    for (; t->hash[s]; s = (s + 1) & (t->caph - 1)) {
+        cell *c = (cell *)t->v + t->hash[s] - 1;
+        if (c->fn == fn && c->addr == addr)
+            return t->hash[s] - 1;
+    }
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 256;
+        t->v = fst_xrealloc(t->v, t->cap * sizeof(cell));
+    }
+    ((cell *)t->v)[t->n] = (cell){ fn, addr, 0, 0 };
+    t->hash[s] = t->n + 1;
+    return t->n++;
+}
+
+static size_t rec_get(cg *g, size_t fn, uint64_t site, size_t callee)
+{
+    table *t = &g->recs;
+    if (2 * (t->n + 1) > t->caph)
+        reindex(t, 0);
+    size_t s = mix(fn, site, callee) & (t->caph - 1);
+    for (; t->hash[s]; s = (s + 1) & (t->caph - 1)) {
+        crec *r = (crec *)t->v + t->hash[s] - 1;
+        if (r->fn == fn && r->site == site && r->callee == callee)
+            return t->hash[s] - 1;
+    }
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 64;
+        t->v = fst_xrealloc(t->v, t->cap * sizeof(crec));
+    }
+    ((crec *)t->v)[t->n] = (crec){ fn, callee, site, 0, 0, 0 };
+    t->hash[s] = t->n + 1;
+    return t->n++;
+}
+
+static void *cg_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
+{
+    (void)p;
+    int u = fst_tunit_parse(fst_fopt(fc, "unit"), FST_TU_NS);
+    if (u < 0 || u == FST_TU_INSNS)
+        return fst_errf(err, "--unit: '%s' is not ns or tod (callgrind always has Ir as well)", fst_fopt(fc, "unit")),
+               NULL;
+    cg *g = fst_xcalloc(1, sizeof *g);
+    g->unit = (fst_tunit)u;
+    return g;
+}
+
+static void on_exec(cg *g, const fst_event *e)
+{
+    size_t fn = e->charged == FST_CHARGE_ROUTINE ? e->routine
+              : e->charged == FST_CHARGE_OUTSIDE ? FN_OUTSIDE : FN_EXCLUDED;
+    size_t i = cell_get(g, fn, e->insn->addr); /* may move the cells */
+    cell *c = (cell *)g->cells.v + i;
+    c->insns++;
+    c->cost += e->cost;
+    g->insns++;
+    g->cost += e->cost;
+}
+
+static void on_call(cg *g, const fst_event *e)
+{
+    unsigned k = e->cpu % 64;
+    frame f = { e->routine, FST_NONE, 1, g->insns, g->cost };
+    for (size_t i = 0; i < g->nfr[k]; i++)
+        if (g->fr[k][i].routine == e->routine)
+            f.outer = 0;
+    if (e->counted) {
+        f.rec = rec_get(g, e->caller == FST_NONE ? FN_OUTSIDE : e->caller, e->site, e->routine);
+        ((crec *)g->recs.v)[f.rec].count++;
+    }
+    if (g->nfr[k] == g->capfr[k]) {
+        g->capfr[k] = g->capfr[k] ? g->capfr[k] * 2 : 32;
+        g->fr[k] = fst_xrealloc(g->fr[k], g->capfr[k] * sizeof *g->fr[k]);
+    }
+    g->fr[k][g->nfr[k]++] = f;
+}
+
+static void on_return(cg *g, const fst_event *e)
+{
+    unsigned k = e->cpu % 64;
+    if (!g->nfr[k] || g->fr[k][g->nfr[k] - 1].routine != e->routine)
+        return; /* not a frame of a timed routine */
+    frame f = g->fr[k][--g->nfr[k]];
+    if (f.rec != FST_NONE && f.outer) {
+        crec *r = (crec *)g->recs.v + f.rec;
+        r->insns += g->insns - f.insns0;
+        r->cost += g->cost - f.cost0;
+    }
+}
+
+static void cg_event(void *ctx, const fst_event *e)
+{
+    cg *g = ctx;
+    const fst_profile *p = e->profile;
+    switch (e->kind) {
+    case FST_EV_EXEC: on_exec(g, e); break;
+    case FST_EV_CALL:
+        if (p->r[e->routine].timed)
+            on_call(g, e);
+        break;
+    case FST_EV_RETURN:
+    case FST_EV_UNWIND:
+        if (p->r[e->routine].timed)
+            on_return(g, e);
+        break;
+    default: break;
+    }
+}
+
+static int by_fn_addr(const void *a, const void *b)
+{
+    const cell *x = a, *y = b;
+    return x->fn != y->fn ? (x->fn < y->fn ? -1 : 1) : x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int by_rec(const void *a, const void *b)
+{
+    const crec *x = a, *y = b;
+    if (x->fn != y->fn)
+        return x->fn < y->fn ? -1 : 1;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+typedef struct wr {
+    FILE *out;
+    const fst_profile *p;
+    char *named;            /* per fn id: its name was given once */
+    int rc;
+} wr;
+
+static size_t fn_id(const wr *w, size_t fn)
+{
+    return fn == FN_OUTSIDE ? w->p->nr + 1 : fn == FN_EXCLUDED ? w->p->nr + 2 : fn + 1;
+}
+
+/* "(id) NAME" the first time, "(id)" after */
+static void put_fn(wr *w, const char *key, size_t fn)
+{
+    size_t id = fn_id(w, fn);
+    const char *nm = fn == FN_OUTSIDE ? "(outside)" : fn == FN_EXCLUDED ? "(excluded)" : w->p->r[fn].name;
+    if (w->named[id])
+        w->rc |= fprintf(w->out, "%s=(%zu)\n", key, id) < 0;
+    else
+        w->rc |= fprintf(w->out, "%s=(%zu) %s\n", key, id, nm) < 0;
+    w->named[id] = 1;
+}
+
+static void put_fn_body(wr *w, const cg *g, size_t fn, const cell *c, size_t nc, const crec *r, size_t nr,
+                        uint64_t sum[2])
+{
+    fst_rounder rd = { g->unit, 0, 0 };
+    w->rc |= fprintf(w->out, "\n") < 0;
+    put_fn(w, "fn", fn);
+    for (size_t i = 0; i < nc; i++) {
+        uint64_t t = fst_rounder_next(&rd, c[i].cost, 0);
+        w->rc |= fprintf(w->out, "0x%llX %llu %llu\n", (unsigned long long)c[i].addr, (unsigned long long)c[i].insns,
+                         (unsigned long long)t) < 0;
+        sum[0] += c[i].insns;
+        sum[1] += t;
+    }
+    for (size_t i = 0; i < nr; i++) {
+        put_fn(w, "cfn", r[i].callee);
+        w->rc |= fprintf(w->out, "calls=%llu 0x%llX\n0x%llX %llu %llu\n", (unsigned long long)r[i].count,
+                         (unsigned long long)w->p->r[r[i].callee].entry, (unsigned long long)r[i].site,
+                         (unsigned long long)r[i].insns, (unsigned long long)fst_tunit_of(g->unit, r[i].cost)) < 0;
+    }
+}
+
+static const char *program_of(const fst_fctx *fc)
+{
+    const char *s = fc->tr ? fst_tr_header(fc->tr, FST_HK_PROGRAM) : NULL;
+    if (!s || !*s)
+        s = fc->trace_path ? fc->trace_path : "trace";
+    const char *b = strrchr(s, '/');
+    return b && b[1] ? b + 1 : s;
+}
+
+static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
+{
+    cg *g = ctx;
+    cell *c = g->cells.v;
+    crec *r = g->recs.v;
+    if (g->cells.n)     /* the index is not used after this */
+        qsort(c, g->cells.n, sizeof *c, by_fn_addr);
+    if (g->recs.n)
+        qsort(r, g->recs.n, sizeof *r, by_rec);
+    /* the body first, into memory, since the summary line before it is its sum */
+    char *body = NULL;
+    size_t blen = 0;
+    FILE *m = open_memstream(&body, &blen);
+    if (!m)
+        return fst_errno(err, "callgrind: out of memory");
+    wr w = { m, p, fst_xcalloc(p->nr + 3, 1), 0 };
+    uint64_t sum[2] = { 0, 0 };
+    const char *prog = program_of(fc);
+    w.rc |= fprintf(m, "ob=(1) %s\nfl=(1) %s\n", prog, prog) < 0;
+    /* cells and recs are sorted by fn: routines by index, then (excluded), (outside) */
+    size_t ic = 0, ir = 0;
+    for (size_t k = 0; k < p->nr + 2; k++) {
+        size_t fn = k < p->nr ? k : k == p->nr ? FN_EXCLUDED : FN_OUTSIDE;
+        size_t c0 = ic, r0 = ir;
+        while (ic < g->cells.n && c[ic].fn == fn)
+            ic++;
+        while (ir < g->recs.n && r[ir].fn == fn)
+            ir++;
+        if ((k < p->nr && p->r[k].timed) || ic > c0 || ir > r0)
+            put_fn_body(&w, g, fn, c + c0, ic - c0, r + r0, ir - r0, sum);
+    }
+    free(w.named);
+    int mrc = fclose(m);
+    const char *u = g->unit == FST_TU_TOD ? "tod" : "ns";
+    int rc = w.rc || mrc;
+    if (!rc)
+        rc = fprintf(out,
+                     "# callgrind format\nversion: 1\ncreator: fst-report (fst, System/370 trace replay)\n"
+                     "cmd: %s\ndesc: Trace: %s\ndesc: Clock: %s\npositions: instr\n"
+                     "event: Ir : Instructions\nevent: %s : CPU time (%s)\nevents: Ir %s\n"
+                     "summary: %llu %llu\ntotals: %llu %llu\n",
+                     prog, fc->trace_path ? fc->trace_path : "", p->clock, u,
+                     g->unit == FST_TU_TOD ? "TOD clock units, 1/4096 us" : "nanoseconds", u,
+                     (unsigned long long)sum[0], (unsigned long long)sum[1], (unsigned long long)sum[0],
+                     (unsigned long long)sum[1]) < 0;
+    if (!rc && blen && fwrite(body, 1, blen, out) != blen)
+        rc = 1;
+    free(body);
+    if (rc)
+        return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
+    return 0;
+}
+
+static void cg_done(void *ctx)
+{
+    cg *g = ctx;
+    if (!g)
+        return;
+    free(g->cells.v);
+    free(g->cells.hash);
+    free(g->recs.v);
+    free(g->recs.hash);
+    for (size_t i = 0; i < 64; i++)
+        free(g->fr[i]);
+    free(g);
+}
+
+static const fst_option cg_opts[] = {
+    { 0, "unit", "U", "ns (default) or tod (1/4096 us) for callgrind's time event; instructions, ns or tod for folded counts; instructions or ns for speedscope", 0 },
+    { 0 },
+};
+
+const fst_format fst_format_callgrind = {
+    "callgrind", "Callgrind profile (callgrind_annotate, KCachegrind): per-address Ir and time, exact calls", 0,
+    cg_opts, cg_init, cg_event, cg_write, cg_done,
+};

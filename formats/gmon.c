@@ -1,0 +1,152 @@
+/*
+** formats/gmon.c — a GNU gmon.out that s390x-linux-gnu-gprof reads (notes/profformats.md
+** §2), and with --elf=FILE a stub ELF naming the routines (formats/elf.c), so that gprof
+** works for any program fst has a map of:
+**     s390x-linux-gnu-gprof -b STUB.elf gmon.out
+**
+** Layout, all big-endian with 4-byte addresses (gprof takes both from the ELF: elf32-s390):
+**     "gmon", version 1 (u32), 12 spare bytes
+**     tag 0, histogram: low_pc, high_pc, number of BINS (u32; gprof's "hist_size" is a bin
+**         count, whatever its manual says), prof_rate = --hz, "seconds" (15 bytes), 's';
+**         with --hz=insns: prof_rate 1, "instructions", 'i' (gprof then prints instruction
+**         counts where it prints seconds: "Each sample counts as 1 instructions"),
+**         then the u16 bins, one per 2 bytes of [low_pc, high_pc): exact pc resolution.
+**         A bin holds at most 65535: larger counts are written as several records of the
+**         same range, which gprof adds up, so no tick is lost.
+**     tag 1, one per arc of the call graph: from_pc = the caller's entry, self_pc = the
+**         callee's entry (gprof needs only addresses inside each function), count (u32;
+**         larger counts are split over several records, which gprof adds up).
+** Counts are exact: the arcs are fst's call graph (analyze/callgraph.c), the bins the ticks
+** of formats/profout.h, one tick = 1/hz s of CPU time. Arcs from outside the program (no
+** caller) are not written: gprof has no symbol for them. gprof splits a callee's time
+** among its callers by call counts (its documented assumption); fst's exact arc times are
+** in the csv/json reports.
+*/
+#include "formats/profout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct gmon {
+    fst_phist *h;
+    const char *elf;
+} gmon;
+
+static void *gmon_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
+{
+    (void)p;
+    uint64_t hz;
+    if (fst_phist_hz(fc, 100, &hz, err) < 0)
+        return NULL;
+    const char *elf = fst_fopt(fc, "elf");
+    if (elf && !*elf) {
+        fst_errf(err, "--elf: which file?");
+        return NULL;
+    }
+    gmon *g = fst_xcalloc(1, sizeof *g);
+    *g = (gmon){ fst_phist_new(hz), elf };
+    return g;
+}
+
+static void gmon_event(void *ctx, const fst_event *e) { fst_phist_event(((gmon *)ctx)->h, e); }
+
+static void gmon_done(void *ctx)
+{
+    gmon *g = ctx;
+    if (g)
+        fst_phist_free(g->h);
+    free(g);
+}
+
+typedef struct wr {
+    FILE *out;
+    int bad;
+} wr;
+
+static void put(wr *w, const void *b, size_t n)
+{
+    if (fwrite(b, 1, n, w->out) != n)
+        w->bad = 1;
+}
+
+static void put32(wr *w, uint32_t v)
+{
+    unsigned char b[4];
+    fst_be32(b, v);
+    put(w, b, 4);
+}
+
+/* Histogram records: as many as the fullest bin needs (65535 ticks each). */
+static void histograms(wr *w, uint32_t lo, uint32_t hi, uint64_t hz, const fst_phist_cell *c, size_t n)
+{
+    size_t nb = (hi - lo) / 2;
+    uint64_t *bin = fst_xcalloc(nb ? nb : 1, sizeof *bin), max = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *b = &bin[(c[i].addr - lo) / 2];
+        *b += c[i].count;
+        max = *b > max ? *b : max;
+    }
+    unsigned char *rec = fst_xmalloc(2 * (nb ? nb : 1));
+    for (uint64_t done = 0, k = 0; k == 0 || done < max; k++, done += 65535) {
+        char dimen[16] = { 0 }; /* dimen[15], dimen_abbrev */
+        memcpy(dimen, hz ? "seconds" : "instructions", hz ? 7 : 12);
+        dimen[15] = hz ? 's' : 'i';
+        put(w, "", 1); /* tag 0 */
+        put32(w, lo), put32(w, hi), put32(w, (uint32_t)nb), put32(w, hz ? (uint32_t)hz : 1);
+        put(w, dimen, 16);
+        for (size_t i = 0; i < nb; i++) {
+            uint64_t left = bin[i] > done ? bin[i] - done : 0;
+            fst_be16(rec + 2 * i, (uint32_t)(left > 65535 ? 65535 : left));
+        }
+        put(w, rec, 2 * nb);
+    }
+    free(rec);
+    free(bin);
+}
+
+static void arcs(wr *w, const fst_profile *p)
+{
+    for (size_t i = 0; i < p->narcs; i++) {
+        const fst_arc *a = &p->arcs[i];
+        if (a->caller == FST_NONE)
+            continue;
+        for (uint64_t left = a->count; left;) {
+            uint32_t k = left > 0xFFFFFFFF ? 0xFFFFFFFF : (uint32_t)left;
+            put(w, "\x01", 1);
+            put32(w, (uint32_t)(p->r[a->caller].entry & 0x7FFFFFFF));
+            put32(w, (uint32_t)(p->r[a->callee].entry & 0x7FFFFFFF));
+            put32(w, k);
+            left -= k;
+        }
+    }
+}
+
+static int gmon_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
+{
+    gmon *g = ctx;
+    size_t n;
+    fst_phist_cell *c = fst_phist_sorted(g->h, &n);
+    uint32_t lo, hi;
+    fst_phist_span(p, c, n, &lo, &hi);
+    wr w = { out, 0 };
+    put(&w, "gmon\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0\0", 20);
+    histograms(&w, lo, hi, fst_phist_hzof(g->h), c, n);
+    arcs(&w, p);
+    free(c);
+    if (w.bad)
+        return fst_errno(err, "%s: cannot write", fc->out_path);
+    if (g->elf && fst_write_stub_elf(g->elf, p, lo, hi, err) < 0)
+        return -1;
+    return 0;
+}
+
+static const fst_option gmon_options[] = {
+    { 0, "hz", "N", "ticks per second of CPU time (default 100), or insns: one count per instruction", 0 },
+    { 0, "elf", "FILE", "also write an ELF with the routines as function symbols, for gprof", 0 },
+    { 0 }
+};
+
+const fst_format fst_format_gmon = {
+    "gmon", "GNU gmon.out for s390x-linux-gnu-gprof: pc histogram and exact call arcs (--elf: symbols)", 1,
+    gmon_options, gmon_init, gmon_event, gmon_write, gmon_done,
+};

@@ -1,0 +1,153 @@
+/*
+** formats/json.c — the whole profile as one JSON object (fst-report --format=json).
+**
+** Schema (version 1). Every count is an integer. Times are given twice: `*_fx` exact, in
+** fst's fixed-point unit (analyze/clock.h: 1 ns = 512000 fx, 1 TOD unit = 125000 fx,
+** 1 s = 512e12 fx; values may exceed 2^53, exact in Python, not in JavaScript numbers), and
+** `*_ns` rounded to the nearest nanosecond, ties up, as csv's seconds are (so *_ns / 1e9
+** is csv's self_sec / incl_sec, digit for digit).
+**
+** {
+**   "format": "fst-profile", "version": 1,
+**   "trace": {
+**     "path": string,                    the trace file given to fst-report
+**     "header": { KEY: string, ... },    the trace's header (arch, source, hercules,
+**                                        command, program, range, traceopt, clock), those present
+**     "complete": bool,                  the capture ended normally and the trace is whole
+**     "incomplete": string | null        why not
+**   },
+**   "clock": string,                     the clock that priced the instructions (mips:R, model...)
+**   "units": { "fx_per_ns": 512000, "fx_per_tod": 125000 },
+**   "mainline": string | null,           the mainline's name, null when none was entered
+**   "totals":   { "instructions", "time_fx", "time_ns" },   everything executed
+**   "outside":  { "instructions", "time_fx", "time_ns" },   before/after the mainline
+**   "excluded": { "instructions", "time_fx", "time_ns" },   --exclude / --cpu=problem
+**   "events": { "program_checks", "interruptions", "waits", "unwinds", "open_frames",
+**               "unmodeled" },           counts of the replay (unmodeled: instructions the
+**                                        cost model had no row for)
+**   "routines": [ {                      every routine of the program model, load-module order
+**     "index": int,                      its position in this array (arcs refer to it)
+**     "name": string, "entry": int,      absolute entry address
+**     "entry_hex": string,               the same, hex, as csv prints it ("20020")
+**     "fortran": "G" | "H" | null,       FORTRAN-compatible identifier found at the entry
+**     "timed": bool, "excluded": bool, "mainline": bool,
+**     "calls": int,                      calls (DESIGN §3; the mainline's first entry is not one)
+**     "self_instructions", "incl_instructions", "self_time_fx", "incl_time_fx",
+**     "self_time_ns", "incl_time_ns"     self / inclusive (a recursion counted once);
+**                                        all 0 for routines that are not timed, whose
+**                                        instructions belong to the nearest timed caller
+**   }, ... ],
+**   "arcs": [ {                          caller -> callee pairs, in order of first call
+**     "caller": int | null,              routine index, null = from outside
+**     "callee": int,
+**     "caller_name": string | null, "callee_name": string,
+**     "count": int,                      calls
+**     "instructions", "time_fx", "time_ns"   the callee's inclusive cost over these calls
+**   }, ... ]
+** }
+**
+** Invariants a reader can check: sum(routines[].self_instructions) + outside.instructions
+** + excluded.instructions == totals.instructions, and the same in *_fx.
+** Ownership: nothing kept. Errors: writing (errno in the message).
+*/
+#include "formats/format.h"
+#include "formats/jsonw.h"
+
+#include <errno.h>
+
+static int cost3(FILE *out, const char *key, uint64_t insns, fst_fx fx, const char *end)
+{
+    return fprintf(out, "  \"%s\": {\"instructions\": %llu, \"time_fx\": %llu, \"time_ns\": %llu}%s\n", key,
+                   (unsigned long long)insns, (unsigned long long)fx, (unsigned long long)fst_fx_to_ns(fx), end) < 0;
+}
+
+static int kv_str(FILE *out, const char *pre, const char *key, const char *val, const char *post)
+{
+    int rc = fprintf(out, "%s\"%s\": ", pre, key) < 0;
+    rc |= (val ? fst_json_str(out, val) : fprintf(out, "null")) < 0;
+    return rc | (fprintf(out, "%s", post) < 0);
+}
+
+static int trace_part(FILE *out, const fst_fctx *fc, const fst_profile *p)
+{
+    static const char *const keys[] = { FST_HK_ARCH, FST_HK_SOURCE, FST_HK_HERCULES, FST_HK_COMMAND,
+                                        FST_HK_PROGRAM, FST_HK_RANGE, FST_HK_TRACEOPT, FST_HK_CLOCK };
+    int rc = fprintf(out, "  \"trace\": {\n") < 0;
+    rc |= kv_str(out, "    ", "path", fc->trace_path ? fc->trace_path : "", ",\n    \"header\": {");
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = fc->tr ? fst_tr_header(fc->tr, keys[i]) : NULL;
+        if (!v)
+            continue;
+        rc |= kv_str(out, sep, keys[i], v, "");
+        sep = ", ";
+    }
+    rc |= fprintf(out, "},\n    \"complete\": %s,\n", p->complete ? "true" : "false") < 0;
+    rc |= kv_str(out, "    ", "incomplete", p->complete ? NULL : p->incomplete, "\n  },\n");
+    rc |= kv_str(out, "  ", "clock", p->clock, ",\n  \"units\": {\"fx_per_ns\": 512000, \"fx_per_tod\": 125000},\n");
+    return rc | kv_str(out, "  ", "mainline", p->mainline >= 0 ? p->r[p->mainline].name : NULL, ",\n");
+}
+
+static int routine(FILE *out, const fst_profile *p, size_t i)
+{
+    const fst_routine *r = &p->r[i];
+    int rc = fprintf(out, "    {\"index\": %zu, ", i) < 0;
+    rc |= kv_str(out, "", "name", r->name, "");
+    rc |= fprintf(out, ", \"entry\": %llu, \"entry_hex\": \"%llX\", \"fortran\": %s, \"timed\": %s, "
+                       "\"excluded\": %s, \"mainline\": %s,\n",
+                  (unsigned long long)r->entry, (unsigned long long)r->entry,
+                  r->fortran == FST_ID_FORTG ? "\"G\"" : r->fortran == FST_ID_FORTH ? "\"H\"" : "null",
+                  r->timed ? "true" : "false", r->excluded ? "true" : "false", r->mainline ? "true" : "false") < 0;
+    return rc | (fprintf(out, "     \"calls\": %llu, \"self_instructions\": %llu, \"incl_instructions\": %llu, "
+                              "\"self_time_fx\": %llu, \"incl_time_fx\": %llu, \"self_time_ns\": %llu, "
+                              "\"incl_time_ns\": %llu}%s\n",
+                         (unsigned long long)r->calls, (unsigned long long)r->self_insns,
+                         (unsigned long long)r->incl_insns, (unsigned long long)r->self_cost,
+                         (unsigned long long)r->incl_cost, (unsigned long long)fst_fx_to_ns(r->self_cost),
+                         (unsigned long long)fst_fx_to_ns(r->incl_cost), i + 1 < p->nr ? "," : "") < 0);
+}
+
+static int arc(FILE *out, const fst_profile *p, size_t i)
+{
+    const fst_arc *a = &p->arcs[i];
+    int rc;
+    if (a->caller == FST_NONE)
+        rc = fprintf(out, "    {\"caller\": null, \"callee\": %zu, \"caller_name\": null", a->callee) < 0;
+    else {
+        rc = fprintf(out, "    {\"caller\": %zu, \"callee\": %zu, ", a->caller, a->callee) < 0;
+        rc |= kv_str(out, "", "caller_name", p->r[a->caller].name, "");
+    }
+    rc |= kv_str(out, ", ", "callee_name", p->r[a->callee].name, "");
+    return rc | (fprintf(out, ", \"count\": %llu, \"instructions\": %llu, \"time_fx\": %llu, \"time_ns\": %llu}%s\n",
+                         (unsigned long long)a->count, (unsigned long long)a->insns, (unsigned long long)a->cost,
+                         (unsigned long long)fst_fx_to_ns(a->cost), i + 1 < p->narcs ? "," : "") < 0);
+}
+
+static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
+{
+    (void)ctx;
+    int rc = fprintf(out, "{\n  \"format\": \"fst-profile\", \"version\": 1,\n") < 0;
+    rc |= trace_part(out, fc, p);
+    rc |= cost3(out, "totals", p->total_insns, p->total_cost, ",");
+    rc |= cost3(out, "outside", p->outside_insns, p->outside_cost, ",");
+    rc |= cost3(out, "excluded", p->excluded_insns, p->excluded_cost, ",");
+    rc |= fprintf(out, "  \"events\": {\"program_checks\": %llu, \"interruptions\": %llu, \"waits\": %llu, "
+                       "\"unwinds\": %llu, \"open_frames\": %llu, \"unmodeled\": %llu},\n  \"routines\": [\n",
+                  (unsigned long long)p->pgmchks, (unsigned long long)p->intrs, (unsigned long long)p->waits,
+                  (unsigned long long)p->unwinds, (unsigned long long)p->open_frames,
+                  (unsigned long long)p->unmodeled) < 0;
+    for (size_t i = 0; i < p->nr && !rc; i++)
+        rc |= routine(out, p, i);
+    rc |= fprintf(out, "  ],\n  \"arcs\": [\n") < 0;
+    for (size_t i = 0; i < p->narcs && !rc; i++)
+        rc |= arc(out, p, i);
+    rc |= fprintf(out, "  ]\n}\n") < 0;
+    if (rc)
+        return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
+    return 0;
+}
+
+const fst_format fst_format_json = {
+    "json", "the whole profile as one JSON object (routines, arcs, totals, clock, trace header)", 0,
+    NULL, NULL, NULL, json_write, NULL,
+};

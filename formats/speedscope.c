@@ -1,0 +1,194 @@
+/*
+** formats/speedscope.c — a speedscope file (https://www.speedscope.app/file-format-schema.json,
+** notes/profformats.md §3.3): one "evented" profile per CPU, the timed routines opening
+** ('O') and closing ('C') in execution order, so speedscope's time-order view shows the
+** run as it happened and its left-heavy and sandwich views the exact totals.
+**
+** The time axis counts what the timed routines executed (--unit=ns, the default: the
+** clock's time in nanoseconds, "unit": "nanoseconds"; --unit=instructions: "unit":
+** "none"): instructions outside every routine and those of --exclude'd routines do not
+** advance it. So a profile's endValue is the sum of the timed routines' self figures,
+** the same as the sum of the folded format's counts, and each frame's self weight in
+** speedscope is csv's self figure for its routine (in ns, within rounding: `at` is the
+** running sum of fx rounded to the nanosecond). Untimed routines are transparent; a
+** recursion opens one frame per level. Frames still open at the end are closed there.
+** Ownership: the context is freed by done. Errors: --unit's value (init); writing.
+*/
+#include "formats/format.h"
+#include "formats/jsonw.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sev {
+    uint64_t at;
+    uint32_t frame;     /* a routine index */
+    char type;          /* 'O' or 'C' */
+} sev;
+
+typedef struct cpu {
+    sev *ev;
+    size_t nev, capev;
+    size_t *open;       /* the stack of timed routines open now */
+    size_t nopen, capopen;
+    size_t *want;       /* scratch: the stack of the current event */
+    size_t capwant;
+    int valid;          /* `open` is the current event's stack (no call/return since) */
+    fst_rounder clock;  /* the time axis */
+    uint64_t insns, now;
+} cpu;
+
+typedef struct ss {
+    fst_tunit unit;
+    cpu *c[64];
+} ss;
+
+static void *ss_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
+{
+    (void)p;
+    int u = fst_tunit_parse(fst_fopt(fc, "unit"), FST_TU_NS);
+    if (u < 0 || u == FST_TU_TOD)
+        return fst_errf(err, "--unit: '%s' is not instructions or ns (speedscope has no TOD unit)",
+                        fst_fopt(fc, "unit")), NULL;
+    ss *s = fst_xcalloc(1, sizeof *s);
+    s->unit = (fst_tunit)u;
+    return s;
+}
+
+static void push_ev(cpu *c, char type, size_t routine)
+{
+    if (c->nev == c->capev) {
+        c->capev = c->capev ? c->capev * 2 : 1024;
+        c->ev = fst_xrealloc(c->ev, c->capev * sizeof *c->ev);
+    }
+    c->ev[c->nev++] = (sev){ c->now, (uint32_t)routine, type };
+}
+
+/* make `open` the timed routines of e's stack, with the charged routine on top */
+static void sync_stack(cpu *c, const fst_event *e)
+{
+    const fst_profile *p = e->profile;
+    if (c->capwant < e->depth + 1) {
+        c->capwant = e->depth + 1;
+        c->want = fst_xrealloc(c->want, c->capwant * sizeof *c->want);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < e->depth; i++)
+        if (e->stack[i] < p->nr && p->r[e->stack[i]].timed)
+            c->want[n++] = e->stack[i];
+    if (!n || c->want[n - 1] != e->routine) /* defensive: the charged routine is the top timed one */
+        c->want[n++] = e->routine;
+    size_t same = 0;
+    while (same < n && same < c->nopen && c->open[same] == c->want[same])
+        same++;
+    while (c->nopen > same)
+        push_ev(c, 'C', c->open[--c->nopen]);
+    if (c->capopen < n) {
+        c->capopen = n * 2;
+        c->open = fst_xrealloc(c->open, c->capopen * sizeof *c->open);
+    }
+    for (; c->nopen < n; c->nopen++) {
+        c->open[c->nopen] = c->want[c->nopen];
+        push_ev(c, 'O', c->want[c->nopen]);
+    }
+    c->valid = 1;
+}
+
+static void ss_event(void *ctx, const fst_event *e)
+{
+    ss *s = ctx;
+    unsigned k = e->cpu % 64;
+    if (!s->c[k]) {
+        s->c[k] = fst_xcalloc(1, sizeof *s->c[k]);
+        s->c[k]->clock.unit = s->unit;
+    }
+    cpu *c = s->c[k];
+    if (e->kind != FST_EV_EXEC) {
+        c->valid = 0;
+        return;
+    }
+    if (e->charged != FST_CHARGE_ROUTINE)
+        return;
+    if (!c->valid)
+        sync_stack(c, e);
+    c->insns++;
+    c->now += fst_rounder_next(&c->clock, e->cost, 1);
+}
+
+static int write_profile(FILE *out, const ss *s, const fst_profile *p, unsigned k, cpu *c, const char *name, int first)
+{
+    while (c->nopen)
+        push_ev(c, 'C', c->open[--c->nopen]);
+    int rc = fprintf(out, "%s\n    {\"type\": \"evented\", \"name\": ", first ? "" : ",") < 0;
+    char title[300];
+    snprintf(title, sizeof title, "%s (CPU %u, clock %s)", name, k, p->clock);
+    rc |= fst_json_str(out, title) < 0;
+    rc |= fprintf(out, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n     \"events\": [",
+                  s->unit == FST_TU_INSNS ? "none" : "nanoseconds", (unsigned long long)c->now) < 0;
+    for (size_t i = 0; i < c->nev && !rc; i++)
+        rc |= fprintf(out, "%s\n      {\"type\": \"%c\", \"at\": %llu, \"frame\": %u}", i ? "," : "", c->ev[i].type,
+                      (unsigned long long)c->ev[i].at, (unsigned)c->ev[i].frame) < 0;
+    return rc | (fprintf(out, "\n     ]}") < 0);
+}
+
+static int ss_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
+{
+    ss *s = ctx;
+    const char *name = fc->tr ? fst_tr_header(fc->tr, FST_HK_PROGRAM) : NULL;
+    if (!name || !*name)
+        name = fc->trace_path ? fc->trace_path : "trace";
+    const char *b = strrchr(name, '/');
+    name = b && b[1] ? b + 1 : name;
+    /* frame i is routine i: every routine is listed, so indices need no mapping */
+    int rc = fprintf(out, "{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\",\n"
+                          " \"exporter\": \"fst-report\", \"name\": ") < 0;
+    rc |= fst_json_str(out, name) < 0;
+    rc |= fprintf(out, ", \"activeProfileIndex\": 0,\n \"shared\": {\"frames\": [") < 0;
+    for (size_t i = 0; i < p->nr && !rc; i++) {
+        rc |= fprintf(out, "%s\n    {\"name\": ", i ? "," : "") < 0;
+        rc |= fst_json_str(out, p->r[i].name) < 0;
+        rc |= fprintf(out, ", \"file\": ") < 0;
+        rc |= fst_json_str(out, name) < 0;
+        rc |= fprintf(out, "}") < 0;
+    }
+    rc |= fprintf(out, "\n  ]},\n \"profiles\": [") < 0;
+    int first = 1;
+    for (unsigned k = 0; k < 64 && !rc; k++)
+        if (s->c[k] && s->c[k]->nev) {
+            rc |= write_profile(out, s, p, k, s->c[k], name, first);
+            first = 0;
+        }
+    if (first && !rc) /* nothing timed ran: one empty profile, as the schema wants one */
+        rc |= fprintf(out, "\n    {\"type\": \"evented\", \"name\": \"%s\", \"unit\": \"none\", \"startValue\": 0, "
+                           "\"endValue\": 0, \"events\": []}", "empty") < 0;
+    rc |= fprintf(out, "\n ]}\n") < 0;
+    if (rc)
+        return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
+    return 0;
+}
+
+static void ss_done(void *ctx)
+{
+    ss *s = ctx;
+    if (!s)
+        return;
+    for (size_t i = 0; i < 64; i++)
+        if (s->c[i]) {
+            free(s->c[i]->ev);
+            free(s->c[i]->open);
+            free(s->c[i]->want);
+            free(s->c[i]);
+        }
+    free(s);
+}
+
+static const fst_option ss_opts[] = {
+    { 0, "unit", "U", "ns (default) or tod (1/4096 us) for callgrind's time event; instructions, ns or tod for folded counts; instructions or ns for speedscope", 0 },
+    { 0 },
+};
+
+const fst_format fst_format_speedscope = {
+    "speedscope", "speedscope JSON: an evented profile per CPU, timed routines opening and closing in order", 0,
+    ss_opts, ss_init, ss_event, ss_write, ss_done,
+};
