@@ -189,7 +189,7 @@ int main(int argc, char **argv)
     r.ro.exclude = r.excl;
     r.ro.clock = clk;
     r.ro.warn = warn_cb;
-    fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out };
+    fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out, &r.ro };
     fst_profile prof;
     /* the format's context is made before the replay, so that bad options are rejected
     ** before the work; it sees the profile (routines) in its event and write calls */

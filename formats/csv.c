@@ -1,4 +1,5 @@
 /* formats/csv.c — the CSV report of DESIGN §8; see formats.h. */
+#include "analyze/diff.h"
 #include "formats/format.h"
 #include "formats/formats.h"
 
@@ -34,15 +35,38 @@ int fst_write_csv(FILE *out, const fst_profile *p)
     return rc;
 }
 
+/* --meta: a first line saying how the numbers were made, which fst-diff reads so that it
+** never compares two clocks or two timing choices as if alike (analyze/diff.h). */
+static int meta_line(FILE *out, const fst_fctx *fc, fst_err *err)
+{
+    const fst_replay_opts *ro = fc->ro;
+    fst_dload_opts o = { NULL, ro->statin, ro->timed_all, ro->exclude, ro->cpu_problem, NULL, NULL, NULL };
+    fst_dmeta m;
+    char words[1200];
+    if (fst_dmeta_of(&m, &o, fst_clock_name(ro->clock), fst_clock_mips_cost(ro->clock), err) < 0)
+        return -1;
+    if (fst_dmeta_format(&m, words, sizeof words) < 0)
+        return fst_errf(err, "--meta: the options do not fit on one line");
+    fprintf(out, "# fst-report %s\n", words);
+    return 0;
+}
+
 static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     (void)ctx;
+    if (fst_fopt(fc, "meta") && fc->ro && meta_line(out, fc, err) < 0)
+        return -1;
     if (fst_write_csv(out, p))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
 }
 
+static const fst_option csv_options[] = {
+    { 0, "meta", NULL, "a first line '# fst-report clock=... timed=...' for fst-diff", 0 },
+    { 0 }
+};
+
 const fst_format fst_format_csv = {
     "csv", "one row per routine: routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec", 0,
-    NULL, NULL, NULL, write_csv, NULL,
+    csv_options, NULL, NULL, write_csv, NULL,
 };

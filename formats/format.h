@@ -41,6 +41,7 @@ typedef struct fst_fctx {
     const fst_pm *pm;           /* the program model given with --map, or NULL */
     const char *trace_path;
     const char *out_path;       /* -o FILE, or NULL for standard output */
+    const fst_replay_opts *ro;  /* how the replay was made: clock, timing choices */
 } fst_fctx;
 
 typedef struct fst_format {

@@ -201,3 +201,14 @@ for g in "$GOLDEN"/csv/*.csv; do
     expect_ok "golden/csv/$p.csv agrees with a fresh run (fst-diff exit 0)" \
         fst-diff --clock=mips:0.001 --timed=all --map="$T/g.$p.nm" "$g" "$T/g.$p.trace"
 done
+
+# fst-report --format=csv --meta writes the line fst-diff reads: no clock or timing guessing
+fst-capture -q -o "$T/meta.trace" "$FST_PROGS/fortg.ins"
+fst-report --format=csv --meta --clock=mips:1 -o "$T/meta1.csv" "$T/meta.trace"
+expect_eq "--meta: the first line says how the csv was made" "# fst-report clock=mips:1 timed=fortran" "$(head -1 "$T/meta1.csv")"
+fst-report --format=csv --meta --clock=mips:2 -o "$T/meta2.csv" "$T/meta.trace"
+expect_fail "--meta: two clocks are refused" 2 "different clocks: .* --clock=mips:1, .* --clock=mips:2" fst-diff "$T/meta1.csv" "$T/meta2.csv"
+printf 'SUBA\n' > "$T/meta.statin"
+fst-report --format=csv --meta --statin="$T/meta.statin" --clock=mips:1 -o "$T/meta3.csv" "$T/meta.trace"
+expect_fail "--meta: two STATIN choices are refused" 2 "different timing: .*timed=fortran.*timed=statin:SUBA" fst-diff "$T/meta1.csv" "$T/meta3.csv"
+expect_ok "--meta: csv and its own trace agree" fst-diff --clock=mips:1 "$T/meta1.csv" "$T/meta.trace"
