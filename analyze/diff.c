@@ -153,35 +153,6 @@ int fst_dmeta_parse(fst_dmeta *m, const char *words, const char *where, fst_err 
     return 0;
 }
 
-/* Maps as fst-report loads them: the load point found from the trace. */
-static int load_maps(fst_pm **out, const fst_dload_opts *o, fst_tr *tr, fst_err *err)
-{
-    *out = NULL;
-    if (!o->maps || !o->maps[0])
-        return 0;
-    fst_pm *pm = fst_pm_new();
-    fst_pm_opts po = { FST_MAP_AUTO, o->member };
-    for (size_t i = 0; o->maps[i]; i++)
-        if (fst_pm_load(pm, o->maps[i], &po, err) < 0)
-            goto fail;
-    size_t nseg;
-    const fst_image_seg *seg = fst_tr_image(tr, &nseg);
-    for (size_t m = 0; m < fst_pm_nmodules(pm); m++) {
-        if (fst_pm_module_at(pm, m)->has_load_point)
-            continue;
-        fst_pm_evidence ev = { seg, nseg, NULL, 0, 0, 0 };
-        uint64_t at = 0;
-        if (fst_pm_find_load_point(pm, (int)m, &ev, &at, err) < 0 || fst_pm_set_load_point(pm, (int)m, at, err) < 0)
-            goto fail;
-    }
-    fst_pm_bound_by_image(pm, seg, nseg);
-    *out = pm;
-    return 0;
-fail:
-    fst_pm_free(pm);
-    return -1;
-}
-
 static int load_trace(fst_dside *s, const char *path, const fst_dload_opts *o, fst_err *err)
 {
     fst_clock *clk = fst_clock_open(o->clock, err);
@@ -193,7 +164,10 @@ static int load_trace(fst_dside *s, const char *path, const fst_dload_opts *o, f
     int have_prof = 0;
     fst_dmeta m;
     fst_tr *tr = fst_tr_open(path, err);
-    if (!tr || load_maps(&pm, o, tr, err) < 0)
+    size_t nmaps = 0;
+    while (o->maps && o->maps[nmaps])
+        nmaps++;
+    if (!tr || fst_pm_for_trace(&pm, o->maps, nmaps, o->member, tr, NULL, err) < 0)
         goto out;
     if (fst_dmeta_of(&m, o, fst_clock_name(clk), fst_clock_mips_cost(clk), err) < 0)
         goto out;

@@ -160,6 +160,12 @@ int fst_pm_find_load_point(const fst_pm *pm, int module, const fst_pm_evidence *
 int fst_pm_check_load_point(const fst_pm *pm, int module, uint64_t load_point,
                             const fst_pm_evidence *ev, fst_err *err);
 
+/* The model of a trace (capture/pm_trace.c): load `maps` (nmaps may be 0: *out NULL),
+** then place every module without a load point at `*load_point` (checked against the
+** trace's storage image) or, when load_point is NULL, where the image says; end open
+** sections at the image's end. What fst-report and fst-diff do with --map. */
+int fst_pm_for_trace(fst_pm **out, const char *const *maps, size_t nmaps, const char *member, fst_tr *tr,
+                     const uint64_t *load_point, fst_err *err);
 /* End every open-ended section of a module with a load point where the piece of the
 ** storage image holding its start ends. */
 void fst_pm_bound_by_image(fst_pm *pm, const fst_image_seg *segs, size_t nseg);

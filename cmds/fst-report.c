@@ -145,28 +145,10 @@ static void parse(report *r, int argc, char **argv, const char **path)
 
 static fst_pm *load_maps(const report *r, fst_tr *tr)
 {
-    if (!r->nmaps)
-        return NULL;
     fst_err err;
-    fst_pm *pm = fst_pm_new();
-    fst_pm_opts po = { FST_MAP_AUTO, r->member };
-    for (size_t i = 0; i < r->nmaps; i++)
-        if (fst_pm_load(pm, r->maps[i], &po, &err) < 0)
-            fst_die_err(&err);
-    size_t nseg;
-    const fst_image_seg *seg = fst_tr_image(tr, &nseg);
-    for (size_t m = 0; m < fst_pm_nmodules(pm); m++) {
-        if (fst_pm_module_at(pm, m)->has_load_point)
-            continue;
-        fst_pm_evidence ev = { seg, nseg, NULL, 0, 0, 0 };
-        uint64_t at = r->lp;
-        if (r->have_lp ? fst_pm_check_load_point(pm, (int)m, r->lp, &ev, &err) < 0
-                       : fst_pm_find_load_point(pm, (int)m, &ev, &at, &err) < 0)
-            fst_die("%s (give --load-point=HEX)", err.msg);
-        if (fst_pm_set_load_point(pm, (int)m, at, &err) < 0)
-            fst_die_err(&err);
-    }
-    fst_pm_bound_by_image(pm, seg, nseg);
+    fst_pm *pm;
+    if (fst_pm_for_trace(&pm, r->maps, r->nmaps, r->member, tr, r->have_lp ? &r->lp : NULL, &err) < 0)
+        fst_die("%s%s", err.msg, r->have_lp ? "" : " (give --load-point=HEX)");
     return pm;
 }
 
