@@ -15,6 +15,20 @@ typedef struct frame {
     uint64_t mask;
 } frame;
 
+/* Decoded instructions by address: loops run the same few addresses millions of times,
+** and decoding was a third of the replay. Direct-mapped; the key is address, bytes, state. */
+#define DCACHE 4096
+typedef struct dcache_ent {
+    uint64_t addr;
+    uint32_t state;
+    uint8_t bytes[6];
+    uint8_t valid;
+    uint8_t costed[2];      /* cost[taken] known: pricing was another eighth of the replay */
+    uint8_t unmodeled;      /* the cost model has no row for it */
+    fst_fx cost[2];
+    fst_insn d;
+} dcache_ent;
+
 typedef struct cpu {
     frame *f;
     size_t *routine;  /* the routine of every frame: the `stack` of events */
@@ -24,18 +38,11 @@ typedef struct cpu {
     uint32_t prev_state;
     size_t prev_owner;      /* owner when prev executed: FST_NONE = outside */
     int prev_excluded;
+    dcache_ent *prev_dc;    /* where prev was decoded (it may have been evicted since) */
+    fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
+                               the fields that change (building one was a fifth of the replay) */
 } cpu;
 
-/* Decoded instructions by address: loops run the same few addresses millions of times,
-** and decoding was a third of the replay. Direct-mapped; the key is address, bytes, state. */
-#define DCACHE 4096
-typedef struct dcache_ent {
-    uint64_t addr;
-    uint32_t state;
-    uint8_t bytes[6];
-    uint8_t valid;
-    fst_insn d;
-} dcache_ent;
 
 typedef struct rp {
     fst_profile *p;
@@ -46,6 +53,7 @@ typedef struct rp {
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
     int mainline_fixed; /* the model named the mainline */
+    uint64_t unmodeled; /* instructions priced without a model row */
     cpu cpus[MAXCPU];
 } rp;
 
@@ -144,19 +152,47 @@ static void returns(rp *x, cpu *c, uint16_t cpuno, uint64_t addr)
         }
 }
 
+/* The cost of prev, from the decode cache when it still holds prev. */
+static fst_fx price(rp *x, cpu *c, int taken)
+{
+    dcache_ent *d = c->prev_dc;
+    int cached = taken >= 0 && d && d->valid && d->addr == c->prev.addr && d->state == c->prev_state &&
+                 !memcmp(d->bytes, c->prev.bytes, 6);
+    if (cached && d->costed[taken]) {
+        x->unmodeled += d->unmodeled;
+        return d->cost[taken];
+    }
+    fst_clock_stats before, after;
+    fst_clock_stats_get(x->o->clock, &before);
+    fst_fx cost = fst_clock_cost(x->o->clock, &c->prev, taken);
+    fst_clock_stats_get(x->o->clock, &after);
+    uint8_t unmodeled = after.unmodeled != before.unmodeled;
+    x->unmodeled += unmodeled;
+    if (cached) {
+        d->cost[taken] = cost;
+        d->costed[taken] = 1;
+        d->unmodeled = unmodeled;
+    }
+    return cost;
+}
+
 /* The EXEC of the previous instruction, now that its successor shows whether it branched. */
 static void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
 {
-    fst_event e = { .kind = FST_EV_EXEC, .cpu = cpuno, .state = c->prev_state, .insn = &c->prev };
-    e.cost = fst_clock_cost(x->o->clock, &c->prev, taken);
-    e.routine = c->prev_owner;
-    e.charged = c->prev_excluded ? FST_CHARGE_EXCLUDED
-              : c->prev_owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
-    emit(x, &e, c);
+    fst_event *e = &c->exec;
+    e->kind = FST_EV_EXEC;
+    e->cpu = cpuno;
+    e->insn = &c->prev;
+    e->state = c->prev_state;
+    e->cost = price(x, c, taken);
+    e->routine = c->prev_owner;
+    e->charged = c->prev_excluded ? FST_CHARGE_EXCLUDED
+               : c->prev_owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+    emit(x, e, c);
     c->have_prev = 0;
 }
 
-static const fst_insn *decode(rp *x, const fst_rec *rec)
+static dcache_ent *decode(rp *x, const fst_rec *rec)
 {
     dcache_ent *e = &x->dc[(rec->addr >> 1) & (DCACHE - 1)];
     if (!e->valid || e->addr != rec->addr || e->state != rec->state || memcmp(e->bytes, rec->bytes, 6)) {
@@ -165,8 +201,9 @@ static const fst_insn *decode(rp *x, const fst_rec *rec)
         e->state = rec->state;
         memcpy(e->bytes, rec->bytes, 6);
         e->valid = 1;
+        e->costed[0] = e->costed[1] = 0;
     }
-    return &e->d;
+    return e;
 }
 
 static void insn(rp *x, const fst_rec *rec)
@@ -199,7 +236,8 @@ static void insn(rp *x, const fst_rec *rec)
             push(x, c, rec->cpu, r, rec->addr, ~0ull, ~0ull, 0);
         }
     }
-    c->prev = *decode(x, rec);
+    c->prev_dc = decode(x, rec);
+    c->prev = c->prev_dc->d;
     c->prev_state = rec->state;
     c->have_prev = 1;
     c->prev_owner = top_owner(c);
@@ -273,9 +311,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     if (!p->complete)
         snprintf(p->incomplete, sizeof p->incomplete, "%s", why);
     snprintf(p->clock, sizeof p->clock, "%s", fst_clock_name(o->clock));
-    fst_clock_stats st;
-    fst_clock_stats_get(o->clock, &st);
-    p->unmodeled = st.unmodeled;
+    p->unmodeled = x.unmodeled;
     rc = fst_profile_check(p, err);
 out:
     for (int i = 0; i < MAXCPU; i++) {
