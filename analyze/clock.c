@@ -194,6 +194,10 @@ fst_clock *fst_clock_new(const fst_clock_spec *spec, fst_err *err)
             return NULL;
         fst_clock *c = fst_clock_load(path, err);
         free(path);
+        if (c) { /* the shipped table, wherever it is installed: reports say just "model" */
+            free(c->name);
+            c->name = xasprintf("model");
+        }
         return c;
     }
     if (spec->kind != FST_CLOCK_MIPS || !spec->mips_num || !spec->mips_den) {

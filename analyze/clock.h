@@ -147,7 +147,7 @@ fst_fx fst_clock_cost(fst_clock *c, const fst_insn *d, int taken);
 fst_fx fst_clock_cost_n(fst_clock *c, const fst_insn *d, int taken, int64_t units);
 
 int fst_clock_kind(const fst_clock *c);
-/* "mips:4.66" or "model:PATH", for report headers. */
+/* "mips:4.66", "model" (the shipped table) or "model:PATH", for report headers. */
 const char *fst_clock_name(const fst_clock *c);
 /* mips: the cost of every instruction; model: 0. */
 fst_fx fst_clock_mips_cost(const fst_clock *c);

@@ -221,8 +221,7 @@ static void test_model_flat(void **state)
     (void)state;
     fst_clock *c = p390();
     assert_int_equal(fst_clock_kind(c), FST_CLOCK_MODEL);
-    assert_non_null(strstr(fst_clock_name(c), "model:"));
-    assert_non_null(strstr(fst_clock_name(c), "cost-p390.csv"));
+    assert_string_equal(fst_clock_name(c), "model"); /* the shipped table, wherever installed */
     /* LR: 57.2 ns = 234.2912 TOD units, exact in fx; 234 when printed as TOD */
     fst_fx lr = cost(c, "1812", FST_TAKEN_UNKNOWN);
     assert_int_equal(lr, NS_FX(57200));
