@@ -459,7 +459,7 @@ void fst_diff_compare(const fst_dside *base, const fst_dside *new_, const fst_dt
         const fst_dside *s = k ? new_ : base;
         if (!s->meta.timed[0] && len < sizeof d->notes)
             len += (size_t)snprintf(d->notes + len, sizeof d->notes - len,
-                                    "%s%s %s: how it was timed is not known (no '# fst-report' line)",
+                                    "%s%s %.200s: how it was timed is not known (no '# fst-report' line)",
                                     len ? "; " : "", k ? "NEW" : "BASE", s->path);
     }
 }

@@ -35,7 +35,7 @@ static void fixed(char *out, size_t size, int width, int dec, u128 num, u128 den
         snprintf(frac, sizeof frac, "%0*llu", dec, (unsigned long long)(v % scale));
     char s[64];
     snprintf(s, sizeof s, "%llu%s%s", (unsigned long long)(v / scale), dec || point ? "." : "", frac);
-    snprintf(out, size, "%*s", width, s);
+    snprintf(out, size, "%*.*s", width, (int)(size ? size - 1 : 0), s);
 }
 
 static int fprecision(uint64_t count)
