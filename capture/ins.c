@@ -75,8 +75,8 @@ int fst_ins_load(fst_ins *ins, const char *path, uint64_t mainsize, fst_err *err
             snprintf(full, sizeof full, "%s", name);
         else
             snprintf(full, sizeof full, "%s/%s", dir, name);
-        uint8_t *data;
-        size_t len;
+        uint8_t *data = NULL;
+        size_t len = 0;
         if (read_file(full, &data, &len, err)) {
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);
