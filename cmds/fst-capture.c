@@ -29,7 +29,7 @@ static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
     { 0, "from-log", "FILE", "convert a Hercules 3.13/4.x log instead of running Hercules ('-' = stdin)", O_FROMLOG },
     { 0, "image", "PROGRAM.ins", "with --from-log: the storage image to put into the trace", O_IMAGE },
-    { 0, "arch", "MODE", "S/370 (default), ESA/390 or z/Arch", O_ARCH },
+    { 0, "arch", "MODE", "S/370 (the default for a capture; a log says its own), ESA/390 or z/Arch", O_ARCH },
     { 0, "range", "A-B", "trace only addresses A to B (hex), as Hercules' 't+ A-B'", O_RANGE },
     { 0, "traceopt", "MODE", "Hercules' trace display: noregs (default, fastest), traditional, regsfirst", O_TRACEOPT },
     { 0, "hercules", "PATH", "the Hercules program (default: hercules on PATH)", O_HERC },
