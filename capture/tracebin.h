@@ -1,5 +1,6 @@
 /*
-** capture/tracebin.h — trace.bin v1: writer and streaming reader.
+** capture/tracebin.h — trace.bin v1: writer (tracebin_write.c) and streaming reader
+** (tracebin_read.c); what both share is in tracebin.c and tracebin_int.h.
 **
 ** A trace records *what* executed, once, so that it can be replayed into any report.
 ** It is written as a stream, in constant memory, and read back the same way.

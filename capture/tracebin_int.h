@@ -1,0 +1,55 @@
+/*
+** capture/tracebin_int.h — what the trace.bin writer (tracebin_write.c) and reader
+** (tracebin_read.c) share, and nothing else includes: the op codes of the event stream,
+** the frame limits, the instruction-bytes cache and the list of recent jump targets.
+** Both sides must keep them in the same state, op for op: that is what lets a trace
+** leave sequential execution and repeated instruction bytes out.
+*/
+#ifndef FST_TRACEBIN_INT_H
+#define FST_TRACEBIN_INT_H
+
+#include "capture/tracebin.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    FST_OP_SEQ = 0x00, FST_OP_JMP = 0x40, FST_OP_JMPA = 0x50, FST_OP_INS = 0x51, FST_OP_STATE = 0x52,
+    FST_OP_CPU = 0x53, FST_OP_PGMCHK = 0x54, FST_OP_INTR = 0x55, FST_OP_WAIT = 0x56, FST_OP_GAP = 0x57,
+    FST_OP_TIME = 0x58,
+};
+#define FST_TB_MRU 16
+#define FST_TB_SEQ_MAX 64
+#define FST_TB_FRAME_PAYLOAD (64 * 1024)
+#define FST_TB_OP_MAX 40            /* longest op: WAIT with a 16-byte PSW */
+#define FST_TB_MAX_FRAME (16u << 20)
+
+typedef struct fst_icache_ent {
+    uint64_t addr;
+    uint8_t len;            /* 0 = empty slot */
+    uint8_t bytes[6];       /* bytes past len are 0 */
+} fst_icache_ent;
+
+typedef struct fst_icache {
+    fst_icache_ent *t;
+    size_t cap, n;
+} fst_icache;
+
+/* The slot of addr: its entry, or the empty slot where it would go. */
+fst_icache_ent *fst_icache_slot(fst_icache *c, uint64_t addr);
+void fst_icache_put(fst_icache *c, uint64_t addr, const uint8_t *b, int len);
+
+typedef struct fst_mru {
+    uint64_t a[FST_TB_MRU];
+    int n;
+} fst_mru;
+
+int fst_mru_find(const fst_mru *m, uint64_t addr);
+/* Move entry k to the front, or insert addr at the front when k < 0. */
+void fst_mru_front(fst_mru *m, int k, uint64_t addr);
+
+/* key NUL value NUL lists (HEAD and FOOT payloads) */
+void fst_kv_put(uint8_t **p, size_t *len, size_t *cap, const char *k, const char *v);
+const char *fst_kv_get(const uint8_t *p, size_t len, size_t start, const char *key);
+
+#endif

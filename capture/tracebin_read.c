@@ -1,0 +1,426 @@
+/* capture/tracebin_read.c — the trace.bin reader; the format is in tracebin.h. */
+#include "capture/tracebin_int.h"
+#include "common/bytes.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---- reader ---- */
+
+struct fst_tr {
+    FILE *f;
+    char *path;
+    uint64_t off;          /* file offset of the next frame */
+    uint8_t *hdr, *ftr;    /* key/value payloads */
+    size_t hdrlen, ftrlen;
+    fst_image_seg *img;
+    size_t nimg;
+    uint8_t *frame;        /* current EVNT payload */
+    size_t flen, fpos;
+    uint64_t frame_off;    /* file offset of the payload */
+    int ended, have_foot, complete;
+    char why[320];
+    fst_icache ic;
+    fst_mru jm;
+    uint64_t cur;
+    unsigned seq;          /* SEQ instructions still to hand out */
+    uint32_t state;
+    uint16_t cpu;
+    uint64_t insns, ftr_insns;
+    /* a frame read ahead while loading the image */
+    char ptag[4];
+    uint8_t *pbuf;
+    size_t plen;
+    int have_pending;
+};
+
+/* Read the next frame. 1 = got one, 0 = clean end of file or cut short (r->why set),
+** -1 = damaged. */
+static int read_frame(fst_tr *r, char tag[4], uint8_t **payload, size_t *len, fst_err *err)
+{
+    uint8_t h[8], t[4];
+    size_t n = fread(h, 1, 8, r->f);
+    if (n == 0 && feof(r->f))
+        return 0;
+    if (n < 8) {
+        snprintf(r->why, sizeof r->why, "cut short at byte %llu (inside a frame header)", (unsigned long long)r->off);
+        return 0;
+    }
+    uint32_t l = fst_get_le32(h + 4);
+    if (l > FST_TB_MAX_FRAME)
+        return fst_errf(err, "%s: byte %llu: frame length %u is not plausible (damaged file)", r->path,
+                        (unsigned long long)r->off, l);
+    uint8_t *p = fst_xmalloc(l ? l : 1);
+    if (fread(p, 1, l, r->f) != l || fread(t, 1, 4, r->f) != 4) {
+        free(p);
+        snprintf(r->why, sizeof r->why, "cut short at byte %llu (inside a %.4s frame)", (unsigned long long)r->off,
+                 (const char *)h);
+        return 0;
+    }
+    uLong crc = crc32(crc32(0L, h, 8), p, l);
+    if ((uint32_t)crc != fst_get_le32(t)) {
+        free(p);
+        return fst_errf(err, "%s: byte %llu: %.4s frame CRC mismatch (damaged file)", r->path,
+                        (unsigned long long)r->off, (const char *)h);
+    }
+    memcpy(tag, h, 4);
+    *payload = p;
+    *len = l;
+    r->frame_off = r->off + 8;
+    r->off += 12 + l;
+    return 1;
+}
+
+fst_tr *fst_tr_open(const char *path, fst_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fst_errno(err, "%s: cannot open", path);
+        return NULL;
+    }
+    fst_tr *r = fst_xcalloc(1, sizeof *r);
+    r->f = f;
+    r->path = fst_xstrdup(path);
+    char magic[8];
+    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, FST_TRACE_MAGIC, 8)) {
+        fst_errf(err, "%s: byte 0: not an fst trace (no FSTTRACE magic)", path);
+        fst_tr_close(r);
+        return NULL;
+    }
+    r->off = 8;
+    char tag[4];
+    uint8_t *p;
+    size_t len;
+    int rc = read_frame(r, tag, &p, &len, err);
+    if (rc <= 0 || memcmp(tag, "HEAD", 4) || len < 2) {
+        if (rc == 0)
+            fst_errf(err, "%s: byte 8: the trace has no header (%s)", path, r->why[0] ? r->why : "empty");
+        else if (rc > 0) {
+            fst_errf(err, "%s: byte 8: the first frame is not a header", path);
+            free(p);
+        }
+        fst_tr_close(r);
+        return NULL;
+    }
+    if (p[0] != FST_TRACE_VERSION) {
+        fst_errf(err, "%s: byte 20: trace version %u, this fst reads version %u", path, p[0], FST_TRACE_VERSION);
+        free(p);
+        fst_tr_close(r);
+        return NULL;
+    }
+    r->hdr = p;
+    r->hdrlen = len;
+    /* the storage image, up to the first other frame */
+    for (;;) {
+        rc = read_frame(r, tag, &p, &len, err);
+        if (rc < 0) {
+            fst_tr_close(r);
+            return NULL;
+        }
+        if (rc == 0)
+            break;
+        if (!memcmp(tag, "IMAG", 4)) {
+            if (len < 8) {
+                free(p);
+                fst_errf(err, "%s: byte %llu: IMAG frame too short", path, (unsigned long long)r->frame_off);
+                fst_tr_close(r);
+                return NULL;
+            }
+            r->img = fst_xrealloc(r->img, (r->nimg + 1) * sizeof *r->img);
+            r->img[r->nimg].addr = fst_get_le64(p);
+            r->img[r->nimg].len = len - 8;
+            memmove(p, p + 8, len - 8);
+            r->img[r->nimg].data = p;
+            r->nimg++;
+            continue;
+        }
+        memcpy(r->ptag, tag, 4);
+        r->pbuf = p;
+        r->plen = len;
+        r->have_pending = 1;
+        break;
+    }
+    return r;
+}
+
+const char *fst_tr_header(const fst_tr *r, const char *key) { return fst_kv_get(r->hdr, r->hdrlen, 2, key); }
+const char *fst_tr_footer(const fst_tr *r, const char *key)
+{
+    return r->ftr ? fst_kv_get(r->ftr, r->ftrlen, 0, key) : NULL;
+}
+
+/* Get the next EVNT frame into r->frame; 0 at the end (footer or cut short). */
+static int next_frame(fst_tr *r, fst_err *err)
+{
+    for (;;) {
+        char tag[4];
+        uint8_t *p;
+        size_t len;
+        int rc;
+        if (r->have_pending) {
+            memcpy(tag, r->ptag, 4);
+            p = r->pbuf;
+            len = r->plen;
+            r->have_pending = 0;
+            r->pbuf = NULL;
+            rc = 1;
+        } else
+            rc = read_frame(r, tag, &p, &len, err);
+        if (rc <= 0)
+            return rc;
+        if (!memcmp(tag, "EVNT", 4)) {
+            if (len < 8) {
+                free(p);
+                return fst_errf(err, "%s: byte %llu: EVNT frame too short", r->path, (unsigned long long)r->frame_off);
+            }
+            uint64_t first = fst_get_le64(p);
+            if (first != r->insns) {
+                free(p);
+                return fst_errf(err, "%s: byte %llu: frame starts at instruction %llu, expected %llu (damaged file)",
+                                r->path, (unsigned long long)r->frame_off, (unsigned long long)first,
+                                (unsigned long long)r->insns);
+            }
+            free(r->frame);
+            r->frame = p;
+            r->flen = len;
+            r->fpos = 8;
+            return 1;
+        }
+        if (!memcmp(tag, "FOOT", 4)) {
+            r->ftr = p;
+            r->ftrlen = len;
+            r->have_foot = 1;
+            return 0;
+        }
+        free(p); /* a frame kind from a later version: skipped */
+    }
+}
+
+static int bad_op(fst_tr *r, const char *what, fst_err *err)
+{
+    return fst_errf(err, "%s: byte %llu: %s (damaged file)", r->path, (unsigned long long)(r->frame_off + r->fpos),
+                    what);
+}
+
+static int finish(fst_tr *r, fst_err *err)
+{
+    r->ended = 1;
+    if (!r->have_foot) {
+        char buf[240];
+        snprintf(buf, sizeof buf, "%.200s, after instruction %llu", r->why[0] ? r->why : "no footer",
+                 (unsigned long long)r->insns);
+        snprintf(r->why, sizeof r->why, "%s", buf);
+        return 0;
+    }
+    const char *v = fst_tr_footer(r, FST_FK_INSNS);
+    if (!v || strtoull(v, NULL, 10) != r->insns)
+        return fst_errf(err, "%s: the footer counts %s instructions but the frames hold %llu (damaged file)", r->path,
+                        v ? v : "no", (unsigned long long)r->insns);
+    const char *c = fst_tr_footer(r, FST_FK_COMPLETE);
+    r->complete = c && !strcmp(c, "1");
+    if (!r->complete) {
+        const char *e = fst_tr_footer(r, FST_FK_END);
+        snprintf(r->why, sizeof r->why, "the capture was stopped (%s) after instruction %llu", e ? e : "unknown",
+                 (unsigned long long)r->insns);
+    }
+    return 0;
+}
+
+int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
+{
+    if (r->seq) { /* fast path: the next instruction of a SEQ run */
+        fst_icache_ent *e = fst_icache_slot(&r->ic, r->cur);
+        if (!e->len)
+            return bad_op(r, "SEQ runs into an address with no known instruction", err);
+        r->seq--;
+        rec->kind = FST_REC_INSN;
+        rec->addr = r->cur;
+        rec->len = e->len;
+        memcpy(rec->bytes, e->bytes, 6);
+        rec->cpu = r->cpu;
+        rec->state = r->state;
+        r->cur += e->len;
+        r->insns++;
+        return 1;
+    }
+    for (;;) {
+        if (r->ended)
+            return 0;
+        if (r->fpos >= r->flen) {
+            int rc = next_frame(r, err);
+            if (rc < 0)
+                return -1;
+            if (rc == 0) {
+                if (finish(r, err))
+                    return -1;
+                rec->kind = FST_REC_END;
+                return 0;
+            }
+            continue;
+        }
+        const uint8_t *p = r->frame + r->fpos, *end = r->frame + r->flen;
+        uint8_t op = *p;
+        uint64_t v;
+        size_t n;
+        rec->cpu = r->cpu;
+        if (op < FST_OP_JMP) {
+            r->seq = (unsigned)op + 1;
+            r->fpos++;
+            return fst_tr_next(r, rec, err);
+        }
+        if (op < FST_OP_JMPA) {
+            int k = op & 0x0F;
+            if (k >= r->jm.n)
+                return bad_op(r, "jump to an unknown recent target", err);
+            uint64_t to = r->jm.a[k];
+            fst_mru_front(&r->jm, k, to);
+            r->cur = to;
+            r->fpos++;
+            continue;
+        }
+        switch (op) {
+        case FST_OP_JMPA:
+            if (!(n = fst_get_uvar(p + 1, end, &v)))
+                return bad_op(r, "truncated jump", err);
+            r->cur += (uint64_t)fst_unzigzag(v);
+            fst_mru_front(&r->jm, fst_mru_find(&r->jm, r->cur), r->cur);
+            r->fpos += 1 + n;
+            continue;
+        case FST_OP_INS: {
+            if (p + 1 >= end)
+                return bad_op(r, "truncated instruction", err);
+            int len = fst_insn_len(p[1]);
+            if (p + 1 + len > end)
+                return bad_op(r, "truncated instruction", err);
+            fst_icache_put(&r->ic, r->cur, p + 1, len);
+            rec->kind = FST_REC_INSN;
+            rec->addr = r->cur;
+            rec->len = (uint8_t)len;
+            memset(rec->bytes, 0, 6);
+            memcpy(rec->bytes, p + 1, (size_t)len);
+            rec->state = r->state;
+            r->cur += (uint64_t)len;
+            r->insns++;
+            r->fpos += 1 + (size_t)len;
+            return 1;
+        }
+        case FST_OP_STATE:
+            if (p + 5 > end)
+                return bad_op(r, "truncated state", err);
+            r->state = fst_get_le32(p + 1);
+            r->fpos += 5;
+            rec->kind = FST_REC_STATE;
+            rec->state = r->state;
+            return 1;
+        case FST_OP_CPU:
+            if (!(n = fst_get_uvar(p + 1, end, &v)) || v > 0xFFFF)
+                return bad_op(r, "bad CPU number", err);
+            r->cpu = (uint16_t)v;
+            r->fpos += 1 + n;
+            rec->kind = FST_REC_CPU;
+            rec->cpu = r->cpu;
+            rec->state = r->state;
+            return 1;
+        case FST_OP_PGMCHK:
+            if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
+                return bad_op(r, "truncated program check", err);
+            rec->kind = FST_REC_PGMCHK;
+            rec->code = (uint32_t)v;
+            rec->ilc = p[1 + n];
+            rec->state = r->state;
+            r->fpos += 2 + n;
+            return 1;
+        case FST_OP_INTR:
+            if (p + 2 > end || !(n = fst_get_uvar(p + 2, end, &v)))
+                return bad_op(r, "truncated interruption", err);
+            rec->kind = FST_REC_INTR;
+            rec->cls = p[1];
+            rec->code = (uint32_t)v;
+            rec->state = r->state;
+            r->fpos += 2 + n;
+            return 1;
+        case FST_OP_WAIT:
+            if (p + 3 > end || (p[2] != 0 && p[2] != 8 && p[2] != 16) || p + 3 + p[2] > end)
+                return bad_op(r, "truncated wait", err);
+            rec->kind = FST_REC_WAIT;
+            rec->cls = p[1];
+            rec->pswlen = p[2];
+            memcpy(rec->psw, p + 3, p[2]);
+            rec->state = r->state;
+            r->fpos += 3 + (size_t)p[2];
+            return 1;
+        case FST_OP_GAP:
+            rec->kind = FST_REC_GAP;
+            rec->state = r->state;
+            r->fpos++;
+            return 1;
+        case FST_OP_TIME:
+            if (!(n = fst_get_uvar(p + 1, end, &v)))
+                return bad_op(r, "truncated time", err);
+            rec->kind = FST_REC_TIME;
+            rec->code = (uint32_t)v;
+            rec->state = r->state;
+            r->fpos += 1 + n;
+            return 1;
+        default: {
+            char what[48];
+            snprintf(what, sizeof what, "unknown event op 0x%02X", op);
+            return bad_op(r, what, err);
+        }
+        }
+    }
+}
+
+int fst_tr_complete(const fst_tr *r, const char **why)
+{
+    if (why)
+        *why = r->complete ? NULL : r->why;
+    return r->complete;
+}
+
+uint64_t fst_tr_insns(const fst_tr *r) { return r->insns; }
+const char *fst_tr_path(const fst_tr *r) { return r->path; }
+
+const fst_image_seg *fst_tr_image(const fst_tr *r, size_t *n)
+{
+    *n = r->nimg;
+    return r->img;
+}
+
+int fst_image_read(const fst_image_seg *segs, size_t nseg, uint64_t addr, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = addr + i;
+        size_t s;
+        for (s = nseg; s-- > 0;) /* later pieces overlay earlier ones, as IPL loads them */
+            if (a >= segs[s].addr && a - segs[s].addr < segs[s].len)
+                break;
+        if (s == (size_t)-1)
+            return -1;
+        out[i] = segs[s].data[a - segs[s].addr];
+    }
+    return 0;
+}
+
+void fst_tr_close(fst_tr *r)
+{
+    if (!r)
+        return;
+    if (r->f)
+        fclose(r->f);
+    for (size_t i = 0; i < r->nimg; i++)
+        free(r->img[i].data);
+    free(r->img);
+    free(r->hdr);
+    free(r->ftr);
+    free(r->frame);
+    free(r->pbuf);
+    free(r->ic.t);
+    free(r->path);
+    free(r);
+}

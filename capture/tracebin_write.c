@@ -1,0 +1,322 @@
+/* capture/tracebin_write.c — the trace.bin writer; the format is in tracebin.h. */
+#include "capture/tracebin_int.h"
+#include "common/bytes.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---- writer ---- */
+
+struct fst_tw {
+    int fd;
+    char *path;
+    int failed;
+    uint64_t written;
+    uint8_t *buf;          /* frame being filled: header room + payload */
+    size_t blen;           /* payload bytes in buf */
+    uint64_t frame_first;  /* instructions before this frame */
+    fst_icache ic;
+    fst_mru jm;
+    uint64_t cur;          /* current address */
+    int pending;           /* SEQ instructions not yet written */
+    uint32_t state;
+    int have_state;
+    unsigned cpu;
+    uint32_t time;
+    uint64_t insns, pgmchks, intrs, waits;
+};
+
+static int write_all(fst_tw *w, const void *p, size_t n, fst_err *err)
+{
+    const uint8_t *q = p;
+    while (n) {
+        ssize_t k = write(w->fd, q, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            w->failed = 1;
+            return fst_errno(err, "%s: byte %llu: cannot write", w->path, (unsigned long long)w->written);
+        }
+        q += k;
+        n -= (size_t)k;
+        w->written += (uint64_t)k;
+    }
+    return 0;
+}
+
+static int write_frame(fst_tw *w, const char tag[4], const uint8_t *payload, size_t n, fst_err *err)
+{
+    uint8_t h[8], t[4];
+    memcpy(h, tag, 4);
+    fst_put_le32(h + 4, (uint32_t)n);
+    uLong crc = crc32(0L, h, 8);
+    crc = crc32(crc, payload, (uInt)n);
+    fst_put_le32(t, (uint32_t)crc);
+    if (write_all(w, h, 8, err) || write_all(w, payload, n, err) || write_all(w, t, 4, err))
+        return -1;
+    return 0;
+}
+
+fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fst_errno(err, "%s: cannot create", path);
+        return NULL;
+    }
+    fst_tw *w = fst_xcalloc(1, sizeof *w);
+    w->fd = fd;
+    w->path = fst_xstrdup(path);
+    w->buf = fst_xmalloc(8 + FST_TB_FRAME_PAYLOAD + FST_TB_OP_MAX + 8);
+    size_t len = 2, cap = 256;
+    uint8_t *p = fst_xmalloc(cap);
+    p[0] = FST_TRACE_VERSION;
+    p[1] = 0;
+    for (const fst_kv *kv = hdr; kv && kv->key; kv++)
+        if (kv->value)
+            fst_kv_put(&p, &len, &cap, kv->key, kv->value);
+    int rc = write_all(w, FST_TRACE_MAGIC, 8, err);
+    if (!rc)
+        rc = write_frame(w, "HEAD", p, len, err);
+    free(p);
+    if (rc) {
+        fst_tw_abandon(w);
+        return NULL;
+    }
+    w->blen = 8; /* payload starts with u64 frame_first */
+    return w;
+}
+
+int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *err)
+{
+    while (n) {
+        size_t k = n > (1u << 20) ? (1u << 20) : n;
+        uint8_t *f = fst_xmalloc(8 + k);
+        fst_put_le64(f, addr);
+        memcpy(f + 8, p, k);
+        int rc = write_frame(w, "IMAG", f, 8 + k, err);
+        free(f);
+        if (rc)
+            return -1;
+        addr += k;
+        p += k;
+        n -= k;
+    }
+    return 0;
+}
+
+static int frame_out(fst_tw *w, fst_err *err)
+{
+    if (w->failed)
+        return fst_errf(err, "%s: an earlier write failed", w->path);
+    if (w->blen <= 8)
+        return 0;
+    fst_put_le64(w->buf, w->frame_first);
+    int rc = write_frame(w, "EVNT", w->buf, w->blen, err);
+    w->blen = 8;
+    w->frame_first = w->insns - (uint64_t)w->pending; /* a pending SEQ run goes into the next frame */
+    return rc;
+}
+
+/* Room for one op; a full frame goes out first. */
+static uint8_t *op_room(fst_tw *w)
+{
+    if (w->blen + FST_TB_OP_MAX > FST_TB_FRAME_PAYLOAD + 8) {
+        fst_err e;
+        frame_out(w, &e);
+    }
+    return w->buf + w->blen;
+}
+
+static void seq_out(fst_tw *w)
+{
+    if (w->pending) {
+        uint8_t *p = op_room(w);
+        p[0] = (uint8_t)(FST_OP_SEQ | (w->pending - 1));
+        w->blen++;
+        w->pending = 0;
+    }
+}
+
+static void jump_out(fst_tw *w, uint64_t to)
+{
+    int k = fst_mru_find(&w->jm, to);
+    uint8_t *p = op_room(w);
+    if (k >= 0) {
+        p[0] = (uint8_t)(FST_OP_JMP | k);
+        w->blen++;
+    } else {
+        p[0] = FST_OP_JMPA;
+        w->blen += 1 + fst_put_uvar(p + 1, fst_zigzag((int64_t)(to - w->cur)));
+    }
+    fst_mru_front(&w->jm, k, to);
+    w->cur = to;
+}
+
+int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len)
+{
+    if (addr != w->cur) {
+        seq_out(w);
+        jump_out(w, addr);
+    }
+    fst_icache_ent *e = fst_icache_slot(&w->ic, addr);
+    if (e->len == len && !memcmp(e->bytes, bytes, (size_t)len)) {
+        if (++w->pending == FST_TB_SEQ_MAX)
+            seq_out(w);
+    } else {
+        seq_out(w);
+        uint8_t *p = op_room(w);
+        p[0] = FST_OP_INS;
+        memcpy(p + 1, bytes, (size_t)len);
+        w->blen += 1 + (size_t)len;
+        fst_icache_put(&w->ic, addr, bytes, len);
+    }
+    w->cur = addr + (uint64_t)len;
+    w->insns++;
+    return w->failed ? -1 : 0;
+}
+
+static uint8_t *op_begin(fst_tw *w)
+{
+    seq_out(w);
+    return op_room(w);
+}
+
+int fst_tw_state(fst_tw *w, uint32_t state)
+{
+    if (w->have_state && state == w->state)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_STATE;
+    fst_put_le32(p + 1, state);
+    w->blen += 5;
+    w->state = state;
+    w->have_state = 1;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_cpu(fst_tw *w, unsigned cpu)
+{
+    if (cpu == w->cpu)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_CPU;
+    w->blen += 1 + fst_put_uvar(p + 1, cpu);
+    w->cpu = cpu;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_pgmchk(fst_tw *w, uint32_t code, unsigned ilc)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_PGMCHK;
+    size_t n = 1 + fst_put_uvar(p + 1, code);
+    p[n++] = (uint8_t)ilc;
+    w->blen += n;
+    w->pgmchks++;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_intr(fst_tw *w, unsigned cls, uint32_t code)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_INTR;
+    p[1] = (uint8_t)cls;
+    w->blen += 2 + fst_put_uvar(p + 2, code);
+    w->intrs++;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_wait(fst_tw *w, unsigned kind, const uint8_t *psw, unsigned pswlen)
+{
+    if (pswlen != 8 && pswlen != 16)
+        pswlen = 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_WAIT;
+    p[1] = (uint8_t)kind;
+    p[2] = (uint8_t)pswlen;
+    if (pswlen)
+        memcpy(p + 3, psw, pswlen);
+    w->blen += 3 + pswlen;
+    w->waits++;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_gap(fst_tw *w)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_GAP;
+    w->blen++;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_time(fst_tw *w, uint32_t secs)
+{
+    if (secs == w->time)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_TIME;
+    w->blen += 1 + fst_put_uvar(p + 1, secs);
+    w->time = secs;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_flush(fst_tw *w, fst_err *err)
+{
+    seq_out(w);
+    return frame_out(w, err);
+}
+
+uint64_t fst_tw_insns(const fst_tw *w) { return w->insns; }
+uint64_t fst_tw_bytes(const fst_tw *w) { return w->written + w->blen; }
+
+static void tw_free(fst_tw *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    free(w->ic.t);
+    free(w->buf);
+    free(w->path);
+    free(w);
+}
+
+void fst_tw_abandon(fst_tw *w)
+{
+    if (w)
+        tw_free(w);
+}
+
+int fst_tw_close(fst_tw *w, int complete, const char *end, const fst_kv *ftr, fst_err *err)
+{
+    int rc = fst_tw_flush(w, err);
+    size_t len = 0, cap = 512;
+    uint8_t *p = fst_xmalloc(cap);
+    char num[32];
+    fst_kv_put(&p, &len, &cap, FST_FK_COMPLETE, complete ? "1" : "0");
+    fst_kv_put(&p, &len, &cap, FST_FK_END, end ? end : "unknown");
+    const struct { const char *k; uint64_t v; } counts[] = {
+        { FST_FK_INSNS, w->insns }, { FST_FK_PGMCHKS, w->pgmchks },
+        { FST_FK_INTRS, w->intrs }, { FST_FK_WAITS, w->waits },
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        snprintf(num, sizeof num, "%llu", (unsigned long long)counts[i].v);
+        fst_kv_put(&p, &len, &cap, counts[i].k, num);
+    }
+    for (const fst_kv *kv = ftr; kv && kv->key; kv++)
+        if (kv->value)
+            fst_kv_put(&p, &len, &cap, kv->key, kv->value);
+    if (!rc)
+        rc = write_frame(w, "FOOT", p, len, err);
+    free(p);
+    if (!rc && close(w->fd) != 0)
+        rc = fst_errno(err, "%s: cannot close", w->path);
+    w->fd = -1;
+    tw_free(w);
+    return rc;
+}
+
