@@ -300,6 +300,7 @@ static void *mt_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
     mt_ctx *c = fst_xcalloc(1, sizeof *c);
     const char *s;
     c->l.lspan = 2;
+    c->l.pm = fc->pm;
     c->l.timeunit = 0x100;
     c->l.exact = fst_fopt(fc, "exact") != NULL;
     c->merge = fst_fopt(fc, "one-image") != NULL;

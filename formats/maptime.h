@@ -63,6 +63,8 @@ int mt_req_file(const char *path, mt_req **rs, size_t *n, fst_err *err);
 
 /* maptime_list.c */
 typedef struct mt_listing {
+    const fst_pm *pm;       /* --map's program model: its control sections, or NULL (then
+                               the routines, each up to the next) */
     uint64_t a0, a1;        /* LOGTIME's range */
     int have_range;         /* a0/a1 given; else the routines' extent */
     uint64_t lspan;         /* LOGTIME's span size */

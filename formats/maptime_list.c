@@ -55,12 +55,22 @@ static int cmp_entry(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The sections inside [a0, a1]: the routines by entry address, each up to the next. */
-static void sections(const fst_profile *p, uint64_t a0, uint64_t a1, mt_sects *out)
+/* The sections inside [a0, a1], each up to the next: the control sections of the map
+** when there is one (MAPTIME read the load map: entry labels are not sections), else the
+** routines by entry address. */
+static void sections(const fst_profile *p, const fst_pm *pm, uint64_t a0, uint64_t a1, mt_sects *out)
 {
-    mt_sect *all = fst_xcalloc(p->nr + 2, sizeof *all);
-    size_t n = 0;
-    for (size_t i = 0; i < p->nr; i++) {
+    size_t cap = (pm ? fst_pm_nsyms(pm) : p->nr) + 2, n = 0;
+    mt_sect *all = fst_xcalloc(cap, sizeof *all);
+    for (size_t i = 0; pm && i < fst_pm_nsyms(pm); i++) {
+        const fst_pm_sym *s = fst_pm_sym_at(pm, i);
+        if ((s->type == FST_PM_SD || s->type == FST_PM_PC || s->type == FST_PM_CM) &&
+            fst_pm_module_at(pm, (size_t)s->module)->has_load_point) {
+            snprintf(all[n].name, sizeof all[n].name, "%s", s->name);
+            all[n++].start = s->addr;
+        }
+    }
+    for (size_t i = 0; !pm && i < p->nr; i++) {
         snprintf(all[n].name, sizeof all[n].name, "%s", p->r[i].name);
         all[n++].start = p->r[i].entry;
     }
@@ -249,7 +259,7 @@ int mt_write(FILE *out, const mt_listing *l0, const fst_profile *p, const mt_req
         l.a1 = l.a0 > 0x7FFFFFFF ? l.a0 : 0x7FFFFFFF;
     }
     mt_sects ss;
-    sections(p, l.a0, l.a1, &ss);
+    sections(p, l.pm, l.a0, l.a1, &ss);
     int rc = 0;
     for (size_t i = 0; i < nim && !rc; i++)
         for (size_t k = 0; k < nr && !rc; k++)

@@ -110,3 +110,11 @@ expect_fail "--window with an unknown routine" 2 "--window=NOPE: no routine of t
 expect_fail "--range that is not A0-A1" 2 "--range=20000: ADDRESS0-ADDRESS1" $R --range=20000
 expect_fail "--timeunit 0" 2 "--timeunit=0: a hexadecimal number" $R --timeunit=0
 expect_fail "a SPAN outside LOGTIME's range" 2 "outside LOGTIME's range" $R --range=20020-201A7 --request='SPAN 10000 20000 0 1.0'
+
+# with a map, MAPTIME's sections are the map's control sections: an entry label is part of
+# its section (IHOEXP as a label of MAIN: MAIN 25% + IHOEXP 14% = 39%, by construction)
+printf 'name,type,origin,length\nMAIN,SD,20020,E0\nIHOEXP,LR,200C8,\nIHOLGN,SD,20100,38\nIHOCVT,SD,20138,38\nIHOERR,SD,20170,40\n' > "$T/labels.csv"
+fst-report --format=maptime --exact --clock=mips:1 --map="$T/labels.csv" --timed=all \
+    --request='SPAN 0 0 0 0.0' -o "$T/labels.txt" "$T/mt.trace"
+expect_eq "--map: entry labels are not control sections" "MAIN 39.00|IHOLGN 15.00|IHOCVT 46.00|IHOERR 0.00" \
+    "$(awk '$2 ~ /^0201/ || $2 ~ /^0200/ { print $1, $3 }' "$T/labels.txt" | paste -sd'|')"
