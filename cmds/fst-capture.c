@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
-       O_KEEPLOG, O_MAINSIZE, O_NUMCPU };
+       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
@@ -33,11 +33,13 @@ static const fst_option options[] = {
     { 0, "range", "A-B", "trace only addresses A to B (hex), as Hercules' 't+ A-B'", O_RANGE },
     { 0, "traceopt", "MODE", "Hercules' trace display: noregs (default, fastest), traditional, regsfirst", O_TRACEOPT },
     { 0, "hercules", "PATH", "the Hercules program (default: hercules on PATH)", O_HERC },
-    { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never)", O_TIMEOUT },
+    { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never); --follow: SEC s without a new line", O_TIMEOUT },
     { 0, "max-instructions", "N", "stop after N traced instructions", O_MAX },
     { 0, "keep-log", "FILE", "also keep Hercules' text log in FILE", O_KEEPLOG },
     { 0, "mainsize", "MB", "main storage size (default: what the image needs, at least 2)", O_MAINSIZE },
     { 0, "numcpu", "N", "number of CPUs (default 1)", O_NUMCPU },
+    { 0, "follow", NULL, "with --from-log=FILE: keep reading as Hercules writes the file, until the program "
+                         "reaches a disabled wait, Ctrl-C, or --timeout seconds without a new line", O_FOLLOW },
     { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
     { 0 }
 };
@@ -57,7 +59,7 @@ static void on_signal(int sig) { stop_signal = sig; }
 
 typedef struct capture {
     const char *out, *fromlog, *image, *range, *traceopt, *hercules, *keeplog;
-    int arch, quiet, progress;
+    int arch, quiet, progress, follow;
     uint64_t timeout, max, mainsize_mb, numcpu;
     char command[1024];
 } capture;
@@ -118,10 +120,13 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         case O_KEEPLOG: c->keeplog = p.arg; break;
         case O_MAINSIZE: c->mainsize_mb = fst_opt_u64(&p, 1, 1 << 20); break;
         case O_NUMCPU: c->numcpu = fst_opt_u64(&p, 1, 64); break;
+        case O_FOLLOW: c->follow = 1; break;
         case O_QUIET: c->quiet = 1; break;
         }
     }
     int npos = argc - p.optind;
+    if (c->follow && (!c->fromlog || !strcmp(c->fromlog, "-")))
+        fst_opt_fail(&p, "--follow goes with --from-log=FILE (a pipe is followed anyway)");
     if (c->fromlog) {
         if (npos)
             fst_opt_fail(&p, "with --from-log, give the image as --image=PROGRAM.ins, not '%s'", argv[p.optind]);
@@ -167,7 +172,7 @@ static uint64_t image_mb(const fst_ins *ins)
 static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *keep, fst_err *err, int *failed)
 {
     static char buf[1 << 20];
-    double t0 = now(), last = t0, waited = 0;
+    double t0 = now(), last = t0, waited = 0, last_data = t0;
     for (;;) {
         if (stop_signal)
             return "interrupted";
@@ -203,8 +208,18 @@ static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *k
             fst_errno(err, "%s: cannot read", c->fromlog ? c->fromlog : "Hercules' log");
             return "error";
         }
+        if (n == 0 && c->follow) { /* the log file grows as Hercules writes it */
+            if (fst_hlog_getstats(h)->disabled_wait)
+                return "eof";
+            if (c->timeout && now() - last_data > (double)c->timeout)
+                return "idle";
+            struct timespec ts = { 0, 100 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+            goto tick;
+        }
         if (n == 0)
             return "eof";
+        last_data = now();
         if (herc && (size_t)n < sizeof buf / 4) {
             /* Hercules writes a line at a time; waking up for each costs it more than
             ** the parsing does. Let the (enlarged) pipe fill a little between reads. */
@@ -330,8 +345,8 @@ int main(int argc, char **argv)
             end = st->disabled_wait ? "disabled-wait" : "eof";
         } else
             end = "hercules-exited";
-    } else if (!strcmp(end, "max-instructions"))
-        complete = 1;
+    } else if (!strcmp(end, "max-instructions") || !strcmp(end, "idle"))
+        complete = 1; /* what was asked for: N instructions; the whole log as written */
 
     char store[12][32];
     fst_kv ftr[16];

@@ -64,3 +64,21 @@ fst-capture -q --from-log=- -o "$T/pipe.trace" < <(while IFS= read -r l; do prin
 expect_eq "a log piped on stdin" "36" "$(fst-dump --summary "$T/pipe.trace" | dumpval count.insn /dev/stdin)"
 expect_fail "stdin needs -o" 2 "say where the trace goes" fst-capture --from-log=- < /dev/null
 expect_fail "missing log" 2 "nothere.log: cannot open" fst-capture --from-log="$T/nothere.log" -o "$T/x.trace"
+
+# --follow: a log that Hercules is still writing is read as it grows, to the disabled wait
+: > "$T/grow.log"
+( while IFS= read -r l; do printf '%s\n' "$l"; sleep 0.002; done < "$FST_FIXTURES/hercules-3.13/bc_noregs.log" >> "$T/grow.log" ) &
+fst-capture -q --follow --timeout=30 --from-log="$T/grow.log" -o "$T/grow.trace"
+wait
+fst-dump --summary "$T/grow.trace" > "$T/d"
+expect_eq "--follow: the whole program, ended by its disabled wait" "28 disabled-wait 1" \
+    "$(dumpval count.insn "$T/d") $(dumpval footer.end "$T/d") $(dumpval complete "$T/d")"
+# ... and stops after --timeout seconds without a new line
+: > "$T/idle.log"
+( sleep 0.3; head -50 "$FST_FIXTURES/hercules-3.13/bc_noregs.log" >> "$T/idle.log" ) &
+fst-capture -q --follow --timeout=2 --from-log="$T/idle.log" -o "$T/idle.trace"
+wait
+fst-dump --summary "$T/idle.trace" > "$T/d"
+expect_eq "--follow --timeout: what was written, ended by idle" "5 idle" \
+    "$(dumpval count.insn "$T/d") $(dumpval footer.end "$T/d")"
+expect_fail "--follow needs a file" 2 "--follow goes with --from-log=FILE" fst-capture --follow --from-log=- -o "$T/x.trace"
