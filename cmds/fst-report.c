@@ -148,7 +148,7 @@ static fst_pm *load_maps(const report *r, fst_tr *tr)
     fst_err err;
     fst_pm *pm;
     if (fst_pm_for_trace(&pm, r->maps, r->nmaps, r->member, tr, r->have_lp ? &r->lp : NULL, &err) < 0)
-        fst_die("%s%s", err.msg, r->have_lp ? "" : " (give --load-point=HEX)");
+        fst_die("%s%s", err.msg, !r->have_lp && strstr(err.msg, "load point") ? " (give --load-point=HEX)" : "");
     return pm;
 }
 

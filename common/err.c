@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *prog = "fst";
 
@@ -74,13 +75,19 @@ void fst_note(const char *fmt, ...)
     va_end(ap);
 }
 
+void fst_exit_now(int code)
+{
+    fflush(NULL);
+    _exit(code);
+}
+
 void fst_die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vreport("error: ", fmt, ap);
     va_end(ap);
-    exit(FST_EXIT_FAIL);
+    fst_exit_now(FST_EXIT_FAIL);
 }
 
 void fst_die_err(const fst_err *err)

@@ -94,7 +94,7 @@ void fst_opt_fail(const fst_optparser *p, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n(see '%s --help')\n", p->cmd->name);
-    exit(FST_EXIT_FAIL);
+    fst_exit_now(FST_EXIT_FAIL);
 }
 
 int fst_opt_next(fst_optparser *p)
