@@ -112,3 +112,9 @@ expect_fail "bad --format" 2 "--format: no format .nope." fst-report --format=no
 expect_fail "no trace" 2 "which trace" fst-report
 printf 'garbage that is no map\n' > "$T/garbage.lst"
 expect_fail "--map with something that is no map" 2 "garbage.lst" fst-report --map="$T/garbage.lst" "$T/fortg.trace"
+
+# the README shows the demo's listing: it must stay what fst prints (bigloop, default clock)
+awk '/^    ROUTINE      CALLED/ { on = 1 } on && /^    TOTAL|^     TOTAL/ { print; exit } on { print }' "$FST_ROOT/README.md" \
+    | sed 's/^    //' > "$T/readme.txt"
+fst-report "$T/bigloop.trace" 2>/dev/null > "$T/demo.txt"
+expect_golden "the README's demo listing is what fst-report prints" "$T/readme.txt" "$T/demo.txt"
