@@ -158,6 +158,8 @@ const char *fst_clock_unmodeled_op(const fst_clock *c, size_t k, uint64_t *count
 
 /* Conversions of (accumulated) costs. */
 uint64_t fst_fx_to_tod(fst_fx x);     /* nearest TOD unit, ties up */
+/* Nearest nanosecond, ties up: what csv, json and fst-diff print. */
+static inline uint64_t fst_fx_to_ns(fst_fx x) { return (x + FST_FX_PER_NS / 2) / FST_FX_PER_NS; }
 double fst_fx_to_sec(fst_fx x);       /* for printing only */
 static inline fst_fx fst_fx_from_tod(uint64_t tod) { return tod * FST_FX_PER_TOD; }
 

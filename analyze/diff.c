@@ -11,12 +11,6 @@
 
 /* ---- sides ---- */
 
-static uint64_t fx_to_ns(fst_fx x)
-{
-    /* as formats/fmt.c rounds for csv: nearest ns, ties up */
-    return (x + FST_FX_PER_NS / 2) / FST_FX_PER_NS;
-}
-
 static fst_drow row_of(const char *name, uint64_t calls, uint64_t si, uint64_t ii, fst_fx sc, fst_fx ic)
 {
     fst_drow d = { { 0 } };
@@ -24,8 +18,8 @@ static fst_drow row_of(const char *name, uint64_t calls, uint64_t si, uint64_t i
     d.calls = calls;
     d.self_insns = si;
     d.incl_insns = ii;
-    d.self_ns = fx_to_ns(sc);
-    d.incl_ns = fx_to_ns(ic);
+    d.self_ns = fst_fx_to_ns(sc);
+    d.incl_ns = fst_fx_to_ns(ic);
     return d;
 }
 

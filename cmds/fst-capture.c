@@ -255,14 +255,12 @@ int main(int argc, char **argv)
     capture c = { 0 };
     const char *program = NULL;
     parse_args(&c, argc, argv, &program);
-    int arch_given = c.arch >= 0;
-    if (!arch_given)
+    if (c.arch < 0)
         c.arch = c.fromlog ? FST_ARCH_UNKNOWN : FST_ARCH_S370;
     fst_err err;
     fst_ins ins = { 0 };
     const char *insfile = c.fromlog ? c.image : program;
     uint64_t maxstore = c.arch == FST_ARCH_S370 ? (16u << 20) : c.arch == FST_ARCH_ESA390 ? (2048ull << 20) : 0;
-    (void)arch_given;
     if (c.mainsize_mb)
         maxstore = c.mainsize_mb << 20;
     if (insfile && fst_ins_load(&ins, insfile, maxstore, &err))

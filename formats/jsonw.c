@@ -21,9 +21,6 @@ int fst_json_str(FILE *out, const char *s)
     return putc('"', out) == EOF ? -1 : 0;
 }
 
-/* 1 ns = 512000 fx, 1 TOD unit = 125000 fx (analyze/clock.h) */
-uint64_t fst_fx_to_ns(fst_fx x) { return (x + 256000) / 512000; }
-
 int fst_tunit_parse(const char *s, fst_tunit dflt)
 {
     if (!s)

@@ -22,7 +22,6 @@
 
 int fst_json_str(FILE *out, const char *s);
 
-uint64_t fst_fx_to_ns(fst_fx x);
 
 /* time units of the text formats: instructions, ns, TOD units (1/4096 us) */
 typedef enum fst_tunit { FST_TU_INSNS, FST_TU_NS, FST_TU_TOD } fst_tunit;

@@ -34,8 +34,6 @@ expect_golden() {
     elif diff -u "$2" "$3" > "$T/diff"; then ok "$1"
     else fail "$1" "$(head -20 "$T/diff")"; fi
 }
-# footer KEY TRACE   a footer value, via fst-report --format=info
-trace_info() { fst-trace-info "$2" 2>/dev/null | sed -n "s/^$1=//p"; }
 
 # iewl_from_nm NM BINSIZE MEMBER: an IEWL MODULE MAP listing for a test program, from the
 # text symbols of `nm -P -n` of its ELF (module-relative origins, the first routine at 0)

@@ -125,14 +125,22 @@ static void test_roundtrip(void **state)
     assert_int_equal(complete, 1);
 }
 
+static size_t slurp(uint8_t *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
 static void test_cut_anywhere(void **state)
 {
     (void)state;
     make_trace(path, 1);
-    FILE *f = fopen(path, "rb");
     static uint8_t buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
+    size_t n = slurp(buf, sizeof buf);
+    FILE *f;
     char cut[80];
     snprintf(cut, sizeof cut, "%s.cut", path);
     long last = -1;
@@ -156,10 +164,9 @@ static void test_any_changed_byte_is_an_error(void **state)
 {
     (void)state;
     make_trace(path, 1);
-    FILE *f = fopen(path, "rb");
     static uint8_t buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
+    size_t n = slurp(buf, sizeof buf);
+    FILE *f;
     char bad[80];
     snprintf(bad, sizeof bad, "%s.bad", path);
     for (size_t at = 0; at < n; at += (at < 300 ? 1 : 53)) {
