@@ -1,32 +1,37 @@
 /* analyze/callgraph.c — the call-graph aggregate: per routine calls, self and inclusive
-** time, per arc count and time. A sink of the event stream (analyze/events.h). */
+** time, per arc count and time, and the same per task (--by-task). A sink of the event
+** stream (analyze/events.h). Inclusive and arc times are measured on the task's own clock
+** (events.h: tinsns, tcost), so a task preempted inside a routine is not charged for the
+** tasks that ran meanwhile. */
 #include "analyze/profile.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct open_arc {
-    size_t arc;
-    fst_fx cost0;
+typedef struct open_frame {
+    size_t routine;
+    size_t arc;             /* FST_NONE when the call did not count */
+    int outer;              /* the outermost frame of its routine in the task */
+    int outer_arc;          /* the outermost frame of its arc in the task */
+    fst_fx cost0;           /* the task's clock at the call */
     uint64_t insns0;
-} open_arc;
+} open_frame;
+
+typedef struct tstack {
+    open_frame *f;
+    size_t n, cap;
+} tstack;
 
 struct fst_callgraph {
     fst_profile *p;
-    uint32_t *depth;        /* per routine: frames of it now active (recursion) */
-    fst_fx *cost0;          /* per routine: total cost when its outermost frame began */
-    uint64_t *insns0;
-    open_arc *arcs[64];     /* per CPU: the arc of every active frame (FST_NONE when none) */
-    size_t narcs[64], caparcs[64];
+    tstack *t;              /* by task id */
+    size_t nt;
 };
 
 fst_callgraph *fst_callgraph_new(fst_profile *p)
 {
     fst_callgraph *cg = fst_xcalloc(1, sizeof *cg);
     cg->p = p;
-    cg->depth = fst_xcalloc(p->nr + 1, sizeof *cg->depth);
-    cg->cost0 = fst_xcalloc(p->nr + 1, sizeof *cg->cost0);
-    cg->insns0 = fst_xcalloc(p->nr + 1, sizeof *cg->insns0);
     return cg;
 }
 
@@ -34,12 +39,21 @@ void fst_callgraph_free(fst_callgraph *cg)
 {
     if (!cg)
         return;
-    for (int i = 0; i < 64; i++)
-        free(cg->arcs[i]);
-    free(cg->depth);
-    free(cg->cost0);
-    free(cg->insns0);
+    for (size_t i = 0; i < cg->nt; i++)
+        free(cg->t[i].f);
+    free(cg->t);
     free(cg);
+}
+
+static tstack *stack_of(fst_callgraph *cg, uint32_t task)
+{
+    if (task >= cg->nt) {
+        size_t n = (size_t)task + 1;
+        cg->t = fst_xrealloc(cg->t, n * sizeof *cg->t);
+        memset(cg->t + cg->nt, 0, (n - cg->nt) * sizeof *cg->t);
+        cg->nt = n;
+    }
+    return &cg->t[task];
 }
 
 static size_t arc_get(fst_profile *p, size_t caller, size_t callee)
@@ -59,6 +73,12 @@ static void exec(fst_profile *p, const fst_event *e)
 {
     p->total_cost += e->cost;
     p->total_insns++;
+    fst_taskprof *tp = e->task != FST_NOTASK && e->task < p->ntasks ? &p->tasks[e->task] : NULL;
+    if (tp) {
+        tp->insns++;
+        tp->cost += e->cost;
+        tp->problem_insns += (e->state & FST_ST_PROBLEM) != 0;
+    }
     if (e->charged == FST_CHARGE_EXCLUDED) {
         p->excluded_cost += e->cost;
         p->excluded_insns++;
@@ -68,6 +88,10 @@ static void exec(fst_profile *p, const fst_event *e)
     } else {
         p->r[e->routine].self_cost += e->cost;
         p->r[e->routine].self_insns++;
+        if (tp) {
+            tp->r[e->routine].self_cost += e->cost;
+            tp->r[e->routine].self_insns++;
+        }
     }
 }
 
@@ -75,40 +99,47 @@ static void call(fst_callgraph *cg, const fst_event *e)
 {
     fst_profile *p = cg->p;
     fst_routine *r = &p->r[e->routine];
-    unsigned c = e->cpu % 64;
-    size_t arc = FST_NONE;
+    tstack *s = stack_of(cg, e->task);
+    open_frame f = { e->routine, FST_NONE, 1, 1, e->tcost, e->tinsns };
     if (r->timed && e->counted) {
         r->calls++;
-        arc = arc_get(p, e->caller, e->routine);
-        p->arcs[arc].count++;
+        if (e->task < p->ntasks)
+            p->tasks[e->task].r[e->routine].calls++;
+        f.arc = arc_get(p, e->caller, e->routine);
+        p->arcs[f.arc].count++;
     }
-    if (cg->narcs[c] == cg->caparcs[c]) {
-        cg->caparcs[c] = cg->caparcs[c] ? cg->caparcs[c] * 2 : 64;
-        cg->arcs[c] = fst_xrealloc(cg->arcs[c], cg->caparcs[c] * sizeof *cg->arcs[c]);
+    for (size_t i = 0; i < s->n; i++) { /* a recursion's time counts once: outermost */
+        if (s->f[i].routine == e->routine)
+            f.outer = 0;
+        if (f.arc != FST_NONE && s->f[i].arc == f.arc)
+            f.outer_arc = 0;
     }
-    cg->arcs[c][cg->narcs[c]++] = (open_arc){ arc, p->total_cost, p->total_insns };
-    if (cg->depth[e->routine]++ == 0) {
-        cg->cost0[e->routine] = p->total_cost;
-        cg->insns0[e->routine] = p->total_insns;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->f = fst_xrealloc(s->f, s->cap * sizeof *s->f);
     }
+    s->f[s->n++] = f;
 }
 
 static void ret(fst_callgraph *cg, const fst_event *e)
 {
     fst_profile *p = cg->p;
-    unsigned c = e->cpu % 64;
-    if (--cg->depth[e->routine] == 0) {
-        p->r[e->routine].incl_cost += p->total_cost - cg->cost0[e->routine];
-        p->r[e->routine].incl_insns += p->total_insns - cg->insns0[e->routine];
-    }
-    open_arc a = cg->arcs[c][--cg->narcs[c]];
-    if (a.arc == FST_NONE)
+    tstack *s = stack_of(cg, e->task);
+    if (!s->n)
         return;
-    for (size_t i = 0; i < cg->narcs[c]; i++) /* a recursion's time counts once: outermost */
-        if (cg->arcs[c][i].arc == a.arc)
-            return;
-    p->arcs[a.arc].cost += p->total_cost - a.cost0;
-    p->arcs[a.arc].insns += p->total_insns - a.insns0;
+    open_frame f = s->f[--s->n];
+    if (f.outer) {
+        p->r[f.routine].incl_cost += e->tcost - f.cost0;
+        p->r[f.routine].incl_insns += e->tinsns - f.insns0;
+        if (e->task < p->ntasks) {
+            p->tasks[e->task].r[f.routine].incl_cost += e->tcost - f.cost0;
+            p->tasks[e->task].r[f.routine].incl_insns += e->tinsns - f.insns0;
+        }
+    }
+    if (f.arc != FST_NONE && f.outer_arc) {
+        p->arcs[f.arc].cost += e->tcost - f.cost0;
+        p->arcs[f.arc].insns += e->tinsns - f.insns0;
+    }
 }
 
 void fst_callgraph_event(void *ctx, const fst_event *e)
@@ -122,6 +153,8 @@ void fst_callgraph_event(void *ctx, const fst_event *e)
     case FST_EV_INTERRUPT:
         if (e->cls == FST_EV_PGM)
             cg->p->pgmchks++;
+        else if (e->cls == FST_INTR_SVC)
+            cg->p->svcs++;
         else
             cg->p->intrs++;
         break;
@@ -146,6 +179,9 @@ int fst_profile_check(const fst_profile *p, fst_err *err)
 
 void fst_profile_free(fst_profile *p)
 {
+    for (size_t i = 0; i < p->ntasks; i++)
+        free(p->tasks[i].r);
+    free(p->tasks);
     free(p->r);
     free(p->arcs);
     memset(p, 0, sizeof *p);

@@ -23,8 +23,13 @@
 **   WAIT       a wait state was entered (never CPU time).
 **   MARK       a window switched: `code` FST_MARK_GAP = tracing was off for a while.
 **
-** `stack`/`depth` give the routines active on the event's CPU after the event, bottom
-** first (all of them, timed or not; fst_routine.timed tells which are listed).
+** Every event belongs to a task (analyze/tasks.h; profile.h has the rules): `task` is
+** its id (0 for a trace of one standalone program). `stack`/`depth` give the routines
+** active in that task after the event, bottom first (all of them, timed or not;
+** fst_routine.timed tells which are listed). `tinsns`/`tcost` are the task's own clock:
+** the instructions (and their cost) executed for it so far, this EXEC included; the
+** difference between a CALL and its RETURN is the frame's inclusive time, never
+** counting other tasks' instructions. Keep per-task state by `task`, not by `cpu`.
 ** Ownership: an event and everything it points to live only during the callback.
 */
 #ifndef FST_EVENTS_H
@@ -37,6 +42,7 @@
 #include <stdint.h>
 
 #define FST_NONE SIZE_MAX   /* no routine: outside */
+#define FST_NOTASK UINT32_MAX
 
 typedef enum fst_ev_kind {
     FST_EV_EXEC, FST_EV_CALL, FST_EV_RETURN, FST_EV_UNWIND, FST_EV_INTERRUPT, FST_EV_WAIT, FST_EV_MARK,
@@ -61,8 +67,11 @@ typedef struct fst_event {
     uint64_t site, ret;     /* CALL: address of the linking instruction; return address */
     uint8_t cls;            /* INTERRUPT class; WAIT kind (0 loaded, 1 disabled) */
     uint32_t code;          /* INTERRUPT code; MARK code */
-    const size_t *stack;    /* routines active on this CPU after the event, bottom first */
+    const size_t *stack;    /* routines active in the task after the event, bottom first */
     size_t depth;
+    uint32_t task;          /* the task (FST_NOTASK: none, e.g. a handler after a wait) */
+    uint64_t tinsns;        /* the task's clock after the event */
+    fst_fx tcost;
     const struct fst_profile *profile; /* the routines (names, entries, timed) */
 } fst_event;
 

@@ -1,7 +1,7 @@
 /*
 ** analyze/profile.h — replay a trace into a profile (DESIGN §2-§4, normative).
 **
-** fst_replay reads every record of a trace once, in order, and keeps, per CPU, the stack
+** fst_replay reads every record of a trace once, in order, and keeps, per task, the stack
 ** of active routines (call reconstruction, DESIGN §3) and charges every instruction's
 ** cost (the clock, DESIGN §4) to the nearest *timed* routine on that stack. It tells
 ** what happens as a stream of events (analyze/events.h) to its sinks; the call graph
@@ -11,7 +11,7 @@
 ** Decisions where DESIGN is silent (written down here, as DESIGN asks):
 **   - An instruction's cost is known only when the next instruction shows whether a
 **     branch was taken, so it is priced then, and charged to the routine that was on top
-**     when it executed.
+**     when it executed. After an interruption "taken" is unknown (the clock's average).
 **   - Return addresses are compared in the addressing mode of the call (24 or 31 bits):
 **     S/370 BALR puts ILC, CC and program mask into the top byte of R14.
 **   - The mainline is the module's entry point when a map gives one, else the first
@@ -21,11 +21,47 @@
 **     they are not listed, their instructions and calls belong to the nearest timed
 **     routine below them.
 **   - `--exclude` routines: their self time goes to `excluded` instead of to them;
-**     `--cpu=problem`: supervisor-state instructions go to `excluded` as well.
-**   - With several CPUs each CPU has its own stack; the totals are over all CPUs.
+**     `--cpu=problem`: supervisor-state instructions go to `excluded` as well;
+**     `--space=CR1`: instructions of other address spaces too.
 **   - Frames still open at the end of the trace (a trace cut short) are closed there
 **     for inclusive time, with RETURN events whose `code` is 1; `open_frames` says how
 **     many.
+**
+** Tasks (DESIGN §3.8; which task runs is analyze/tasks.h). Calls, returns, frames and the
+** "previous instruction" belong to a task, never to a CPU. Per CPU the replayer is in one
+** of two modes:
+**   - running a task: its instructions call and return in that task's stack (DESIGN §3);
+**   - handling an interruption: from an interruption until the next dispatch. It starts
+**     at an interruption record (I/O, external, machine check, program check), after an
+**     SVC, when problem state turns into supervisor state without a record, and when the
+**     trace jumps where no instruction could have gone (an interruption handled outside
+**     a range trace: the dispatch is then at once). The interrupted task is suspended
+**     with its resume address (tasks.h rule 2). Handler instructions never call, return
+**     or become a task's previous instruction, so BALR -> interruption -> handler -> LPSW
+**     -> callee entry is one call, and BR 14 -> interruption -> return address one return.
+**     The dispatch is the first instruction after the handler's LPSW/LPSWE (or the first
+**     problem-state one, when the dispatcher is not traced); tasks.h names the task.
+**   - A wait state: the task that loaded it is suspended at the wait PSW's address; the
+**     CPU works for no task until the next dispatch.
+**   - The first instruction of a trace starts task 0. A task dispatched for the first
+**     time at a routine entry enters that routine as its own mainline (not a call);
+**     several tasks may have mainlines, each marked. A task that starts elsewhere gets
+**     its mainline by the rules above (its first routine entered with BALR 14).
+**   - A mainline entered without a return address (by a dispatch or a plain branch)
+**     returns when, with no other frame of the task open, it branches (not
+**     branch-and-link) out of the program's extent (`lo`..`hi`, from the model): MVS
+**     returns to the SVC 3 at CVTEXIT this way. After that the task's time is outside.
+**   - Supervisor time (--supervisor=): `task` (default) charges handler instructions to
+**     the task they run for: the routine on top of the interrupted task's stack, until
+**     another task is dispatched (what an operating system charges to the task); with no
+**     task (after a wait state) they are outside. `row`: every supervisor-state
+**     instruction goes to the pseudo-routine "(supervisor)". `--cpu=problem` drops
+**     supervisor-state instructions whatever this says. Wait states are never time.
+**   - Inclusive time is per task: the instructions executed for the task (running it or
+**     handling its interruptions) while the routine was on its stack, never another
+**     task's. Arc times likewise.
+**   - Address spaces: routines are named by virtual address; when several address spaces
+**     run different code at one address, `--space=CR1` selects the job to profile.
 **   Conservation: sum(self) + outside + excluded == total, exactly, in fst_fx and in
 **   instructions; fst_replay checks it and fails when it does not hold.
 **
@@ -37,6 +73,7 @@
 
 #include "analyze/clock.h"
 #include "analyze/events.h"
+#include "analyze/tasks.h"
 #include "capture/progmodel.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
@@ -69,13 +106,41 @@ typedef struct fst_profile {
     size_t narcs, arccap;
     uint64_t total_insns, outside_insns, excluded_insns;
     fst_fx total_cost, outside_cost, excluded_cost;
-    uint64_t pgmchks, intrs, waits, unwinds, open_frames;
+    uint64_t pgmchks, intrs, svcs, waits, unwinds, open_frames;
     int complete;           /* the trace was complete */
     char incomplete[320];   /* why not */
     char clock[200];        /* fst_clock_name */
     uint64_t unmodeled;     /* instructions the cost model had no entry for */
-    int mainline;           /* index, -1 when none was entered */
+    int mainline;           /* index of the first mainline entered, -1 when none */
+    uint64_t lo, hi;        /* the program's extent (all routines), for mainline returns */
+    int supervisor;         /* FST_SUP_*: the policy used */
+    /* tasks */
+    struct fst_taskprof *tasks;
+    size_t ntasks;
+    uint64_t dispatches;    /* dispatches seen */
+    uint64_t by_elimination;/* tasks identified only by elimination (tasks.h rule 4) */
+    uint64_t guessed;       /* tasks guessed among several candidates */
+    uint64_t intr_in_routine; /* interruptions while a routine of the task was active */
 } fst_profile;
+
+enum { FST_SUP_TASK = 0, FST_SUP_ROW = 1 };
+#define FST_SUPERVISOR_NAME "(supervisor)"
+
+/* Per task: what --by-task reports. `r` has one entry per routine of the profile. */
+typedef struct fst_taskroutine {
+    uint64_t calls, self_insns, incl_insns;
+    fst_fx self_cost, incl_cost;
+} fst_taskroutine;
+
+typedef struct fst_taskprof {
+    uint32_t id;
+    uint64_t space;         /* FST_SPACE_* (analyze/tasks.h) or CR1 */
+    uint64_t first;         /* address of its first instruction */
+    size_t mainline;        /* its mainline routine, FST_NONE when none */
+    uint64_t insns, problem_insns;
+    fst_fx cost;
+    fst_taskroutine *r;
+} fst_taskprof;
 
 typedef struct fst_replay_opts {
     const char *statin;        /* FILE of STATIN cards, or NULL */
@@ -84,6 +149,9 @@ typedef struct fst_replay_opts {
     int cpu_problem;           /* --cpu=problem */
     fst_clock *clock;          /* required */
     void (*warn)(const char *msg); /* warnings (STATIN names that match nothing); may be NULL */
+    int supervisor;            /* FST_SUP_TASK (default) or FST_SUP_ROW */
+    int space_set;             /* --space: profile only this address space */
+    uint64_t space;            /* its CR1 value */
 } fst_replay_opts;
 
 /* Build the routine list from the model `pm` (which may be NULL: then the storage image

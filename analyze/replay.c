@@ -1,7 +1,9 @@
-/* analyze/replay.c — call reconstruction (DESIGN §3) and the event stream (events.h);
-** see profile.h for the decisions taken where DESIGN is silent. */
+/* analyze/replay.c — call reconstruction (DESIGN §3) per task and the event stream
+** (events.h); see profile.h for the decisions taken where DESIGN is silent, tasks.h for
+** which task runs. */
 #include "analyze/decode.h"
 #include "analyze/profile.h"
+#include "capture/herclog.h"   /* fst_psw_ia */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 
 typedef struct frame {
     size_t owner;     /* nearest timed routine: the routine itself when timed */
-    uint64_t ret;     /* return address, masked to the call's addressing mode */
+    uint64_t ret;     /* return address, masked to the call's addressing mode; ~0: none */
     uint64_t mask;
 } frame;
 
@@ -29,20 +31,40 @@ typedef struct dcache_ent {
     fst_insn d;
 } dcache_ent;
 
-typedef struct cpu {
+/* A task's call state: its stack and its previous instruction. */
+typedef struct task {
     frame *f;
     size_t *routine;  /* the routine of every frame: the `stack` of events */
     size_t n, cap;
     int have_prev;
     fst_insn prev;
     uint32_t prev_state;
+    int had_mainline;
+    uint64_t insns;   /* its clock (events.h) */
+    fst_fx cost;
+} task;
+
+typedef struct cpu {
+    size_t task;            /* the task it runs, or works for while handling; FST_NONE: none */
+    int handler;            /* handling an interruption (profile.h) */
+    int dispatch;           /* the handler's last instruction loaded a PSW: the next is a dispatch */
+    int intr;               /* an interruption record since the last instruction */
+    uint32_t pgm;           /* its program-check code, 0 for other classes */
+    int gap;                /* tracing was off since the last instruction */
+    uint64_t lpsw;          /* operand of the last LPSW record, 0 = none */
+    uint64_t cr1;
+    int cr1_known;
+    /* the last instruction, waiting for its successor to be priced */
+    int have_prev;
+    fst_insn prev;
+    uint32_t prev_state;
+    size_t prev_task;
     size_t prev_owner;      /* owner when prev executed: FST_NONE = outside */
     int prev_excluded;
     dcache_ent *prev_dc;    /* where prev was decoded (it may have been evicted since) */
     fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
                                the fields that change (building one was a fifth of the replay) */
 } cpu;
-
 
 typedef struct rp {
     fst_profile *p;
@@ -53,14 +75,32 @@ typedef struct rp {
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
     int mainline_fixed; /* the model named the mainline */
+    size_t sup;         /* the "(supervisor)" routine, FST_NONE unless --supervisor=row */
     uint64_t unmodeled; /* instructions priced without a model row */
+    fst_tasks *ids;     /* task identity (tasks.h) */
+    task *t;            /* call state, by task id */
+    size_t nt, tcap;
     cpu cpus[MAXCPU];
 } rp;
 
-static void emit(rp *x, fst_event *e, const cpu *c)
+static const size_t no_stack[1];
+
+static void emit(rp *x, fst_event *e, size_t tid)
 {
-    e->stack = c->routine;
-    e->depth = c->n;
+    if (tid == FST_NONE) {
+        e->stack = no_stack;
+        e->depth = 0;
+        e->task = FST_NOTASK;
+        e->tinsns = 0;
+        e->tcost = 0;
+    } else {
+        const task *t = &x->t[tid];
+        e->stack = t->routine;
+        e->depth = t->n;
+        e->task = (uint32_t)tid;
+        e->tinsns = t->insns;
+        e->tcost = t->cost;
+    }
     e->profile = x->p;
     for (size_t i = 0; i < x->nsinks; i++)
         x->sinks[i].event(x->sinks[i].ctx, e);
@@ -90,7 +130,12 @@ static void build_hash(rp *x)
     x->hash = fst_xmalloc(x->hcap * sizeof *x->hash);
     for (size_t i = 0; i < x->hcap; i++)
         x->hash[i] = FST_NONE;
+    x->sup = FST_NONE;
     for (size_t r = 0; r < x->p->nr; r++) {
+        if (!strcmp(x->p->r[r].name, FST_SUPERVISOR_NAME) && x->p->r[r].entry == UINT64_MAX) {
+            x->sup = r;     /* a pseudo-routine: no address */
+            continue;
+        }
         size_t i = hslot(x, x->p->r[r].entry);
         while (x->hash[i] != FST_NONE && x->p->r[x->hash[i]].entry != x->p->r[r].entry)
             i = (i + 1) & (x->hcap - 1);
@@ -101,32 +146,46 @@ static void build_hash(rp *x)
     }
 }
 
-/* ---- the stack ---- */
+/* ---- the stack of a task ---- */
 
-static size_t top_owner(const cpu *c) { return c->n ? c->f[c->n - 1].owner : FST_NONE; }
+static size_t top_owner(const task *t) { return t->n ? t->f[t->n - 1].owner : FST_NONE; }
 
-static void push(rp *x, cpu *c, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask, int counted)
+static void push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask, int counted)
 {
-    size_t caller = top_owner(c);
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 64;
-        c->f = fst_xrealloc(c->f, c->cap * sizeof *c->f);
-        c->routine = fst_xrealloc(c->routine, c->cap * sizeof *c->routine);
+    task *t = &x->t[tid];
+    size_t caller = top_owner(t);
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 64;
+        t->f = fst_xrealloc(t->f, t->cap * sizeof *t->f);
+        t->routine = fst_xrealloc(t->routine, t->cap * sizeof *t->routine);
     }
     size_t owner = x->p->r[r].timed ? r : caller;
-    c->f[c->n] = (frame){ owner, ret & mask, mask };
-    c->routine[c->n++] = r;
+    t->f[t->n] = (frame){ owner, ret & mask, mask };
+    t->routine[t->n++] = r;
     fst_event e = { .kind = FST_EV_CALL, .cpu = cpuno, .routine = r, .owner = owner, .caller = caller,
                     .counted = counted, .site = site, .ret = ret & mask };
-    emit(x, &e, c);
+    emit(x, &e, tid);
 }
 
-static void pop(rp *x, cpu *c, uint16_t cpuno, fst_ev_kind kind, uint32_t code)
+static void pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code)
 {
-    c->n--;
-    fst_event e = { .kind = kind, .cpu = cpuno, .routine = c->routine[c->n], .owner = c->f[c->n].owner,
+    task *t = &x->t[tid];
+    t->n--;
+    fst_event e = { .kind = kind, .cpu = cpuno, .routine = t->routine[t->n], .owner = t->f[t->n].owner,
                     .code = code };
-    emit(x, &e, c);
+    emit(x, &e, tid);
+}
+
+/* The mainline: a frame that counts no call; entered without a return address, it
+** returns by leaving the program (profile.h). */
+static void enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask)
+{
+    fst_profile *p = x->p;
+    p->r[r].mainline = p->r[r].timed = 1;
+    if (p->mainline < 0)
+        p->mainline = (int)r;
+    x->t[tid].had_mainline = 1;
+    push(x, tid, cpuno, r, site, ret, mask, 0);
 }
 
 static int at_return(const frame *f, uint64_t addr)
@@ -135,22 +194,40 @@ static int at_return(const frame *f, uint64_t addr)
     return a >= f->ret && a - f->ret <= 16 && !((a - f->ret) & 3); /* B 4k(,14), k <= 4 */
 }
 
-/* After a taken branch: a return to the top frame, or to an older frame's (UNWIND). */
-static void returns(rp *x, cpu *c, uint16_t cpuno, uint64_t addr)
+/* A branch that can return: its target comes from a register (BR 14, BCR 15,14) or is
+** based or indexed on the link register (B 4(,14)); never BCT, a relative branch or a
+** branch on the routine's own base (DESIGN §3.3). */
+static int returnlike(const fst_insn *d)
 {
-    if (!c->n)
+    if (d->flags & FST_I_LINK)
+        return 0;
+    if (d->fmt == FST_FMT_RR)
+        return 1;
+    return d->fmt == FST_FMT_RX && ((d->bytes[1] & 0x0F) == 14 || d->bytes[2] >> 4 == 14);
+}
+
+/* After a taken branch: a return to the top frame, or to an older frame's (UNWIND). */
+static void returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
+{
+    task *t = &x->t[tid];
+    if (!t->n)
         return;
-    if (at_return(&c->f[c->n - 1], addr)) {
-        pop(x, c, cpuno, FST_EV_RETURN, 0);
+    if (at_return(&t->f[t->n - 1], addr)) {
+        pop(x, tid, cpuno, FST_EV_RETURN, 0);
         return;
     }
-    for (size_t i = c->n - 1; i-- > 0;)
-        if (at_return(&c->f[i], addr)) {
-            while (c->n > i)
-                pop(x, c, cpuno, FST_EV_UNWIND, 0);
+    for (size_t i = t->n - 1; i-- > 0;)
+        if (at_return(&t->f[i], addr)) {
+            while (t->n > i)
+                pop(x, tid, cpuno, FST_EV_UNWIND, 0);
             return;
         }
+    if (t->n == 1 && t->f[0].ret == (~0ull & t->f[0].mask) && returnlike(&t->prev) &&
+        (addr < x->p->lo || addr >= x->p->hi))
+        pop(x, tid, cpuno, FST_EV_RETURN, 0); /* the mainline leaves the program */
 }
+
+/* ---- pricing ---- */
 
 /* The cost of prev, from the decode cache when it still holds prev. */
 static fst_fx price(rp *x, cpu *c, int taken)
@@ -188,7 +265,11 @@ static void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
     e->routine = c->prev_owner;
     e->charged = c->prev_excluded ? FST_CHARGE_EXCLUDED
                : c->prev_owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
-    emit(x, e, c);
+    if (c->prev_task != FST_NONE) {   /* the task's clock (events.h) */
+        x->t[c->prev_task].insns++;
+        x->t[c->prev_task].cost += e->cost;
+    }
+    emit(x, e, c->prev_task);
     c->have_prev = 0;
 }
 
@@ -206,43 +287,210 @@ static dcache_ent *decode(rp *x, const fst_rec *rec)
     return e;
 }
 
+/* ---- tasks ---- */
+
+static uint64_t amask(uint32_t state)
+{
+    int amode = fst_st_amode(state);
+    return amode == 2 ? ~0ull : amode == 1 ? 0x7FFFFFFFull : 0xFFFFFFull;
+}
+
+static uint64_t space_of(const cpu *c, uint32_t state)
+{
+    if (!(state & FST_ST_DAT))
+        return FST_SPACE_REAL;
+    return c->cr1_known ? c->cr1 : FST_SPACE_UNKNOWN;
+}
+
+/* A task id from tasks.c: make room for its call state and its per-task profile. */
+static void task_room(rp *x, size_t tid)
+{
+    fst_profile *p = x->p;
+    while (x->nt <= tid) {
+        if (x->nt == x->tcap) {
+            x->tcap = x->tcap ? x->tcap * 2 : 16;
+            x->t = fst_xrealloc(x->t, x->tcap * sizeof *x->t);
+            p->tasks = fst_xrealloc(p->tasks, x->tcap * sizeof *p->tasks);
+        }
+        const fst_task *id = fst_tasks_get(x->ids, x->nt);
+        x->t[x->nt] = (task){ 0 };
+        p->tasks[x->nt] = (fst_taskprof){ .id = (uint32_t)x->nt, .space = id->space, .first = id->first,
+                                          .mainline = FST_NONE, .r = fst_xcalloc(p->nr + 1, sizeof(fst_taskroutine)) };
+        x->nt++;
+        p->ntasks = x->nt;
+    }
+}
+
+static int is_lpsw(const fst_insn *d) { return d->bytes[0] == 0x82 || (d->bytes[0] == 0xB2 && d->bytes[1] == 0xB2); }
+
+/* Where the task resumes after an interruption right after its instruction `d`. */
+static uint64_t resume_after(const cpu *c, const fst_insn *d, int svc)
+{
+    int branch = (d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) != 0;
+    if (svc)
+        return fst_insn_next(d);
+    if (c->pgm) {   /* nullifying: segment and page translation, the instruction again */
+        unsigned k = c->pgm & 0xFF;
+        if (k == 0x10 || k == 0x11)
+            return branch ? FST_RESUME_UNKNOWN : d->addr; /* after a branch: the target's fetch */
+    }
+    return branch ? FST_RESUME_UNKNOWN : fst_insn_next(d);
+}
+
+/* The running task stops; `intr`: by an interruption (not a wait state). */
+static void suspend(rp *x, cpu *c, uint64_t resume, int intr)
+{
+    task *t = &x->t[c->task];
+    fst_tasks_suspend(x->ids, c->task, resume, t->have_prev ? amask(t->prev_state) : ~0ull,
+                      t->have_prev ? (t->prev_state & FST_ST_PROBLEM) != 0 : 0);
+    if (t->n && intr)
+        x->p->intr_in_routine++;
+}
+
+static void dispatch(rp *x, cpu *c, const fst_rec *rec)
+{
+    int how, problem = (rec->state & FST_ST_PROBLEM) != 0;
+    size_t tid = fst_tasks_dispatch(x->ids, rec->addr, space_of(c, rec->state), problem, c->lpsw, &how);
+    if (tid == FST_NOTASK_ID) {
+        const fst_task *cur = c->task != FST_NONE ? fst_tasks_get(x->ids, c->task) : NULL;
+        if (!cur || !cur->suspended || cur->problem || cur->resume != FST_RESUME_UNKNOWN) {
+            c->dispatch = 0;    /* the supervisor resumes its own work: still handling */
+            return;
+        }
+        tid = c->task;  /* the supervisor-state task whose interruption it handled */
+        fst_tasks_resume(x->ids, tid, c->lpsw);
+        how = FST_TASK_BY_ELIMINATION;
+    }
+    task_room(x, tid);
+    x->p->dispatches++;
+    x->p->by_elimination += how == FST_TASK_BY_ELIMINATION;
+    x->p->guessed += how == FST_TASK_GUESSED;
+    x->p->tasks[tid].space = fst_tasks_get(x->ids, tid)->space;
+    c->task = tid;
+    c->handler = c->dispatch = 0;
+    c->lpsw = 0;
+    if (how == FST_TASK_NEW) {  /* a task entered at a routine: its mainline */
+        size_t r = find_entry(x, rec->addr);
+        if (r != FST_NONE) {
+            enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
+            x->p->tasks[tid].mainline = r;
+        }
+    }
+}
+
+/* Running a task: does this instruction continue it, or did an interruption come? */
+static void check_flow(rp *x, cpu *c, const fst_rec *rec)
+{
+    task *t = &x->t[c->task];
+    if (c->gap) {           /* tracing was off: the jump is not the program's */
+        t->have_prev = 0;
+        return;
+    }
+    const fst_insn *d = &t->prev;
+    int svc = t->have_prev && d->bytes[0] == 0x0A;
+    int to_sup = t->have_prev && (t->prev_state & FST_ST_PROBLEM) && !(rec->state & FST_ST_PROBLEM);
+    if (c->intr || svc || to_sup) {
+        suspend(x, c, t->have_prev ? resume_after(c, d, svc) : FST_RESUME_UNKNOWN, 1);
+        c->handler = 1;
+    } else if (t->have_prev && is_lpsw(d) && !(t->prev_state & FST_ST_PROBLEM) && (rec->state & FST_ST_PROBLEM)) {
+        suspend(x, c, FST_RESUME_UNKNOWN, 0); /* the supervisor's first dispatch (the trace began in it) */
+        c->handler = 1;
+        dispatch(x, c, rec);
+    } else if (t->have_prev && !(d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) &&
+               rec->addr != fst_insn_next(d)) {
+        suspend(x, c, fst_insn_next(d), 1);  /* handled where the range trace does not look */
+        c->handler = 1;
+        dispatch(x, c, rec);
+    }
+}
+
+/* A task's instruction: calls and returns in its stack (DESIGN §3). */
+static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
+{
+    fst_profile *p = x->p;
+    size_t tid = c->task;
+    task *t = &x->t[tid];
+    int branched = 0, was_branch = 0;
+    if (t->have_prev) {
+        branched = rec->addr != fst_insn_next(&t->prev);
+        was_branch = (t->prev.flags & FST_I_BRANCH) && (t->prev.flags & FST_I_CANBRANCH);
+    }
+    if (branched && was_branch) {
+        size_t r = find_entry(x, rec->addr);
+        if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14 && r != FST_NONE) {
+            uint64_t mask = amask(t->prev_state);
+            if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
+                enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
+                p->tasks[tid].mainline = r;
+            } else
+                push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
+        } else
+            returns(x, tid, rec->cpu, rec->addr);
+    } else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
+        size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
+        if (r != FST_NONE && p->r[r].mainline) {
+            enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
+            p->tasks[tid].mainline = r;
+        }
+    }
+    t->prev = *d;
+    t->prev_state = rec->state;
+    t->have_prev = 1;
+}
+
 static void insn(rp *x, const fst_rec *rec)
 {
     fst_profile *p = x->p;
     cpu *c = &x->cpus[rec->cpu % MAXCPU];
-    int branched = 0, was_branch = 0;
     if (c->have_prev) {
-        branched = rec->addr != fst_insn_next(&c->prev);
-        was_branch = (c->prev.flags & FST_I_BRANCH) && (c->prev.flags & FST_I_CANBRANCH);
-        exec_prev(x, c, rec->cpu, (c->prev.flags & FST_I_CANBRANCH) ? branched : 0);
+        int can = (c->prev.flags & FST_I_CANBRANCH) != 0;
+        exec_prev(x, c, rec->cpu, !can ? 0 : c->intr ? FST_TAKEN_UNKNOWN : rec->addr != fst_insn_next(&c->prev));
     }
-    if (branched && was_branch) {
-        size_t r = find_entry(x, rec->addr);
-        if ((c->prev.flags & FST_I_LINK) && c->prev.link == 14 && r != FST_NONE) {
-            int amode = fst_st_amode(c->prev_state);
-            uint64_t mask = amode == 2 ? ~0ull : amode == 1 ? 0x7FFFFFFFull : 0xFFFFFFull;
-            int first = p->mainline < 0 && c->n == 0 && (p->r[r].mainline || !x->mainline_fixed);
-            if (first) {
-                p->r[r].mainline = p->r[r].timed = 1;
-                p->mainline = (int)r;
-            }
-            push(x, c, rec->cpu, r, c->prev.addr, fst_insn_next(&c->prev), mask, !first);
-        } else
-            returns(x, c, rec->cpu, rec->addr);
-    } else if (c->n == 0 && p->mainline < 0 && x->mainline_fixed) {
-        size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
-        if (r != FST_NONE && p->r[r].mainline) {
-            p->mainline = (int)r;
-            push(x, c, rec->cpu, r, rec->addr, ~0ull, ~0ull, 0);
+    if (c->task == FST_NONE && !c->handler) { /* the first instruction on this CPU */
+        c->task = fst_tasks_start(x->ids, rec->addr, space_of(c, rec->state));
+        task_room(x, c->task);
+        size_t r = find_entry(x, rec->addr); /* a trace that begins at a routine: its mainline */
+        if (r != FST_NONE) {
+            enter_mainline(x, c->task, rec->cpu, r, rec->addr, ~0ull, ~0ull);
+            p->tasks[c->task].mainline = r;
         }
-    }
+    } else if (!c->handler)
+        check_flow(x, c, rec);
+    if (c->handler && (c->dispatch || (rec->state & FST_ST_PROBLEM)))
+        dispatch(x, c, rec);
     c->prev_dc = decode(x, rec);
-    c->prev = c->prev_dc->d;
+    const fst_insn *d = &c->prev_dc->d;
+    size_t owner;
+    if (!c->handler) {
+        run_insn(x, c, rec, d);
+        owner = top_owner(&x->t[c->task]);
+    } else {
+        c->dispatch = is_lpsw(d);
+        owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
+    }
+    int sup = !(rec->state & FST_ST_PROBLEM);
+    if (sup && x->sup != FST_NONE)
+        owner = x->sup;
+    c->prev = *d;
     c->prev_state = rec->state;
+    c->prev_task = c->task;
     c->have_prev = 1;
-    c->prev_owner = top_owner(c);
-    c->prev_excluded = (c->prev_owner != FST_NONE && p->r[c->prev_owner].excluded) ||
-                       (x->o->cpu_problem && !(rec->state & FST_ST_PROBLEM));
+    c->prev_owner = owner;
+    c->prev_excluded = (owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
+                       (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space));
+    c->intr = c->gap = 0;
+    c->pgm = 0;
+}
+
+static void wait_state(rp *x, cpu *c, const fst_rec *rec)
+{
+    if (c->task != FST_NONE && !c->handler) { /* the task waits where its wait PSW points */
+        uint64_t ia = rec->pswlen ? fst_psw_ia(rec->psw, rec->pswlen) : FST_RESUME_UNKNOWN;
+        suspend(x, c, ia, 0);
+    }
+    c->task = FST_NONE;
+    c->handler = 1;
+    c->dispatch = 0;
 }
 
 static void other(rp *x, const fst_rec *rec)
@@ -250,30 +498,52 @@ static void other(rp *x, const fst_rec *rec)
     cpu *c = &x->cpus[rec->cpu % MAXCPU];
     fst_event e = { .cpu = rec->cpu, .state = rec->state };
     switch (rec->kind) {
-    case FST_REC_PGMCHK: e.kind = FST_EV_INTERRUPT; e.cls = FST_EV_PGM; e.code = rec->code; break;
-    case FST_REC_INTR: e.kind = FST_EV_INTERRUPT; e.cls = rec->cls; e.code = rec->code; break;
-    case FST_REC_WAIT: e.kind = FST_EV_WAIT; e.cls = rec->cls; break;
+    case FST_REC_PGMCHK:
+        e.kind = FST_EV_INTERRUPT; e.cls = FST_EV_PGM; e.code = rec->code;
+        c->intr = 1;
+        c->pgm = rec->code ? rec->code : 1;
+        break;
+    case FST_REC_INTR:
+        e.kind = FST_EV_INTERRUPT; e.cls = rec->cls; e.code = rec->code;
+        if (rec->cls != FST_INTR_SVC) /* the SVC instruction itself shows it */
+            c->intr = 1;
+        break;
+    case FST_REC_WAIT:
+        e.kind = FST_EV_WAIT; e.cls = rec->cls;
+        wait_state(x, c, rec);
+        break;
+    case FST_REC_LPSW:
+        c->lpsw = rec->addr;
+        return;
+    case FST_REC_CR:
+        if (rec->cls == 1) {
+            c->cr1 = rec->value;
+            c->cr1_known = 1;
+        }
+        return;
     case FST_REC_GAP: /* tracing was off: the next jump is not the program's */
-        for (int i = 0; i < MAXCPU; i++)
+        for (int i = 0; i < MAXCPU; i++) {
             if (x->cpus[i].have_prev)
                 exec_prev(x, &x->cpus[i], (uint16_t)i, FST_TAKEN_UNKNOWN);
+            x->cpus[i].gap = 1;
+        }
         e.kind = FST_EV_MARK;
         e.code = FST_MARK_GAP;
         break;
     default: return;
     }
-    emit(x, &e, c);
+    emit(x, &e, c->task);
 }
 
 static void finish(rp *x)
 {
-    for (int i = 0; i < MAXCPU; i++) {
-        cpu *c = &x->cpus[i];
-        if (c->have_prev)
-            exec_prev(x, c, (uint16_t)i, FST_TAKEN_UNKNOWN);
-        x->p->open_frames += c->n;
-        while (c->n)
-            pop(x, c, (uint16_t)i, FST_EV_RETURN, 1);
+    for (int i = 0; i < MAXCPU; i++)
+        if (x->cpus[i].have_prev)
+            exec_prev(x, &x->cpus[i], (uint16_t)i, FST_TAKEN_UNKNOWN);
+    for (size_t tid = 0; tid < x->nt; tid++) {
+        x->p->open_frames += x->t[tid].n;
+        while (x->t[tid].n)
+            pop(x, tid, 0, FST_EV_RETURN, 1);
     }
 }
 
@@ -282,12 +552,16 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
 {
     memset(p, 0, sizeof *p);
     p->mainline = -1;
+    p->supervisor = o->supervisor;
     rp x = { .p = p, .o = o };
+    for (int i = 0; i < MAXCPU; i++)
+        x.cpus[i].task = x.cpus[i].prev_task = FST_NONE;
     fst_callgraph *cg = NULL;
     int rc = -1;
     if (fst_routines_build(p, tr, pm, o, err))
         goto out;
     build_hash(&x);
+    x.ids = fst_tasks_new();
     cg = fst_callgraph_new(p);
     x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
     x.sinks[0] = (fst_sink){ fst_callgraph_event, cg };
@@ -314,10 +588,12 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     p->unmodeled = x.unmodeled;
     rc = fst_profile_check(p, err);
 out:
-    for (int i = 0; i < MAXCPU; i++) {
-        free(x.cpus[i].f);
-        free(x.cpus[i].routine);
+    for (size_t i = 0; i < x.nt; i++) {
+        free(x.t[i].f);
+        free(x.t[i].routine);
     }
+    free(x.t);
+    fst_tasks_free(x.ids);
     fst_callgraph_free(cg);
     free(x.sinks);
     free(x.hash);

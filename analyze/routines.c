@@ -30,7 +30,7 @@ static int fortran_style(const fst_image_seg *seg, size_t nseg, const fst_routin
     uint8_t id[16];
     char nm[9];
     if (fst_image_read(seg, nseg, r->entry, id, sizeof id))
-        return 0;
+        return -1;  /* no image there: cannot tell */
     int style = fst_ident_at(id, sizeof id, 0, nm);
     return (style == FST_ID_FORTG || style == FST_ID_FORTH) && !strcmp(nm, r->name) ? style : 0;
 }
@@ -43,7 +43,7 @@ static void add_routines(fst_profile *p, const fst_pm *pm, const fst_image_seg *
         if (mod->has_entry && mod->has_load_point && mod->kind != FST_MAP_IMAGE && mod->kind != FST_MAP_NM)
             mainline = (int64_t)(mod->load_point + mod->entry);
     }
-    p->r = fst_xcalloc(fst_pm_nsyms(pm) + 1, sizeof *p->r);
+    p->r = fst_xcalloc(fst_pm_nsyms(pm) + 2, sizeof *p->r);
     for (size_t i = 0; i < fst_pm_nsyms(pm); i++) {
         const fst_pm_sym *s = fst_pm_sym_at(pm, i);
         if (s->type == FST_PM_PR || !fst_pm_module_at(pm, (size_t)s->module)->has_load_point)
@@ -54,7 +54,25 @@ static void add_routines(fst_profile *p, const fst_pm *pm, const fst_image_seg *
         r->order = p->nr++;
         r->fortran = fortran_style(seg, nseg, r);
         r->mainline = (int64_t)r->entry == mainline;
+        const fst_pm_module *mod = fst_pm_module_at(pm, (size_t)s->module);
+        uint64_t end = s->open_end ? UINT64_MAX : s->addr + (s->length ? s->length : 4);
+        if (mod->has_total && mod->load_point + mod->total > end)
+            end = mod->load_point + mod->total;
+        if (p->nr == 1 || s->addr < p->lo)
+            p->lo = s->addr;
+        if (end > p->hi)
+            p->hi = end;
     }
+}
+
+/* --supervisor=row: supervisor-state time as a routine of its own, listed last. */
+static void add_supervisor(fst_profile *p)
+{
+    fst_routine *r = &p->r[p->nr];
+    snprintf(r->name, sizeof r->name, "%s", FST_SUPERVISOR_NAME);
+    r->entry = UINT64_MAX;
+    r->order = p->nr++;
+    r->timed = 1;
 }
 
 static int find_name(const fst_profile *p, const char *name)
@@ -71,9 +89,22 @@ static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
     size_t nn = 0;
     if (o->statin && fst_statin_read(o->statin, &names, &nn, err) < 0)
         return -1;
+    size_t unseen = 0;
     for (size_t i = 0; i < p->nr; i++) {
         fst_routine *r = &p->r[i];
+        /* no storage image to tell a FORTRAN routine by (a log converted without --image):
+        ** timing none of them would fold every routine into the mainline, silently */
+        unseen += r->fortran < 0;
         r->timed = o->timed_all || r->mainline || (!o->statin && r->fortran);
+        if (r->fortran < 0)
+            r->fortran = 0;
+    }
+    if (unseen && !o->timed_all && !o->statin && o->warn) {
+        char msg[240];
+        snprintf(msg, sizeof msg, "the trace holds no storage image of %zu routine%s of the map, so FORTRAN "
+                 "routines cannot be told from others: all of them are timed (--statin chooses)", unseen,
+                 unseen == 1 ? "" : "s");
+        o->warn(msg);
     }
     for (size_t k = 0; k < nn; k++) {
         int found = 0;
@@ -105,7 +136,11 @@ int fst_routines_build(fst_profile *p, fst_tr *tr, fst_pm *pm, const fst_replay_
         return -1;
     add_routines(p, pm, seg, nseg);
     fst_pm_free(own);
-    return choose_timed(p, o, err);
+    if (choose_timed(p, o, err))
+        return -1;
+    if (o->supervisor == FST_SUP_ROW)
+        add_supervisor(p);
+    return 0;
 }
 
 int fst_statin_read(const char *path, char (**names)[9], size_t *n, fst_err *err)

@@ -40,6 +40,27 @@ static const char *const rx_src[RX_N] = {
                    "numcpu|loadcore|savecore|store|psw|gpr|cr|devlist|attach|detach|pause)(?: .*)?$",
 };
 
+/* What the storage-operand line of a CPU's last instruction is wanted for. */
+enum { AW_NONE, AW_LPSW, AW_LPSWE, AW_LCTL, AW_LCTLG };
+/* A record that waits for its instruction to complete (a program check drops it). */
+enum { PD_NONE, PD_LPSW, PD_CR1 };
+
+/* Per CPU: multi-CPU logs interleave the lines of several CPUs. */
+typedef struct hcpu {
+    uint8_t redisplay;  /* a program check was announced: the next PSW line is a copy */
+    uint8_t await;      /* AW_*: the last instruction written wants its operand line */
+    uint8_t r1, r3;     /* LCTL/LCTLG: the registers loaded */
+    uint8_t pend;       /* PD_* */
+    uint8_t pswlen;     /* PD_LPSW */
+    uint8_t psw[16];
+    uint64_t pval;      /* PD_LPSW: operand address; PD_CR1: the value loaded */
+    uint8_t pgm;        /* a program check announced after the pending record, held back */
+    uint8_t pgm_ilc;
+    uint32_t pgm_code;
+    uint8_t have_cr1;
+    uint64_t cr1;       /* the last CR1 value written for this CPU */
+} hcpu;
+
 struct fst_hlog {
     fst_tw *w;
     char *name;
@@ -48,7 +69,7 @@ struct fst_hlog {
     pcre2_code *rx[RX_N];
     pcre2_match_data *md;
     unsigned cpu;
-    uint8_t redisplay[MAXCPU];  /* a program check was announced: the next PSW line is a copy */
+    hcpu cpus[MAXCPU];
     int regs_pending;           /* register lines seen since the last PSW line */
     int saw_regs_first, saw_regs_after, saw_psw;
     uint32_t last_secs;
@@ -234,6 +255,70 @@ static void set_cpu(fst_hlog *h, unsigned cpu)
     }
 }
 
+static hcpu *cpu_of(fst_hlog *h, unsigned cpu) { return &h->cpus[cpu & (MAXCPU - 1)]; }
+
+static void write_cr1(fst_hlog *h, hcpu *c, uint64_t value)
+{
+    if (fst_tw_cr(h->w, 1, value))
+        h->werr = 1;
+    c->have_cr1 = 1;
+    c->cr1 = value;
+}
+
+/* Write the CPU's pending record: its instruction completed. */
+static void pend_write(fst_hlog *h, unsigned cpu)
+{
+    hcpu *c = cpu_of(h, cpu);
+    if (c->pend == PD_NONE)
+        return;
+    set_cpu(h, cpu);
+    if (c->pend == PD_LPSW) {
+        if (fst_tw_lpsw(h->w, c->pval, c->psw, c->pswlen))
+            h->werr = 1;
+    } else
+        write_cr1(h, c, c->pval);
+    c->pend = PD_NONE;
+}
+
+/* The CPU's next record is due (its next PSW line, another event, the end): write the
+** pending record, or drop it when a program check was announced after it — unless
+** `fetch_error`: the re-display says the check came from fetching the next instruction,
+** so the LPSW/LCTL itself completed. A held program check is written after it. */
+static void pend_settle(fst_hlog *h, unsigned cpu, int fetch_error)
+{
+    hcpu *c = cpu_of(h, cpu);
+    if (!c->pgm) {
+        pend_write(h, cpu);
+        return;
+    }
+    if (!fetch_error)
+        c->pend = PD_NONE; /* the instruction ended in the check: it loaded nothing */
+    pend_write(h, cpu);
+    set_cpu(h, cpu);
+    if (fst_tw_pgmchk(h->w, c->pgm_code, c->pgm_ilc))
+        h->werr = 1;
+    c->pgm = 0;
+}
+
+static void pend_settle_all(fst_hlog *h)
+{
+    for (unsigned i = 0; i < MAXCPU; i++)
+        if (h->cpus[i].pend || h->cpus[i].pgm)
+            pend_settle(h, i, 0);
+}
+
+/* What a storage-operand line is wanted for after instruction ib (see stor_line). */
+static void await_operand(hcpu *c, const uint8_t *ib)
+{
+    c->await = ib[0] == 0x82                    ? AW_LPSW
+             : ib[0] == 0xB2 && ib[1] == 0xB2   ? AW_LPSWE
+             : ib[0] == 0xB7                    ? AW_LCTL
+             : ib[0] == 0xEB && ib[5] == 0x2F   ? AW_LCTLG
+                                                : AW_NONE;
+    c->r1 = ib[1] >> 4;
+    c->r3 = ib[1] & 0x0F;
+}
+
 /* "PSW=..." (body starts at PSW=). */
 static void psw_line(fst_hlog *h, const char *s, size_t n)
 {
@@ -252,15 +337,18 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
         h->st.messages++;
         return;
     }
-    unsigned cpu = h->cpu & (MAXCPU - 1);
+    hcpu *c = cpu_of(h, h->cpu);
     h->st.trace_lines++;
     if (h->regs_pending && !h->saw_psw)
         h->saw_regs_first = 1;
     h->regs_pending = 0;
     h->saw_psw = 1;
-    if (rest >= 24 && !memcmp(p, " Instruction fetch error", 24)) {
-        if (h->redisplay[cpu]) { /* 3.13 re-displays a failed fetch like this */
-            h->redisplay[cpu] = 0;
+    int fetch_error = rest >= 24 && !memcmp(p, " Instruction fetch error", 24);
+    pend_settle(h, h->cpu, fetch_error);
+    c->await = AW_NONE;
+    if (fetch_error) {
+        if (c->redisplay) { /* 3.13 re-displays a failed fetch like this */
+            c->redisplay = 0;
             h->st.redisplays++;
         }
         return;
@@ -282,8 +370,8 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
         malformed(h, s, n);
         return;
     }
-    if (h->redisplay[cpu]) { /* the copy Hercules prints after a program check */
-        h->redisplay[cpu] = 0;
+    if (c->redisplay) { /* the copy Hercules prints after a program check */
+        c->redisplay = 0;
         h->st.redisplays++;
         return;
     }
@@ -295,6 +383,90 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
         fst_tw_insn(h->w, fst_psw_ia(psw, len), ib, (int)(nd / 2)))
         h->werr = 1;
     h->st.insns++;
+    if (ib[0] == 0x0A) { /* SVC: Hercules prints no message for its interruption */
+        if (fst_tw_intr(h->w, FST_INTR_SVC, ib[1]))
+            h->werr = 1;
+        h->st.svcs++;
+    }
+    await_operand(c, ib);
+}
+
+/* A storage-operand line, hex field cut at fixed offsets (notes §2.4):
+**   "R:aaaaaaaa:K:kk=<36 hex and blanks> <text>", "V:..." when DAT is on, 4.x's
+**   "V:vvvvvvvv:R:rrrrrrrrrrrrrrrr:K:kk=...", 16-digit addresses in z/Arch.
+** Returns the data bytes shown (fewer than 16 at a page end; 0 for a translation
+** exception or anything else) into out, and the operand address (virtual when DAT is on). */
+static int stor_parse(const char *s, size_t n, uint64_t *addr, uint8_t out[16])
+{
+    if (n < 2 || (s[0] != 'R' && s[0] != 'V') || s[1] != ':')
+        return 0;
+    size_t i = 2, k = hexrun(s + i, n - i);
+    if ((k != 8 && k != 16) || i + k >= n || s[i + k] != ':')
+        return 0;
+    *addr = 0;
+    for (size_t j = 0; j < k; j++)
+        *addr = *addr << 4 | (uint64_t)hexval((unsigned char)s[i + j]);
+    i += k + 1;
+    if (s[0] == 'V' && i + 2 < n && s[i] == 'R' && s[i + 1] == ':') { /* 4.x: the real address */
+        k = hexrun(s + i + 2, n - i - 2);
+        if (!k || i + 2 + k >= n || s[i + 2 + k] != ':')
+            return 0;
+        i += k + 3;
+    }
+    if (i + 5 > n || s[i] != 'K' || s[i + 1] != ':' || hexrun(s + i + 2, 2) != 2 || s[i + 4] != '=')
+        return 0;
+    i += 5;
+    size_t end = n - i > 36 ? i + 36 : n, nd = 0; /* the text after the field may hold blanks and hex */
+    for (; i < end; i++) {
+        if (s[i] == ' ') /* blanks sit at 4-byte address boundaries and pad a short field */
+            continue;
+        int v = hexval((unsigned char)s[i]);
+        if (v < 0 || nd >= 32)
+            return 0;
+        out[nd / 2] = (uint8_t)(nd & 1 ? out[nd / 2] | v : v << 4);
+        nd++;
+    }
+    return nd & 1 ? 0 : (int)(nd / 2);
+}
+
+static uint64_t be_value(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The first storage line after an LPSW/LPSWE/LCTL/LCTLG is its operand: keep what it
+** loads pending until the instruction is known to have completed. Nothing when the
+** line shows fewer bytes than were loaded, or a translation exception. */
+static void stor_line(fst_hlog *h, const char *s, size_t n)
+{
+    h->st.trace_lines++;
+    hcpu *c = cpu_of(h, h->cpu);
+    int aw = c->await;
+    c->await = AW_NONE; /* a second storage line is another operand */
+    if (aw == AW_NONE)
+        return;
+    uint64_t addr;
+    uint8_t data[16];
+    unsigned got = (unsigned)stor_parse(s, n, &addr, data);
+    if (aw == AW_LPSW || aw == AW_LPSWE) {
+        unsigned need = aw == AW_LPSW ? 8 : 16;
+        if (got < need)
+            return;
+        c->pend = PD_LPSW;
+        c->pval = addr;
+        c->pswlen = (uint8_t)need;
+        memcpy(c->psw, data, need);
+        return;
+    }
+    /* LCTL r1,r3 loads r1, r1+1, ... r3 (wrapping 15 to 0) from consecutive words */
+    unsigned width = aw == AW_LCTL ? 4 : 8, k = (1u - c->r1) & 15;
+    if (k > ((unsigned)(c->r3 - c->r1) & 15) || (k + 1) * width > got)
+        return; /* CR1 not loaded, or its word is past what the line shows */
+    c->pend = PD_CR1;
+    c->pval = be_value(data + k * width, width);
 }
 
 static int is_reg_line(const char *s, size_t n)
@@ -311,12 +483,45 @@ static int is_reg_line(const char *s, size_t n)
     return 0;
 }
 
-static void reg_line(fst_hlog *h)
+/* CR1 in a control-register display line: 3.13 "CR00=xxxxxxxx  CR01=xxxxxxxx ...",
+** z/Arch "C0=<16 hex> C1=<16 hex> ..." (4.x: the same after HHC02271I). */
+static int cr1_shown(const char *s, size_t n, uint64_t *v)
+{
+    if (n < 3 || !(s[0] == 'C' && (s[1] == 'R' || hexval((unsigned char)s[1]) >= 0)))
+        return 0;
+    for (size_t i = 0; i < n;) {
+        while (i < n && s[i] == ' ')
+            i++;
+        size_t t = i;
+        while (i < n && s[i] != ' ')
+            i++;
+        size_t vo = (i - t > 5 && !memcmp(s + t, "CR01=", 5)) ? 5 : (i - t > 3 && !memcmp(s + t, "C1=", 3)) ? 3 : 0;
+        if (!vo)
+            continue;
+        size_t k = hexrun(s + t + vo, i - t - vo); /* a message glued on after the digits is allowed */
+        if (k != 8 && k != 16)
+            return 0;
+        *v = 0;
+        for (size_t j = 0; j < k; j++)
+            *v = *v << 4 | (uint64_t)hexval((unsigned char)s[t + vo + j]);
+        return 1;
+    }
+    return 0;
+}
+
+static void reg_line(fst_hlog *h, const char *s, size_t n)
 {
     h->st.trace_lines++;
     if (!h->regs_pending && h->saw_psw)
         h->saw_regs_after = 1;
     h->regs_pending = 1;
+    /* A displayed CR1 that is not the value last written (nor the one an LCTL is about
+    ** to write) is news: the address space as the display found it. The display shows
+    ** the value before its instruction, so the record may come one instruction late. */
+    uint64_t v;
+    hcpu *c = cpu_of(h, h->cpu);
+    if (cr1_shown(s, n, &v) && !(c->have_cr1 && c->cr1 == v) && !(c->pend == PD_CR1 && c->pval == v))
+        write_cr1(h, c, v);
 }
 
 /* A line of Hercules' own (after prefixes); returns 1 when it is a known event. */
@@ -326,9 +531,19 @@ static int message(fst_hlog *h, const char *s, size_t n)
     const char *g;
     if (rx(h, RX_PGM313, s, n) || rx(h, RX_PGM4, s, n)) {
         unsigned cpu = (unsigned)grp_hex(h, s, 1);
+        hcpu *c = cpu_of(h, cpu);
         set_cpu(h, cpu);
-        h->redisplay[cpu & (MAXCPU - 1)] = 1;
-        if (fst_tw_pgmchk(h->w, (uint32_t)grp_hex(h, s, 2), (unsigned)grp_hex(h, s, 3)))
+        if (c->pgm) /* a second check before any re-display */
+            pend_settle(h, cpu, 0);
+        c->redisplay = 1;
+        c->await = AW_NONE; /* storage lines now are the re-display's */
+        uint32_t code = (uint32_t)grp_hex(h, s, 2);
+        unsigned ilc = (unsigned)grp_hex(h, s, 3);
+        if (c->pend) { /* whose check is it? the re-display will tell (pend_settle) */
+            c->pgm = 1;
+            c->pgm_code = code;
+            c->pgm_ilc = (uint8_t)ilc;
+        } else if (fst_tw_pgmchk(h->w, code, ilc))
             h->werr = 1;
         h->st.pgmchks++;
         return 1;
@@ -341,6 +556,7 @@ static int message(fst_hlog *h, const char *s, size_t n)
         int len = g ? fst_psw_parse(g, gl, psw) : 0;
         if (gi == 2)
             set_cpu(h, (unsigned)grp_hex(h, s, 1));
+        pend_settle(h, h->cpu, 0);
         if (fst_tw_wait(h->w, (unsigned)dis, psw, (unsigned)len))
             h->werr = 1;
         h->st.waits++;
@@ -350,6 +566,7 @@ static int message(fst_hlog *h, const char *s, size_t n)
     }
     if (rx(h, RX_DWAIT313, s, n)) {
         set_cpu(h, (unsigned)grp_hex(h, s, 1));
+        pend_settle(h, h->cpu, 0);
         if (fst_tw_wait(h->w, 1, NULL, 0))
             h->werr = 1;
         h->st.waits++;
@@ -364,6 +581,7 @@ static int message(fst_hlog *h, const char *s, size_t n)
         return 1;
     }
     if (rx(h, RX_IO, s, n)) {
+        pend_settle(h, h->cpu, 0);
         if (fst_tw_intr(h->w, FST_INTR_IO, (uint32_t)grp_hex(h, s, 1)))
             h->werr = 1;
         h->st.intrs++;
@@ -379,6 +597,7 @@ static int message(fst_hlog *h, const char *s, size_t n)
         for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
             if (gl >= strlen(ext[i].what) && !memcmp(g, ext[i].what, strlen(ext[i].what)))
                 code = ext[i].code;
+        pend_settle(h, h->cpu, 0);
         if (fst_tw_intr(h->w, FST_INTR_EXT, code))
             h->werr = 1;
         h->st.intrs++;
@@ -387,6 +606,7 @@ static int message(fst_hlog *h, const char *s, size_t n)
     if (rx(h, RX_TRACING, s, n)) {
         g = grp(h, s, 1, &gl);
         if (g[1] == 'f') { /* tracing off: what follows was not traced */
+            pend_settle_all(h);
             if (fst_tw_gap(h->w))
                 h->werr = 1;
             h->st.gaps++;
@@ -482,17 +702,19 @@ static void line(fst_hlog *h, const char *s, size_t n)
         return;
     }
     if (msg4 == 2326 || (n >= 3 && (s[0] == 'R' || s[0] == 'V') && s[1] == ':')) {
-        h->st.trace_lines++;
+        stor_line(h, s, n);
         return;
     }
     if ((msg4 >= 2266 && msg4 <= 2276) || is_reg_line(s, n)) {
-        reg_line(h);
+        reg_line(h, s, n);
         return;
     }
     if (msg4 == 2325 || (n >= 23 && !memcmp(s, " Instruction fetch error", 24 <= n ? 24 : n))) {
-        unsigned cpu = h->cpu & (MAXCPU - 1);
-        if (h->redisplay[cpu]) {
-            h->redisplay[cpu] = 0;
+        hcpu *c = cpu_of(h, h->cpu);
+        pend_settle(h, h->cpu, 1); /* 4.x's re-display of a failed fetch: the check was not the LPSW's */
+        c->await = AW_NONE;
+        if (c->redisplay) {
+            c->redisplay = 0;
             h->st.redisplays++;
         }
         h->st.trace_lines++;
@@ -573,6 +795,7 @@ int fst_hlog_finish(fst_hlog *h, fst_err *err)
         line(h, h->part, h->plen);
         h->plen = 0;
     }
+    pend_settle_all(h);
     if (!h->st.traceopt[0] || h->saw_psw) {
         const char *m = h->saw_regs_first ? "regsfirst" : h->saw_regs_after ? "traditional" : "noregs";
         if (!h->st.traceopt[0])

@@ -4,8 +4,8 @@
 ** It reads the instruction trace that Hercules 3.13 and SDL Hercules 4.x write to their
 ** log (notes/hercules-trace.md has every case) and writes each executed instruction and
 ** each event to a trace writer (capture/tracebin.h). It accepts:
-**   - the three `traceopt` modes (register blocks are recognised and skipped: the replay
-**     needs the instruction stream, not the registers);
+**   - the three `traceopt` modes (register blocks are recognised and skipped — the replay
+**     needs the instruction stream, not the registers — except control register 1, below);
 **   - 8- and 16-byte PSWs, 24/31/64-bit addressing, 3.13's "PSW=xxxxxxxx xxxxxxxx" and
 **     4.x's "PSW=xxxxxxxxxxxxxxxx", S/370 BC and EC mode;
 **   - the "CPU0000:  " (3.13) and "CP00: " (4.x) prefixes, "HH:MM:SS " and
@@ -16,6 +16,24 @@
 **     it becomes a program-check event, never a second execution;
 **   - wait-state messages, I/O and external interruption messages, architecture switches,
 **     tracing switched on and off (a GAP event), and a bare "PSW=" display with no INST=.
+** What identifies a task and an address space under an operating system is kept too:
+**   - an SVC instruction (0A) is followed by an SVC interruption record (FST_INTR_SVC,
+**     the SVC number): Hercules prints no message for it;
+**   - an LPSW (82) or LPSWE (B2B2) is followed by an LPSW record: the PSW it loaded and
+**     its operand address, from the storage-operand line after it (R:/V:, 4.x's
+**     V:..:R:..:K:, 8- or 16-digit addresses; nothing when the line is a translation
+**     exception or shows fewer bytes than the PSW);
+**   - an LCTL (B7) or LCTLG (EB..2F) that loads CR1 is followed by a CR record with the
+**     value its word on the storage line shows (LCTL: the 32-bit value; nothing when the
+**     word is past the bytes shown);
+**   - a CR1 shown in a control-register block (CR01= / C1=, 3.13 and HHC02271I) that is
+**     not the value last written for that CPU gives a CR record at once (the block shows
+**     the value in force before its instruction, so it may be one instruction late).
+**   The LPSW and LCTL records wait, per CPU, until that CPU's next PSW line, next event
+**   or the end of the input: a program check announced for that CPU first means the
+**   instruction loaded nothing, and its record is dropped — unless the re-display is an
+**   "Instruction fetch error", which says the check came from fetching at the new PSW,
+**   so the record is kept and the program check written after it.
 ** Every line is classified; lines it does not understand are counted (with the first
 ** one kept for the report), never silently dropped. A PSW line that cannot be read is
 ** "malformed": counted and reported with its line number — an instruction may be
@@ -39,7 +57,9 @@ typedef struct fst_hlog_stats {
     uint64_t insns;        /* executed instructions written to the trace */
     uint64_t trace_lines;  /* PSW/INST, storage, register, EXRL and spliced disassembly lines */
     uint64_t redisplays;   /* program-check re-displays (not executions) */
-    uint64_t pgmchks, waits, intrs, gaps;
+    uint64_t pgmchks, waits, gaps;
+    uint64_t intrs;        /* I/O and external interruption messages */
+    uint64_t svcs;         /* SVC instructions executed (an SVC interruption record each) */
     uint64_t messages;     /* other Hercules messages (HHC...) and their continuation lines */
     uint64_t blank;
     uint64_t unknown;      /* lines that are none of the above */

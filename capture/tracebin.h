@@ -37,12 +37,26 @@
 **   0x53       CPU v      the following records are CPU v's
 **   0x54       PGMCHK v u8  the last instruction ended in a program interruption:
 **                         code v, ILC u8; it executed once (Hercules' re-display is dropped)
-**   0x55       INTR u8 v  an interruption: class (FST_INTR_*), code v
+**   0x55       INTR u8 v  an interruption: class (FST_INTR_*), code v (SVC: the SVC number,
+**                         written right after the SVC instruction)
 **   0x56       WAIT u8 u8 psw..  wait state entered: kind (0 loaded, 1 disabled), PSW length
 **                         (8 or 16), PSW bytes
 **   0x57       GAP        tracing was off for a while (t-/t+, range): the next address
 **                         jump is not the program's
 **   0x58       TIME v     the log's wall clock, seconds since midnight (only when it changes)
+**   0x59       LPSW v u8 psw..  the last instruction, an LPSW (82) or LPSWE (B2B2), loaded
+**                         this PSW: operand address v (under an OS a TCB/RB/save area or a
+**                         fixed PSA slot: what says which task runs next), PSW length (8 or
+**                         16; 0 = not known), PSW bytes. Written after that instruction and
+**                         before the next one; not written when it ended in a program check
+**   0x5A       CR u8 v    control register u8 has the value v (64-bit varint) from here on:
+**                         loaded by LCTL/LCTLG, or a value the log displayed that differs
+**                         from the last one written (the log parser writes CR1 only: the
+**                         address space)
+**
+** The ops 0x59 and 0x5A were added to version 1 without changing the version number: an
+** older trace is still read by this reader, but a reader older than these ops stops at
+** the first of them with an "unknown event op" error naming its byte offset.
 **
 ** Ownership: a writer or reader owns its file descriptor and buffers; fst_tw_close /
 ** fst_tr_close free everything. Strings returned by the reader live as long as it.
@@ -74,7 +88,7 @@
 #define FST_FK_END          "end"           /* why it ended: disabled-wait, eof, timeout, max-instructions, interrupted, hercules-exited */
 #define FST_FK_INSNS        "instructions"
 #define FST_FK_PGMCHKS      "program-checks"
-#define FST_FK_INTRS        "interruptions"
+#define FST_FK_INTRS        "interruptions" /* INTR records: I/O, external, SVC */
 #define FST_FK_WAITS        "waits"
 #define FST_FK_LINES        "log-lines"
 #define FST_FK_UNKNOWN      "log-lines-not-understood"
@@ -124,6 +138,11 @@ int fst_tw_intr(fst_tw *w, unsigned cls, uint32_t code);
 int fst_tw_wait(fst_tw *w, unsigned kind, const uint8_t *psw, unsigned pswlen);
 int fst_tw_gap(fst_tw *w);
 int fst_tw_time(fst_tw *w, uint32_t secs);
+/* The PSW an LPSW/LPSWE loaded from `operand` (pswlen 8 or 16; any other length is
+** written as 0, PSW not known). Call it after the instruction and before the next. */
+int fst_tw_lpsw(fst_tw *w, uint64_t operand, const uint8_t *psw, unsigned pswlen);
+/* Control register crno (0-15) has `value` from here on. */
+int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value);
 /* Push buffered events to the file as a frame now (a live capture does this so that a
 ** crash loses little). */
 int fst_tw_flush(fst_tw *w, fst_err *err);
@@ -146,20 +165,23 @@ typedef enum fst_rec_kind {
     FST_REC_WAIT,
     FST_REC_GAP,
     FST_REC_TIME,
+    FST_REC_LPSW,
+    FST_REC_CR,
 } fst_rec_kind;
 
 typedef struct fst_rec {
     fst_rec_kind kind;
-    uint64_t addr;      /* INSN: its address */
+    uint64_t addr;      /* INSN: its address; LPSW: the operand address */
+    uint64_t value;     /* CR: the register's new value */
     uint8_t len;        /* INSN: 2, 4 or 6 */
     uint8_t bytes[6];   /* INSN */
     uint8_t ilc;        /* PGMCHK */
-    uint8_t cls;        /* INTR class; WAIT kind */
-    uint8_t pswlen;     /* WAIT */
-    uint8_t psw[16];    /* WAIT */
+    uint8_t cls;        /* INTR class; WAIT kind; CR: register number */
+    uint8_t pswlen;     /* WAIT, LPSW: 8 or 16 (0 = not known) */
+    uint8_t psw[16];    /* WAIT, LPSW */
     uint16_t cpu;       /* CPU of this record (all kinds) */
     uint32_t state;     /* PSW state in force (all kinds) */
-    uint32_t code;      /* PGMCHK, INTR: interruption code; TIME: seconds */
+    uint32_t code;      /* PGMCHK, INTR: interruption code (SVC: its number); TIME: seconds */
 } fst_rec;
 
 typedef struct fst_image_seg {

@@ -16,12 +16,12 @@
 enum {
     FST_OP_SEQ = 0x00, FST_OP_JMP = 0x40, FST_OP_JMPA = 0x50, FST_OP_INS = 0x51, FST_OP_STATE = 0x52,
     FST_OP_CPU = 0x53, FST_OP_PGMCHK = 0x54, FST_OP_INTR = 0x55, FST_OP_WAIT = 0x56, FST_OP_GAP = 0x57,
-    FST_OP_TIME = 0x58,
+    FST_OP_TIME = 0x58, FST_OP_LPSW = 0x59, FST_OP_CR = 0x5A,
 };
 #define FST_TB_MRU 16
 #define FST_TB_SEQ_MAX 64
 #define FST_TB_FRAME_PAYLOAD (64 * 1024)
-#define FST_TB_OP_MAX 40            /* longest op: WAIT with a 16-byte PSW */
+#define FST_TB_OP_MAX 40            /* longest op: LPSW with a 10-byte varint and a 16-byte PSW (28) */
 #define FST_TB_MAX_FRAME (16u << 20)
 
 typedef struct fst_icache_ent {

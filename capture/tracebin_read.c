@@ -367,6 +367,31 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             rec->state = r->state;
             r->fpos += 1 + n;
             return 1;
+        case FST_OP_LPSW: {
+            if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
+                return bad_op(r, "truncated LPSW", err);
+            uint8_t len = p[1 + n];
+            if ((len != 0 && len != 8 && len != 16) || p + 2 + n + len > end)
+                return bad_op(r, "truncated LPSW", err);
+            rec->kind = FST_REC_LPSW;
+            rec->addr = v;
+            rec->pswlen = len;
+            memcpy(rec->psw, p + 2 + n, len);
+            rec->state = r->state;
+            r->fpos += 2 + n + len;
+            return 1;
+        }
+        case FST_OP_CR:
+            if (p + 2 > end || !(n = fst_get_uvar(p + 2, end, &v)))
+                return bad_op(r, "truncated control register", err);
+            if (p[1] > 15)
+                return bad_op(r, "bad control register number", err);
+            rec->kind = FST_REC_CR;
+            rec->cls = p[1];
+            rec->value = v;
+            rec->state = r->state;
+            r->fpos += 2 + n;
+            return 1;
         default: {
             char what[48];
             snprintf(what, sizeof what, "unknown event op 0x%02X", op);

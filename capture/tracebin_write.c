@@ -266,6 +266,29 @@ int fst_tw_time(fst_tw *w, uint32_t secs)
     return w->failed ? -1 : 0;
 }
 
+int fst_tw_lpsw(fst_tw *w, uint64_t operand, const uint8_t *psw, unsigned pswlen)
+{
+    if (pswlen != 8 && pswlen != 16)
+        pswlen = 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_LPSW;
+    size_t n = 1 + fst_put_uvar(p + 1, operand);
+    p[n++] = (uint8_t)pswlen;
+    if (pswlen)
+        memcpy(p + n, psw, pswlen);
+    w->blen += n + pswlen;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_CR;
+    p[1] = (uint8_t)crno;
+    w->blen += 2 + fst_put_uvar(p + 2, value);
+    return w->failed ? -1 : 0;
+}
+
 int fst_tw_flush(fst_tw *w, fst_err *err)
 {
     seq_out(w);

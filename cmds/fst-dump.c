@@ -21,6 +21,13 @@ static const fst_cmd cmd = { "fst-dump", "[--summary] TRACE",
 static const char *const hkeys[] = { FST_HK_SOURCE, FST_HK_PROGRAM, FST_HK_COMMAND, FST_HK_ARCH, FST_HK_RANGE,
                                      FST_HK_TRACEOPT, FST_HK_CLOCK, NULL };
 
+/* PSW bytes as Hercules prints them: words of 4 bytes */
+static void psw_words(const uint8_t *psw, unsigned len)
+{
+    for (unsigned i = 0; i < len; i++)
+        printf("%s%02X", i && i % 4 == 0 ? " " : "", psw[i]);
+}
+
 static void record(const fst_rec *r)
 {
     switch (r->kind) {
@@ -33,7 +40,12 @@ static void record(const fst_rec *r)
     case FST_REC_STATE: printf("state %08X\n", r->state); break;
     case FST_REC_CPU: printf("cpu %u\n", r->cpu); break;
     case FST_REC_PGMCHK: printf("pgmchk code=%04X ilc=%u\n", r->code, r->ilc); break;
-    case FST_REC_INTR: printf("intr class=%u code=%X\n", r->cls, r->code); break;
+    case FST_REC_INTR:
+        if (r->cls == FST_INTR_SVC)
+            printf("intr svc %u\n", r->code);
+        else
+            printf("intr class=%u code=%X\n", r->cls, r->code);
+        break;
     case FST_REC_WAIT:
         printf("wait kind=%s psw=", r->cls ? "disabled" : "loaded");
         for (int i = 0; i < r->pswlen; i++)
@@ -42,6 +54,12 @@ static void record(const fst_rec *r)
         break;
     case FST_REC_GAP: printf("gap\n"); break;
     case FST_REC_TIME: printf("time %u\n", r->code); break;
+    case FST_REC_LPSW:
+        printf("lpsw operand=%08llX psw=", (unsigned long long)r->addr);
+        psw_words(r->psw, r->pswlen);
+        printf("\n");
+        break;
+    case FST_REC_CR: printf("cr%u = %08llX\n", r->cls, (unsigned long long)r->value); break;
     case FST_REC_END: break;
     }
 }
@@ -71,7 +89,7 @@ int main(int argc, char **argv)
         printf("image %llX %zu\n", (unsigned long long)seg[i].addr, seg[i].len);
     fst_rec rec;
     int rc;
-    uint64_t kinds[FST_REC_TIME + 1] = { 0 };
+    uint64_t kinds[FST_REC_CR + 1] = { 0 };
     while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
         kinds[rec.kind]++;
         if (!summary)
@@ -82,8 +100,8 @@ int main(int argc, char **argv)
         fst_tr_close(r);
         fst_die_err(&err);
     }
-    static const char *names[] = { "end", "insn", "state", "cpu", "pgmchk", "intr", "wait", "gap", "time" };
-    for (int k = 1; k <= FST_REC_TIME; k++)
+    static const char *names[] = { "end", "insn", "state", "cpu", "pgmchk", "intr", "wait", "gap", "time", "lpsw", "cr" };
+    for (int k = 1; k <= FST_REC_CR; k++)
         printf("count.%s=%llu\n", names[k], (unsigned long long)kinds[k]);
     static const char *fkeys[] = { FST_FK_COMPLETE, FST_FK_END, FST_FK_INSNS, FST_FK_PGMCHKS, FST_FK_INTRS,
                                    FST_FK_WAITS, FST_FK_LINES, FST_FK_UNKNOWN, FST_FK_MALFORMED, "redisplays",

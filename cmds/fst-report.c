@@ -4,6 +4,7 @@
 ** from formats/registry.c, each with its own options (formats/format.h).
 */
 #include "analyze/clock.h"
+#include "analyze/diagnose.h"
 #include "analyze/profile.h"
 #include "capture/progmodel.h"
 #include "capture/tracebin.h"
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
+       O_SUPERVISOR, O_SPACE,
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
@@ -32,6 +34,10 @@ static const fst_option generic[] = {
     { 0, "timed", "all", "time every routine of the program model, not only FORTRAN-compatible ones", O_TIMED },
     { 0, "exclude", "NAME", "drop NAME's own time from every total, and say how much (repeatable)", O_EXCLUDE },
     { 0, "cpu", "problem", "count problem-state time only (supervisor time is excluded)", O_CPU },
+    { 0, "supervisor", "task|row", "supervisor time: charged to the task it runs for (default) or its own row '(supervisor)'",
+      O_SUPERVISOR },
+    { 0, "space", "HEX", "profile only the address space whose CR1 (segment table) is HEX: one job of a whole system",
+      O_SPACE },
 };
 
 typedef struct report {
@@ -130,6 +136,21 @@ static void parse(report *r, int argc, char **argv, const char **path)
                 fst_opt_fail(&p, "--cpu takes 'problem', not '%s'", p.arg);
             r->ro.cpu_problem = 1;
             break;
+        case O_SUPERVISOR:
+            if (!strcmp(p.arg, "row"))
+                r->ro.supervisor = FST_SUP_ROW;
+            else if (strcmp(p.arg, "task"))
+                fst_opt_fail(&p, "--supervisor takes 'task' or 'row', not '%s'", p.arg);
+            break;
+        case O_SPACE: {
+            char *e;
+            errno = 0;
+            r->ro.space = strtoull(p.arg, &e, 16);
+            if (!*p.arg || *e || errno)
+                fst_opt_fail(&p, "--space wants the hex CR1 value of an address space, not '%s'", p.arg);
+            r->ro.space_set = 1;
+            break;
+        }
         default: /* a format's own option */
             r->fopts[r->nfopts++] = (fst_fopt_val){ table[id - O_FORMATOPT].name, p.arg ? p.arg : "" };
             break;
@@ -153,6 +174,13 @@ static fst_pm *load_maps(const report *r, fst_tr *tr)
 }
 
 static void warn_cb(const char *msg) { fst_warn("%s", msg); }
+static void say_cb(int warning, const char *msg)
+{
+    if (warning)
+        fst_warn("%s", msg);
+    else
+        fst_note("%s", msg);
+}
 
 int main(int argc, char **argv)
 {
@@ -178,8 +206,9 @@ int main(int argc, char **argv)
     void *ctx = NULL;
     if (fmt->init && !(ctx = fmt->init(&fc, NULL, &err)))
         fst_die_err(&err);
-    fst_sink sink = { fmt->event, ctx };
-    if (fst_replay(tr, pm, &r.ro, &prof, &sink, fmt->event ? 1 : 0, &err) < 0)
+    fst_diag *diag = fst_diag_new(pm);
+    fst_sink sinks[2] = { { fst_diag_event, diag }, { fmt->event, ctx } };
+    if (fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err) < 0)
         fst_die_err(&err);
     FILE *f = r.out ? fopen(r.out, fmt->binary ? "wb" : "w") : stdout;
     if (!f)
@@ -202,6 +231,8 @@ int main(int argc, char **argv)
     }
     if (prof.mainline < 0 && prof.total_insns)
         fst_warn("no routine of the program model was entered: everything is outside");
+    fst_diag_report(diag, &prof, tr, say_cb);
+    fst_diag_free(diag);
     if (fmt->done)
         fmt->done(ctx);
     fst_profile_free(&prof);

@@ -66,11 +66,21 @@ typedef struct table {      /* a growing array with an open-addressing index */
 typedef struct cg {
     fst_tunit unit;
     table cells, recs;
-    frame *fr[64];
-    size_t nfr[64], capfr[64];
+    struct fstack { frame *f; size_t n, cap; } *fr;   /* by task: each its own stack */
+    size_t nfr;
     uint64_t insns;
     fst_fx cost;
 } cg;
+
+static struct fstack *fstack_of(cg *g, uint32_t task)
+{
+    if (task >= g->nfr) {
+        g->fr = fst_xrealloc(g->fr, ((size_t)task + 1) * sizeof *g->fr);
+        memset(g->fr + g->nfr, 0, ((size_t)task + 1 - g->nfr) * sizeof *g->fr);
+        g->nfr = (size_t)task + 1;
+    }
+    return &g->fr[task];
+}
 
 static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -168,32 +178,32 @@ static void on_exec(cg *g, const fst_event *e)
 
 static void on_call(cg *g, const fst_event *e)
 {
-    unsigned k = e->cpu % 64;
-    frame f = { e->routine, FST_NONE, 1, g->insns, g->cost };
-    for (size_t i = 0; i < g->nfr[k]; i++)
-        if (g->fr[k][i].routine == e->routine)
+    struct fstack *s = fstack_of(g, e->task);
+    frame f = { e->routine, FST_NONE, 1, e->tinsns, e->tcost };  /* the task's clock */
+    for (size_t i = 0; i < s->n; i++)
+        if (s->f[i].routine == e->routine)
             f.outer = 0;
     if (e->counted) {
         f.rec = rec_get(g, e->caller == FST_NONE ? FN_OUTSIDE : e->caller, e->site, e->routine);
         ((crec *)g->recs.v)[f.rec].count++;
     }
-    if (g->nfr[k] == g->capfr[k]) {
-        g->capfr[k] = g->capfr[k] ? g->capfr[k] * 2 : 32;
-        g->fr[k] = fst_xrealloc(g->fr[k], g->capfr[k] * sizeof *g->fr[k]);
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 32;
+        s->f = fst_xrealloc(s->f, s->cap * sizeof *s->f);
     }
-    g->fr[k][g->nfr[k]++] = f;
+    s->f[s->n++] = f;
 }
 
 static void on_return(cg *g, const fst_event *e)
 {
-    unsigned k = e->cpu % 64;
-    if (!g->nfr[k] || g->fr[k][g->nfr[k] - 1].routine != e->routine)
+    struct fstack *s = fstack_of(g, e->task);
+    if (!s->n || s->f[s->n - 1].routine != e->routine)
         return; /* not a frame of a timed routine */
-    frame f = g->fr[k][--g->nfr[k]];
+    frame f = s->f[--s->n];
     if (f.rec != FST_NONE && f.outer) {
         crec *r = (crec *)g->recs.v + f.rec;
-        r->insns += g->insns - f.insns0;
-        r->cost += g->cost - f.cost0;
+        r->insns += e->tinsns - f.insns0;
+        r->cost += e->tcost - f.cost0;
     }
 }
 
@@ -348,8 +358,9 @@ static void cg_done(void *ctx)
     free(g->cells.hash);
     free(g->recs.v);
     free(g->recs.hash);
-    for (size_t i = 0; i < 64; i++)
-        free(g->fr[i]);
+    for (size_t i = 0; i < g->nfr; i++)
+        free(g->fr[i].f);
+    free(g->fr);
     free(g);
 }
 

@@ -4,6 +4,7 @@
 #include "formats/formats.h"
 
 #include <errno.h>
+#include <string.h>
 
 static int row(FILE *out, const char *name, const char *entry, uint64_t calls, uint64_t si, uint64_t ii, fst_fx sc,
                fst_fx ic)
@@ -22,8 +23,9 @@ int fst_write_csv(FILE *out, const fst_profile *p)
         const fst_routine *r = &p->r[i];
         if (!r->timed)
             continue;
-        char entry[24];
-        snprintf(entry, sizeof entry, "%llX", (unsigned long long)r->entry);
+        char entry[24] = "";    /* the "(supervisor)" row has no address */
+        if (r->entry != UINT64_MAX)
+            snprintf(entry, sizeof entry, "%llX", (unsigned long long)r->entry);
         rc = row(out, r->name, entry, r->calls, r->self_insns, r->incl_insns, r->self_cost, r->incl_cost);
     }
     if (!rc)
@@ -51,18 +53,55 @@ static int meta_line(FILE *out, const fst_fctx *fc, fst_err *err)
     return 0;
 }
 
+/* --by-task: the same columns, then the task's id, its address space (CR1 in hex, "real"
+** with DAT off, "unknown") and whether the row's routine is the task's mainline; one row
+** per task and timed routine that the task ran, then the task's own totals. */
+static int task_rows(FILE *out, const fst_profile *p)
+{
+    int rc = fprintf(out, "routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec,task,space,mainline\n") < 0;
+    for (size_t t = 0; t < p->ntasks && !rc; t++) {
+        const fst_taskprof *tp = &p->tasks[t];
+        char space[24], sec[32], entry[24];
+        if (tp->space == FST_SPACE_REAL)
+            strcpy(space, "real");
+        else if (tp->space == FST_SPACE_UNKNOWN)
+            strcpy(space, "unknown");
+        else
+            snprintf(space, sizeof space, "%08llX", (unsigned long long)tp->space);
+        for (size_t i = 0; i < p->nr && !rc; i++) {
+            const fst_taskroutine *r = &tp->r[i];
+            if (!p->r[i].timed || (!r->calls && !r->self_insns && !r->incl_insns && tp->mainline != i))
+                continue;
+            char s1[32], s2[32];
+            fst_fmt_sec9(r->self_cost, s1);
+            fst_fmt_sec9(r->incl_cost, s2);
+            snprintf(entry, sizeof entry, "%llX", (unsigned long long)p->r[i].entry);
+            rc = fprintf(out, "%s,%s,%llu,%llu,%llu,%s,%s,%zu,%s,%d\n", p->r[i].name,
+                         p->r[i].entry == UINT64_MAX ? "" : entry, (unsigned long long)r->calls,
+                         (unsigned long long)r->self_insns, (unsigned long long)r->incl_insns, s1, s2, t, space,
+                         tp->mainline == i) < 0;
+        }
+        fst_fmt_sec9(tp->cost, sec);
+        if (!rc)
+            rc = fprintf(out, "(task),,0,%llu,%llu,%s,%s,%zu,%s,0\n", (unsigned long long)tp->insns,
+                         (unsigned long long)tp->insns, sec, sec, t, space) < 0;
+    }
+    return rc ? -1 : 0;
+}
+
 static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     (void)ctx;
     if (fst_fopt(fc, "meta") && fc->ro && meta_line(out, fc, err) < 0)
         return -1;
-    if (fst_write_csv(out, p))
+    if (fst_fopt(fc, "by-task") ? task_rows(out, p) : fst_write_csv(out, p))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
 }
 
 static const fst_option csv_options[] = {
     { 0, "meta", NULL, "a first line '# fst-report clock=... timed=...' for fst-diff", 0 },
+    { 0, "by-task", NULL, "one row per task and routine, with columns task,space,mainline (and a (task) total row)", 0 },
     { 0 }
 };
 

@@ -41,7 +41,8 @@ typedef struct folded {
     size_t nn, capn;
     size_t *hash;               /* open addressing: node index + 1, 0 = empty */
     size_t caph;
-    size_t cur[64];             /* per CPU: the node of the current stack, FST_NONE = unknown */
+    size_t cur;                 /* the node of the current stack, FST_NONE = unknown */
+    uint32_t cur_task;          /* whose stack it is */
 } folded;
 
 static size_t hslot(const folded *f, size_t parent, size_t routine)
@@ -110,25 +111,25 @@ static void *folded_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
     f->n = fst_xmalloc(f->capn * sizeof *f->n);
     f->n[0] = (node){ FST_NONE, FST_NONE, 0, 0 };
     f->nn = 1;
-    for (size_t i = 0; i < 64; i++)
-        f->cur[i] = FST_NONE;
+    f->cur = FST_NONE;
     return f;
 }
 
 static void folded_event(void *ctx, const fst_event *e)
 {
     folded *f = ctx;
-    unsigned c = e->cpu % 64;
     if (e->kind != FST_EV_EXEC) {
-        f->cur[c] = FST_NONE;   /* the stack may have changed */
+        f->cur = FST_NONE;      /* the stack may have changed */
         return;
     }
     if (e->charged != FST_CHARGE_ROUTINE)
         return;
-    if (f->cur[c] == FST_NONE)
-        f->cur[c] = stack_node(f, e);
-    f->n[f->cur[c]].insns++;
-    f->n[f->cur[c]].cost += e->cost;
+    if (f->cur == FST_NONE || f->cur_task != e->task) { /* tasks interleave: one stack each */
+        f->cur = stack_node(f, e);
+        f->cur_task = e->task;
+    }
+    f->n[f->cur].insns++;
+    f->n[f->cur].cost += e->cost;
 }
 
 /* "A;B;C" of node k into a malloc'd string; ';' and blanks in names become '_' */

@@ -18,13 +18,23 @@
 **   },
 **   "clock": string,                     the clock that priced the instructions (mips:R, model...)
 **   "units": { "fx_per_ns": 512000, "fx_per_tod": 125000 },
-**   "mainline": string | null,           the mainline's name, null when none was entered
+**   "time_policy": { "cpu": "all" | "problem", "supervisor": "task" | "row" }
+**                                        how supervisor time was charged (profile.h)
+**   "mainline": string | null,           the first mainline's name, null when none was entered
 **   "totals":   { "instructions", "time_fx", "time_ns" },   everything executed
 **   "outside":  { "instructions", "time_fx", "time_ns" },   before/after the mainline
 **   "excluded": { "instructions", "time_fx", "time_ns" },   --exclude / --cpu=problem
 **   "events": { "program_checks", "interruptions", "waits", "unwinds", "open_frames",
-**               "unmodeled" },           counts of the replay (unmodeled: instructions the
-**                                        cost model had no row for)
+**               "unmodeled", "svcs", "dispatches", "interruptions_in_routines",
+**               "tasks_by_elimination", "tasks_guessed" },
+**                                        counts of the replay (unmodeled: instructions the
+**                                        cost model had no row for; the task counts: tasks.h)
+**   "tasks": [ {                         every task, in order of appearance (analyze/tasks.h)
+**     "id": int, "space": string,        CR1 in hex, "real" (DAT off) or "unknown"
+**     "first": string,                   hex address of its first instruction
+**     "mainline": string | null,         the routine it entered as its mainline
+**     "instructions", "problem_instructions", "time_fx", "time_ns"
+**   }, ... ],
 **   "routines": [ {                      every routine of the program model, load-module order
 **     "index": int,                      its position in this array (arcs refer to it)
 **     "name": string, "entry": int,      absolute entry address
@@ -54,6 +64,7 @@
 #include "formats/jsonw.h"
 
 #include <errno.h>
+#include <string.h>
 
 static int cost3(FILE *out, const char *key, uint64_t insns, fst_fx fx, const char *end)
 {
@@ -85,6 +96,8 @@ static int trace_part(FILE *out, const fst_fctx *fc, const fst_profile *p)
     rc |= fprintf(out, "},\n    \"complete\": %s,\n", p->complete ? "true" : "false") < 0;
     rc |= kv_str(out, "    ", "incomplete", p->complete ? NULL : p->incomplete, "\n  },\n");
     rc |= kv_str(out, "  ", "clock", p->clock, ",\n  \"units\": {\"fx_per_ns\": 512000, \"fx_per_tod\": 125000},\n");
+    rc |= fprintf(out, "  \"time_policy\": {\"cpu\": \"%s\", \"supervisor\": \"%s\"},\n",
+                  fc->ro && fc->ro->cpu_problem ? "problem" : "all", p->supervisor == FST_SUP_ROW ? "row" : "task") < 0;
     return rc | kv_str(out, "  ", "mainline", p->mainline >= 0 ? p->r[p->mainline].name : NULL, ",\n");
 }
 
@@ -123,6 +136,26 @@ static int arc(FILE *out, const fst_profile *p, size_t i)
                          (unsigned long long)fst_fx_to_ns(a->cost), i + 1 < p->narcs ? "," : "") < 0);
 }
 
+static int task(FILE *out, const fst_profile *p, size_t i)
+{
+    const fst_taskprof *t = &p->tasks[i];
+    char space[24];
+    if (t->space == FST_SPACE_REAL)
+        strcpy(space, "real");
+    else if (t->space == FST_SPACE_UNKNOWN)
+        strcpy(space, "unknown");
+    else
+        snprintf(space, sizeof space, "%08llX", (unsigned long long)t->space);
+    int rc = fprintf(out, "    {\"id\": %zu, \"space\": \"%s\", \"first\": \"%llX\", ", i, space,
+                     (unsigned long long)t->first) < 0;
+    rc |= kv_str(out, "", "mainline", t->mainline != FST_NONE ? p->r[t->mainline].name : NULL, "");
+    return rc | (fprintf(out, ", \"instructions\": %llu, \"problem_instructions\": %llu, \"time_fx\": %llu, "
+                              "\"time_ns\": %llu}%s\n",
+                         (unsigned long long)t->insns, (unsigned long long)t->problem_insns,
+                         (unsigned long long)t->cost, (unsigned long long)fst_fx_to_ns(t->cost),
+                         i + 1 < p->ntasks ? "," : "") < 0);
+}
+
 static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     (void)ctx;
@@ -132,10 +165,17 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     rc |= cost3(out, "outside", p->outside_insns, p->outside_cost, ",");
     rc |= cost3(out, "excluded", p->excluded_insns, p->excluded_cost, ",");
     rc |= fprintf(out, "  \"events\": {\"program_checks\": %llu, \"interruptions\": %llu, \"waits\": %llu, "
-                       "\"unwinds\": %llu, \"open_frames\": %llu, \"unmodeled\": %llu},\n  \"routines\": [\n",
+                       "\"unwinds\": %llu, \"open_frames\": %llu, \"unmodeled\": %llu,\n             \"svcs\": %llu, "
+                       "\"dispatches\": %llu, \"interruptions_in_routines\": %llu, \"tasks_by_elimination\": %llu, "
+                       "\"tasks_guessed\": %llu},\n  \"tasks\": [\n",
                   (unsigned long long)p->pgmchks, (unsigned long long)p->intrs, (unsigned long long)p->waits,
                   (unsigned long long)p->unwinds, (unsigned long long)p->open_frames,
-                  (unsigned long long)p->unmodeled) < 0;
+                  (unsigned long long)p->unmodeled, (unsigned long long)p->svcs, (unsigned long long)p->dispatches,
+                  (unsigned long long)p->intr_in_routine, (unsigned long long)p->by_elimination,
+                  (unsigned long long)p->guessed) < 0;
+    for (size_t i = 0; i < p->ntasks && !rc; i++)
+        rc |= task(out, p, i);
+    rc |= fprintf(out, "  ],\n  \"routines\": [\n") < 0;
     for (size_t i = 0; i < p->nr && !rc; i++)
         rc |= routine(out, p, i);
     rc |= fprintf(out, "  ],\n  \"arcs\": [\n") < 0;

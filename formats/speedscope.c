@@ -1,6 +1,6 @@
 /*
 ** formats/speedscope.c — a speedscope file (https://www.speedscope.app/file-format-schema.json,
-** notes/profformats.md §3.3): one "evented" profile per CPU, the timed routines opening
+** notes/profformats.md §3.3): one "evented" profile per task (analyze/tasks.h), the timed routines opening
 ** ('O') and closing ('C') in execution order, so speedscope's time-order view shows the
 ** run as it happened and its left-heavy and sandwich views the exact totals.
 **
@@ -41,7 +41,8 @@ typedef struct cpu {
 
 typedef struct ss {
     fst_tunit unit;
-    cpu *c[64];
+    cpu **c;            /* by task: each task is a profile with its own time axis */
+    size_t nc;
 } ss;
 
 static void *ss_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
@@ -98,7 +99,14 @@ static void sync_stack(cpu *c, const fst_event *e)
 static void ss_event(void *ctx, const fst_event *e)
 {
     ss *s = ctx;
-    unsigned k = e->cpu % 64;
+    if (e->task == FST_NOTASK)
+        return;
+    size_t k = e->task;
+    if (k >= s->nc) {
+        s->c = fst_xrealloc(s->c, (k + 1) * sizeof *s->c);
+        memset(s->c + s->nc, 0, (k + 1 - s->nc) * sizeof *s->c);
+        s->nc = k + 1;
+    }
     if (!s->c[k]) {
         s->c[k] = fst_xcalloc(1, sizeof *s->c[k]);
         s->c[k]->clock.unit = s->unit;
@@ -116,13 +124,16 @@ static void ss_event(void *ctx, const fst_event *e)
     c->now += fst_rounder_next(&c->clock, e->cost, 1);
 }
 
-static int write_profile(FILE *out, const ss *s, const fst_profile *p, unsigned k, cpu *c, const char *name, int first)
+static int write_profile(FILE *out, const ss *s, const fst_profile *p, size_t k, cpu *c, const char *name, int first)
 {
     while (c->nopen)
         push_ev(c, 'C', c->open[--c->nopen]);
     int rc = fprintf(out, "%s\n    {\"type\": \"evented\", \"name\": ", first ? "" : ",") < 0;
     char title[300];
-    snprintf(title, sizeof title, "%s (CPU %u, clock %s)", name, k, p->clock);
+    if (p->ntasks > 1)
+        snprintf(title, sizeof title, "%s (task %zu, clock %s)", name, k, p->clock);
+    else
+        snprintf(title, sizeof title, "%s (clock %s)", name, p->clock);
     rc |= fst_json_str(out, title) < 0;
     rc |= fprintf(out, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n     \"events\": [",
                   s->unit == FST_TU_INSNS ? "none" : "nanoseconds", (unsigned long long)c->now) < 0;
@@ -154,7 +165,7 @@ static int ss_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     }
     rc |= fprintf(out, "\n  ]},\n \"profiles\": [") < 0;
     int first = 1;
-    for (unsigned k = 0; k < 64 && !rc; k++)
+    for (size_t k = 0; k < s->nc && !rc; k++)
         if (s->c[k] && s->c[k]->nev) {
             rc |= write_profile(out, s, p, k, s->c[k], name, first);
             first = 0;
@@ -173,13 +184,14 @@ static void ss_done(void *ctx)
     ss *s = ctx;
     if (!s)
         return;
-    for (size_t i = 0; i < 64; i++)
+    for (size_t i = 0; i < s->nc; i++)
         if (s->c[i]) {
             free(s->c[i]->ev);
             free(s->c[i]->open);
             free(s->c[i]->want);
             free(s->c[i]);
         }
+    free(s->c);
     free(s);
 }
 
@@ -189,6 +201,6 @@ static const fst_option ss_opts[] = {
 };
 
 const fst_format fst_format_speedscope = {
-    "speedscope", "speedscope JSON: an evented profile per CPU, timed routines opening and closing in order", 0,
+    "speedscope", "speedscope JSON: an evented profile per task, timed routines opening and closing in order", 0,
     ss_opts, ss_init, ss_event, ss_write, ss_done,
 };

@@ -28,6 +28,13 @@ expect_fail() {
     elif grep -q 'AddressSanitizer\|runtime error' "$T/err"; then fail "$name" "sanitizer report" "$(head -5 "$T/err")"
     else ok "$name"; fi
 }
+# flip_byte FILE OFFSET   damage a file: invert every bit of one byte (writing a fixed
+# value would leave the file as it was wherever the byte already held that value)
+flip_byte() {
+    local b
+    b=$(od -A n -t u1 -j "$2" -N 1 "$1" | tr -d ' ')
+    printf "\\$(printf '%03o' $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
 # expect_golden NAME GOLDEN FILE   FILE equals the golden file byte for byte
 expect_golden() {
     if [ ! -f "$2" ]; then fail "$1" "no golden file $2"

@@ -27,6 +27,25 @@ insn cpu=0 addr=20062 len=4 bytes=82000028
 insn cpu=0 addr=20054 len=4 bytes=41100001
 insn cpu=0 addr=20058 len=2 bytes=05E0" "$(cat "$T/seq")"
 
+# what identifies a task (bc_noregs.log, notes §2.3): the SVC 5 interruption, and the
+# PSWs loaded by the SVC handler's LPSW 32, the program-check handler's LPSW 40 and the
+# last LPSW 102(12), each after its instruction
+fst-dump "$T/bc.trace" | grep -E '^(insn|intr|lpsw)' | sed -n '22,30p' > "$T/task"
+expect_eq "bc_noregs: SVC interruption and LPSW records, in place" \
+"insn cpu=0 addr=20050 len=2 bytes=0A05
+intr svc 5
+insn cpu=0 addr=2005E len=4 bytes=82000020
+lpsw operand=00000020 psw=00000005 50020052
+insn cpu=0 addr=20052 len=2 bytes=0000
+insn cpu=0 addr=20062 len=4 bytes=82000028
+lpsw operand=00000028 psw=00000001 50020054
+insn cpu=0 addr=20054 len=4 bytes=41100001
+insn cpu=0 addr=20058 len=2 bytes=05E0" "$(cat "$T/task")"
+# the address space (dat_traditional.log, notes §2.8): LCTL 1,1 loads CR1 = 00021000;
+# the CR blocks after it show that value again, which is not written twice
+fst-capture -q --from-log="$FST_FIXTURES/hercules-3.13/dat_traditional.log" -o "$T/dat.trace"
+expect_eq "dat_traditional: CR1 from LCTL 1,1, once" "cr1 = 00021000" "$(fst-dump "$T/dat.trace" | grep '^cr')"
+
 # 3.13 and 4.9 logs of the same program give the same instruction stream
 for p in bc_noregs esa_traditional z_regsfirst; do
     fst-capture -q --from-log="$FST_FIXTURES/hercules-3.13/$p.log" -o "$T/a.trace"
@@ -35,6 +54,10 @@ for p in bc_noregs esa_traditional z_regsfirst; do
     fst-dump "$T/b.trace" | grep -E '^insn' > "$T/b"
     if cmp -s "$T/a" "$T/b"; then ok "$p: 3.13 and 4.9 logs give the same instructions"
     else fail "$p: 3.13 and 4.9 logs give the same instructions" "$(diff "$T/a" "$T/b" | head -5)"; fi
+    fst-dump "$T/a.trace" | grep -E '^(intr|lpsw)' > "$T/a"
+    fst-dump "$T/b.trace" | grep -E '^(intr|lpsw)' > "$T/b"
+    if [ -s "$T/a" ] && cmp -s "$T/a" "$T/b"; then ok "$p: 3.13 and 4.9 logs give the same SVC and LPSW records"
+    else fail "$p: 3.13 and 4.9 logs give the same SVC and LPSW records" "$(diff "$T/a" "$T/b" | head -5)"; fi
 done
 
 # the spliced HAO message of 3.13 (ec_noregs.log line 'INST=3A20 HHCAO001I...')

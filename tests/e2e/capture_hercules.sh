@@ -8,6 +8,8 @@ EXPECTED=$FST_ROOT/tests/programs/EXPECTED
 for ins in "$FST_PROGS"/*.ins; do
     p=$(basename "$ins" .ins)
     want=$(awk -v p="$p" '$1 == p && $2 == "instructions" { print $3 }' "$EXPECTED")
+    # tasks: its CPU timer follows host time, so only per-task figures are fixed (tasks.sh)
+    [ "$p" = tasks ] && continue
     [ -n "$want" ] || { fail "$p: has an expected instruction count"; continue; }
     [ "$p" = bigloop ] && continue   # captured below, with the limits
     if fst-capture -q --timeout=120 -o "$T/$p.trace" "$ins" 2> "$T/err"; then

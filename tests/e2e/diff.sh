@@ -146,7 +146,7 @@ printf '\x00\x01\x02garbage' > "$T/garbage.bin"
 expect_fail "a binary file that is no trace" 2 "garbage.bin:1: a NUL byte" fst-diff "$T/garbage.bin" "$T/fortg.trace"
 size=$(stat -c %s "$T/fortg.trace")
 cp "$T/fortg.trace" "$T/bad.trace"
-printf '\x01' | dd of="$T/bad.trace" bs=1 seek=$((size / 2)) conv=notrunc status=none
+flip_byte "$T/bad.trace" $((size / 2))
 expect_fail "a damaged trace: the byte offset" 2 "bad.trace: byte [0-9]+: .*CRC" fst-diff "$T/fortg.trace" "$T/bad.trace"
 head -c $((size * 2 / 3)) "$T/fortg.trace" > "$T/cut.trace"
 expect_fail "a trace cut short: not compared (its calls would read as changes)" 2 "NEW .*cut.trace is incomplete \(.*\): not compared" \

@@ -104,7 +104,7 @@ grep -q "^0INCOMPLETE TRACE: cut short at byte\|^INCOMPLETE TRACE: cut short at 
     && ok "a truncated trace gives a report marked incomplete" || fail "a truncated trace gives a report marked incomplete" "$(tail -2 "$T/cut.txt")"
 grep -q "warning: .*cut.trace is incomplete" "$T/err" && ok "... and a warning" || fail "... and a warning" "$(cat "$T/err")"
 cp "$T/bigloop.trace" "$T/bad.trace"
-printf '\x01' | dd of="$T/bad.trace" bs=1 seek=$((size / 3)) conv=notrunc status=none
+flip_byte "$T/bad.trace" $((size / 3))
 expect_fail "a damaged trace: error with the byte offset, no report" 2 "bad.trace: byte [0-9]+: EVNT frame CRC mismatch" \
     fst-report -o "$T/bad.txt" "$T/bad.trace"
 expect_fail "bad --clock" 2 "mips" fst-report --clock=mips:zero "$T/fortg.trace"

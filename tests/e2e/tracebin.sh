@@ -28,7 +28,7 @@ expect_eq "footer cut off: all instructions, incomplete" "200000 0" \
 
 # one byte changed inside an event frame: an error naming the frame's offset
 cp "$T/t.trace" "$T/bad.trace"
-printf '\x5A' | dd of="$T/bad.trace" bs=1 seek=$((size / 2)) conv=notrunc status=none
+flip_byte "$T/bad.trace" $((size / 2))
 expect_fail "damaged frame: exit 2 with the byte offset" 2 "bad.trace: byte [0-9]+: EVNT frame CRC mismatch" \
     fst-dump --summary "$T/bad.trace"
 expect_fail "not a trace" 2 "not an fst trace" fst-dump "$FST_ROOT/README.md"

@@ -1,5 +1,7 @@
 /* Unit tests of capture/herclog.c: PSW text in both Hercules spellings, the state word,
-** and line classification on hand-made inputs (the fixtures are covered end to end in
+** line classification on hand-made inputs, and the records that identify a task and an
+** address space (SVC, LPSW, control register 1) on lines copied from the fixtures and
+** notes/hercules-trace.md (the fixtures are covered end to end in
 ** tests/e2e/capture_fixtures.sh). */
 #include "capture/herclog.h"
 
@@ -143,6 +145,280 @@ static void test_classify_49(void **state)
     assert_int_equal(st.arch, FST_ARCH_ZARCH);
 }
 
+/* The records of the trace that `text` gives (fed in pieces of `step` bytes), one line
+** each: "cpu kind fields". STATE, CPU and TIME records are left out. */
+static fst_hlog_stats records(const char *text, size_t step, char *out, size_t cap)
+{
+    fst_err err;
+    fst_tw *w = fst_tw_open(tmp(), NULL, &err);
+    assert_non_null(w);
+    fst_hlog *h = fst_hlog_new(w, "test.log", FST_ARCH_UNKNOWN, 0);
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n; i += step)
+        assert_int_equal(fst_hlog_feed(h, text + i, i + step > n ? n - i : step, &err), 0);
+    assert_int_equal(fst_hlog_finish(h, &err), 0);
+    fst_hlog_stats st = *fst_hlog_getstats(h);
+    fst_hlog_free(h);
+    assert_int_equal(fst_tw_close(w, 1, "eof", NULL, &err), 0);
+    fst_tr *r = fst_tr_open(tmp(), &err);
+    assert_non_null(r);
+    fst_rec rec;
+    size_t len = 0;
+    out[0] = 0;
+    int k;
+    while ((k = fst_tr_next(r, &rec, &err)) > 0) {
+        char b[96];
+        int o = snprintf(b, sizeof b, "%u ", rec.cpu);
+        switch (rec.kind) {
+        case FST_REC_INSN:
+            o += snprintf(b + o, sizeof b - (size_t)o, "insn %llX ", (unsigned long long)rec.addr);
+            for (int i = 0; i < rec.len; i++)
+                o += snprintf(b + o, sizeof b - (size_t)o, "%02X", rec.bytes[i]);
+            break;
+        case FST_REC_PGMCHK: o += snprintf(b + o, sizeof b - (size_t)o, "pgmchk %X", rec.code); break;
+        case FST_REC_INTR: o += snprintf(b + o, sizeof b - (size_t)o, "intr %u %u", rec.cls, rec.code); break;
+        case FST_REC_WAIT: o += snprintf(b + o, sizeof b - (size_t)o, "wait %u", rec.cls); break;
+        case FST_REC_GAP: o += snprintf(b + o, sizeof b - (size_t)o, "gap"); break;
+        case FST_REC_LPSW:
+            o += snprintf(b + o, sizeof b - (size_t)o, "lpsw %llX ", (unsigned long long)rec.addr);
+            for (int i = 0; i < rec.pswlen; i++)
+                o += snprintf(b + o, sizeof b - (size_t)o, "%02X", rec.psw[i]);
+            break;
+        case FST_REC_CR:
+            o += snprintf(b + o, sizeof b - (size_t)o, "cr%u %llX", rec.cls, (unsigned long long)rec.value);
+            break;
+        default: continue;
+        }
+        assert_true(len + (size_t)o + 2 < cap);
+        len += (size_t)snprintf(out + len, cap - len, "%s\n", b);
+    }
+    assert_int_equal(k, 0);
+    fst_tr_close(r);
+    unlink(tmp());
+    return st;
+}
+
+/* Hercules 3.13, S/370 BC (notes §2.3, bc_noregs.log) and DAT (dat_noregs.log): an SVC is
+** an interruption; LPSW and LCTL 1 write what they loaded after the instruction; an LPSW
+** that program-checks writes nothing, neither does its re-display's storage line. */
+static const char svc_lpsw_313[] =
+    "PSW=00000000 90020050 INST=0A05         SVC   5                      supervisor_call\n"
+    "PSW=00000000 4002005E INST=82000020     LPSW  32(0)                  load_program_status_word\n"
+    "R:00000020:K:06=00000005 50020052 00000000 00000000  ....&...........\n"
+    "PSW=00000005 90020052 INST=0000         ????? ,                      ?\n"
+    "HHCCP014I CPU0000: Operation exception CODE=0001 ILC=2\n"
+    "PSW=00000001 50020054 INST=0000         ????? ,                      ?\n"
+    "PSW=00080000 80020006 INST=B711C04A     LCTL  1,1,74(12)             load_control\n"
+    "R:0002004C:K:06=00021000 00050010 41424344 45464748  ................\n"
+    "PSW=00010001 9002005A INST=8200C066     LPSW  102(12)                load_program_status_word\n"
+    "R:00020068:K:06=00020000 00000000 41424344 45464748  ................\n"
+    "HHCCP014I CPU0000: Privileged-operation exception CODE=0002 ILC=4\n"
+    "PSW=00010001 9002005E INST=8200C066     LPSW  102(12)                load_program_status_word\n"
+    "R:00020068:K:06=00020000 00000000 41424344 45464748  ................\n"
+    "PSW=00080000 80020028 INST=8200C03E     LPSW  62(12)                 load_program_status_word\n"
+    "R:00020040:K:06=000A0000 80000BAD 00B000E0 00021000  .......[...\\....\n"
+    "HHCCP043I Wait state PSW loaded: PSW=000A0000 80000BAD\n"
+    "HHCCP011I CPU0000: Disabled wait state\n";
+
+static void test_svc_lpsw_lctl_313(void **state)
+{
+    (void)state;
+    static char out[4096];
+    for (size_t step = 1; step <= 4096; step *= 8) {
+        fst_hlog_stats st = records(svc_lpsw_313, step, out, sizeof out);
+        assert_string_equal(out, "0 insn 20050 0A05\n"
+                                 "0 intr 5 5\n"
+                                 "0 insn 2005E 82000020\n"
+                                 "0 lpsw 20 0000000550020052\n"
+                                 "0 insn 20052 0000\n"
+                                 "0 pgmchk 1\n"
+                                 "0 insn 20006 B711C04A\n"
+                                 "0 cr1 21000\n"
+                                 "0 insn 2005A 8200C066\n"
+                                 "0 pgmchk 2\n"
+                                 "0 insn 20028 8200C03E\n"
+                                 "0 lpsw 20040 000A000080000BAD\n"
+                                 "0 wait 0\n"
+                                 "0 wait 1\n");
+        assert_int_equal(st.svcs, 1);
+        assert_int_equal(st.intrs, 0); /* I/O and external only */
+        assert_int_equal(st.insns, 6);
+        assert_int_equal(st.pgmchks, 2);
+        assert_int_equal(st.unknown + st.malformed, 0);
+    }
+}
+
+/* traditional mode, DAT on (dat_traditional.log, notes §2.8): a CR block follows the
+** registers. The first CR01 shown is written; the same value again is not; an LCTL that
+** program-checks writes nothing, though its own (earlier) CR block comes before the
+** check; LCTL r1,r3 wraps from 15 to 0. */
+static const char crblock_313[] =
+    "PSW=04080000 8002000E INST=41100003     LA    1,3(0,0)               load_address\n"
+    "V:00000003:K:06=00 80020000 00000000 00000000 000000 ................\n"
+    "GR00=00000000  GR01=00000000  GR02=00000000  GR03=00000000\n"
+    "GR04=00000000  GR05=00000000  GR06=00000000  GR07=00000000\n"
+    "GR08=00000000  GR09=00000000  GR10=00000000  GR11=00000000\n"
+    "GR12=80020002  GR13=00000000  GR14=00000000  GR15=00000000\n"
+    "CR00=00B000E0  CR01=00021000  CR02=00000000  CR03=00000000\n"
+    "CR04=00000000  CR05=00000000  CR06=00000000  CR07=00000000\n"
+    "CR08=00000000  CR09=00000000  CR10=00000000  CR11=00000000\n"
+    "CR12=00000000  CR13=00000000  CR14=C2000000  CR15=00000000\n"
+    "PSW=04090000 80020012 INST=B711C04A     LCTL  1,1,74(12)             load_control\n"
+    "V:0002004C:K:06=00031000 00050010 41424344 45464748  ................\n"
+    "GR00=00000000  GR01=00000000  GR02=00000000  GR03=00000000\n"
+    "CR00=00B000E0  CR01=00021000  CR02=00000000  CR03=00000000\n"
+    "HHCCP014I CPU0000: Privileged-operation exception CODE=0002 ILC=4\n"
+    "PSW=04090000 80020016 INST=B711C04A     LCTL  1,1,74(12)             load_control\n"
+    "V:0002004C:K:06=00031000 00050010 41424344 45464748  ................\n"
+    "GR00=00000000  GR01=00000000  GR02=00000000  GR03=00000000\n"
+    "CR00=00B000E0  CR01=00021000  CR02=00000000  CR03=00000000\n"
+    "PSW=04080000 8002001A INST=B7F1C04A     LCTL  15,1,74(12)            load_control\n"
+    "V:0002004C:K:06=00000000 00000000 00041000 45464748  ................\n"
+    "GR00=00000000  GR01=00000000  GR02=00000000  GR03=00000000\n"
+    "CR00=00B000E0  CR01=00021000  CR02=00000000  CR03=00000000\n"
+    "PSW=04080000 8002001E INST=B700C04A     LCTL  0,0,74(12)             load_control\n"
+    "V:0002004C:K:06=00000000 00000000 00041000 45464748  ................\n"
+    "GR00=00000000  GR01=00000000  GR02=00000000  GR03=00000000\n"
+    "CR00=00B000E0  CR01=00041000  CR02=00000000  CR03=00000000\n"
+    "PSW=04080000 80020022 INST=B701C0FE     LCTL  0,1,254(12)            load_control\n"
+    "V:00020FFC:K:06=00B000E0                             ....            \n"
+    "PSW=04080000 80020026 INST=8200C0FE     LPSW  254(12)                load_program_status_word\n"
+    "V:00050010: Translation exception 0011\n"
+    "HHCCP014I CPU0000: Page-translation exception CODE=0011 ILC=4\n"
+    "PSW=04080000 80020026 INST=8200C0FE     LPSW  254(12)                load_program_status_word\n"
+    "V:00050010: Translation exception 0011\n";
+
+static void test_cr_display_313(void **state)
+{
+    (void)state;
+    static char out[4096];
+    fst_hlog_stats st = records(crblock_313, 4096, out, sizeof out);
+    assert_string_equal(out, "0 insn 2000E 41100003\n"
+                             "0 cr1 21000\n"           /* the first CR01 shown */
+                             "0 insn 20012 B711C04A\n"
+                             "0 pgmchk 2\n"            /* no cr1 31000: the LCTL failed */
+                             "0 insn 2001A B7F1C04A\n"
+                             "0 cr1 41000\n"           /* CR15, CR0, CR1: CR1 is the third word */
+                             "0 insn 2001E B700C04A\n" /* CR0 only; its display shows CR01=00041000, as written */
+                             "0 insn 20022 B701C0FE\n" /* CR1's word is past the page end: not shown */
+                             "0 insn 20026 8200C0FE\n"
+                             "0 pgmchk 11\n");
+    assert_string_equal(st.traceopt, "traditional");
+    assert_int_equal(st.unknown + st.malformed, 0);
+}
+
+/* regsfirst mode: the CR block before a PSW line is the next instruction's, so an LCTL's
+** value shows there before its record is due; it is written once. */
+static const char regsfirst_313[] =
+    "CR00=00B000E0  CR01=00021000  CR02=00000000  CR03=00000000\n"
+    "\n"
+    "PSW=04080000 80020006 INST=B711C04A     LCTL  1,1,74(12)             load_control\n"
+    "V:0002004C:K:06=00031000 00050010 41424344 45464748  ................\n"
+    "CR00=00B000E0  CR01=00031000  CR02=00000000  CR03=00000000\n"
+    "\n"
+    "PSW=04080000 8002000A INST=1812         LR    1,2                    load_register\n";
+
+static void test_cr_regsfirst_313(void **state)
+{
+    (void)state;
+    static char out[1024];
+    fst_hlog_stats st = records(regsfirst_313, 4096, out, sizeof out);
+    assert_string_equal(out, "0 cr1 21000\n"
+                             "0 insn 20006 B711C04A\n"
+                             "0 cr1 31000\n"
+                             "0 insn 2000A 1812\n");
+    assert_string_equal(st.traceopt, "regsfirst");
+}
+
+/* An LPSW whose new PSW points at storage that is not there: the check comes from the
+** fetch at the new PSW (the re-display says "Instruction fetch error"), so the LPSW
+** itself completed and its record is kept, before the program check. Both spellings. */
+static const char fetcherr[] =
+    "PSW=00080000 8002001A INST=8200C026     LPSW  38(12)                 load_program_status_word\n"
+    "R:00020028:K:06=00080000 80F00000 00022000 00F00000  .......[.....0..\n"
+    "HHCCP014I CPU0000: Addressing exception CODE=0005 ILC=4\n"
+    "PSW=00080000 80F00004 Instruction fetch error\n"
+    "01:01:34 HHC02324I PSW=000800008002001A INST=8200C026     LPSW  38(12)                 load_program_status_word\n"
+    "01:01:34 HHC02326I R:00020028:K:06=00080000 80F00000 00022000 00F00000  .......[.....0..\n"
+    "01:01:34 HHC00801I Processor CP00: Addressing exception interruption code 0005 ilc 2\n"
+    "01:01:34 HHC02325E  Instruction fetch error\n";
+
+static void test_lpsw_then_fetch_error(void **state)
+{
+    (void)state;
+    static char out[1024];
+    fst_hlog_stats st = records(fetcherr, 4096, out, sizeof out);
+    assert_string_equal(out, "0 insn 2001A 8200C026\n"
+                             "0 lpsw 20028 0008000080F00000\n"
+                             "0 pgmchk 5\n"
+                             "0 insn 2001A 8200C026\n"
+                             "0 lpsw 20028 0008000080F00000\n"
+                             "0 pgmchk 5\n");
+    assert_int_equal(st.redisplays, 2);
+}
+
+/* SDL Hercules 4.x: V:...:R:...:K: storage lines (DAT on), HHC02271I CR lines, a z/Arch
+** LPSWE with a 16-byte PSW (notes §3.3), an LCTLG that loads CR1 and z's "C1=". */
+static const char log49_task[] =
+    "01:01:34 HHC02324I PSW=040800008002002C INST=8200C03E     LPSW  62(12)                 load_program_status_word\n"
+    "01:01:34 HHC02326I V:00020040:R:0000000000020040:K:06=04080000 80020100 00B000E0 00021000  .......[...\\....\n"
+    "01:01:34 HHC02269I GR00=00000000 GR01=00000000 GR02=00000000 GR03=00000000\n"
+    "01:01:34 HHC02271I CR00=00B000E0 CR01=00021000 CR02=00000000 CR03=00000000\n"
+    "01:01:34 HHC02324I PSW=0408000080020100 INST=05EF         BALR  14,15                  branch_and_link_register\n"
+    "01:01:34 HHC02271I CR00=00B000E0 CR01=00021000 CR02=00000000 CR03=00000000\n"
+    "01:01:33 HHC00811I Processor CP00: architecture mode z/Arch\n"
+    "01:01:33 HHC02324I PSW=0000000180000000 0000000000020014 INST=EB01C08E002F LCTLG 0,1,142(12)            load_control_long\n"
+    "01:01:33 HHC02326I R:0000000000020090:K:06=00000000 000400E0 00000000 01234000  .......\\....i...\n"
+    "01:01:33 HHC02271I C0=00000000000400E0 C1=0000000000000000 C2=0000000000000000 C3=0000000000000000\n"
+    "01:01:33 HHC02324I PSW=0000000180000000 0000000000020076 INST=B2B20140     LPSWE 320(0)                 load_program_status_word_extended\n"
+    "01:01:33 HHC02326I R:0000000000000140:K:06=00002001 80000000 00000000 0002006C  ...............%\n"
+    "01:01:33 HHC02271I C0=00000000000400E0 C1=0000000001234000 C2=0000000000000000 C3=0000000000000000\n"
+    "01:01:33 HHC02324I PSW=0000200180000000 000000000002006C INST=0000         ????? ,                      ?\n"
+    "01:01:33 HHC00801I Processor CP00: Operation exception interruption code 0001 ilc 2\n"
+    "01:01:33 HHC02324I PSW=0000200180000000 000000000002006C INST=0000         ????? ,                      ?\n";
+
+static void test_task_records_49(void **state)
+{
+    (void)state;
+    static char out[4096];
+    fst_hlog_stats st = records(log49_task, 4096, out, sizeof out);
+    assert_string_equal(out, "0 insn 2002C 8200C03E\n"
+                             "0 cr1 21000\n"
+                             "0 lpsw 20040 0408000080020100\n"
+                             "0 insn 20100 05EF\n"
+                             "0 insn 20014 EB01C08E002F\n"
+                             "0 cr1 0\n" /* the LCTLG's own display: the value before it */
+                             "0 cr1 1234000\n"
+                             "0 insn 20076 B2B20140\n"
+                             "0 lpsw 140 0000200180000000000000000002006C\n"
+                             "0 insn 2006C 0000\n"
+                             "0 pgmchk 1\n");
+    assert_int_equal(st.unknown + st.malformed, 0);
+}
+
+/* Two CPUs (3.13 prefixes): lines of CPU 1 come between CPU 0's LPSW and its storage
+** line; CPU 0's record waits for CPU 0's next PSW line. */
+static const char twocpu_313[] =
+    "CPU0000:  PSW=00080000 80020044 INST=8200C04E     LPSW  78(12)                 load_program_status_word\n"
+    "CPU0001:  PSW=00080000 80020000 INST=0DC0         BASR  12,0                   branch_and_save_register\n"
+    "CPU0000:  R:00020050:K:06=00080000 80020100 8002002A 00F00000  .............0..\n"
+    "CPU0001:  PSW=00080000 80020002 INST=0A07         SVC   7                      supervisor_call\n"
+    "CPU0001: GR00=00000000  GR01=8002002A  GR02=00000000  GR03=00000000\n"
+    "CPU0000:  PSW=00080000 80020100 INST=05EF         BALR  14,15                  branch_and_link_register\n";
+
+static void test_two_cpus_313(void **state)
+{
+    (void)state;
+    static char out[1024];
+    records(twocpu_313, 4096, out, sizeof out);
+    assert_string_equal(out, "0 insn 20044 8200C04E\n"
+                             "1 insn 20000 0DC0\n"
+                             "1 insn 20002 0A07\n"
+                             "1 intr 5 7\n"
+                             "0 lpsw 20050 0008000080020100\n"
+                             "0 insn 20100 05EF\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +426,12 @@ int main(void)
         cmocka_unit_test(test_psw_state),
         cmocka_unit_test(test_classify_313),
         cmocka_unit_test(test_classify_49),
+        cmocka_unit_test(test_svc_lpsw_lctl_313),
+        cmocka_unit_test(test_cr_display_313),
+        cmocka_unit_test(test_cr_regsfirst_313),
+        cmocka_unit_test(test_lpsw_then_fetch_error),
+        cmocka_unit_test(test_task_records_49),
+        cmocka_unit_test(test_two_cpus_313),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* Unit tests of capture/tracebin.c: every record survives a round trip; a trace cut at
 ** any byte reads as a prefix of the records and says it is incomplete; any changed byte
-** is an error, never a silently different trace. */
+** is an error, never a silently different trace; an op this reader does not know is an
+** error naming its byte offset. */
 #include "capture/tracebin.h"
+#include "common/bytes.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <zlib.h>
 
 #define NREC 5000
 
@@ -20,7 +23,8 @@ static fst_rec want[NREC + 64];
 static size_t nwant;
 
 /* A stream like a real one: loops, calls and returns, new bytes at an address now and
-** then (self-modifying code), state and CPU switches, interruptions. Deterministic. */
+** then (self-modifying code), state and CPU switches, interruptions, PSWs loaded by LPSW
+** and control registers loaded. Deterministic. */
 static void make_trace(const char *p, int complete)
 {
     fst_err err;
@@ -60,6 +64,33 @@ static void make_trace(const char *p, int complete)
             nwant++;
             continue;
         }
+        if (r % 103 == 0) {                         /* an LPSW: 8- or 16-byte PSW, 64-bit operand */
+            uint8_t psw[16];
+            unsigned len = r & 1 ? 16 : 8;
+            for (unsigned j = 0; j < len; j++)
+                psw[j] = (uint8_t)(r >> (j % 8) ^ j);
+            uint64_t operand = (uint64_t)r << (r % 40);
+            fst_tw_lpsw(w, operand, psw, len);
+            x->kind = FST_REC_LPSW;
+            x->addr = operand;
+            x->pswlen = (uint8_t)len;
+            memcpy(x->psw, psw, len);
+            x->cpu = (uint16_t)cpu;
+            x->state = state;
+            nwant++;
+            continue;
+        }
+        if (r % 107 == 0) {                         /* a control register, any 64-bit value */
+            uint64_t v = (uint64_t)seed * 0x9E3779B97F4A7C15ull;
+            fst_tw_cr(w, r & 15, v);
+            x->kind = FST_REC_CR;
+            x->cls = (uint8_t)(r & 15);
+            x->value = v;
+            x->cpu = (uint16_t)cpu;
+            x->state = state;
+            nwant++;
+            continue;
+        }
         if (r % 13 == 0)
             addr = 0x20000 + (r % 64) * 2;          /* a branch */
         uint8_t b[6] = { (uint8_t)(r % 7 == 0 ? 0xD2 : r % 3 == 0 ? 0x58 : 0x18), 0x12, 0x34, 0x56, 0x78, 0x9A };
@@ -95,7 +126,8 @@ static long read_back(const char *p, int *complete)
     size_t k = 0;
     int rc;
     while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
-        if (rec.kind != FST_REC_INSN && rec.kind != FST_REC_PGMCHK)
+        if (rec.kind != FST_REC_INSN && rec.kind != FST_REC_PGMCHK && rec.kind != FST_REC_LPSW &&
+            rec.kind != FST_REC_CR)
             continue;
         const fst_rec *x = &want[k];
         if (k >= nwant || rec.kind != x->kind || rec.cpu != x->cpu)
@@ -104,6 +136,11 @@ static long read_back(const char *p, int *complete)
             (rec.addr != x->addr || rec.len != x->len || memcmp(rec.bytes, x->bytes, x->len) || rec.state != x->state))
             break;
         if (rec.kind == FST_REC_PGMCHK && (rec.code != x->code || rec.ilc != x->ilc))
+            break;
+        if (rec.kind == FST_REC_LPSW && (rec.addr != x->addr || rec.pswlen != x->pswlen ||
+                                         memcmp(rec.psw, x->psw, x->pswlen) || rec.state != x->state))
+            break;
+        if (rec.kind == FST_REC_CR && (rec.cls != x->cls || rec.value != x->value || rec.state != x->state))
             break;
         k++;
     }
@@ -123,6 +160,105 @@ static void test_roundtrip(void **state)
     int complete;
     assert_int_equal(read_back(path, &complete), (long)nwant);
     assert_int_equal(complete, 1);
+}
+
+/* The new ops between instructions, with their edge values, read back field by field and
+** in place: after the instruction they follow, before the next. */
+static void test_lpsw_cr_records(void **state)
+{
+    (void)state;
+    fst_err err;
+    fst_tw *w = fst_tw_open(path, NULL, &err);
+    assert_non_null(w);
+    static const uint8_t b[4] = { 0x82, 0x00, 0xC0, 0x66 }, lr[2] = { 0x18, 0x12 };
+    static const uint8_t psw8[8] = { 0x07, 0x0C, 0x00, 0x00, 0x00, 0x02, 0x01, 0x00 };
+    static const uint8_t psw16[16] = { 0x00, 0x00, 0x20, 0x01, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0x6C };
+    fst_tw_state(w, 0x0D);
+    fst_tw_cpu(w, 3);
+    fst_tw_insn(w, 0x20000, b, 4);
+    assert_int_equal(fst_tw_lpsw(w, 0x20A0, psw8, 8), 0);
+    fst_tw_insn(w, 0x20100, lr, 2);
+    assert_int_equal(fst_tw_lpsw(w, UINT64_MAX, psw16, 16), 0);
+    assert_int_equal(fst_tw_lpsw(w, 0x140, psw16, 12), 0); /* not a PSW length: PSW not known */
+    assert_int_equal(fst_tw_cr(w, 1, 0x00123000), 0);
+    assert_int_equal(fst_tw_cr(w, 15, UINT64_MAX), 0);
+    fst_tw_insn(w, 0x20102, lr, 2);
+    assert_int_equal(fst_tw_close(w, 1, "test", NULL, &err), 0);
+
+    fst_tr *r = fst_tr_open(path, &err);
+    assert_non_null(r);
+    fst_rec rec;
+    fst_rec_kind kinds[16];
+    int n = 0, k;
+    while ((k = fst_tr_next(r, &rec, &err)) > 0) {
+        if (rec.kind == FST_REC_STATE || rec.kind == FST_REC_CPU)
+            continue;
+        assert_true(n < 16);
+        kinds[n++] = rec.kind;
+        assert_int_equal(rec.cpu, 3);
+        assert_int_equal(rec.state, 0x0D);
+        if (rec.kind == FST_REC_LPSW && rec.pswlen == 8) {
+            assert_int_equal(rec.addr, 0x20A0);
+            assert_memory_equal(rec.psw, psw8, 8);
+        } else if (rec.kind == FST_REC_LPSW && rec.pswlen == 16) {
+            assert_true(rec.addr == UINT64_MAX);
+            assert_memory_equal(rec.psw, psw16, 16);
+        } else if (rec.kind == FST_REC_LPSW) {
+            assert_int_equal(rec.pswlen, 0);
+            assert_int_equal(rec.addr, 0x140);
+        } else if (rec.kind == FST_REC_CR && rec.cls == 1) {
+            assert_int_equal(rec.value, 0x00123000);
+        } else if (rec.kind == FST_REC_CR) {
+            assert_int_equal(rec.cls, 15);
+            assert_true(rec.value == UINT64_MAX);
+        }
+    }
+    assert_int_equal(k, 0);
+    assert_int_equal(fst_tr_complete(r, NULL), 1);
+    fst_tr_close(r);
+    static const fst_rec_kind want_kinds[] = { FST_REC_INSN, FST_REC_LPSW, FST_REC_INSN, FST_REC_LPSW,
+                                               FST_REC_LPSW, FST_REC_CR, FST_REC_CR, FST_REC_INSN };
+    assert_int_equal(n, 8);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(kinds[i], want_kinds[i]);
+}
+
+/* One frame with a valid CRC. */
+static void put_frame(FILE *f, const char *tag, const uint8_t *p, uint32_t n)
+{
+    uint8_t h[8], t[4];
+    memcpy(h, tag, 4);
+    fst_put_le32(h + 4, n);
+    fst_put_le32(t, (uint32_t)crc32(crc32(0L, h, 8), p, n));
+    fwrite(h, 1, 8, f);
+    fwrite(p, 1, n, f);
+    fwrite(t, 1, 4, f);
+}
+
+/* What a reader from before an op was added does with a newer trace (what this reader
+** does with an op from a later fst): it stops with an error naming the op's byte offset. */
+static void test_unknown_op_names_its_offset(void **state)
+{
+    (void)state;
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite(FST_TRACE_MAGIC, 1, 8, f);
+    static const uint8_t head[2] = { FST_TRACE_VERSION, 0 };
+    put_frame(f, "HEAD", head, 2);
+    /* u64 instructions before (0), INS 0DC0, then an op no fst knows */
+    static const uint8_t ev[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0x51, 0x0D, 0xC0, 0x7F };
+    put_frame(f, "EVNT", ev, 12);
+    fclose(f);
+    fst_err err;
+    fst_tr *r = fst_tr_open(path, &err);
+    assert_non_null(r);
+    fst_rec rec;
+    assert_int_equal(fst_tr_next(r, &rec, &err), 1);
+    assert_int_equal(rec.kind, FST_REC_INSN);
+    assert_int_equal(fst_tr_next(r, &rec, &err), -1);
+    /* magic 8 + HEAD 8+2+4 + EVNT header 8 + 11 payload bytes before the op = 41 */
+    assert_non_null(strstr(err.msg, "byte 41: unknown event op 0x7F"));
+    fst_tr_close(r);
 }
 
 static size_t slurp(uint8_t *buf, size_t cap)
@@ -201,6 +337,8 @@ int main(void)
         cmocka_unit_test(test_cut_anywhere),
         cmocka_unit_test(test_any_changed_byte_is_an_error),
         cmocka_unit_test(test_incomplete_without_footer),
+        cmocka_unit_test(test_lpsw_cr_records),
+        cmocka_unit_test(test_unknown_op_names_its_offset),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     unlink(path);

@@ -1,0 +1,147 @@
+/* analyze/diagnose.c — findings about a replay, said instead of silence; see diagnose.h. */
+#include "analyze/diagnose.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fst_diag {
+    const fst_pm *pm;
+    const fst_profile *p;
+    size_t *by_addr;        /* routine indices sorted by entry (built at the first event) */
+    size_t n;
+    uint64_t *unentered;    /* per routine: instructions run inside it while outside */
+};
+
+fst_diag *fst_diag_new(const fst_pm *pm)
+{
+    fst_diag *d = fst_xcalloc(1, sizeof *d);
+    d->pm = pm;
+    return d;
+}
+
+void fst_diag_free(fst_diag *d)
+{
+    if (!d)
+        return;
+    free(d->by_addr);
+    free(d->unentered);
+    free(d);
+}
+
+static const fst_profile *sort_p;
+static int by_entry(const void *a, const void *b)
+{
+    uint64_t x = sort_p->r[*(const size_t *)a].entry, y = sort_p->r[*(const size_t *)b].entry;
+    return x < y ? -1 : x > y;
+}
+
+static void build(fst_diag *d, const fst_profile *p)
+{
+    d->p = p;
+    d->by_addr = fst_xcalloc(p->nr + 1, sizeof *d->by_addr);
+    d->unentered = fst_xcalloc(p->nr + 1, sizeof *d->unentered);
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].entry != UINT64_MAX)
+            d->by_addr[d->n++] = i;
+    sort_p = p;
+    qsort(d->by_addr, d->n, sizeof *d->by_addr, by_entry);
+}
+
+/* The routine whose storage holds addr: the last entry at or below it, inside the program. */
+static size_t holder(const fst_diag *d, uint64_t addr)
+{
+    if (addr < d->p->lo || addr >= d->p->hi || !d->n)
+        return FST_NONE;
+    size_t lo = 0, hi = d->n;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (d->p->r[d->by_addr[mid]].entry <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return d->p->r[d->by_addr[lo]].entry <= addr ? d->by_addr[lo] : FST_NONE;
+}
+
+void fst_diag_event(void *ctx, const fst_event *e)
+{
+    fst_diag *d = ctx;
+    if (e->kind != FST_EV_EXEC || e->charged != FST_CHARGE_OUTSIDE)
+        return;
+    if (!d->p)
+        build(d, e->profile);
+    size_t r = holder(d, e->insn->addr);
+    if (r != FST_NONE)
+        d->unentered[r]++;
+}
+
+static void names(char *buf, size_t cap, const fst_profile *p, const size_t *idx, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && i < 6 && len + 1 < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", p->r[idx[i]].name);
+    if (n > 6 && len + 1 < cap)
+        snprintf(buf + len, cap - len, ", ... (%zu in all)", n);
+}
+
+static void never_entered(const fst_profile *p, void (*say)(int, const char *))
+{
+    size_t *idx = fst_xcalloc(p->nr + 1, sizeof *idx), n = 0, named = 0;
+    for (size_t i = 0; i < p->nr; i++) {
+        const fst_routine *r = &p->r[i];
+        if (r->entry == UINT64_MAX)
+            continue;
+        named++;
+        if (!r->calls && !r->incl_insns && !r->self_insns && !r->mainline)
+            idx[n++] = i;
+    }
+    if (n && p->total_insns) {
+        char list[400], msg[600];
+        names(list, sizeof list, p, idx, n);
+        snprintf(msg, sizeof msg, "%zu of the %zu routines the map names were never entered: %s%s", n, named, list,
+                 n == named ? " (is the load point right? is this the member that ran?)" : "");
+        say(1, msg);
+    }
+    free(idx);
+}
+
+void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (*say)(int, const char *))
+{
+    char msg[600];
+    size_t nseg;
+    fst_tr_image(tr, &nseg);
+    const char *src = fst_tr_header(tr, FST_HK_SOURCE);
+    if (!d->pm && !nseg && src && !strcmp(src, "log") && p->total_insns)
+        say(1, "the trace holds no storage image and no --map was given, so no routine can be named: give "
+               "--map=LISTING (the linkage editor's MAP) or convert the log with --image");
+    if (d->pm)
+        never_entered(p, say);
+    for (size_t i = 0; d->unentered && i < p->nr; i++)
+        if (d->unentered[i]) {
+            snprintf(msg, sizeof msg,
+                     "%llu instructions ran inside %s while it was not entered: the trace began inside it or a "
+                     "traced range cuts through it; its calls and time are undercounted",
+                     (unsigned long long)d->unentered[i], p->r[i].name);
+            say(1, msg);
+        }
+    if (p->unwinds) {
+        snprintf(msg, sizeof msg, "%llu frames unwound: control reached an older frame's return address",
+                 (unsigned long long)p->unwinds);
+        say(0, msg);
+    }
+    if (p->ntasks > 1 || p->dispatches) {
+        int n = snprintf(msg, sizeof msg, "%zu tasks, %llu dispatches, %llu interruptions inside routines",
+                         p->ntasks, (unsigned long long)p->dispatches, (unsigned long long)p->intr_in_routine);
+        if (p->by_elimination && n > 0 && (size_t)n < sizeof msg)
+            snprintf(msg + n, sizeof msg - (size_t)n, "; %llu dispatches named their task by elimination",
+                     (unsigned long long)p->by_elimination);
+        say(0, msg);
+    }
+    if (p->guessed) {
+        snprintf(msg, sizeof msg, "%llu dispatches had several suspended tasks that could resume there: fst "
+                 "guessed the one suspended longest", (unsigned long long)p->guessed);
+        say(1, msg);
+    }
+}

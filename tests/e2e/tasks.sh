@@ -1,0 +1,112 @@
+#!/bin/bash
+# tests/e2e/tasks.sh — jobs under an operating system (analyze/tasks.h, profile.h): the
+# multitasking supervisor of tests/programs/tasks.s (SVC, CPU-timer preemption with
+# round-robin LPSW dispatch, clock-comparator and I/O wake-ups, enabled waits, page faults
+# under DAT, two address spaces running one program at the same virtual addresses).
+# Per task, every routine's calls and problem-state self instructions must be exactly
+# tests/programs/EXPECTED's `tasks` figures (from the program's construction), whatever
+# the preemptions: on three stored logs (fixed inputs) and on a live run under Hercules;
+# with a map and without (the FORTRAN identifiers of the storage image); in both --cpu
+# modes and both --supervisor policies; with conservation and no unwind.
+. "$(dirname "$0")/../lib.sh"
+EXPECTED=$FST_ROOT/tests/programs/EXPECTED
+LOGS=$FST_ROOT/tests/logs
+INS=$FST_PROGS/tasks.ins
+NM=$LOGS/tasks.nm
+cd "$T"
+
+exp() { awk -v k="$1" '$1 == "tasks" && $2 == k { $1 = ""; $2 = ""; print substr($0, 3) }' "$EXPECTED"; }
+# the asid (CR1) of each task letter
+declare -A ASID
+while read -r letter _ _ _ asid; do ASID[$letter]=$asid; done < <(exp task | awk '{ print $1, $2, $3, $4, $5 }')
+
+# texp KEY SUFFIX LETTER: task LETTER's KEY lines (KEY-default where the default timing
+# differs, EXPECTED gives them only then), as "ROUTINE N"
+texp() {
+    local r
+    r=$(exp "$1$2" | awk -v t="$3" '$1 == t { print $2, $3 }')
+    [ -z "$r" ] && r=$(exp "$1" | awk -v t="$3" '$1 == t { print $2, $3 }')
+    printf '%s\n' "$r" | sort
+}
+
+# check_tasks NAME CSV SUFFIX: CSV is --by-task --cpu=problem output; SUFFIX "" or -default
+check_tasks() {
+    local name=$1 csv=$2 suf=$3 want got
+    for letter in "${!ASID[@]}"; do
+        want=$(texp task-calls "$suf" "$letter")
+        got=$(awk -F, -v s="${ASID[$letter]}" '$9 == s && $1 != "(task)" { print $1, $3 }' "$csv" | sort)
+        expect_eq "$name: task $letter: calls per routine" "$want" "$got"
+        want=$(texp task-self "$suf" "$letter")
+        got=$(awk -F, -v s="${ASID[$letter]}" '$9 == s && $1 != "(task)" { print $1, $4 }' "$csv" | sort)
+        expect_eq "$name: task $letter: problem-state self instructions per routine" "$want" "$got"
+        want=$(exp task | awk -v t="$letter" '$1 == t { print $3 }')
+        got=$(awk -F, -v s="${ASID[$letter]}" '$9 == s && $10 == 1 { print $1 }' "$csv")
+        expect_eq "$name: task $letter: its mainline" "$want" "$got"
+    done
+}
+
+# report_all NAME TRACE [MAP]: the checks every trace of a whole run passes
+report_all() {
+    local name=$1 tr=$2 map=${3:-} m=() suf=-default
+    [ -n "$map" ] && m=(--map="$map" --timed=all) && suf=
+    expect_ok "$name: csv --by-task --cpu=problem" fst-report "${m[@]}" --cpu=problem --format=csv --by-task "$tr"
+    cp out bytask.csv
+    check_tasks "$name" bytask.csv "$suf"
+    if grep -q 'unwound\|guessed' err; then fail "$name: no unwind, no guess" "$(cat err)"; else ok "$name: no unwind, no guess"; fi
+    # --supervisor=row: every supervisor-state instruction in its own row, so the routines'
+    # self figures are the problem-state ones; the totals conserve (fst-report checks it)
+    expect_ok "$name: --supervisor=row" fst-report "${m[@]}" --supervisor=row --format=csv "$tr"
+    want=$(for l in "${!ASID[@]}"; do texp task-self "$suf" "$l"; done |
+           awk '{ s[$1] += $2 } END { for (r in s) print r, s[r] }' | sort)
+    got=$(awk -F, 'NR > 1 && $2 != "" { print $1, $4 }' out | sort)
+    expect_eq "$name: --supervisor=row: routines' self = problem-state instructions" "$want" "$got"
+    got=$(awk -F, '$1 == "(supervisor)" || $1 == "(outside)" || ($2 != "" && NR > 1) { s += $4 } $1 == "(total)" { t = $4 } END { print s == t }' out)
+    expect_eq "$name: --supervisor=row: routines + (supervisor) + outside = total" 1 "$got"
+    # the default policy charges the supervisor to the task's routines: never less
+    expect_ok "$name: default supervisor policy" fst-report "${m[@]}" --format=csv "$tr"
+    got=$(awk -F, 'NR == FNR { if (FNR > 1 && $2 != "") p[$1] = $4; next }
+                   FNR > 1 && $2 != "" && $4 < p[$1] { bad = bad " " $1 } END { print "less:" bad }' bytask.csv out)
+    expect_eq "$name: supervisor time charged to the tasks' routines" "less:" "$got"
+    expect_ok "$name: fortstat" fst-report "${m[@]}" "$tr"
+    got=$(grep -c '^ *\*' out)
+    expect_eq "$name: FORTSTAT marks the two mainlines" 2 "$got"
+}
+
+for log in noregs trad; do
+    gzip -dc "$LOGS/tasks-$log.log.gz" | fst-capture -q --from-log=- --image="$INS" -o $log.trace
+    report_all "stored $log log, map" $log.trace "$NM"
+    report_all "stored $log log, no map" $log.trace
+done
+
+# the README's MVS route: the log converted without --image, names from a map
+gzip -dc "$LOGS/tasks-noregs.log.gz" | fst-capture -q --from-log=- -o noimage.trace
+report_all "stored noregs log without --image, map" noimage.trace "$NM"
+expect_fail "no image, no map: says nothing can be named" 0 'no storage image and no --map' \
+    fst-report noimage.trace
+
+# a range trace of the tasks' code only: no dispatcher, no LCTL, no timer message, so a
+# preemption right after a branch cannot be seen and B and C share their addresses: fst
+# cannot be exact, and must say so rather than print a silently wrong report
+gzip -dc "$LOGS/tasks-range.log.gz" | fst-capture -q --from-log=- --image="$INS" -o range.trace
+expect_ok "range log: csv (conservation checked by fst-report)" \
+    fst-report --map="$NM" --timed=all --cpu=problem --format=csv range.trace
+if grep -q 'while it was not entered' err && grep -q 'guessed' err; then ok "range log: fst says what it could not know"
+else fail "range log: fst says what it could not know" "$(cat err)"; fi
+got=$(awk -F, '$1 == "(total)" { print $4 }' out)
+want=$(gzip -dc "$LOGS/tasks-range.log.gz" |   # PSW lines, less the copies after a program check
+       awk '/PSW=.*INST=/ && prev !~ /^HHCCP014I/ { n++ } { prev = $0 } END { print n }')
+expect_eq "range log: every traced instruction once" "$want" "$got"
+
+# --space: one address space of the whole system
+expect_ok "--space=${ASID[B]}" fst-report --map="$NM" --timed=all --cpu=problem --format=csv --space="${ASID[B]}" noregs.trace
+want=$(exp task-self | awk '$1 == "B" { print $2, $3 }' | sort)
+got=$(awk -F, 'NR > 1 && $2 != "" && $4 > 0 { print $1, $4 }' out | sort)
+expect_eq "--space: only task B's routines" "$want" "$got"
+
+# a live run: the preemptions fall elsewhere, the figures do not move
+if fst-capture -q --timeout=200 -o live.trace "$INS" 2> err; then
+    report_all "live run, map" live.trace "$NM"
+    report_all "live run, no map" live.trace
+else
+    fail "live run under Hercules" "$(head -5 err)"
+fi
