@@ -2,7 +2,9 @@
 #include "analyze/tasks.h"
 #include "common/err.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct fst_tasks {
     fst_task *t;
@@ -102,4 +104,14 @@ void fst_tasks_resume(fst_tasks *ts, size_t id, uint64_t lpsw)
     t->suspended = 0;
     if (lpsw)
         t->lpsw = lpsw;
+}
+
+const char *fst_space_name(uint64_t space, char *buf)
+{
+    if (space == FST_SPACE_REAL)
+        return strcpy(buf, "real");
+    if (space == FST_SPACE_UNKNOWN)
+        return strcpy(buf, "unknown");
+    snprintf(buf, 24, "%08llX", (unsigned long long)space);
+    return buf;
 }

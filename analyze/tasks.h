@@ -78,6 +78,9 @@ void fst_tasks_suspend(fst_tasks *ts, size_t id, uint64_t resume, uint64_t mask,
 ** the task is running after. A supervisor-state dispatch that no resume address
 ** explains returns FST_NOTASK_ID (rule 0) and changes nothing. */
 size_t fst_tasks_dispatch(fst_tasks *ts, uint64_t addr, uint64_t space, int problem, uint64_t lpsw, int *how);
+/* An address space as reports print it: CR1 in 8 hex digits (more in z), "real" or
+** "unknown"; buf has room for 24 bytes. Returns buf. */
+const char *fst_space_name(uint64_t space, char *buf);
 /* Task `id` runs again (the replayer knows which: the only one it could be). */
 void fst_tasks_resume(fst_tasks *ts, size_t id, uint64_t lpsw);
 

@@ -62,12 +62,7 @@ static int task_rows(FILE *out, const fst_profile *p)
     for (size_t t = 0; t < p->ntasks && !rc; t++) {
         const fst_taskprof *tp = &p->tasks[t];
         char space[24], sec[32], entry[24];
-        if (tp->space == FST_SPACE_REAL)
-            strcpy(space, "real");
-        else if (tp->space == FST_SPACE_UNKNOWN)
-            strcpy(space, "unknown");
-        else
-            snprintf(space, sizeof space, "%08llX", (unsigned long long)tp->space);
+        fst_space_name(tp->space, space);
         for (size_t i = 0; i < p->nr && !rc; i++) {
             const fst_taskroutine *r = &tp->r[i];
             if (!p->r[i].timed || (!r->calls && !r->self_insns && !r->incl_insns && tp->mainline != i))

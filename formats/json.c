@@ -140,12 +140,7 @@ static int task(FILE *out, const fst_profile *p, size_t i)
 {
     const fst_taskprof *t = &p->tasks[i];
     char space[24];
-    if (t->space == FST_SPACE_REAL)
-        strcpy(space, "real");
-    else if (t->space == FST_SPACE_UNKNOWN)
-        strcpy(space, "unknown");
-    else
-        snprintf(space, sizeof space, "%08llX", (unsigned long long)t->space);
+    fst_space_name(t->space, space);
     int rc = fprintf(out, "    {\"id\": %zu, \"space\": \"%s\", \"first\": \"%llX\", ", i, space,
                      (unsigned long long)t->first) < 0;
     rc |= kv_str(out, "", "mainline", t->mainline != FST_NONE ? p->r[t->mainline].name : NULL, "");
