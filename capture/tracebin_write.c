@@ -232,17 +232,23 @@ int fst_tw_intr(fst_tw *w, unsigned cls, uint32_t code)
     return w->failed ? -1 : 0;
 }
 
-int fst_tw_wait(fst_tw *w, unsigned kind, const uint8_t *psw, unsigned pswlen)
+/* u8 length (8, 16, or 0 = not known) and the PSW bytes: WAIT and LPSW share it. */
+static size_t put_psw(uint8_t *p, const uint8_t *psw, unsigned pswlen)
 {
     if (pswlen != 8 && pswlen != 16)
         pswlen = 0;
+    p[0] = (uint8_t)pswlen;
+    if (pswlen)
+        memcpy(p + 1, psw, pswlen);
+    return 1 + pswlen;
+}
+
+int fst_tw_wait(fst_tw *w, unsigned kind, const uint8_t *psw, unsigned pswlen)
+{
     uint8_t *p = op_begin(w);
     p[0] = FST_OP_WAIT;
     p[1] = (uint8_t)kind;
-    p[2] = (uint8_t)pswlen;
-    if (pswlen)
-        memcpy(p + 3, psw, pswlen);
-    w->blen += 3 + pswlen;
+    w->blen += 2 + put_psw(p + 2, psw, pswlen);
     w->waits++;
     return w->failed ? -1 : 0;
 }
@@ -268,15 +274,10 @@ int fst_tw_time(fst_tw *w, uint32_t secs)
 
 int fst_tw_lpsw(fst_tw *w, uint64_t operand, const uint8_t *psw, unsigned pswlen)
 {
-    if (pswlen != 8 && pswlen != 16)
-        pswlen = 0;
     uint8_t *p = op_begin(w);
     p[0] = FST_OP_LPSW;
     size_t n = 1 + fst_put_uvar(p + 1, operand);
-    p[n++] = (uint8_t)pswlen;
-    if (pswlen)
-        memcpy(p + n, psw, pswlen);
-    w->blen += n + pswlen;
+    w->blen += n + put_psw(p + n, psw, pswlen);
     return w->failed ? -1 : 0;
 }
 

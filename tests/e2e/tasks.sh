@@ -97,6 +97,10 @@ want=$(gzip -dc "$LOGS/tasks-range.log.gz" |   # PSW lines, less the copies afte
        awk '/PSW=.*INST=/ && prev !~ /^HHCCP014I/ { n++ } { prev = $0 } END { print n }')
 expect_eq "range log: every traced instruction once" "$want" "$got"
 
+expect_fail "--space with no hex value" 2 'space wants the hex CR1' fst-report --space=xyz noregs.trace
+expect_fail "--supervisor with an unknown policy" 2 "supervisor takes 'task' or 'row'" \
+    fst-report --supervisor=cpu noregs.trace
+
 # --space: one address space of the whole system
 expect_ok "--space=${ASID[B]}" fst-report --map="$NM" --timed=all --cpu=problem --format=csv --space="${ASID[B]}" noregs.trace
 want=$(exp task-self | awk '$1 == "B" { print $2, $3 }' | sort)
