@@ -5,8 +5,12 @@
 ** tasks that ran meanwhile. */
 #include "analyze/profile.h"
 
+#include "common/map.h"
+
 #include <stdlib.h>
 #include <string.h>
+
+#define ARC_KEY(a) (UINT64_MAX - 1 - (uint64_t)(a))  /* arcs and routines share one index */
 
 typedef struct open_frame {
     size_t routine;
@@ -20,10 +24,13 @@ typedef struct open_frame {
 typedef struct tstack {
     open_frame *f;
     size_t n, cap;
+    fst_map active;         /* routine -> its open frames; FST_NONE - 1 - arc -> the arc's:
+                               "outermost" without scanning the stack */
 } tstack;
 
 struct fst_callgraph {
     fst_profile *p;
+    fst_map arcidx;         /* (caller, callee) -> index in p->arcs */
     tstack *t;              /* by task id */
     size_t nt;
 };
@@ -39,8 +46,11 @@ void fst_callgraph_free(fst_callgraph *cg)
 {
     if (!cg)
         return;
-    for (size_t i = 0; i < cg->nt; i++)
+    for (size_t i = 0; i < cg->nt; i++) {
         free(cg->t[i].f);
+        fst_map_free(&cg->t[i].active);
+    }
+    fst_map_free(&cg->arcidx);
     free(cg->t);
     free(cg);
 }
@@ -56,11 +66,13 @@ static tstack *stack_of(fst_callgraph *cg, uint32_t task)
     return &cg->t[task];
 }
 
-static size_t arc_get(fst_profile *p, size_t caller, size_t callee)
+static size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
 {
-    for (size_t i = p->narcs; i-- > 0;)
-        if (p->arcs[i].caller == caller && p->arcs[i].callee == callee)
-            return i;
+    fst_profile *p = cg->p;
+    uint64_t key = (uint64_t)(caller == FST_NONE ? 0 : caller + 1) << 32 | callee;
+    uint64_t *i = fst_map_put(&cg->arcidx, key, p->narcs);
+    if (*i < p->narcs)
+        return *i;
     if (p->narcs == p->arccap) {
         p->arccap = p->arccap ? p->arccap * 2 : 64;
         p->arcs = fst_xrealloc(p->arcs, p->arccap * sizeof *p->arcs);
@@ -105,14 +117,15 @@ static void call(fst_callgraph *cg, const fst_event *e)
         r->calls++;
         if (e->task < p->ntasks)
             p->tasks[e->task].r[e->routine].calls++;
-        f.arc = arc_get(p, e->caller, e->routine);
+        f.arc = arc_get(cg, e->caller, e->routine);
         p->arcs[f.arc].count++;
     }
-    for (size_t i = 0; i < s->n; i++) { /* a recursion's time counts once: outermost */
-        if (s->f[i].routine == e->routine)
-            f.outer = 0;
-        if (f.arc != FST_NONE && s->f[i].arc == f.arc)
-            f.outer_arc = 0;
+    /* a recursion's time counts once: outermost */
+    f.outer = !fst_map_get(&s->active, f.routine);
+    fst_map_inc(&s->active, f.routine);
+    if (f.arc != FST_NONE) {
+        f.outer_arc = !fst_map_get(&s->active, ARC_KEY(f.arc));
+        fst_map_inc(&s->active, ARC_KEY(f.arc));
     }
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
@@ -128,6 +141,9 @@ static void ret(fst_callgraph *cg, const fst_event *e)
     if (!s->n)
         return;
     open_frame f = s->f[--s->n];
+    fst_map_dec(&s->active, f.routine);
+    if (f.arc != FST_NONE)
+        fst_map_dec(&s->active, ARC_KEY(f.arc));
     if (f.outer) {
         p->r[f.routine].incl_cost += e->tcost - f.cost0;
         p->r[f.routine].incl_insns += e->tinsns - f.insns0;

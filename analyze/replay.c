@@ -4,12 +4,12 @@
 #include "analyze/decode.h"
 #include "analyze/profile.h"
 #include "capture/herclog.h"   /* fst_psw_ia */
+#include "common/map.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXCPU 64
 
 typedef struct frame {
     size_t owner;     /* nearest timed routine: the routine itself when timed */
@@ -36,6 +36,8 @@ typedef struct task {
     frame *f;
     size_t *routine;  /* the routine of every frame: the `stack` of events */
     size_t n, cap;
+    fst_map rets;     /* low 24 bits of every frame's return address -> frames: a return
+                         to an older frame is looked up, not searched for (depth-independent) */
     int have_prev;
     fst_insn prev;
     uint32_t prev_state;
@@ -80,10 +82,24 @@ typedef struct rp {
     fst_tasks *ids;     /* task identity (tasks.h) */
     task *t;            /* call state, by task id */
     size_t nt, tcap;
-    cpu cpus[MAXCPU];
+    cpu *cpus;          /* by CPU number (up to 65535, as trace.bin allows), grown on use */
+    size_t ncpu;
 } rp;
 
 static const size_t no_stack[1];
+
+static cpu *cpu_of(rp *x, uint16_t n)
+{
+    if (n >= x->ncpu) {
+        size_t m = (size_t)n + 1;
+        x->cpus = fst_xrealloc(x->cpus, m * sizeof *x->cpus);
+        memset(x->cpus + x->ncpu, 0, (m - x->ncpu) * sizeof *x->cpus);
+        for (size_t i = x->ncpu; i < m; i++)
+            x->cpus[i].task = x->cpus[i].prev_task = FST_NONE;
+        x->ncpu = m;
+    }
+    return &x->cpus[n];
+}
 
 static void emit(rp *x, fst_event *e, size_t tid)
 {
@@ -163,6 +179,7 @@ static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller
     size_t owner = x->p->r[r].timed ? r : caller;
     t->f[t->n] = (frame){ owner, ret & mask, mask };
     t->routine[t->n++] = r;
+    fst_map_inc(&t->rets, ret & 0xFFFFFF);
     fst_event e = { .kind = FST_EV_CALL, .cpu = cpuno, .routine = r, .owner = owner, .caller = caller,
                     .counted = counted, .site = site, .ret = ret & mask };
     emit(x, &e, tid);
@@ -177,6 +194,7 @@ static void pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
 {
     task *t = &x->t[tid];
     t->n--;
+    fst_map_dec(&t->rets, t->f[t->n].ret & 0xFFFFFF);
     fst_event e = { .kind = kind, .cpu = cpuno, .routine = t->routine[t->n], .owner = t->f[t->n].owner,
                     .code = code };
     emit(x, &e, tid);
@@ -198,6 +216,16 @@ static int at_return(const frame *f, uint64_t addr)
 {
     uint64_t a = addr & f->mask;
     return a >= f->ret && a - f->ret <= 16 && !((a - f->ret) & 3); /* B 4k(,14), k <= 4 */
+}
+
+/* Whether some open frame may have addr as its return address (+4k, k <= 4): the index
+** answers for the common case, a branch that returns nowhere, without a scan. */
+static int maybe_return(const task *t, uint64_t addr)
+{
+    for (uint64_t k = 0; k <= 16; k += 4)
+        if (fst_map_get(&t->rets, (addr - k) & 0xFFFFFF))
+            return 1;
+    return 0;
 }
 
 /* A branch that can return (DESIGN §3.3): its target comes from a register that can hold
@@ -225,7 +253,7 @@ static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
         pop(x, tid, cpuno, FST_EV_RETURN, 0);
         return 1;
     }
-    for (size_t i = t->n - 1; i-- > 0;)
+    for (size_t i = maybe_return(t, addr) ? t->n - 1 : 0; i-- > 0;) /* the nearest older frame */
         if (at_return(&t->f[i], addr)) {
             while (t->n > i)
                 pop(x, tid, cpuno, FST_EV_UNWIND, 0);
@@ -465,7 +493,7 @@ static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
 static void insn(rp *x, const fst_rec *rec)
 {
     fst_profile *p = x->p;
-    cpu *c = &x->cpus[rec->cpu % MAXCPU];
+    cpu *c = cpu_of(x, rec->cpu);
     if (c->have_prev) {
         int can = (c->prev.flags & FST_I_CANBRANCH) != 0;
         exec_prev(x, c, rec->cpu, !can ? 0 : c->intr ? FST_TAKEN_UNKNOWN : rec->addr != fst_insn_next(&c->prev));
@@ -519,7 +547,7 @@ static void wait_state(rp *x, cpu *c, const fst_rec *rec)
 
 static void other(rp *x, const fst_rec *rec)
 {
-    cpu *c = &x->cpus[rec->cpu % MAXCPU];
+    cpu *c = cpu_of(x, rec->cpu);
     fst_event e = { .cpu = rec->cpu, .state = rec->state };
     switch (rec->kind) {
     case FST_REC_PGMCHK:
@@ -546,7 +574,7 @@ static void other(rp *x, const fst_rec *rec)
         }
         return;
     case FST_REC_GAP: /* tracing was off: the next jump is not the program's */
-        for (int i = 0; i < MAXCPU; i++) {
+        for (size_t i = 0; i < x->ncpu; i++) {
             if (x->cpus[i].have_prev)
                 exec_prev(x, &x->cpus[i], (uint16_t)i, FST_TAKEN_UNKNOWN);
             x->cpus[i].gap = 1;
@@ -561,7 +589,7 @@ static void other(rp *x, const fst_rec *rec)
 
 static void finish(rp *x)
 {
-    for (int i = 0; i < MAXCPU; i++)
+    for (size_t i = 0; i < x->ncpu; i++)
         if (x->cpus[i].have_prev)
             exec_prev(x, &x->cpus[i], (uint16_t)i, FST_TAKEN_UNKNOWN);
     for (size_t tid = 0; tid < x->nt; tid++) {
@@ -578,8 +606,6 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     p->mainline = -1;
     p->supervisor = o->supervisor;
     rp x = { .p = p, .o = o };
-    for (int i = 0; i < MAXCPU; i++)
-        x.cpus[i].task = x.cpus[i].prev_task = FST_NONE;
     fst_callgraph *cg = NULL;
     int rc = -1;
     if (fst_routines_build(p, tr, pm, o, err))
@@ -615,6 +641,7 @@ out:
     for (size_t i = 0; i < x.nt; i++) {
         free(x.t[i].f);
         free(x.t[i].routine);
+        fst_map_free(&x.t[i].rets);
     }
     free(x.t);
     fst_tasks_free(x.ids);
@@ -622,5 +649,6 @@ out:
     free(x.sinks);
     free(x.hash);
     free(x.dc);
+    free(x.cpus);
     return rc;
 }

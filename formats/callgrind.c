@@ -30,6 +30,7 @@
 */
 #include "formats/format.h"
 #include "formats/jsonw.h"
+#include "common/map.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -66,7 +67,8 @@ typedef struct table {      /* a growing array with an open-addressing index */
 typedef struct cg {
     fst_tunit unit;
     table cells, recs;
-    struct fstack { frame *f; size_t n, cap; } *fr;   /* by task: each its own stack */
+    struct fstack { frame *f; size_t n, cap; fst_map active; } *fr; /* by task: each its own
+                                                stack; active: routine -> its open frames */
     size_t nfr;
     uint64_t insns;
     fst_fx cost;
@@ -180,9 +182,8 @@ static void on_call(cg *g, const fst_event *e)
 {
     struct fstack *s = fstack_of(g, e->task);
     frame f = { e->routine, FST_NONE, 1, e->tinsns, e->tcost };  /* the task's clock */
-    for (size_t i = 0; i < s->n; i++)
-        if (s->f[i].routine == e->routine)
-            f.outer = 0;
+    f.outer = !fst_map_get(&s->active, e->routine);
+    fst_map_inc(&s->active, e->routine);
     if (e->counted) {
         f.rec = rec_get(g, e->caller == FST_NONE ? FN_OUTSIDE : e->caller, e->site, e->routine);
         ((crec *)g->recs.v)[f.rec].count++;
@@ -200,6 +201,7 @@ static void on_return(cg *g, const fst_event *e)
     if (!s->n || s->f[s->n - 1].routine != e->routine)
         return; /* not a frame of a timed routine */
     frame f = s->f[--s->n];
+    fst_map_dec(&s->active, f.routine);
     if (f.rec != FST_NONE && f.outer) {
         crec *r = (crec *)g->recs.v + f.rec;
         r->insns += e->tinsns - f.insns0;
@@ -358,8 +360,10 @@ static void cg_done(void *ctx)
     free(g->cells.hash);
     free(g->recs.v);
     free(g->recs.hash);
-    for (size_t i = 0; i < g->nfr; i++)
+    for (size_t i = 0; i < g->nfr; i++) {
         free(g->fr[i].f);
+        fst_map_free(&g->fr[i].active);
+    }
     free(g->fr);
     free(g);
 }

@@ -35,14 +35,20 @@ typedef struct node {
     fst_fx cost;
 } node;
 
+typedef struct tpath {          /* a task's stack of timed routines, as trie nodes */
+    size_t *at;                 /* at[0] = root, at[i] = the node of the i timed routines */
+    size_t n, cap;              /* n: how many timed routines are open */
+} tpath;
+
 typedef struct folded {
     fst_tunit unit;
     node *n;
     size_t nn, capn;
     size_t *hash;               /* open addressing: node index + 1, 0 = empty */
     size_t caph;
-    size_t cur;                 /* the node of the current stack, FST_NONE = unknown */
-    uint32_t cur_task;          /* whose stack it is */
+    tpath *t;                   /* by task + 1; [0]: no task. Kept up to date by CALL and
+                                   RETURN events, so a call costs the same at any depth */
+    size_t nt;
 } folded;
 
 static size_t hslot(const folded *f, size_t parent, size_t routine)
@@ -84,19 +90,36 @@ static size_t child(folded *f, size_t parent, size_t routine)
     return f->nn++;
 }
 
-/* The node of the timed routines of the event's stack; the charged routine on top. */
-static size_t stack_node(folded *f, const fst_event *e)
+static tpath *tpath_of(folded *f, uint32_t task)
 {
-    const fst_profile *p = e->profile;
-    size_t at = 0, top = FST_NONE;
-    for (size_t i = 0; i < e->depth; i++)
-        if (e->stack[i] < p->nr && p->r[e->stack[i]].timed) {
-            at = child(f, at, e->stack[i]);
-            top = e->stack[i];
+    size_t k = task == FST_NOTASK ? 0 : (size_t)task + 1;
+    if (k >= f->nt) {
+        f->t = fst_xrealloc(f->t, (k + 1) * sizeof *f->t);
+        memset(f->t + f->nt, 0, (k + 1 - f->nt) * sizeof *f->t);
+        f->nt = k + 1;
+    }
+    tpath *t = &f->t[k];
+    if (!t->cap) {
+        t->cap = 64;
+        t->at = fst_xmalloc(t->cap * sizeof *t->at);
+        t->at[0] = 0;
+    }
+    return t;
+}
+
+/* A timed routine's frame pushed or popped: the task's node follows. */
+static void follow(folded *f, const fst_event *e)
+{
+    tpath *t = tpath_of(f, e->task);
+    if (e->kind == FST_EV_CALL) {
+        if (t->n + 1 == t->cap) {
+            t->cap *= 2;
+            t->at = fst_xrealloc(t->at, t->cap * sizeof *t->at);
         }
-    if (top != e->routine) /* defensive: the charged routine is the top timed one */
-        at = child(f, at, e->routine);
-    return at;
+        size_t at = child(f, t->at[t->n], e->routine);
+        t->at[++t->n] = at;
+    } else if (t->n)
+        t->n--;
 }
 
 static void *folded_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
@@ -111,75 +134,128 @@ static void *folded_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
     f->n = fst_xmalloc(f->capn * sizeof *f->n);
     f->n[0] = (node){ FST_NONE, FST_NONE, 0, 0 };
     f->nn = 1;
-    f->cur = FST_NONE;
     return f;
 }
 
 static void folded_event(void *ctx, const fst_event *e)
 {
     folded *f = ctx;
-    if (e->kind != FST_EV_EXEC) {
-        f->cur = FST_NONE;      /* the stack may have changed */
+    if (e->kind == FST_EV_CALL || e->kind == FST_EV_RETURN || e->kind == FST_EV_UNWIND) {
+        if (e->profile->r[e->routine].timed)
+            follow(f, e);
         return;
     }
-    if (e->charged != FST_CHARGE_ROUTINE)
+    if (e->kind != FST_EV_EXEC || e->charged != FST_CHARGE_ROUTINE)
         return;
-    if (f->cur == FST_NONE || f->cur_task != e->task) { /* tasks interleave: one stack each */
-        f->cur = stack_node(f, e);
-        f->cur_task = e->task;
-    }
-    f->n[f->cur].insns++;
-    f->n[f->cur].cost += e->cost;
+    tpath *t = tpath_of(f, e->task);
+    size_t at = t->at[t->n];
+    if (f->n[at].routine != e->routine) /* the charged routine is not on the stack: (supervisor) */
+        at = child(f, at, e->routine);
+    f->n[at].insns++;
+    f->n[at].cost += e->cost;
 }
 
-/* "A;B;C" of node k into a malloc'd string; ';' and blanks in names become '_' */
-static char *path_of(const folded *f, const fst_profile *p, size_t k)
+/* A routine's name as a folded frame: ';' and blanks become '_' (malloc'd). */
+static char *frame_name(const char *nm)
 {
-    size_t len = 0;
-    for (size_t i = k; i; i = f->n[i].parent)
-        len += strlen(p->r[f->n[i].routine].name) + 1;
-    char *s = fst_xmalloc(len), *end = s + len - 1;  /* k != 0: len >= 1 */
-    *end = 0;
-    for (size_t i = k; i; i = f->n[i].parent) {
-        const char *nm = p->r[f->n[i].routine].name;
-        size_t l = strlen(nm);
-        end -= l;
-        for (size_t j = 0; j < l; j++)
-            end[j] = (nm[j] == ';' || nm[j] == ' ' || nm[j] == '\t' || nm[j] == '\n') ? '_' : nm[j];
-        if (end > s)
-            *--end = ';';
-    }
+    char *s = fst_xmalloc(strlen(nm) + 1);
+    size_t j = 0;
+    for (; nm[j]; j++)
+        s[j] = (nm[j] == ';' || nm[j] == ' ' || nm[j] == '\t' || nm[j] == '\n') ? '_' : nm[j];
+    s[j] = 0;
     return s;
 }
 
-typedef struct line {
-    char *text;
-    size_t node;
-} line;
+/* Lines come out in byte order of their text without building them all: a depth-first
+** walk of the trie in which every node gives two items, its own line (key: its name) and
+** its subtree's lines (key: its name and ';'), sorted by key among siblings. Every line of
+** an item starts with its key and no frame name holds ';', so item order is line order. */
+typedef struct item {
+    const char *name;           /* the node's frame name */
+    size_t parent, node;
+    int subtree;
+} item;
 
-static int by_text(const void *a, const void *b)
+static int by_key(const void *a, const void *b)
 {
-    return strcmp(((const line *)a)->text, ((const line *)b)->text);
+    const item *x = a, *y = b;
+    if (x->parent != y->parent)
+        return x->parent < y->parent ? -1 : 1;
+    const unsigned char *p = (const unsigned char *)x->name, *q = (const unsigned char *)y->name;
+    for (;; p++, q++) {
+        int c = *p ? *p : x->subtree ? ';' : 0, d = *q ? *q : y->subtree ? ';' : 0;
+        if (c != d || !*p || !*q)
+            return c != d ? c - d : x->subtree - y->subtree;
+    }
+}
+
+typedef struct walk {
+    size_t pos, end, len;       /* items[pos..end) of one parent; its path's length */
+} walk;
+
+static int write_lines(FILE *out, folded *f, char **nm)
+{
+    size_t ni = 2 * (f->nn - 1);
+    item *it = fst_xmalloc((ni + 1) * sizeof *it);
+    for (size_t k = 1; k < f->nn; k++) {
+        const char *name = nm[f->n[k].routine];
+        it[2 * (k - 1)] = (item){ name, f->n[k].parent, k, 0 };
+        it[2 * (k - 1) + 1] = (item){ name, f->n[k].parent, k, 1 };
+    }
+    qsort(it, ni, sizeof *it, by_key);
+    size_t *first = fst_xcalloc(f->nn, sizeof *first), *end = fst_xcalloc(f->nn, sizeof *end);
+    for (size_t i = 0; i < ni; i++) {   /* node k's children: items first[k] .. end[k] */
+        if (!i || it[i].parent != it[i - 1].parent)
+            first[it[i].parent] = i;
+        end[it[i].parent] = i + 1;
+    }
+    walk *st = fst_xmalloc(f->nn * sizeof *st);
+    size_t nst = 0, cap = 256;
+    char *buf = fst_xmalloc(cap);
+    fst_rounder r = { f->unit, 0, 0 };
+    int rc = 0;
+    st[nst++] = (walk){ first[0], end[0], 0 };
+    while (nst && !rc) {
+        walk *w = &st[nst - 1];
+        if (w->pos == w->end) {
+            nst--;
+            continue;
+        }
+        const item *x = &it[w->pos++];
+        size_t l = strlen(x->name), len = w->len + (w->len > 0) + l;
+        if (len + 1 > cap) {
+            while (len + 1 > cap)
+                cap *= 2;
+            buf = fst_xrealloc(buf, cap);
+        }
+        if (w->len)
+            buf[w->len] = ';';
+        memcpy(buf + len - l, x->name, l);
+        const node *k = &f->n[x->node];
+        if (!x->subtree && k->insns)
+            rc = fprintf(out, "%.*s %llu\n", (int)len, buf,
+                         (unsigned long long)fst_rounder_next(&r, k->cost, k->insns)) < 0;
+        else if (x->subtree && first[x->node] < end[x->node])
+            st[nst++] = (walk){ first[x->node], end[x->node], len };
+    }
+    free(buf);
+    free(st);
+    free(first);
+    free(end);
+    free(it);
+    return rc;
 }
 
 static int folded_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     folded *f = ctx;
-    line *l = fst_xcalloc(f->nn, sizeof *l);
-    size_t nl = 0;
-    for (size_t k = 1; k < f->nn; k++)
-        if (f->n[k].insns)
-            l[nl++] = (line){ path_of(f, p, k), k };
-    qsort(l, nl, sizeof *l, by_text);
-    fst_rounder r = { f->unit, 0, 0 };
-    int rc = 0;
-    for (size_t i = 0; i < nl; i++) {
-        const node *k = &f->n[l[i].node];
-        if (!rc && fprintf(out, "%s %llu\n", l[i].text, (unsigned long long)fst_rounder_next(&r, k->cost, k->insns)) < 0)
-            rc = -1;
-        free(l[i].text);
-    }
-    free(l);
+    char **nm = fst_xcalloc(p->nr + 1, sizeof *nm);
+    for (size_t i = 0; i < p->nr; i++)
+        nm[i] = frame_name(p->r[i].name);
+    int rc = write_lines(out, f, nm);
+    for (size_t i = 0; i < p->nr; i++)
+        free(nm[i]);
+    free(nm);
     if (rc)
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
@@ -190,6 +266,9 @@ static void folded_done(void *ctx)
     folded *f = ctx;
     if (!f)
         return;
+    for (size_t i = 0; i < f->nt; i++)
+        free(f->t[i].at);
+    free(f->t);
     free(f->n);
     free(f->hash);
     free(f);

@@ -27,14 +27,19 @@ typedef struct sev {
     char type;          /* 'O' or 'C' */
 } sev;
 
+enum { EVBUF = 4096 };  /* events kept in memory per task; more go to a temporary file */
+
 typedef struct cpu {
-    sev *ev;
-    size_t nev, capev;
-    size_t *open;       /* the stack of timed routines open now */
+    sev ev[EVBUF];
+    size_t nev;         /* in ev[] */
+    FILE *spill;        /* the earlier events, or NULL */
+    uint64_t total;     /* events in all */
+    size_t *want;       /* the task's stack of timed routines, kept by CALL and RETURN */
+    size_t nwant, capwant;
+    size_t *open;       /* the frames open in the profile */
     size_t nopen, capopen;
-    size_t *want;       /* scratch: the stack of the current event */
-    size_t capwant;
-    int valid;          /* `open` is the current event's stack (no call/return since) */
+    size_t same;        /* open[0..same) == want[0..same): no scan of the stack at any depth */
+    int spill_err;
     fst_rounder clock;  /* the time axis */
     uint64_t insns, now;
 } cpu;
@@ -59,41 +64,56 @@ static void *ss_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
 
 static void push_ev(cpu *c, char type, size_t routine)
 {
-    if (c->nev == c->capev) {
-        c->capev = c->capev ? c->capev * 2 : 1024;
-        c->ev = fst_xrealloc(c->ev, c->capev * sizeof *c->ev);
+    if (c->nev == EVBUF) {  /* memory stays the same however long the trace */
+        if (!c->spill && !(c->spill = tmpfile()))
+            c->spill_err = 1;
+        if (c->spill && fwrite(c->ev, sizeof *c->ev, c->nev, c->spill) != c->nev)
+            c->spill_err = 1;
+        c->nev = 0;
     }
     c->ev[c->nev++] = (sev){ c->now, (uint32_t)routine, type };
+    c->total++;
 }
 
-/* make `open` the timed routines of e's stack, with the charged routine on top */
+static void grow(size_t **v, size_t *cap, size_t n)
+{
+    if (n > *cap) {
+        *cap = n * 2;
+        *v = fst_xrealloc(*v, *cap * sizeof **v);
+    }
+}
+
+/* CALL or RETURN of a timed routine: the task's stack changes, the profile later. */
+static void follow(cpu *c, const fst_event *e)
+{
+    if (e->kind == FST_EV_CALL) {
+        grow(&c->want, &c->capwant, c->nwant + 1);
+        c->want[c->nwant++] = e->routine;
+    } else if (c->nwant)
+        c->nwant--;
+    if (c->same > c->nwant)
+        c->same = c->nwant;
+}
+
+/* make `open` the task's stack with the charged routine on top, from where they differ */
 static void sync_stack(cpu *c, const fst_event *e)
 {
-    const fst_profile *p = e->profile;
-    if (c->capwant < e->depth + 1) {
-        c->capwant = e->depth + 1;
-        c->want = fst_xrealloc(c->want, c->capwant * sizeof *c->want);
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < e->depth; i++)
-        if (e->stack[i] < p->nr && p->r[e->stack[i]].timed)
-            c->want[n++] = e->stack[i];
-    if (!n || c->want[n - 1] != e->routine) /* defensive: the charged routine is the top timed one */
-        c->want[n++] = e->routine;
-    size_t same = 0;
-    while (same < n && same < c->nopen && c->open[same] == c->want[same])
-        same++;
-    while (c->nopen > same)
+    int extra = !c->nwant || c->want[c->nwant - 1] != e->routine; /* (supervisor): not on the stack */
+    size_t n = c->nwant + (size_t)extra;
+    if (c->same == c->nwant && c->nopen == n && (!extra || c->open[c->nwant] == e->routine))
+        return;
+    while (c->nopen > c->same)
         push_ev(c, 'C', c->open[--c->nopen]);
-    if (c->capopen < n) {
-        c->capopen = n * 2;
-        c->open = fst_xrealloc(c->open, c->capopen * sizeof *c->open);
-    }
-    for (; c->nopen < n; c->nopen++) {
+    grow(&c->open, &c->capopen, n);
+    for (; c->nopen < c->nwant; c->nopen++) {
         c->open[c->nopen] = c->want[c->nopen];
-        push_ev(c, 'O', c->want[c->nopen]);
+        push_ev(c, 'O', c->open[c->nopen]);
     }
-    c->valid = 1;
+    if (extra) {
+        c->open[c->nopen++] = e->routine;
+        push_ev(c, 'O', e->routine);
+    }
+    c->same = c->nwant;
 }
 
 static void ss_event(void *ctx, const fst_event *e)
@@ -112,16 +132,36 @@ static void ss_event(void *ctx, const fst_event *e)
         s->c[k]->clock.unit = s->unit;
     }
     cpu *c = s->c[k];
-    if (e->kind != FST_EV_EXEC) {
-        c->valid = 0;
+    if (e->kind == FST_EV_CALL || e->kind == FST_EV_RETURN || e->kind == FST_EV_UNWIND) {
+        if (e->profile->r[e->routine].timed)
+            follow(c, e);
         return;
     }
-    if (e->charged != FST_CHARGE_ROUTINE)
+    if (e->kind != FST_EV_EXEC || e->charged != FST_CHARGE_ROUTINE)
         return;
-    if (!c->valid)
-        sync_stack(c, e);
+    sync_stack(c, e);
     c->insns++;
     c->now += fst_rounder_next(&c->clock, e->cost, 1);
+}
+
+static int put_ev(FILE *out, const sev *v, int first)
+{
+    return fprintf(out, "%s\n      {\"type\": \"%c\", \"at\": %llu, \"frame\": %u}", first ? "" : ",", v->type,
+                   (unsigned long long)v->at, (unsigned)v->frame) < 0;
+}
+
+/* the task's events: the spilled ones, then those in memory */
+static int put_events(FILE *out, cpu *c)
+{
+    int rc = c->spill_err || (c->spill && fseek(c->spill, 0, SEEK_SET));
+    uint64_t done = 0;
+    sev buf[EVBUF];
+    for (size_t n; !rc && c->spill && (n = fread(buf, sizeof *buf, EVBUF, c->spill)) > 0;)
+        for (size_t i = 0; i < n && !rc; i++)
+            rc = put_ev(out, &buf[i], !done++);
+    for (size_t i = 0; i < c->nev && !rc; i++)
+        rc = put_ev(out, &c->ev[i], !done++);
+    return rc || done != c->total ? -1 : 0;
 }
 
 static int write_profile(FILE *out, const ss *s, const fst_profile *p, size_t k, cpu *c, const char *name, int first)
@@ -137,9 +177,7 @@ static int write_profile(FILE *out, const ss *s, const fst_profile *p, size_t k,
     rc |= fst_json_str(out, title) < 0;
     rc |= fprintf(out, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n     \"events\": [",
                   s->unit == FST_TU_INSNS ? "none" : "nanoseconds", (unsigned long long)c->now) < 0;
-    for (size_t i = 0; i < c->nev && !rc; i++)
-        rc |= fprintf(out, "%s\n      {\"type\": \"%c\", \"at\": %llu, \"frame\": %u}", i ? "," : "", c->ev[i].type,
-                      (unsigned long long)c->ev[i].at, (unsigned)c->ev[i].frame) < 0;
+    rc = rc || put_events(out, c);
     return rc | (fprintf(out, "\n     ]}") < 0);
 }
 
@@ -166,7 +204,7 @@ static int ss_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     rc |= fprintf(out, "\n  ]},\n \"profiles\": [") < 0;
     int first = 1;
     for (size_t k = 0; k < s->nc && !rc; k++)
-        if (s->c[k] && s->c[k]->nev) {
+        if (s->c[k] && s->c[k]->total) {
             rc |= write_profile(out, s, p, k, s->c[k], name, first);
             first = 0;
         }
@@ -186,7 +224,8 @@ static void ss_done(void *ctx)
         return;
     for (size_t i = 0; i < s->nc; i++)
         if (s->c[i]) {
-            free(s->c[i]->ev);
+            if (s->c[i]->spill)
+                fclose(s->c[i]->spill);
             free(s->c[i]->open);
             free(s->c[i]->want);
             free(s->c[i]);
