@@ -23,6 +23,19 @@
 **   - `--exclude` routines: their self time goes to `excluded` instead of to them;
 **     `--cpu=problem`: supervisor-state instructions go to `excluded` as well;
 **     `--space=CR1`: instructions of other address spaces too.
+**   - Returns (DESIGN §3.3): only a branch whose target comes from a register that can
+**     hold a return address returns: RR branches (BR 14, BCR 15,14, BR 4, BSM 0,14;
+**     not BCTR) and RX branches based or indexed on R14 (B 4(,14)). Rejected, even when
+**     they land on a frame's return address: relative branches (J, JNE, BRC, BRCL —
+**     gcc's jumps to a function's exit label, which in recursion may sit just after the
+**     recursive call), branches on the routine's own code base (FORTRAN's B EXIT on R12),
+**     BCT/BCTR loops and branch-and-link. Such a branch is a jump inside the routine.
+**   - Sibling calls (a branch without link to a routine's entry, gcc -O2's `jg f`): by
+**     default not a call (DESIGN §3.2) — the callee's instructions belong to the caller.
+**     With `tail_calls`, a call that replaces the caller's frame: the caller's frame
+**     returns (a RETURN event), the callee is pushed with the caller's return address and
+**     an arc from the caller, as callgrind and gprof report it; the callee's inclusive
+**     time is then not in the caller's. A branch that returns is never a sibling call.
 **   - Frames still open at the end of the trace (a trace cut short) are closed there
 **     for inclusive time, with RETURN events whose `code` is 1; `open_frames` says how
 **     many.
@@ -152,6 +165,8 @@ typedef struct fst_replay_opts {
     int supervisor;            /* FST_SUP_TASK (default) or FST_SUP_ROW */
     int space_set;             /* --space: profile only this address space */
     uint64_t space;            /* its CR1 value */
+    int tail_calls;            /* --tail-calls: a branch without link to an entry is a call
+                                  that replaces the caller's frame */
 } fst_replay_opts;
 
 /* Build the routine list from the model `pm` (which may be NULL: then the storage image

@@ -150,10 +150,11 @@ static void build_hash(rp *x)
 
 static size_t top_owner(const task *t) { return t->n ? t->f[t->n - 1].owner : FST_NONE; }
 
-static void push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask, int counted)
+/* Push routine r, called from `caller` (the owner on top, or a replaced frame's). */
+static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller, uint64_t site, uint64_t ret,
+                      uint64_t mask, int counted)
 {
     task *t = &x->t[tid];
-    size_t caller = top_owner(t);
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 64;
         t->f = fst_xrealloc(t->f, t->cap * sizeof *t->f);
@@ -165,6 +166,11 @@ static void push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uin
     fst_event e = { .kind = FST_EV_CALL, .cpu = cpuno, .routine = r, .owner = owner, .caller = caller,
                     .counted = counted, .site = site, .ret = ret & mask };
     emit(x, &e, tid);
+}
+
+static void push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask, int counted)
+{
+    push_from(x, tid, cpuno, r, top_owner(&x->t[tid]), site, ret, mask, counted);
 }
 
 static void pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code)
@@ -194,37 +200,54 @@ static int at_return(const frame *f, uint64_t addr)
     return a >= f->ret && a - f->ret <= 16 && !((a - f->ret) & 3); /* B 4k(,14), k <= 4 */
 }
 
-/* A branch that can return: its target comes from a register (BR 14, BCR 15,14) or is
-** based or indexed on the link register (B 4(,14)); never BCT, a relative branch or a
-** branch on the routine's own base (DESIGN §3.3). */
+/* A branch that can return (DESIGN §3.3): its target comes from a register that can hold
+** a return address — an RR branch (BR 14, BCR 15,14, BR 4, BSM 0,14) — or it is an RX
+** branch based or indexed on the link register (B 4(,14)). Never BCTR (a loop), a relative
+** branch (J, JNE, BRC, BRCL: compiled code's jumps to a function's exit label), a
+** branch-and-link, or an RX branch on any other base (FORTRAN's B EXIT on its code base). */
 static int returnlike(const fst_insn *d)
 {
     if (d->flags & FST_I_LINK)
         return 0;
     if (d->fmt == FST_FMT_RR)
-        return 1;
+        return d->bytes[0] != 0x06; /* BCTR */
     return d->fmt == FST_FMT_RX && ((d->bytes[1] & 0x0F) == 14 || d->bytes[2] >> 4 == 14);
 }
 
-/* After a taken branch: a return to the top frame, or to an older frame's (UNWIND). */
-static void returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
+/* After a taken branch that is not a call: a return to the top frame, or to an older
+** frame's (UNWIND), when the branch is return-like. */
+static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
 {
     task *t = &x->t[tid];
-    if (!t->n)
-        return;
+    if (!t->n || !returnlike(&t->prev))
+        return 0;
     if (at_return(&t->f[t->n - 1], addr)) {
         pop(x, tid, cpuno, FST_EV_RETURN, 0);
-        return;
+        return 1;
     }
     for (size_t i = t->n - 1; i-- > 0;)
         if (at_return(&t->f[i], addr)) {
             while (t->n > i)
                 pop(x, tid, cpuno, FST_EV_UNWIND, 0);
-            return;
+            return 1;
         }
-    if (t->n == 1 && t->f[0].ret == (~0ull & t->f[0].mask) && returnlike(&t->prev) &&
-        (addr < x->p->lo || addr >= x->p->hi))
+    if (t->n == 1 && t->f[0].ret == (~0ull & t->f[0].mask) && (addr < x->p->lo || addr >= x->p->hi)) {
         pop(x, tid, cpuno, FST_EV_RETURN, 0); /* the mainline leaves the program */
+        return 1;
+    }
+    return 0;
+}
+
+/* --tail-calls: a branch without link to routine r's entry replaces the top frame
+** (profile.h). The mainline's frame is never replaced: it has no caller to return to. */
+static void tail_call(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site)
+{
+    task *t = &x->t[tid];
+    if (t->n < 2 || t->routine[t->n - 1] == r)
+        return;
+    frame f = t->f[t->n - 1];
+    pop(x, tid, cpuno, FST_EV_RETURN, 0);
+    push_from(x, tid, cpuno, r, f.owner, site, f.ret, f.mask, 1);
 }
 
 /* ---- pricing ---- */
@@ -424,8 +447,9 @@ static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
                 p->tasks[tid].mainline = r;
             } else
                 push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
-        } else
-            returns(x, tid, rec->cpu, rec->addr);
+        } else if (!returns(x, tid, rec->cpu, rec->addr) && x->o->tail_calls && r != FST_NONE &&
+                   !(t->prev.flags & FST_I_LINK))
+            tail_call(x, tid, rec->cpu, r, t->prev.addr);
     } else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
         size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
         if (r != FST_NONE && p->r[r].mainline) {

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
-       O_SUPERVISOR, O_SPACE,
+       O_SUPERVISOR, O_SPACE, O_TAILCALLS,
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
@@ -38,6 +38,7 @@ static const fst_option generic[] = {
       O_SUPERVISOR },
     { 0, "space", "HEX", "profile only the address space whose CR1 (segment table) is HEX: one job of a whole system",
       O_SPACE },
+    { 0, "tail-calls", NULL, "count a branch without link to a routine's entry (gcc's sibling call) as a call", O_TAILCALLS },
 };
 
 typedef struct report {
@@ -151,6 +152,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
             r->ro.space_set = 1;
             break;
         }
+        case O_TAILCALLS: r->ro.tail_calls = 1; break;
         default: /* a format's own option */
             r->fopts[r->nfopts++] = (fst_fopt_val){ table[id - O_FORMATOPT].name, p.arg ? p.arg : "" };
             break;
