@@ -338,6 +338,15 @@ static dcache_ent *decode(rp *x, const fst_rec *rec)
     return e;
 }
 
+/* Whether d, followed by an instruction at addr, branched. An unconditional branch always
+** does, even to the next instruction (gcc's `jg f` at the end of a function that f
+** follows): the address alone cannot show it. */
+static int taken_to(const fst_insn *d, uint64_t addr)
+{
+    return addr != fst_insn_next(d) ||
+           ((d->flags & (FST_I_BRANCH | FST_I_CANBRANCH | FST_I_COND)) == (FST_I_BRANCH | FST_I_CANBRANCH));
+}
+
 /* ---- tasks ---- */
 
 static uint64_t amask(uint32_t state)
@@ -463,8 +472,8 @@ static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
     task *t = &x->t[tid];
     int branched = 0, was_branch = 0;
     if (t->have_prev) {
-        branched = rec->addr != fst_insn_next(&t->prev);
         was_branch = (t->prev.flags & FST_I_BRANCH) && (t->prev.flags & FST_I_CANBRANCH);
+        branched = taken_to(&t->prev, rec->addr);
     }
     if (branched && was_branch) {
         size_t r = find_entry(x, rec->addr);
@@ -496,7 +505,7 @@ static void insn(rp *x, const fst_rec *rec)
     cpu *c = cpu_of(x, rec->cpu);
     if (c->have_prev) {
         int can = (c->prev.flags & FST_I_CANBRANCH) != 0;
-        exec_prev(x, c, rec->cpu, !can ? 0 : c->intr ? FST_TAKEN_UNKNOWN : rec->addr != fst_insn_next(&c->prev));
+        exec_prev(x, c, rec->cpu, !can ? 0 : c->intr ? FST_TAKEN_UNKNOWN : taken_to(&c->prev, rec->addr));
     }
     if (c->task == FST_NONE && !c->handler) { /* the first instruction on this CPU */
         c->task = fst_tasks_start(x->ids, rec->addr, space_of(c, rec->state));

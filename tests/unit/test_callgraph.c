@@ -69,10 +69,19 @@ static void test_arcs_linear(void **state)
 {
     (void)state;
     fst_profile small, big;
-    double a = run(101, &small);      /* 10 100 arcs */
-    check(&small);
-    double b = run(317, &big);        /* 100 172 arcs */
-    check(&big);
+    double a = 1e9, b = 1e9;          /* the best of three: other processes share the CPU */
+    for (int i = 0; i < 3; i++) {
+        double t = run(101, &small);  /* 10 100 arcs */
+        check(&small);
+        a = t < a ? t : a;
+        t = run(317, &big);           /* 100 172 arcs */
+        check(&big);
+        b = t < b ? t : b;
+        if (i < 2) {
+            fst_profile_free(&small);
+            fst_profile_free(&big);
+        }
+    }
     print_message("10 100 arcs: %.4f s, 100 172 arcs: %.4f s (%.1fx)\n", a, b, b / a);
     assert_true(b <= 25 * a + 0.05);  /* + 50 ms: a timer tick on a loaded machine */
     fst_profile_free(&small);
