@@ -46,6 +46,7 @@
 #ifndef FST_HERCLOG_H
 #define FST_HERCLOG_H
 
+#include "capture/emit.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
 
@@ -88,8 +89,6 @@ void fst_hlog_free(fst_hlog *h);
 /* PSW text helpers, shared with tests: parse 8 or 16 PSW bytes from hex text (blanks
 ** between words allowed); returns the byte count or 0. */
 int fst_psw_parse(const char *s, size_t n, uint8_t psw[16]);
-/* The instruction address and the normalised state word (FST_ST_*) of a PSW. */
-uint64_t fst_psw_ia(const uint8_t *psw, int len);
-uint32_t fst_psw_state(const uint8_t *psw, int len, int arch);
+/* fst_psw_ia and fst_psw_state (PSW bytes to address and state) are in capture/emit.h. */
 
 #endif
