@@ -22,7 +22,7 @@ static const char *const rx_src[RX_N] = {
     [RX_DWAIT4] = "^HHC00809I Processor [A-Z?]{2}([0-9A-F]{2}): disabled wait state ([0-9A-F ]+)",
     [RX_ARCH] = "^(?:HHCCP00[37]I CPU([0-9A-F]{4}) architecture mode(?: set to)?|"
                 "HHC00811I Processor [A-Z?]{2}([0-9A-F]{2}): architecture mode) (S/370|ESA/390|z/Arch)",
-    [RX_IO] = "^HHC\\w{5}I (?:Processor [A-Z?]{2}[0-9A-F]{2}: )?I/O interrupt code[= ]?([0-9A-F]+)",
+    [RX_IO] = "^HHC\\w{5}I (?:Processor [A-Z?]{2}[0-9A-F]{2}: )?I/O interrupt code[= ]?(?:[0-7]:)?([0-9A-F]+)",
     [RX_EXT] = "^HHC\\w{5}I (?:Processor [A-Z?]{2}[0-9A-F]{2}: )?External interrupt: (.*)",
     [RX_TRACING] = "^(?:HHCPN040I|HHC02229I) Instruction tracing (on|off)(?: range (\\S+))?",
     [RX_TRACEOPT] = "^(?:HHCPN162I Hercules instruction trace displayed in (\\w+) mode|"
