@@ -38,6 +38,8 @@ static const char *const rx_src[RX_N] = {
                    "numcpu|loadcore|savecore|store|psw|gpr|cr|devlist|attach|detach|pause)(?: .*)?$",
 };
 
+enum { IN_UNKNOWN, IN_TEXT, IN_TF };
+
 struct fst_hlog {
     fst_tw *w;
     char *name;
@@ -48,6 +50,9 @@ struct fst_hlog {
     fst_em *em;                 /* what the lines say, as records (shared with the tf reader) */
     int regs_pending;           /* register lines seen since the last PSW line */
     int saw_regs_first, saw_regs_after, saw_psw;
+    int kind;                   /* IN_*: what the input is, from its first bytes */
+    int want_tf;
+    fst_tf *tf;                 /* the trace-file reader, when the input is a trace file */
     char *part;                 /* partial line carried between feeds */
     size_t plen, pcap;
 };
@@ -128,12 +133,15 @@ void fst_hlog_free(fst_hlog *h)
         pcre2_code_free(h->rx[i]);
     pcre2_match_data_free(h->md);
     fst_em_free(h->em);
+    fst_tf_free(h->tf);
     free(h->part);
     free(h->name);
     free(h);
 }
 
 const fst_hlog_stats *fst_hlog_getstats(const fst_hlog *h) { return &h->st; }
+void fst_hlog_want_tf(fst_hlog *h) { h->want_tf = 1; }
+const fst_tf *fst_hlog_tf(const fst_hlog *h) { return h->tf; }
 
 static int rx(fst_hlog *h, int which, const char *s, size_t n)
 {
@@ -521,13 +529,18 @@ static int done(fst_hlog *h, fst_err *err)
     h->st.svcs = es->svcs;
     h->st.disabled_wait = es->disabled_wait;
     h->st.limit_hit = es->limit_hit;
+    if (h->tf) {
+        const fst_tf_stats *ts = fst_tf_getstats(h->tf);
+        snprintf(h->st.hercules, sizeof h->st.hercules, "%s", ts->hercules);
+        h->st.arch = ts->arch;
+    }
     if (!fst_em_failed(h->em))
         return 0;
     return fst_errf(err, "%s: line %llu: cannot write the trace (disk full?)", h->name,
                     (unsigned long long)h->st.lines);
 }
 
-int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
+static int text_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
 {
     const char *p = data, *end = data + n;
     if (h->plen) { /* complete the carried partial line */
@@ -563,8 +576,60 @@ int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
     return done(h, err);
 }
 
+/* The first three bytes say what the input is: "%TF" a trace file, anything else text. */
+static int decide(fst_hlog *h, fst_err *err)
+{
+    char head[3];
+    size_t n = h->plen;
+    memcpy(head, h->part, n);
+    h->plen = 0;
+    if (fst_tf_magic(head, n) == 1) {
+        h->kind = IN_TF;
+        h->tf = fst_tf_new(h->em, h->name);
+        snprintf(h->st.traceopt, sizeof h->st.traceopt, "tf");
+        return fst_tf_feed(h->tf, head, n, err);
+    }
+    if (h->want_tf)
+        return fst_errf(err, "%s: byte 0: not an SDL Hercules trace file (it does not begin with %%TF)", h->name);
+    h->kind = IN_TEXT;
+    return text_feed(h, head, n, err);
+}
+
+int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
+{
+    if (h->kind == IN_UNKNOWN) {
+        size_t take = h->plen + n < 3 ? n : 3 - h->plen;
+        if (!h->pcap) {
+            h->pcap = 256;
+            h->part = fst_xmalloc(h->pcap);
+        }
+        memcpy(h->part + h->plen, data, take);
+        h->plen += take;
+        data += take;
+        n -= take;
+        if (h->plen < 3)
+            return 0;
+        if (decide(h, err))
+            return -1;
+    }
+    if (h->kind == IN_TF) {
+        if (fst_tf_feed(h->tf, data, n, err)) {
+            done(h, NULL);
+            return -1;
+        }
+        return done(h, err);
+    }
+    return text_feed(h, data, n, err);
+}
+
 int fst_hlog_finish(fst_hlog *h, fst_err *err)
 {
+    if (h->kind == IN_UNKNOWN && decide(h, err)) /* fewer than 3 bytes in all */
+        return -1;
+    if (h->kind == IN_TF) {
+        int rc = fst_tf_finish(h->tf, err);
+        return (done(h, rc ? NULL : err) || rc) ? -1 : 0;
+    }
     if (h->plen) {
         line(h, h->part, h->plen);
         h->plen = 0;
