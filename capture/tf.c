@@ -577,6 +577,9 @@ int fst_tf_complete(const fst_tf *t, char *why, size_t cap)
         snprintf(why, cap, "its header counts %llu instructions, the file holds %llu (cut short at a record "
                            "boundary, or a second 'tf ON' in one Hercules session: the counts go on)",
                  (unsigned long long)st->hdr_insns, (unsigned long long)st->groups);
+    else if (st->hdr_dev != st->device)
+        snprintf(why, cap, "its header counts %llu device records, the file holds %llu",
+                 (unsigned long long)st->hdr_dev, (unsigned long long)st->device);
     else
         return 1;
     return 0;

@@ -80,7 +80,7 @@ int fst_tf_feed(fst_tf *t, const void *data, size_t n, fst_err *err);
 int fst_tf_finish(fst_tf *t, fst_err *err);
 const fst_tf_stats *fst_tf_getstats(const fst_tf *t);
 /* After fst_tf_finish: 1 when the file is whole (not cut, closed by Hercules, its header's
-** instruction count that of its records); else 0 and why[cap] says what is missing. */
+** counts those of its records); else 0 and why[cap] says what is missing. */
 int fst_tf_complete(const fst_tf *t, char *why, size_t cap);
 void fst_tf_free(fst_tf *t);
 /* 1 when the n bytes at p begin a trace file ("%TF"), 0 when they do not, -1 when n < 3. */
