@@ -64,6 +64,7 @@ struct fst_tf {
     int be;
     uint64_t off;             /* byte offset of the next unit (header or record) */
     unsigned prev;            /* length of the last record, 0 before the first */
+    int64_t tod_sec, tod_usec; /* time stamp of the last record */
     int64_t last_sec;         /* TIME: the last second converted, and its seconds of day */
     uint32_t last_day_secs;
     uint8_t *buf;             /* a unit that arrived in pieces */
@@ -180,11 +181,12 @@ static long text_field(const uint8_t *p, size_t n)
     return i == n ? (long)len : -1 - (long)i;
 }
 
-/* The version text sits after the two time stamps: where it begins says their size. */
+/* The version text sits after the two time stamps and two counts: where it begins says
+** the stamps' size. 48 is tried first: with 16-byte stamps it holds the instruction count,
+** never 8 printable bytes. */
 static int sys_layout(fst_tf *t, const uint8_t *p, fst_err *err)
 {
-    t->st.tvsize = (p[64] >= 0x20 && p[64] < 0x7F && text_field(p + 64, 8) == 8) ? 16
-                 : (p[48] >= 0x20 && p[48] < 0x7F && text_field(p + 48, 8) == 8) ? 8 : 0;
+    t->st.tvsize = text_field(p + 48, 8) == 8 ? 8 : text_field(p + 64, 8) == 8 ? 16 : 0;
     if (!t->st.tvsize)
         return bad(t, 64, err, "no Hercules version text at byte 64 (nor 48): not a trace file header");
     t->syssize = 16 + 2 * (size_t)t->st.tvsize + 16 + 128 + ((t->st.engs + 7u) & ~7u);
@@ -485,6 +487,9 @@ static int rec_unit(fst_tf *t, const uint8_t *r, size_t have, size_t *used, fst_
     *used = len;
     if (have < len)
         return 0;
+    gtime(t, r + 8, &t->tod_sec, &t->tod_usec);
+    if (!t->st.records && (t->tod_sec != t->st.beg_sec || t->tod_usec != t->st.beg_usec))
+        warn(t, 16, "the header's begin time is not that of the first record");
     if (cpu == 0xFFFF)
         t->st.device++;
     else if (body < 0) {
@@ -577,6 +582,8 @@ int fst_tf_complete(const fst_tf *t, char *why, size_t cap)
         snprintf(why, cap, "its header counts %llu instructions, the file holds %llu (cut short at a record "
                            "boundary, or a second 'tf ON' in one Hercules session: the counts go on)",
                  (unsigned long long)st->hdr_insns, (unsigned long long)st->groups);
+    else if (t->tod_sec != st->end_sec || t->tod_usec != st->end_usec)
+        snprintf(why, cap, "its header's end time is not that of its last record (cut short at a record boundary?)");
     else if (st->hdr_dev != st->device)
         snprintf(why, cap, "its header counts %llu device records, the file holds %llu",
                  (unsigned long long)st->hdr_dev, (unsigned long long)st->device);
