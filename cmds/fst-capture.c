@@ -269,7 +269,8 @@ static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *s
     add_num(ftr, nf, store, "tf-closed", (uint64_t)ts->closed);
     if (ts->closed)
         add_num(ftr, nf, store, "tf-header-instructions", ts->hdr_insns);
-    if (!complete || fst_tf_complete(tf, why, cap) || (c->follow && st->disabled_wait && !ts->cut)) {
+    int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait"); /* not stopped early */
+    if (!complete || !whole_input || fst_tf_complete(tf, why, cap) || (c->follow && st->disabled_wait && !ts->cut)) {
         why[0] = 0;
         return complete;
     }
