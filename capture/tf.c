@@ -60,6 +60,8 @@ struct fst_tf {
     char *name;
     fst_tf_stats st;
     int have_sys;
+    int tail_sys;             /* the header was read again at the end (a writer that cannot seek) */
+    uint8_t sys16[16];        /* the header's first bytes, to know it again */
     size_t syssize, hdrsize;  /* TFSYS, TFHDR */
     int be;
     uint64_t off;             /* byte offset of the next unit (header or record) */
@@ -200,15 +202,15 @@ static int sys_rest(fst_tf *t, const uint8_t *p, fst_err *err)
     gtime(t, p + 16, &t->st.beg_sec, &t->st.beg_usec);
     gtime(t, p + 16 + tv, &t->st.end_sec, &t->st.end_usec);
     if (t->st.beg_usec < 0 || t->st.beg_usec >= 1000000)
-        return bad(t, 16, err, "begin time stamp with impossible microseconds");
+        return bad(t, t->off + 16, err, "begin time stamp with impossible microseconds");
     if (t->st.end_usec < 0 || t->st.end_usec >= 1000000)
-        return bad(t, 16 + tv, err, "end time stamp with impossible microseconds");
+        return bad(t, t->off + 16 + tv, err, "end time stamp with impossible microseconds");
     t->st.closed = t->st.end_sec != 0 || t->st.end_usec != 0;
     t->st.hdr_insns = g64(t, p + 16 + 2 * tv);
     t->st.hdr_dev = g64(t, p + 24 + 2 * tv);
     long vl = text_field(p + vo, 128);
     if (vl < 0)
-        return bad(t, vo + (uint64_t)(-1 - vl), err, "the Hercules version text holds a byte that is not text");
+        return bad(t, t->off + vo + (uint64_t)(-1 - vl), err, "the Hercules version text holds a byte that is not text");
     char v[129];
     memcpy(v, p + vo, (size_t)vl);
     v[vl] = 0;
@@ -218,7 +220,7 @@ static int sys_rest(fst_tf *t, const uint8_t *p, fst_err *err)
         if (p[i] > 15) {
             char m[80];
             snprintf(m, sizeof m, "processor type %u of CPU %zu (types are 0-5)", p[i], i - vo - 128);
-            return bad(t, i, err, m);
+            return bad(t, t->off + i, err, m);
         }
     return 0;
 }
@@ -248,7 +250,23 @@ static int sys_unit(fst_tf *t, const uint8_t *p, size_t have, size_t *used, fst_
         return 0;
     if (sys_rest(t, p, err))
         return -1;
+    memcpy(t->sys16, p, 16);
     t->have_sys = 1;
+    return 1;
+}
+
+/* A writer that cannot seek back to rewrite its header (a pipe, a FIFO) may append it
+** instead: a header where a record would begin is the file's final header, and the end. */
+static int tail_sys_unit(fst_tf *t, const uint8_t *p, size_t have, size_t *used, fst_err *err)
+{
+    *used = t->syssize;
+    if (have < 16 || memcmp(p, t->sys16, 16))
+        return have < 16 ? 0 : bad(t, t->off, err, "a header that is not this file's where a record should begin");
+    if (have < t->syssize)
+        return 0;
+    if (sys_rest(t, p, err))
+        return -1;
+    t->tail_sys = 1;
     return 1;
 }
 
@@ -464,6 +482,8 @@ static int rec_unit(fst_tf *t, const uint8_t *r, size_t have, size_t *used, fst_
     *used = 8;
     if (have < 8)
         return 0;
+    if (!memcmp(r, "%TF", 3))
+        return tail_sys_unit(t, r, have, used, err);
     unsigned prev = g16(t, r), len = g16(t, r + 2), cpu = g16(t, r + 4), type = g16(t, r + 6);
     char m[160];
     if (len < t->hdrsize || len % 8) {
@@ -508,6 +528,8 @@ static int rec_unit(fst_tf *t, const uint8_t *r, size_t have, size_t *used, fst_
 
 static int unit(fst_tf *t, const uint8_t *p, size_t have, size_t *used, fst_err *err)
 {
+    if (t->tail_sys)
+        return bad(t, t->off, err, "bytes after the header written again at the end");
     int rc = t->have_sys ? rec_unit(t, p, have, used, err) : sys_unit(t, p, have, used, err);
     if (rc > 0) {
         t->off += *used;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,7 +62,7 @@ static void on_signal(int sig) { stop_signal = sig; }
 
 typedef struct capture {
     const char *out, *fromlog, *image, *range, *traceopt, *hercules, *keeplog;
-    int arch, quiet, progress, follow, tf;
+    int arch, quiet, progress, follow, tf, pipe_in;
     uint64_t timeout, max, mainsize_mb, numcpu;
     char command[1024];
 } capture;
@@ -254,8 +255,9 @@ static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint6
 }
 
 /* A trace file's footer keys, and whether the trace is complete: a file cut short, or one
-** Hercules never closed (killed), is not — unless it is followed as Hercules writes it and
-** the program reached its disabled wait. */
+** Hercules never closed (killed), is not — unless it is read from a pipe (where Hercules
+** cannot rewrite the header) or followed as Hercules writes it and the program reached its
+** disabled wait. */
 static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *st, int complete, const char **end,
                      fst_kv *ftr, int *nf, char store[][32], char *why, size_t cap)
 {
@@ -270,7 +272,8 @@ static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *s
     if (ts->closed)
         add_num(ftr, nf, store, "tf-header-instructions", ts->hdr_insns);
     int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait"); /* not stopped early */
-    if (!complete || !whole_input || fst_tf_complete(tf, why, cap) || (c->follow && st->disabled_wait && !ts->cut)) {
+    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || (c->follow && st->disabled_wait));
+    if (!complete || !whole_input || open_ok || fst_tf_complete(tf, why, cap)) {
         why[0] = 0;
         return complete;
     }
@@ -302,6 +305,8 @@ int main(int argc, char **argv)
         in = strcmp(c.fromlog, "-") ? open(c.fromlog, O_RDONLY) : 0;
         if (in < 0)
             fst_die("%s: cannot open: %s", c.fromlog, strerror(errno));
+        struct stat sb;
+        c.pipe_in = fstat(in, &sb) || !S_ISREG(sb.st_mode); /* a pipe: a trace file's header is never rewritten */
     }
     struct sigaction sa = { 0 };
     sa.sa_handler = on_signal;

@@ -349,6 +349,8 @@ static void test_flips(void **state)
     free(in);
 }
 
+static void expect_error(const uint8_t *p, size_t n, const char *what);
+
 /* Hercules killed before it rewrote the header: no end time, counts of the first write. */
 static void test_never_closed(void **state)
 {
@@ -364,6 +366,23 @@ static void test_never_closed(void **state)
     assert_int_equal(r.st.groups, 37);
     assert_string_equal(r.recs, ref.recs);
     free(r.recs);
+    /* a writer that cannot seek back (a pipe) appends its final header instead */
+    uint8_t *c = malloc(n + 330);
+    memcpy(c, in, n);
+    uint8_t *orig = load("zarch", &n);
+    memcpy(c + n, orig, 320);
+    r = run(c, n + 320, 100);
+    assert_int_equal(r.rc, 0);
+    assert_true(r.st.closed);
+    assert_true(r.complete);
+    assert_string_equal(r.recs, ref.recs);
+    free(r.recs);
+    memcpy(c + n + 320, "\0\0\0\0\0\0\0\0", 8); /* nothing may follow it */
+    expect_error(c, n + 328, "byte 18688: bytes after the header written again at the end");
+    c[n + 3] = '1';
+    expect_error(c, n + 320, "byte 18368: a header that is not this file's");
+    free(orig);
+    free(c);
     free(ref.recs);
     free(in);
 }
