@@ -32,7 +32,9 @@
 ** A file cut short (Hercules killed while writing, a copy in progress) is read to its last
 ** whole record: `cut_at` says where. A header Hercules never rewrote (killed before
 ** `tf OFF` or shutdown) has no end time: `closed` is 0 and its counts are not trusted;
-** a closed header whose instruction count differs from the records is reported.
+** a closed header whose counts or end time differ from the records' is reported. A
+** writer that cannot seek back (a pipe) may append its final header instead: it is read
+** as the header, and nothing may follow it.
 **
 ** Feed it bytes in any chunks; memory is constant (one record, at most 64 KiB, and a
 ** small state per CPU). Ownership: the reader does not own the emitter. Errors: -1 with
