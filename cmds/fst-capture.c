@@ -53,7 +53,8 @@ static const fst_cmd cmd = {
     "Run a standalone S/370 program under Hercules with instruction tracing on, from IPL to\n"
     "its disabled wait, and write the executed instructions to a compact trace file that\n"
     "fst-report turns into profiles. With --from-log, read a Hercules log instead (a file,\n"
-    "or '-' for a pipe: hercules ... | fst-capture --from-log=- -o job.trace).",
+    "or '-' for a pipe: hercules ... | fst-capture --from-log=- -o job.trace); with\n"
+    "--from-tf, an SDL Hercules 4.x binary trace file (tf ON \"FILE=job.tf\", t+, t-, tf OFF).",
     options,
 };
 
