@@ -260,7 +260,7 @@ static int sys_unit(fst_tf *t, const uint8_t *p, size_t have, size_t *used, fst_
 static int tail_sys_unit(fst_tf *t, const uint8_t *p, size_t have, size_t *used, fst_err *err)
 {
     *used = t->syssize;
-    if (have < 16 || memcmp(p, t->sys16, 16))
+    if (have < 16 || memcmp(p, t->sys16, 12)) /* bytes 12-15 are padding, not set */
         return have < 16 ? 0 : bad(t, t->off, err, "a header that is not this file's where a record should begin");
     if (have < t->syssize)
         return 0;
@@ -453,6 +453,7 @@ static int cpu_record(fst_tf *t, const uint8_t *r, unsigned cpu, unsigned type, 
     case T_GR:
         if (b[0]) { /* instruction fetch error: a re-display with no instruction, instead of a TF02324 */
             fst_em_cpu(t->em, cpu);
+            stamp(t, r);
             fst_em_fetch_error(t->em);
             close_group(c);
             t->st.fetch_errors++;
