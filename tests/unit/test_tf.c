@@ -414,6 +414,36 @@ static void test_fetch_error(void **state)
     free(in);
 }
 
+/* The records an interruption record gives, from io370's TF00804 (at 2664, 72 bytes: the
+** same size as TF00806 and TF00840, so that its type and body can be changed in place). */
+static char *intr_records(uint16_t type, const uint8_t *body, size_t blen)
+{
+    size_t n;
+    uint8_t *c = load("io370", &n);
+    put(c + 2664 + 6, type, 2, 0);
+    memcpy(c + 2664 + 56, body, blen);
+    result r = run(c, n, n);
+    assert_int_equal(r.rc, 0);
+    free(c);
+    return r.recs;
+}
+
+static void test_interruptions(void **state)
+{
+    (void)state;
+    /* kind 5 = INTR: class 1 I/O (the device), 2 external (the interruption code) */
+    char *recs = intr_records(804, (const uint8_t *)"\0\x02\0\x30\x0E\0\0\x50\x0C\0", 10);
+    assert_non_null(strstr(recs, " 5 00000000 0 0 1 0 C:\n"));
+    free(recs);
+    recs = intr_records(806, (const uint8_t *)"\x01\0\x01\0", 4); /* subsystem id 00010001 */
+    assert_non_null(strstr(recs, " 5 00000000 0 0 1 0 10001:\n"));
+    free(recs);
+    recs = intr_records(840, (const uint8_t *)"\0\0\0\0\0\0\0\0\x04\x10", 10); /* clock comparator */
+    assert_non_null(strstr(recs, " 5 00000000 0 0 2 0 1004:\n"));
+    assert_null(strstr(recs, " 0 1 0 C:\n"));
+    free(recs);
+}
+
 static void expect_error(const uint8_t *p, size_t n, const char *what)
 {
     result r = run(p, n, n);
@@ -474,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_flips),
         cmocka_unit_test(test_never_closed),
         cmocka_unit_test(test_fetch_error),
+        cmocka_unit_test(test_interruptions),
         cmocka_unit_test(test_damage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
