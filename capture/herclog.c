@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXCPU 256
-
 /* Messages that carry events (rare lines: PCRE2, compiled once). */
 enum {
     RX_PGM313, RX_PGM4, RX_WAIT313, RX_DWAIT313, RX_WAIT4, RX_DWAIT4, RX_ARCH, RX_IO, RX_EXT,
@@ -24,7 +22,7 @@ static const char *const rx_src[RX_N] = {
     [RX_DWAIT4] = "^HHC00809I Processor [A-Z?]{2}([0-9A-F]{2}): disabled wait state ([0-9A-F ]+)",
     [RX_ARCH] = "^(?:HHCCP00[37]I CPU([0-9A-F]{4}) architecture mode(?: set to)?|"
                 "HHC00811I Processor [A-Z?]{2}([0-9A-F]{2}): architecture mode) (S/370|ESA/390|z/Arch)",
-    [RX_IO] = "^HHC\\w{5}I (?:Processor [A-Z?]{2}[0-9A-F]{2}: )?I/O interrupt code[= ]?([0-9A-F]+)",
+    [RX_IO] = "^HHC\\w{5}I (?:Processor [A-Z?]{2}[0-9A-F]{2}: )?I/O interrupt code[= ]?(?:[0-7]:)?([0-9A-F]+)",
     [RX_EXT] = "^HHC\\w{5}I (?:Processor [A-Z?]{2}[0-9A-F]{2}: )?External interrupt: (.*)",
     [RX_TRACING] = "^(?:HHCPN040I|HHC02229I) Instruction tracing (on|off)(?: range (\\S+))?",
     [RX_TRACEOPT] = "^(?:HHCPN162I Hercules instruction trace displayed in (\\w+) mode|"
@@ -40,26 +38,7 @@ static const char *const rx_src[RX_N] = {
                    "numcpu|loadcore|savecore|store|psw|gpr|cr|devlist|attach|detach|pause)(?: .*)?$",
 };
 
-/* What the storage-operand line of a CPU's last instruction is wanted for. */
-enum { AW_NONE, AW_LPSW, AW_LPSWE, AW_LCTL, AW_LCTLG };
-/* A record that waits for its instruction to complete (a program check drops it). */
-enum { PD_NONE, PD_LPSW, PD_CR1 };
-
-/* Per CPU: multi-CPU logs interleave the lines of several CPUs. */
-typedef struct hcpu {
-    uint8_t redisplay;  /* a program check was announced: the next PSW line is a copy */
-    uint8_t await;      /* AW_*: the last instruction written wants its operand line */
-    uint8_t r1, r3;     /* LCTL/LCTLG: the registers loaded */
-    uint8_t pend;       /* PD_* */
-    uint8_t pswlen;     /* PD_LPSW */
-    uint8_t psw[16];
-    uint64_t pval;      /* PD_LPSW: operand address; PD_CR1: the value loaded */
-    uint8_t pgm;        /* a program check announced after the pending record, held back */
-    uint8_t pgm_ilc;
-    uint32_t pgm_code;
-    uint8_t have_cr1;
-    uint64_t cr1;       /* the last CR1 value written for this CPU */
-} hcpu;
+enum { IN_UNKNOWN, IN_TEXT, IN_TF };
 
 struct fst_hlog {
     fst_tw *w;
@@ -68,14 +47,14 @@ struct fst_hlog {
     uint64_t max_insns;
     pcre2_code *rx[RX_N];
     pcre2_match_data *md;
-    unsigned cpu;
-    hcpu cpus[MAXCPU];
+    fst_em *em;                 /* what the lines say, as records (shared with the tf reader) */
     int regs_pending;           /* register lines seen since the last PSW line */
     int saw_regs_first, saw_regs_after, saw_psw;
-    uint32_t last_secs;
+    int kind;                   /* IN_*: what the input is, from its first bytes */
+    int want_tf;
+    fst_tf *tf;                 /* the trace-file reader, when the input is a trace file */
     char *part;                 /* partial line carried between feeds */
     size_t plen, pcap;
-    int werr;
 };
 
 /* hex digit value + 1, 0 for anything else: a table, because every PSW line has 24-48 */
@@ -126,52 +105,6 @@ int fst_psw_parse(const char *s, size_t n, uint8_t psw[16])
     return (int)got;
 }
 
-uint64_t fst_psw_ia(const uint8_t *p, int len)
-{
-    if (len == 16) {
-        uint64_t ia = 0;
-        for (int i = 8; i < 16; i++)
-            ia = ia << 8 | p[i];
-        return ia;
-    }
-    uint32_t w = (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 | (uint32_t)p[6] << 8 | p[7];
-    if (!(p[1] & 0x08))          /* S/370 BC mode: 24-bit address in bytes 5-7 */
-        return w & 0x00FFFFFF;
-    return (w & 0x80000000u) ? (w & 0x7FFFFFFF) : (w & 0x00FFFFFF);
-}
-
-uint32_t fst_psw_state(const uint8_t *p, int len, int arch)
-{
-    uint32_t st = 0;
-    if (len == 16)
-        arch = FST_ARCH_ZARCH;
-    else if (arch == FST_ARCH_ZARCH)
-        arch = FST_ARCH_ESA390;  /* an 8-byte PSW: the switch to z has not happened yet */
-    st |= (uint32_t)arch;
-    int ec = (p[1] & 0x08) != 0;
-    if (ec)
-        st |= FST_ST_EC;
-    if (len == 16)
-        st |= (uint32_t)(((p[3] & 1) && (p[4] & 0x80)) ? 2 : (p[4] & 0x80) ? 1 : 0) << FST_ST_AMODE_SHIFT;
-    else if (ec && (p[4] & 0x80))
-        st |= 1u << FST_ST_AMODE_SHIFT;
-    if (p[1] & 0x01) st |= FST_ST_PROBLEM;
-    if (p[1] & 0x02) st |= FST_ST_WAIT;
-    if (p[1] & 0x04) st |= FST_ST_MCMASK;
-    st |= (uint32_t)(p[1] >> 4) << FST_ST_KEY_SHIFT;
-    if (ec) {
-        if (p[0] & 0x04) st |= FST_ST_DAT;
-        if (p[0] & 0x02) st |= FST_ST_IOMASK;
-        if (p[0] & 0x01) st |= FST_ST_EXTMASK;
-        if (arch != FST_ARCH_S370)
-            st |= (uint32_t)(p[2] >> 6) << FST_ST_ASC_SHIFT;
-    } else {
-        if (p[0] & 0xFE) st |= FST_ST_IOMASK;  /* BC mode: channel masks */
-        if (p[0] & 0x01) st |= FST_ST_EXTMASK;
-    }
-    return st;
-}
-
 fst_hlog *fst_hlog_new(fst_tw *w, const char *name, int arch, uint64_t max_insns)
 {
     fst_hlog *h = fst_xcalloc(1, sizeof *h);
@@ -188,6 +121,7 @@ fst_hlog *fst_hlog_new(fst_tw *w, const char *name, int arch, uint64_t max_insns
         pcre2_jit_compile(h->rx[i], PCRE2_JIT_COMPLETE); /* without JIT it still works */
     }
     h->md = pcre2_match_data_create(8, NULL);
+    h->em = fst_em_new(w, max_insns);
     return h;
 }
 
@@ -198,12 +132,16 @@ void fst_hlog_free(fst_hlog *h)
     for (int i = 0; i < RX_N; i++)
         pcre2_code_free(h->rx[i]);
     pcre2_match_data_free(h->md);
+    fst_em_free(h->em);
+    fst_tf_free(h->tf);
     free(h->part);
     free(h->name);
     free(h);
 }
 
 const fst_hlog_stats *fst_hlog_getstats(const fst_hlog *h) { return &h->st; }
+void fst_hlog_want_tf(fst_hlog *h) { h->want_tf = 1; }
+const fst_tf *fst_hlog_tf(const fst_hlog *h) { return h->tf; }
 
 static int rx(fst_hlog *h, int which, const char *s, size_t n)
 {
@@ -246,79 +184,6 @@ static void malformed(fst_hlog *h, const char *s, size_t n)
     note_line(h->st.first_malformed, sizeof h->st.first_malformed, &h->st.first_malformed_line, h->st.lines, s, n);
 }
 
-static void set_cpu(fst_hlog *h, unsigned cpu)
-{
-    if (cpu != h->cpu) {
-        h->cpu = cpu;
-        if (fst_tw_cpu(h->w, cpu))
-            h->werr = 1;
-    }
-}
-
-static hcpu *cpu_of(fst_hlog *h, unsigned cpu) { return &h->cpus[cpu & (MAXCPU - 1)]; }
-
-static void write_cr1(fst_hlog *h, hcpu *c, uint64_t value)
-{
-    if (fst_tw_cr(h->w, 1, value))
-        h->werr = 1;
-    c->have_cr1 = 1;
-    c->cr1 = value;
-}
-
-/* Write the CPU's pending record: its instruction completed. */
-static void pend_write(fst_hlog *h, unsigned cpu)
-{
-    hcpu *c = cpu_of(h, cpu);
-    if (c->pend == PD_NONE)
-        return;
-    set_cpu(h, cpu);
-    if (c->pend == PD_LPSW) {
-        if (fst_tw_lpsw(h->w, c->pval, c->psw, c->pswlen))
-            h->werr = 1;
-    } else
-        write_cr1(h, c, c->pval);
-    c->pend = PD_NONE;
-}
-
-/* The CPU's next record is due (its next PSW line, another event, the end): write the
-** pending record, or drop it when a program check was announced after it — unless
-** `fetch_error`: the re-display says the check came from fetching the next instruction,
-** so the LPSW/LCTL itself completed. A held program check is written after it. */
-static void pend_settle(fst_hlog *h, unsigned cpu, int fetch_error)
-{
-    hcpu *c = cpu_of(h, cpu);
-    if (!c->pgm) {
-        pend_write(h, cpu);
-        return;
-    }
-    if (!fetch_error)
-        c->pend = PD_NONE; /* the instruction ended in the check: it loaded nothing */
-    pend_write(h, cpu);
-    set_cpu(h, cpu);
-    if (fst_tw_pgmchk(h->w, c->pgm_code, c->pgm_ilc))
-        h->werr = 1;
-    c->pgm = 0;
-}
-
-static void pend_settle_all(fst_hlog *h)
-{
-    for (unsigned i = 0; i < MAXCPU; i++)
-        if (h->cpus[i].pend || h->cpus[i].pgm)
-            pend_settle(h, i, 0);
-}
-
-/* What a storage-operand line is wanted for after instruction ib (see stor_line). */
-static void await_operand(hcpu *c, const uint8_t *ib)
-{
-    c->await = ib[0] == 0x82                    ? AW_LPSW
-             : ib[0] == 0xB2 && ib[1] == 0xB2   ? AW_LPSWE
-             : ib[0] == 0xB7                    ? AW_LCTL
-             : ib[0] == 0xEB && ib[5] == 0x2F   ? AW_LCTLG
-                                                : AW_NONE;
-    c->r1 = ib[1] >> 4;
-    c->r3 = ib[1] & 0x0F;
-}
-
 /* "PSW=..." (body starts at PSW=). */
 static void psw_line(fst_hlog *h, const char *s, size_t n)
 {
@@ -337,22 +202,16 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
         h->st.messages++;
         return;
     }
-    hcpu *c = cpu_of(h, h->cpu);
     h->st.trace_lines++;
     if (h->regs_pending && !h->saw_psw)
         h->saw_regs_first = 1;
     h->regs_pending = 0;
     h->saw_psw = 1;
-    int fetch_error = rest >= 24 && !memcmp(p, " Instruction fetch error", 24);
-    pend_settle(h, h->cpu, fetch_error);
-    c->await = AW_NONE;
-    if (fetch_error) {
-        if (c->redisplay) { /* 3.13 re-displays a failed fetch like this */
-            c->redisplay = 0;
-            h->st.redisplays++;
-        }
+    if (rest >= 24 && !memcmp(p, " Instruction fetch error", 24)) {
+        fst_em_fetch_error(h->em); /* 3.13 re-displays a failed fetch like this */
         return;
     }
+    fst_em_begin(h->em);
     if (rest < 6 || memcmp(p, " INST=", 6)) {
         malformed(h, s, n);
         return;
@@ -370,25 +229,7 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
         malformed(h, s, n);
         return;
     }
-    if (c->redisplay) { /* the copy Hercules prints after a program check */
-        c->redisplay = 0;
-        h->st.redisplays++;
-        return;
-    }
-    if (h->max_insns && h->st.insns >= h->max_insns) {
-        h->st.limit_hit = 1;
-        return;
-    }
-    if (fst_tw_state(h->w, fst_psw_state(psw, len, h->st.arch)) ||
-        fst_tw_insn(h->w, fst_psw_ia(psw, len), ib, (int)(nd / 2)))
-        h->werr = 1;
-    h->st.insns++;
-    if (ib[0] == 0x0A) { /* SVC: Hercules prints no message for its interruption */
-        if (fst_tw_intr(h->w, FST_INTR_SVC, ib[1]))
-            h->werr = 1;
-        h->st.svcs++;
-    }
-    await_operand(c, ib);
+    fst_em_insn(h->em, psw, len, h->st.arch, ib, (int)(nd / 2));
 }
 
 /* A storage-operand line, hex field cut at fixed offsets (notes §2.4):
@@ -429,44 +270,15 @@ static int stor_parse(const char *s, size_t n, uint64_t *addr, uint8_t out[16])
     return nd & 1 ? 0 : (int)(nd / 2);
 }
 
-static uint64_t be_value(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* The first storage line after an LPSW/LPSWE/LCTL/LCTLG is its operand: keep what it
-** loads pending until the instruction is known to have completed. Nothing when the
-** line shows fewer bytes than were loaded, or a translation exception. */
+/* The first storage line after an LPSW/LPSWE/LCTL/LCTLG is its operand (emit.h). */
 static void stor_line(fst_hlog *h, const char *s, size_t n)
 {
     h->st.trace_lines++;
-    hcpu *c = cpu_of(h, h->cpu);
-    int aw = c->await;
-    c->await = AW_NONE; /* a second storage line is another operand */
-    if (aw == AW_NONE)
+    if (!fst_em_wants_operand(h->em))
         return;
-    uint64_t addr;
+    uint64_t addr = 0;
     uint8_t data[16];
-    unsigned got = (unsigned)stor_parse(s, n, &addr, data);
-    if (aw == AW_LPSW || aw == AW_LPSWE) {
-        unsigned need = aw == AW_LPSW ? 8 : 16;
-        if (got < need)
-            return;
-        c->pend = PD_LPSW;
-        c->pval = addr;
-        c->pswlen = (uint8_t)need;
-        memcpy(c->psw, data, need);
-        return;
-    }
-    /* LCTL r1,r3 loads r1, r1+1, ... r3 (wrapping 15 to 0) from consecutive words */
-    unsigned width = aw == AW_LCTL ? 4 : 8, k = (1u - c->r1) & 15;
-    if (k > ((unsigned)(c->r3 - c->r1) & 15) || (k + 1) * width > got)
-        return; /* CR1 not loaded, or its word is past what the line shows */
-    c->pend = PD_CR1;
-    c->pval = be_value(data + k * width, width);
+    fst_em_operand(h->em, addr, data, (unsigned)stor_parse(s, n, &addr, data));
 }
 
 static int is_reg_line(const char *s, size_t n)
@@ -519,9 +331,8 @@ static void reg_line(fst_hlog *h, const char *s, size_t n)
     ** to write) is news: the address space as the display found it. The display shows
     ** the value before its instruction, so the record may come one instruction late. */
     uint64_t v;
-    hcpu *c = cpu_of(h, h->cpu);
-    if (cr1_shown(s, n, &v) && !(c->have_cr1 && c->cr1 == v) && !(c->pend == PD_CR1 && c->pval == v))
-        write_cr1(h, c, v);
+    if (cr1_shown(s, n, &v))
+        fst_em_cr1(h->em, v);
 }
 
 /* A line of Hercules' own (after prefixes); returns 1 when it is a known event. */
@@ -530,22 +341,8 @@ static int message(fst_hlog *h, const char *s, size_t n)
     size_t gl;
     const char *g;
     if (rx(h, RX_PGM313, s, n) || rx(h, RX_PGM4, s, n)) {
-        unsigned cpu = (unsigned)grp_hex(h, s, 1);
-        hcpu *c = cpu_of(h, cpu);
-        set_cpu(h, cpu);
-        if (c->pgm) /* a second check before any re-display */
-            pend_settle(h, cpu, 0);
-        c->redisplay = 1;
-        c->await = AW_NONE; /* storage lines now are the re-display's */
-        uint32_t code = (uint32_t)grp_hex(h, s, 2);
-        unsigned ilc = (unsigned)grp_hex(h, s, 3);
-        if (c->pend) { /* whose check is it? the re-display will tell (pend_settle) */
-            c->pgm = 1;
-            c->pgm_code = code;
-            c->pgm_ilc = (uint8_t)ilc;
-        } else if (fst_tw_pgmchk(h->w, code, ilc))
-            h->werr = 1;
-        h->st.pgmchks++;
+        fst_em_cpu(h->em, (unsigned)grp_hex(h, s, 1));
+        fst_em_pgmchk(h->em, (uint32_t)grp_hex(h, s, 2), (unsigned)grp_hex(h, s, 3));
         return 1;
     }
     int dis = 0;
@@ -555,22 +352,13 @@ static int message(fst_hlog *h, const char *s, size_t n)
         g = grp(h, s, gi, &gl);
         int len = g ? fst_psw_parse(g, gl, psw) : 0;
         if (gi == 2)
-            set_cpu(h, (unsigned)grp_hex(h, s, 1));
-        pend_settle(h, h->cpu, 0);
-        if (fst_tw_wait(h->w, (unsigned)dis, psw, (unsigned)len))
-            h->werr = 1;
-        h->st.waits++;
-        if (dis)
-            h->st.disabled_wait = 1;
+            fst_em_cpu(h->em, (unsigned)grp_hex(h, s, 1));
+        fst_em_wait(h->em, (unsigned)dis, psw, (unsigned)len);
         return 1;
     }
     if (rx(h, RX_DWAIT313, s, n)) {
-        set_cpu(h, (unsigned)grp_hex(h, s, 1));
-        pend_settle(h, h->cpu, 0);
-        if (fst_tw_wait(h->w, 1, NULL, 0))
-            h->werr = 1;
-        h->st.waits++;
-        h->st.disabled_wait = 1;
+        fst_em_cpu(h->em, (unsigned)grp_hex(h, s, 1));
+        fst_em_wait(h->em, 1, NULL, 0);
         return 1;
     }
     if (rx(h, RX_ARCH, s, n)) {
@@ -581,10 +369,7 @@ static int message(fst_hlog *h, const char *s, size_t n)
         return 1;
     }
     if (rx(h, RX_IO, s, n)) {
-        pend_settle(h, h->cpu, 0);
-        if (fst_tw_intr(h->w, FST_INTR_IO, (uint32_t)grp_hex(h, s, 1)))
-            h->werr = 1;
-        h->st.intrs++;
+        fst_em_intr(h->em, FST_INTR_IO, (uint32_t)grp_hex(h, s, 1));
         return 1;
     }
     if (rx(h, RX_EXT, s, n)) {
@@ -597,19 +382,13 @@ static int message(fst_hlog *h, const char *s, size_t n)
         for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
             if (gl >= strlen(ext[i].what) && !memcmp(g, ext[i].what, strlen(ext[i].what)))
                 code = ext[i].code;
-        pend_settle(h, h->cpu, 0);
-        if (fst_tw_intr(h->w, FST_INTR_EXT, code))
-            h->werr = 1;
-        h->st.intrs++;
+        fst_em_intr(h->em, FST_INTR_EXT, code);
         return 1;
     }
     if (rx(h, RX_TRACING, s, n)) {
         g = grp(h, s, 1, &gl);
         if (g[1] == 'f') { /* tracing off: what follows was not traced */
-            pend_settle_all(h);
-            if (fst_tw_gap(h->w))
-                h->werr = 1;
-            h->st.gaps++;
+            fst_em_gap(h->em);
         }
         return 1;
     }
@@ -652,11 +431,7 @@ static size_t strip_stamp(fst_hlog *h, const char *s, size_t n)
     size_t k = hexrun(s + i, n - i); /* HercGUI: a hex thread id */
     if (k == 8 && i + k < n && s[i + k] == ' ')
         i += k + 1;
-    if (secs != h->last_secs) {
-        h->last_secs = secs;
-        if (fst_tw_time(h->w, secs))
-            h->werr = 1;
-    }
+    fst_em_time(h->em, secs);
     return i;
 }
 
@@ -687,13 +462,13 @@ static void line(fst_hlog *h, const char *s, size_t n)
         unsigned cpu = (unsigned)strtoul((char[5]){ s[3], s[4], s[5], s[6], 0 }, NULL, 16);
         size_t skip = s[9] == ' ' ? 10 : 9;
         if (n > skip && (s[skip] == 'P' || s[skip] == 'R' || s[skip] == 'V' || is_reg_line(s + skip, n - skip))) {
-            set_cpu(h, cpu);
+            fst_em_cpu(h->em, cpu);
             s += skip;
             n -= skip;
         }
     } else if (n > 6 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z' && hexrun(s + 2, 2) == 2 &&
                s[4] == ':' && s[5] == ' ') {
-        set_cpu(h, (unsigned)(hexval((unsigned char)s[2]) << 4 | hexval((unsigned char)s[3])));
+        fst_em_cpu(h->em, (unsigned)(hexval((unsigned char)s[2]) << 4 | hexval((unsigned char)s[3])));
         s += 6;
         n -= 6;
     }
@@ -710,13 +485,7 @@ static void line(fst_hlog *h, const char *s, size_t n)
         return;
     }
     if (msg4 == 2325 || (n >= 23 && !memcmp(s, " Instruction fetch error", 24 <= n ? 24 : n))) {
-        hcpu *c = cpu_of(h, h->cpu);
-        pend_settle(h, h->cpu, 1); /* 4.x's re-display of a failed fetch: the check was not the LPSW's */
-        c->await = AW_NONE;
-        if (c->redisplay) {
-            c->redisplay = 0;
-            h->st.redisplays++;
-        }
+        fst_em_fetch_error(h->em); /* 4.x's re-display of a failed fetch */
         h->st.trace_lines++;
         return;
     }
@@ -747,13 +516,31 @@ static void line(fst_hlog *h, const char *s, size_t n)
     note_line(h->st.first_unknown, sizeof h->st.first_unknown, &h->st.first_unknown_line, h->st.lines, s, n);
 }
 
-static int werr(fst_hlog *h, fst_err *err)
+/* End of a feed: the emitter's counts into the stats; a write failure is the error. */
+static int done(fst_hlog *h, fst_err *err)
 {
+    const fst_em_stats *es = fst_em_getstats(h->em);
+    h->st.insns = es->insns;
+    h->st.redisplays = es->redisplays;
+    h->st.pgmchks = es->pgmchks;
+    h->st.waits = es->waits;
+    h->st.gaps = es->gaps;
+    h->st.intrs = es->intrs;
+    h->st.svcs = es->svcs;
+    h->st.disabled_wait = es->disabled_wait;
+    h->st.limit_hit = es->limit_hit;
+    if (h->tf) {
+        const fst_tf_stats *ts = fst_tf_getstats(h->tf);
+        snprintf(h->st.hercules, sizeof h->st.hercules, "%s", ts->hercules);
+        h->st.arch = ts->arch;
+    }
+    if (!fst_em_failed(h->em))
+        return 0;
     return fst_errf(err, "%s: line %llu: cannot write the trace (disk full?)", h->name,
                     (unsigned long long)h->st.lines);
 }
 
-int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
+static int text_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
 {
     const char *p = data, *end = data + n;
     if (h->plen) { /* complete the carried partial line */
@@ -767,7 +554,7 @@ int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
         h->plen += take;
         p += take;
         if (!nl)
-            return 0;
+            return done(h, err);
         line(h, h->part, h->plen);
         h->plen = 0;
     }
@@ -786,20 +573,72 @@ int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
         line(h, p, (size_t)(nl - p));
         p = nl + 1;
     }
-    return h->werr ? werr(h, err) : 0;
+    return done(h, err);
+}
+
+/* The first three bytes say what the input is: "%TF" a trace file, anything else text. */
+static int decide(fst_hlog *h, fst_err *err)
+{
+    char head[3];
+    size_t n = h->plen;
+    memcpy(head, h->part, n);
+    h->plen = 0;
+    if (fst_tf_magic(head, n) == 1) {
+        h->kind = IN_TF;
+        h->tf = fst_tf_new(h->em, h->name);
+        snprintf(h->st.traceopt, sizeof h->st.traceopt, "tf");
+        return fst_tf_feed(h->tf, head, n, err);
+    }
+    if (h->want_tf)
+        return fst_errf(err, "%s: byte 0: not an SDL Hercules trace file (it does not begin with %%TF)", h->name);
+    h->kind = IN_TEXT;
+    return text_feed(h, head, n, err);
+}
+
+int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
+{
+    if (h->kind == IN_UNKNOWN) {
+        size_t take = h->plen + n < 3 ? n : 3 - h->plen;
+        if (!h->pcap) {
+            h->pcap = 256;
+            h->part = fst_xmalloc(h->pcap);
+        }
+        memcpy(h->part + h->plen, data, take);
+        h->plen += take;
+        data += take;
+        n -= take;
+        if (h->plen < 3)
+            return 0;
+        if (decide(h, err))
+            return -1;
+    }
+    if (h->kind == IN_TF) {
+        if (fst_tf_feed(h->tf, data, n, err)) {
+            done(h, NULL);
+            return -1;
+        }
+        return done(h, err);
+    }
+    return text_feed(h, data, n, err);
 }
 
 int fst_hlog_finish(fst_hlog *h, fst_err *err)
 {
+    if (h->kind == IN_UNKNOWN && decide(h, err)) /* fewer than 3 bytes in all */
+        return -1;
+    if (h->kind == IN_TF) {
+        int rc = fst_tf_finish(h->tf, err);
+        return (done(h, rc ? NULL : err) || rc) ? -1 : 0;
+    }
     if (h->plen) {
         line(h, h->part, h->plen);
         h->plen = 0;
     }
-    pend_settle_all(h);
+    fst_em_finish(h->em);
     if (!h->st.traceopt[0] || h->saw_psw) {
         const char *m = h->saw_regs_first ? "regsfirst" : h->saw_regs_after ? "traditional" : "noregs";
         if (!h->st.traceopt[0])
             snprintf(h->st.traceopt, sizeof h->st.traceopt, "%s", m);
     }
-    return h->werr ? werr(h, err) : 0;
+    return done(h, err);
 }

@@ -39,13 +39,22 @@
 ** "malformed": counted and reported with its line number — an instruction may be
 ** missing from the trace there.
 **
+** The records are written through capture/emit.h, which holds these rules.
+**
+** An input that begins with "%TF" is not a log but an SDL Hercules 4.x trace file: it is
+** handed to the trace-file reader (capture/tf.h), which writes the same records through
+** the same emitter; its stats are then those of the file (no lines), fst_hlog_tf gives
+** the reader's own, and a damaged file is an error naming its byte offset.
+**
 ** Feed it text in any chunks (a pipe, a file); it keeps at most one partial line.
-** Ownership: the parser does not own the writer. Errors: -1 with err set only when the
-** writer fails; bad lines are statistics, not errors.
+** Ownership: the parser does not own the writer. Errors: -1 with err set when the
+** writer fails or a trace file is damaged; bad lines are statistics, not errors.
 */
 #ifndef FST_HERCLOG_H
 #define FST_HERCLOG_H
 
+#include "capture/emit.h"
+#include "capture/tf.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
 
@@ -83,13 +92,15 @@ int fst_hlog_feed(fst_hlog *h, const char *data, size_t n, fst_err *err);
 /* The last line, if it had no newline. */
 int fst_hlog_finish(fst_hlog *h, fst_err *err);
 const fst_hlog_stats *fst_hlog_getstats(const fst_hlog *h);
+/* Insist on a trace file (fst-capture --from-tf): an input without "%TF" is an error. */
+void fst_hlog_want_tf(fst_hlog *h);
+/* The trace-file reader when the input is a trace file, else NULL (also before any byte). */
+const fst_tf *fst_hlog_tf(const fst_hlog *h);
 void fst_hlog_free(fst_hlog *h);
 
 /* PSW text helpers, shared with tests: parse 8 or 16 PSW bytes from hex text (blanks
 ** between words allowed); returns the byte count or 0. */
 int fst_psw_parse(const char *s, size_t n, uint8_t psw[16]);
-/* The instruction address and the normalised state word (FST_ST_*) of a PSW. */
-uint64_t fst_psw_ia(const uint8_t *psw, int len);
-uint32_t fst_psw_state(const uint8_t *psw, int len, int arch);
+/* fst_psw_ia and fst_psw_state (PSW bytes to address and state) are in capture/emit.h. */
 
 #endif

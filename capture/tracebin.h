@@ -75,7 +75,7 @@
 
 /* Header keys. */
 #define FST_HK_ARCH     "arch"      /* S/370 | ESA/390 | z/Arch | unknown */
-#define FST_HK_SOURCE   "source"    /* capture | log */
+#define FST_HK_SOURCE   "source"    /* capture | log | tf (an SDL Hercules trace file, capture/tf.h) */
 #define FST_HK_HERCULES "hercules"  /* Hercules version: a footer key (the log says it as it runs) */
 #define FST_HK_COMMAND  "command"   /* the capture command line */
 #define FST_HK_PROGRAM  "program"   /* the .ins file or log file */

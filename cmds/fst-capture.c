@@ -18,16 +18,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
-       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW };
+       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
     { 0, "from-log", "FILE", "convert a Hercules 3.13/4.x log instead of running Hercules ('-' = stdin)", O_FROMLOG },
+    { 0, "from-tf", "FILE", "convert an SDL Hercules 4.x trace file (tf ON \"FILE=...\"; --from-log knows one too)", O_FROMTF },
     { 0, "image", "PROGRAM.ins", "with --from-log: the storage image to put into the trace", O_IMAGE },
     { 0, "arch", "MODE", "S/370 (the default for a capture; a log says its own), ESA/390 or z/Arch", O_ARCH },
     { 0, "range", "A-B", "trace only addresses A to B (hex), as Hercules' 't+ A-B'", O_RANGE },
@@ -46,11 +48,13 @@ static const fst_option options[] = {
 
 static const fst_cmd cmd = {
     "fst-capture",
-    "[options] [-o TRACE] PROGRAM.ins\n--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]",
+    "[options] [-o TRACE] PROGRAM.ins\n--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]\n"
+    "--from-tf=FILE|- [--image=PROGRAM.ins] [-o TRACE]",
     "Run a standalone S/370 program under Hercules with instruction tracing on, from IPL to\n"
     "its disabled wait, and write the executed instructions to a compact trace file that\n"
     "fst-report turns into profiles. With --from-log, read a Hercules log instead (a file,\n"
-    "or '-' for a pipe: hercules ... | fst-capture --from-log=- -o job.trace).",
+    "or '-' for a pipe: hercules ... | fst-capture --from-log=- -o job.trace); with\n"
+    "--from-tf, an SDL Hercules 4.x binary trace file (tf ON \"FILE=job.tf\", t+, t-, tf OFF).",
     options,
 };
 
@@ -59,7 +63,7 @@ static void on_signal(int sig) { stop_signal = sig; }
 
 typedef struct capture {
     const char *out, *fromlog, *image, *range, *traceopt, *hercules, *keeplog;
-    int arch, quiet, progress, follow;
+    int arch, quiet, progress, follow, tf, pipe_in;
     uint64_t timeout, max, mainsize_mb, numcpu;
     char command[1024];
 } capture;
@@ -96,6 +100,7 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         switch (id) {
         case O_OUT: c->out = p.arg; break;
         case O_FROMLOG: c->fromlog = p.arg; break;
+        case O_FROMTF: c->fromlog = p.arg; c->tf = 1; break; /* the log reader knows trace files */
         case O_IMAGE: c->image = p.arg; break;
         case O_ARCH:
             if ((c->arch = fst_arch_parse(p.arg)) < 0 || c->arch == FST_ARCH_UNKNOWN)
@@ -250,6 +255,33 @@ static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint6
     (*n)++;
 }
 
+/* A trace file's footer keys, and whether the trace is complete: a file cut short, or one
+** Hercules never closed (killed), is not — unless it is read from a pipe (where Hercules
+** cannot rewrite the header) or followed as Hercules writes it and the program reached its
+** disabled wait. */
+static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *st, int complete, const char **end,
+                     fst_kv *ftr, int *nf, char store[][32], char *why, size_t cap)
+{
+    const fst_tf_stats *ts = fst_tf_getstats(tf);
+    add_num(ftr, nf, store, "tf-format", (uint64_t)ts->format);
+    add_num(ftr, nf, store, "tf-bytes", ts->bytes);
+    add_num(ftr, nf, store, "tf-records", ts->records);
+    add_num(ftr, nf, store, "tf-instruction-records", ts->groups);
+    add_num(ftr, nf, store, "tf-device-records", ts->device);
+    add_num(ftr, nf, store, "tf-unknown-records", ts->unknown);
+    add_num(ftr, nf, store, "tf-closed", (uint64_t)ts->closed);
+    if (ts->closed)
+        add_num(ftr, nf, store, "tf-header-instructions", ts->hdr_insns);
+    int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait"); /* not stopped early */
+    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || (c->follow && st->disabled_wait));
+    if (!complete || !whole_input || open_ok || fst_tf_complete(tf, why, cap)) {
+        why[0] = 0;
+        return complete;
+    }
+    *end = ts->cut || ts->closed ? "cut-short" : "not-closed";
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     capture c = { 0 };
@@ -274,6 +306,8 @@ int main(int argc, char **argv)
         in = strcmp(c.fromlog, "-") ? open(c.fromlog, O_RDONLY) : 0;
         if (in < 0)
             fst_die("%s: cannot open: %s", c.fromlog, strerror(errno));
+        struct stat sb;
+        c.pipe_in = fstat(in, &sb) || !S_ISREG(sb.st_mode); /* a pipe: a trace file's header is never rewritten */
     }
     struct sigaction sa = { 0 };
     sa.sa_handler = on_signal;
@@ -294,7 +328,7 @@ int main(int argc, char **argv)
         in = herc.fd;
     }
     fst_kv hdr[] = {
-        { FST_HK_SOURCE, c.fromlog ? "log" : "capture" },
+        { FST_HK_SOURCE, c.tf ? "tf" : c.fromlog ? "log" : "capture" },
         { FST_HK_PROGRAM, c.fromlog ? c.fromlog : program },
         { FST_HK_COMMAND, c.command },
         { FST_HK_RANGE, c.range ? c.range : "all" },
@@ -317,6 +351,8 @@ int main(int argc, char **argv)
         fst_die("%s: cannot create: %s", c.keeplog, strerror(errno));
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
+    if (c.tf)
+        fst_hlog_want_tf(h);
     int failed = 0;
     const char *end = pump(&c, h, in, c.fromlog ? NULL : &herc, keep, &err, &failed);
     progress(&c, h, 0, 1);
@@ -346,9 +382,12 @@ int main(int argc, char **argv)
     } else if (!strcmp(end, "max-instructions") || !strcmp(end, "idle"))
         complete = 1; /* what was asked for: N instructions; the whole log as written */
 
-    char store[12][32];
-    fst_kv ftr[16];
+    char store[24][32], tfwhy[300] = "";
+    fst_kv ftr[32];
     int nf = 0;
+    const fst_tf *tf = fst_hlog_tf(h);
+    if (tf && !failed)
+        complete = tf_footer(tf, &c, st, complete, &end, ftr, &nf, store, tfwhy, sizeof tfwhy);
     add_num(ftr, &nf, store, FST_FK_LINES, st->lines);
     add_num(ftr, &nf, store, FST_FK_UNKNOWN, st->unknown);
     add_num(ftr, &nf, store, FST_FK_MALFORMED, st->malformed);
@@ -361,6 +400,11 @@ int main(int argc, char **argv)
     if (failed) {
         fst_tw_abandon(w);
         fst_error("%s", err.msg);
+        if (!st->insns)
+            unlink(c.out);
+        else if (tf) /* a damaged trace file: what came before the damage stays readable */
+            fst_note("%s keeps the %llu instructions read before that, marked incomplete (no footer)", c.out,
+                     (unsigned long long)st->insns);
         code = FST_EXIT_FAIL;
     } else {
         bytes = fst_tw_bytes(w);
@@ -401,6 +445,16 @@ int main(int argc, char **argv)
             code = FST_EXIT_FAIL;
         }
     }
+    if (code == FST_EXIT_OK && tfwhy[0])
+        fst_warn("%s: %s: %s holds %llu instructions and is marked incomplete", src, tfwhy, c.out,
+                 (unsigned long long)st->insns);
+    if (code == FST_EXIT_OK && tf && fst_tf_getstats(tf)->warnings)
+        fst_warn("%s: %s (%llu such)", src, fst_tf_getstats(tf)->first_warning,
+                 (unsigned long long)fst_tf_getstats(tf)->warnings);
+    if (code == FST_EXIT_OK && tf && fst_tf_getstats(tf)->unknown)
+        fst_warn("%s: byte %llu: %llu records of types this reader does not know were skipped (first: TF%05u)", src,
+                 (unsigned long long)fst_tf_getstats(tf)->first_unknown_at,
+                 (unsigned long long)fst_tf_getstats(tf)->unknown, fst_tf_getstats(tf)->first_unknown_type);
     if (code == FST_EXIT_OK && !c.quiet) {
         fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.2f bytes/instruction",
                  c.out, (unsigned long long)st->insns, (unsigned long long)st->pgmchks, (unsigned long long)st->waits,

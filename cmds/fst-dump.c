@@ -105,7 +105,9 @@ int main(int argc, char **argv)
         printf("count.%s=%llu\n", names[k], (unsigned long long)kinds[k]);
     static const char *fkeys[] = { FST_FK_COMPLETE, FST_FK_END, FST_FK_INSNS, FST_FK_PGMCHKS, FST_FK_INTRS,
                                    FST_FK_WAITS, FST_FK_LINES, FST_FK_UNKNOWN, FST_FK_MALFORMED, "redisplays",
-                                   "traceopt-seen", "hercules", "arch-at-end", NULL };
+                                   "traceopt-seen", "hercules", "arch-at-end", "tf-format", "tf-bytes", "tf-records",
+                                   "tf-instruction-records", "tf-device-records", "tf-unknown-records", "tf-closed",
+                                   "tf-header-instructions", NULL };
     for (const char **k = fkeys; *k; k++) {
         const char *v = fst_tr_footer(r, *k);
         if (v)

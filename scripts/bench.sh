@@ -7,6 +7,8 @@
 #   size               trace.bin bytes per executed instruction              goal <= 1
 #   replay             fst-report (whole profile) / grep -c '^PSW=' on the same run's log
 #                                                                         goal <= 0.5
+#   tf conversion      fst-capture --from-tf / --from-log on the 4.9 text log of the same
+#                      program (fixtures), instructions/s; bytes/instruction from a tf file
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -59,4 +61,31 @@ if [ -x "$BIN/fst-report" ]; then
     "$BIN/fst-capture" -q --max-instructions=100000 -o "$W/small.trace" "$PROG"
     mem_s=$( { /usr/bin/time -f '%M' "$BIN/fst-report" --timed=all -o /dev/null "$W/small.trace" > /dev/null; } 2>&1 | tail -1)
     printf '%-18s %8s KB for %d instructions, %s KB for 100000 (independent of trace length)\n' "replay memory" "$mem" "$insns" "$mem_s"
+fi
+
+# SDL Hercules trace files: --from-tf on the largest tf fixture, its records repeated 100
+# times (about 1.1 M instructions, 490 MB), against --from-log on the 4.9 text log of the
+# same program repeated as often, and tfprint -r NOREGS when it is installed
+TFX=${FST_FIXTURES:-$PWD/../shared/fixtures}/hercules-4.9/tf
+if [ -r "$TFX/bigloop_n1000.tf" ]; then
+    n=100
+    head -c 320 "$TFX/bigloop_n1000.tf" > "$W/big.tf"
+    tail -c +321 "$TFX/bigloop_n1000.tf" > "$W/recs"
+    { printf '\140\000'; tail -c +3 "$W/recs"; } > "$W/recs2"   # link to the last record (96 bytes)
+    { cat "$W/recs"; for _ in $(seq 2 $n); do cat "$W/recs2"; done; } >> "$W/big.tf"
+    for _ in $(seq $n); do cat "$TFX/bigloop_n1000.hyp49-noregs.log"; done > "$W/big49.log"
+    t_tf=$(best 3 "$BIN/fst-capture" -q --from-tf="$W/big.tf" -o "$W/tf.trace")
+    t_49=$(best 3 "$BIN/fst-capture" -q --from-log="$W/big49.log" -o "$W/49.trace")
+    tfi=$("$BIN/fst-dump" --summary "$W/tf.trace" | sed -n 's/^count.insn=//p')
+    printf '%-18s %8s s  vs %8s s (4.9 text log)  ratio %5s  %s M instructions/s, %s MB/s of tf\n' "tf conversion" \
+        "$t_tf" "$t_49" "$(ratio "$t_tf" "$t_49")" "$(awk -v n="$tfi" -v t="$t_tf" 'BEGIN { printf "%.1f", n / t / 1e6 }')" \
+        "$(awk -v b="$(stat -c %s "$W/big.tf")" -v t="$t_tf" 'BEGIN { printf "%.0f", b / t / 1048576 }')"
+    if command -v tfprint > /dev/null; then
+        t_tfp=$(best 1 sh -c "tfprint -r NOREGS '$W/big.tf' > '$W/tfprint.txt'")
+        printf '%-18s %8s s  vs %8s s (tfprint -r NOREGS)  ratio %5s\n' "tf vs tfprint" "$t_tf" "$t_tfp" "$(ratio "$t_tf" "$t_tfp")"
+    fi
+    printf '%-18s %8d B  / %8d instructions = %s bytes/instruction (the tf file: %s)\n' "size from tf" \
+        "$(stat -c %s "$W/tf.trace")" "$tfi" "$(ratio "$(stat -c %s "$W/tf.trace")" "$tfi")" \
+        "$(ratio "$(stat -c %s "$W/big.tf")" "$tfi")"
+    rm -f "$W/big.tf" "$W/recs" "$W/recs2" "$W/big49.log"
 fi

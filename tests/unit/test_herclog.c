@@ -419,6 +419,20 @@ static void test_two_cpus_313(void **state)
                              "0 insn 20100 05EF\n");
 }
 
+/* I/O interruptions: 3.13 prints the device as code=000C, 4.x as the channel subsystem
+** and device, 0:000C (io370.h313-noregs.log, io370.hyp49-noregs.log): both are device C. */
+static const char io_both[] =
+    "HHCCP044I I/O interrupt code=000C CSW=00020030 0E000050\n"
+    "14:06:12 HHC00804I Processor CP00: I/O interrupt code 0:000C CSW 00020030 0E000050\n";
+
+static void test_io_code(void **state)
+{
+    (void)state;
+    static char out[256];
+    records(io_both, 4096, out, sizeof out);
+    assert_string_equal(out, "0 intr 1 12\n0 intr 1 12\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_lpsw_then_fetch_error),
         cmocka_unit_test(test_task_records_49),
         cmocka_unit_test(test_two_cpus_313),
+        cmocka_unit_test(test_io_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

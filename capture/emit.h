@@ -1,0 +1,88 @@
+/*
+** capture/emit.h — what a Hercules instruction trace says, as trace.bin records: the one
+** piece of logic the text-log parser (herclog.c) and the binary trace-file reader (tf.c)
+** share, so that the same run gives the same trace from either source.
+**
+** A source tells the emitter, per CPU, in the order Hercules produced it:
+**   - each traced instruction (the PSW before it, architected, and its bytes); the
+**     emitter writes STATE and INSN, and an SVC interruption record after an SVC (Hercules
+**     prints nothing for it);
+**   - the first storage operand shown for an LPSW/LPSWE/LCTL/LCTLG (fst_em_wants_operand
+**     says when it is wanted): the PSW it loads becomes an LPSW record, the CR1 it loads a
+**     CR record;
+**   - a control register 1 that a register display shows (written when it is news);
+**   - program checks, "instruction fetch error" re-displays, waits, I/O and external
+**     interruptions, tracing switched off.
+** Rules it keeps (herclog.h has the history): the instruction shown again after a program
+** check is not an execution; LPSW and CR1 records wait, per CPU, until that CPU's next
+** instruction or event, because a program check announced first means the instruction
+** loaded nothing (unless the re-display is a fetch error at the new PSW).
+**
+** Ownership: the emitter does not own the writer. Errors: write failures are sticky
+** (fst_em_failed); nothing else fails. Memory: constant (a small state per CPU address,
+** 256 of them, taken modulo 256).
+*/
+#ifndef FST_EMIT_H
+#define FST_EMIT_H
+
+#include "capture/tracebin.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fst_em_stats {
+    uint64_t insns;      /* executed instructions written */
+    uint64_t redisplays; /* program-check re-displays (not executions) */
+    uint64_t pgmchks, waits, gaps;
+    uint64_t intrs;      /* I/O, external and machine-check interruptions */
+    uint64_t svcs;       /* SVC instructions (an SVC interruption record each) */
+    int disabled_wait;   /* a disabled wait was seen: the program ended */
+    int limit_hit;       /* max_insns reached: later instructions were not written */
+} fst_em_stats;
+
+typedef struct fst_em fst_em;
+
+/* The instruction address and the normalised state word (FST_ST_*) of an architected PSW
+** (8 or 16 bytes); `arch` says what an 8-byte PSW is (a 16-byte one is z/Architecture). */
+uint64_t fst_psw_ia(const uint8_t *psw, int len);
+uint32_t fst_psw_state(const uint8_t *psw, int len, int arch);
+
+/* max_insns 0 = no limit. */
+fst_em *fst_em_new(fst_tw *w, uint64_t max_insns);
+void fst_em_free(fst_em *e);
+const fst_em_stats *fst_em_getstats(const fst_em *e);
+int fst_em_failed(const fst_em *e);
+
+/* The calls that follow are about CPU `cpu` (a CPU record is written when it changes). */
+void fst_em_cpu(fst_em *e, unsigned cpu);
+unsigned fst_em_curcpu(const fst_em *e);
+
+/* A new instruction display begins for the current CPU: its previous instruction
+** completed (or checked), and its operand is no longer wanted. fst_em_insn does this
+** itself; a source calls it for a display it could not read. */
+void fst_em_begin(fst_em *e);
+/* A traced instruction: psw (8 or 16 bytes, architected, as Hercules displays it) with
+** `arch` the CPU's architecture (FST_ARCH_*, for an 8-byte PSW), its bytes ib (len 2, 4
+** or 6). Returns 1 when written as an execution, 0 when it was a re-display or past the
+** limit. */
+int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len);
+/* "Instruction fetch error" shown for the current CPU (no instruction). */
+void fst_em_fetch_error(fst_em *e);
+/* 1 when the current CPU's last instruction wants its first storage operand. */
+int fst_em_wants_operand(const fst_em *e);
+/* That operand: its address and the n bytes shown (0: none, a translation exception). */
+void fst_em_operand(fst_em *e, uint64_t addr, const uint8_t *data, unsigned n);
+/* Control register 1 as a register display shows it (before its instruction). */
+void fst_em_cr1(fst_em *e, uint64_t value);
+void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc);
+/* kind 0 = a wait PSW loaded, 1 = disabled wait; psw may be NULL (pswlen 0). */
+void fst_em_wait(fst_em *e, unsigned kind, const uint8_t *psw, unsigned pswlen);
+void fst_em_intr(fst_em *e, unsigned cls, uint32_t code);
+/* Tracing was switched off: settles every CPU, writes a GAP. */
+void fst_em_gap(fst_em *e);
+/* Wall clock, seconds since midnight: a TIME record when it changed. */
+void fst_em_time(fst_em *e, uint32_t secs);
+/* End of the input: every CPU's pending record is settled. */
+void fst_em_finish(fst_em *e);
+
+#endif
