@@ -78,7 +78,7 @@ int fst_dmeta_of(fst_dmeta *m, const fst_dload_opts *o, const char *clockname, f
     else if (o->statin) {
         char (*names)[9] = NULL;
         size_t n = 0;
-        if (fst_statin_read(o->statin, &names, &n, err) < 0)
+        if (fst_statin_read(o->statin, &names, &n, NULL, err) < 0)
             return -1;
         const char **v = fst_xcalloc(n + 1, sizeof *v);
         for (size_t i = 0; i < n; i++)

@@ -2,6 +2,7 @@
 ** fst_pm_load. The readers are in capture/map_*.c, the load-point search in map_match.c. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "capture/progmodel.h"
+#include "common/lines.h"
 
 #include <pcre2.h>
 
@@ -638,22 +639,6 @@ int fst_pm_write_csv(const fst_pm *pm, FILE *f, int absolute, fst_err *err)
 
 /* ---- loading ---- */
 
-static char *slurp(FILE *f, size_t *len)
-{
-    size_t n = 0, cap = 1 << 16;
-    char *buf = fst_xmalloc(cap);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            buf = fst_xrealloc(buf, cap);
-        }
-    }
-    *len = n;
-    return buf;
-}
-
 /* "PATH(MEMBER)" that is not a file: split it, as MVS names a PDS member. */
 static int split_member(const char *path, char **file, char **member)
 {
@@ -683,12 +668,12 @@ int fst_pm_load(fst_pm *pm, const char *path, const fst_pm_opts *opts, fst_err *
         return -1;
     }
     size_t len;
-    char *buf = slurp(f, &len);
-    int bad = ferror(f);
+    char *buf = NULL;
+    int rc = fst_read_all(f, file ? file : path, "map", FST_PM_MAX_BYTES, &buf, &len, err);
     if (f != stdin)
         fclose(f);
-    int rc = bad ? fst_errno(err, "%s: read", file ? file : path)
-                 : fst_pm_load_mem(pm, file ? file : path, buf, len, &o, err);
+    if (rc == 0)
+        rc = fst_pm_load_mem(pm, file ? file : path, buf, len, &o, err);
     free(buf), free(file), free(member);
     return rc;
 }

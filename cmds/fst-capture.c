@@ -201,6 +201,8 @@ static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *k
                 goto tick;
         }
         ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))
+            n = 0; /* a FIFO with nothing written yet: wait as for a file that does not grow */
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -271,7 +273,9 @@ int main(int argc, char **argv)
 
     int in = -1;
     if (c.fromlog) {
-        in = strcmp(c.fromlog, "-") ? open(c.fromlog, O_RDONLY) : 0;
+        /* --follow: never block, not even in open() on a FIFO that has no writer yet: the
+        ** idle --timeout must be able to end the wait */
+        in = strcmp(c.fromlog, "-") ? open(c.fromlog, O_RDONLY | (c.follow ? O_NONBLOCK : 0)) : 0;
         if (in < 0)
             fst_die("%s: cannot open: %s", c.fromlog, strerror(errno));
     }
@@ -362,6 +366,8 @@ int main(int argc, char **argv)
         fst_tw_abandon(w);
         fst_error("%s", err.msg);
         code = FST_EXIT_FAIL;
+        if (st->insns == 0) /* nothing worth keeping (not a log, or no room for a single frame) */
+            unlink(c.out);
     } else {
         bytes = fst_tw_bytes(w);
         if (fst_tw_close(w, complete, end, ftr, &err)) {
