@@ -10,6 +10,7 @@
 #include "capture/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
+#include "common/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -252,6 +253,21 @@ static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint6
     (*n)++;
 }
 
+/* Neither the trace nor the kept log may be a file the capture reads (the log, the IPL
+** list, a piece of the image): they are created empty first. Nor the same file twice. */
+static void check_outputs(const capture *c, const char *insfile, const fst_ins *ins)
+{
+    fst_err err;
+    const char *in[] = { c->fromlog, insfile };
+    if (fst_out_check("-o", c->out, in, 2, &err) < 0 || fst_out_check("--keep-log", c->keeplog, in, 2, &err) < 0 ||
+        fst_out_check("-o", c->out, (const char *const *)ins->file, ins->n, &err) < 0 ||
+        fst_out_check("--keep-log", c->keeplog, (const char *const *)ins->file, ins->n, &err) < 0 ||
+        fst_out_check("--keep-log", c->keeplog, &c->out, 1, &err) < 0)
+        fst_die_err(&err);
+    if (c->keeplog && !strcmp(c->keeplog, c->out))
+        fst_die("--keep-log=%s: the same file as the trace", c->keeplog);
+}
+
 int main(int argc, char **argv)
 {
     capture c = { 0 };
@@ -270,6 +286,7 @@ int main(int argc, char **argv)
     char *defout = NULL;
     if (!c.out)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
+    check_outputs(&c, insfile, &ins);
 
     int in = -1;
     if (c.fromlog) {

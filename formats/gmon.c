@@ -23,6 +23,7 @@
 ** in the csv/json reports.
 */
 #include "formats/profout.h"
+#include "common/outfile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,13 @@ static void *gmon_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
         fst_errf(err, "--elf: which file?");
         return NULL;
     }
+    const char *ins[] = { fc->trace_path, fc->out_path };
+    if (elf && fc->out_path && !strcmp(elf, fc->out_path)) {
+        fst_errf(err, "--elf=%s: the same file as -o: give the ELF a name of its own", elf);
+        return NULL;
+    }
+    if (elf && fst_out_check("--elf", elf, ins, 2, err) < 0)
+        return NULL;
     gmon *g = fst_xcalloc(1, sizeof *g);
     *g = (gmon){ fst_phist_new(hz), elf };
     return g;

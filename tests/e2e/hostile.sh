@@ -57,3 +57,63 @@ expect_eq "--exclude=DUP excludes both routines of that name" "0 0 250" \
 grep -q -- "--exclude=DUP: 2 routines have that name (at 20070, 200B0)" "$T/err" && ok "... and says which" \
     || fail "... and says which" "$(cat "$T/err")"
 
+# ---- item 5: an output is never an input; a failed write leaves nothing half-written ----
+cp "$T/f.trace" "$T/same.trace"
+expect_fail "fst-report -o TRACE TRACE is refused" 2 "-o .*same.trace: that is an input" \
+    fst-report -o "$T/same.trace" "$T/same.trace"
+cmp -s "$T/f.trace" "$T/same.trace" && ok "... and the trace is intact" || fail "... and the trace is intact"
+ln -sf same.trace "$T/link.trace"
+expect_fail "-o a symbolic link to the trace is refused" 2 "the same file as the input" \
+    fst-report --format=csv -o "$T/link.trace" "$T/same.trace"
+cp "$T/fortg.log" "$T/same.log"
+expect_fail "fst-capture --from-log=X -o X is refused" 2 "-o .*same.log: that is an input" \
+    fst-capture -q --from-log="$T/same.log" -o "$T/same.log"
+cmp -s "$T/fortg.log" "$T/same.log" && ok "... and the log is intact" || fail "... and the log is intact"
+cp "$FST_PROGS/fortg.ins" "$FST_PROGS/fortg.lc" "$FST_PROGS/fortg.bin" "$T/"
+expect_fail "fst-capture -o a piece of the image is refused" 2 "fortg.bin: that is an input" \
+    fst-capture -q --from-log="$T/fortg.log" --image="$T/fortg.ins" -o "$T/fortg.bin"
+cp "$T/m.csv" "$T/m0.csv"
+expect_fail "fst-report --map=M -o M is refused" 2 "m.csv: that is an input" \
+    fst-report --map="$T/m.csv" -o "$T/m.csv" "$T/img.trace"
+expect_fail "fst-map -o M M is refused" 2 "m.csv: that is an input" fst-map -o "$T/m.csv" "$T/m.csv"
+cmp -s "$T/m0.csv" "$T/m.csv" && ok "... and the map is intact" || fail "... and the map is intact"
+fst-report --format=csv -o "$T/base.csv" "$T/img.trace"
+expect_fail "fst-diff -o BASE BASE NEW is refused" 2 "base.csv: that is an input" \
+    fst-diff -o "$T/base.csv" "$T/base.csv" "$T/img.trace"
+expect_fail "--elf=TRACE is refused" 2 "--elf .*same.trace: that is an input" \
+    fst-report --format=gmon --elf="$T/same.trace" -o "$T/x.gmon" "$T/same.trace"
+
+# a write that fails part way (a file size limit: the disk full that shows only at close)
+# leaves the file that was there as it was, and no temporary file
+failing() {   # failing NAME CMD... (its -o is $T/old.out)
+    local name=$1 code
+    shift
+    echo "the old report" > "$T/old.out"
+    ( ulimit -f 0; trap '' XFSZ; exec "$@" 2>&1 > /dev/null ) | cat > "$T/err"
+    code=${PIPESTATUS[0]}
+    if [ "$code" -ne 2 ]; then fail "$name" "exit $code, expected 2" "$(head -3 "$T/err")"
+    elif ! grep -q "old.out: cannot write" "$T/err"; then fail "$name" "$(head -3 "$T/err")"
+    elif [ "$(cat "$T/old.out")" != "the old report" ]; then fail "$name" "old.out: $(head -c 100 "$T/old.out")"
+    elif ls -A "$T" | grep -q '^\.old\.out'; then fail "$name" "a temporary file is left: $(ls -A "$T" | grep '^\.old')"
+    else ok "$name"; fi
+}
+fst-capture -q --max-instructions=50000 -o "$T/big.trace" "$FST_PROGS/bigloop.ins"
+fst-map --trace="$T/big.trace" > "$T/big.csv" 2> /dev/null
+for f in fortstat csv prof callgrind folded json speedscope maptime; do
+    failing "a failed write: --format=$f leaves the old file, no partial one" \
+        fst-report --timed=all --map="$T/big.csv" --format=$f -o "$T/old.out" "$T/big.trace"
+done
+for f in gmon monout; do
+    failing "a failed write: --format=$f leaves the old file, no partial one" \
+        fst-report --timed=all --map="$T/big.csv" --format=$f --hz=insns -o "$T/old.out" "$T/big.trace"
+done
+failing "a failed write: fst-map -o" fst-map --image="$FST_PROGS/bigloop.ins" -o "$T/old.out"
+failing "a failed write: fst-diff -o" fst-diff --timed=all --map="$T/big.csv" -o "$T/old.out" "$T/big.trace" "$T/big.trace"
+expect_fail "-o /dev/full: an error naming it" 2 "/dev/full: cannot write: No space left" \
+    fst-report -o /dev/full "$T/f.trace"
+fst-report --format=csv -o "$T/new.csv" "$T/img.trace"
+fst-report --format=csv -o - "$T/img.trace" > "$T/stdout.csv"
+cmp -s "$T/new.csv" "$T/stdout.csv" && ok "-o FILE and -o - write the same report" || fail "-o FILE and -o - write the same report"
+touch "$T/touched"
+expect_eq "a new report has the mode a new file gets" "$(stat -c %a "$T/touched")" "$(stat -c %a "$T/new.csv")"
+
