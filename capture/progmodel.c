@@ -3,6 +3,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "capture/progmodel.h"
 #include "common/lines.h"
+#include "common/quote.h"
 
 #include <pcre2.h>
 
@@ -584,36 +585,21 @@ const fst_pm_sym *fst_pm_mainline(const fst_pm *pm, int module)
 
 /* ---- CSV output ---- */
 
-static void put_name(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-}
-
 static void write_module(const fst_pm *pm, const fst_pm_module *m, FILE *f, uint64_t lp)
 {
-    put_name(f, m->name ? m->name : "");
+    fst_csv_field(f, m->name ? m->name : "");
     fprintf(f, ",MODULE,%" PRIX64 ",", lp);
     if (m->has_total)
         fprintf(f, "%" PRIX32, m->total);
     fputc('\n', f);
     if (m->has_entry) {
         const fst_pm_sym *ep = fst_pm_mainline(pm, (int)(m - pm->mods));
-        put_name(f, ep ? ep->name : m->name ? m->name : "");
+        fst_csv_field(f, ep ? ep->name : m->name ? m->name : "");
         fprintf(f, ",EP,%" PRIX64 ",\n", lp + m->entry);
     }
     for (size_t i = m->first; i < m->first + m->count; i++) {
         const fst_pm_sym *s = &pm->syms[i];
-        put_name(f, s->name);
+        fst_csv_field(f, s->name);
         uint64_t o = s->type == FST_PM_PR ? s->origin : lp + s->origin;
         fprintf(f, ",%s,%" PRIX64 ",", type_names[s->type], o);
         if (s->type != FST_PM_LR && !s->open_end)

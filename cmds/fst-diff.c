@@ -15,6 +15,7 @@
 #include "common/err.h"
 #include "common/opt.h"
 #include "common/outfile.h"
+#include "common/quote.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -171,6 +172,13 @@ static void check_outputs(const char *out, const char *junit, const char *const 
         fst_die_err(&err);
 }
 
+/* a routine's name for a message or a summary line: one line whatever the map put in it */
+static const char *row_name(const fst_drowdiff *r)
+{
+    static char buf[sizeof r->base.name];
+    return fst_printable(r->base.name[0] ? r->base.name : r->new_.name, buf, sizeof buf);
+}
+
 /* the suite name of a single comparison: NEW's file name without its extension */
 static void suite_of(const char *path, char *out, size_t cap)
 {
@@ -212,7 +220,7 @@ static int single(const runcfg *c, const char *base, const char *new_, const cha
     }
     for (size_t i = 0; i < o.d.nr; i++)
         if (o.d.r[i].over)
-            fst_error("%s: %s", o.d.r[i].base.name[0] ? o.d.r[i].base.name : o.d.r[i].new_.name, o.d.r[i].why);
+            fst_error("%s: %s", row_name(&o.d.r[i]), o.d.r[i].why);
     if (o.d.total.over)
         fst_error("(total): %s", o.d.total.why);
     int code = o.code;
@@ -276,7 +284,7 @@ static void summary(const fst_mrun *r, const outcome *o)
     const char *sep = " ";
     for (size_t i = 0; i < o->d.nr; i++)
         if (o->d.r[i].over) {
-            printf("%s%s %s", sep, o->d.r[i].base.name[0] ? o->d.r[i].base.name : o->d.r[i].new_.name, o->d.r[i].why);
+            printf("%s%s %s", sep, row_name(&o->d.r[i]), o->d.r[i].why);
             sep = "; ";
         }
     if (o->d.total.over)

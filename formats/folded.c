@@ -132,7 +132,8 @@ static void folded_event(void *ctx, const fst_event *e)
     f->n[f->cur].cost += e->cost;
 }
 
-/* "A;B;C" of node k into a malloc'd string; ';' and blanks in names become '_' */
+/* "A;B;C" of node k into a malloc'd string; ';' and blanks in names become '_', other
+** control characters '?' (common/quote.h): one line per stack, ';' only between frames */
 static char *path_of(const folded *f, const fst_profile *p, size_t k)
 {
     size_t len = 0;
@@ -145,7 +146,8 @@ static char *path_of(const folded *f, const fst_profile *p, size_t k)
         size_t l = strlen(nm);
         end -= l;
         for (size_t j = 0; j < l; j++)
-            end[j] = (nm[j] == ';' || nm[j] == ' ' || nm[j] == '\t' || nm[j] == '\n') ? '_' : nm[j];
+            end[j] = (nm[j] == ';' || nm[j] == ' ' || nm[j] == '\t' || nm[j] == '\n') ? '_'
+                   : (unsigned char)nm[j] < 0x20 || nm[j] == 0x7F ? '?' : nm[j];
         if (end > s)
             *--end = ';';
     }

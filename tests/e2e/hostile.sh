@@ -117,3 +117,33 @@ cmp -s "$T/new.csv" "$T/stdout.csv" && ok "-o FILE and -o - write the same repor
 touch "$T/touched"
 expect_eq "a new report has the mode a new file gets" "$(stat -c %a "$T/touched")" "$(stat -c %a "$T/new.csv")"
 
+# ---- item 8: names with ',', '"', ';', blanks and a newline stay whole in every format ----
+printf 'name,type,origin,length\n,MODULE,0,\n"MA,IN",SD,20020,50\n"SU""BA",SD,20070,40\n"SU\nBB; x",SD,200B0,4C0\n' \
+    > "$T/odd.csv"
+odd() { fst-report --load-point=0 --timed=all --map="$T/odd.csv" "$@" "$T/f.trace"; }
+odd --format=csv -o "$T/odd.rep.csv"
+expect_ok "fst-diff reads back fst-report's csv of odd names" fst-diff "$T/odd.rep.csv" "$T/odd.rep.csv"
+expect_eq "... every routine compared, one line each" "3" "$(grep -cE '^(MA,IN|SU\?BB; x|SU"BA) ' "$T/out")"
+# records of a csv file: a newline ends one only outside quotes
+records() { awk '{ for (i = 1; i <= length($0); i++) q += substr($0, i, 1) == "\""; if (q % 2 == 0) n++ } END { print n }' "$1"; }
+fst-diff --format=csv "$T/odd.rep.csv" "$T/odd.rep.csv" > "$T/d.csv"
+expect_eq "fst-diff's own csv quotes them: a header and 5 rows" "6" "$(records "$T/d.csv")"
+expect_eq "fst-report's csv quotes them: a header and 6 rows" "7" "$(records "$T/odd.rep.csv")"
+expect_eq "fst-map prints them as CSV it reads back" "$(fst-map "$T/odd.csv")" "$(fst-map "$T/odd.csv" | fst-map -)"
+odd --format=fortstat > "$T/o.fortstat"
+expect_eq "fortstat: one line per routine (a newline prints as ?)" "7 SU?BB; x" \
+    "$(wc -l < "$T/o.fortstat") $(sed -n 5p "$T/o.fortstat" | cut -c2-9)"
+odd --format=prof > "$T/o.prof"
+expect_eq "prof: one line per routine" "4" "$(wc -l < "$T/o.prof")"
+odd --format=callgrind > "$T/o.cg"
+bad=$(grep -Ev '^($|#|[a-z]+: |(ob|fl|fn|cfn|cob|cfi)=\([0-9]+\)|calls=[0-9]+ |0x[0-9A-F]+ [0-9]+ [0-9]+$)' "$T/o.cg")
+expect_eq "callgrind: every line is callgrind's" "" "$bad"
+grep -q '^c\{0,1\}fn=([0-9]*) SU?BB; x$' "$T/o.cg" && ok "callgrind: the name on its fn= line" || fail "callgrind: the name on its fn= line"
+odd --format=folded > "$T/o.folded"
+bad=$(grep -Ev '^[^; ]+(;[^; ]+)* [0-9]+$' "$T/o.folded")
+expect_eq "folded: frames separated by ';' only, one stack a line" "" "$bad"
+odd --format=maptime > "$T/o.maptime"
+grep -q '^SU?BB; x 0200B0' "$T/o.maptime" && ok "maptime: the name on its line" || fail "maptime: the name on its line"
+odd --format=json > "$T/o.json"
+grep -qF '"name": "SU\u000aBB; x"' "$T/o.json" && ok "json: the name escaped" || fail "json: the name escaped"
+
