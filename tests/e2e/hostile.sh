@@ -147,3 +147,21 @@ grep -q '^SU?BB; x 0200B0' "$T/o.maptime" && ok "maptime: the name on its line" 
 odd --format=json > "$T/o.json"
 grep -qF '"name": "SU\u000aBB; x"' "$T/o.json" && ok "json: the name escaped" || fail "json: the name escaped"
 
+# ---- item 7: a histogram of addresses far apart stays small ----
+printf '%s\n' 'HHCCP003I CPU0000 architecture mode ESA/390' \
+    'PSW=00080000 80000100 INST=05EF         BALR  14,15                  branch_and_link_register' \
+    'PSW=00080000 FFFFFF00 INST=0DC0         BASR  12,0                   branch_and_save_register' \
+    'PSW=00080000 80000102 INST=0DC0         BASR  12,0                   branch_and_save_register' > "$T/span.log"
+fst-capture -q --from-log="$T/span.log" -o "$T/span.trace"
+printf 'name,type,origin,length\n,MODULE,0,\nLOW,SD,100,10\nHIGH,SD,7FFFFF00,10\n' > "$T/span.csv"
+expect_bounded "gmon: 3 instructions 2 GiB apart" 300 30 0 "2 regions more than 1 MiB apart" \
+    fst-report --format=gmon --hz=insns --elf="$T/span.elf" --load-point=0 --timed=all --map="$T/span.csv" \
+    -o "$T/span.gmon" "$T/span.trace"
+expect_eq "... make a small gmon.out" "1" "$(( $(stat -c %s "$T/span.gmon") < 4096 ))"
+if command -v s390x-linux-gnu-gprof > /dev/null; then
+    expect_eq "... that gprof reads: HIGH 2 instructions, LOW 1" "HIGH 2.00 LOW 1.00" \
+        "$(s390x-linux-gnu-gprof -b -p "$T/span.elf" "$T/span.gmon" | awk '$NF ~ /^(HIGH|LOW)$/ { printf "%s%s %s", s, $NF, $3; s = " " }')"
+fi
+expect_bounded "monout: 3 instructions 2 GiB apart" 300 30 0 "monout: .* --scale=0x100" \
+    fst-report --format=monout --hz=insns --load-point=0 --timed=all --map="$T/span.csv" -o "$T/span.mon" "$T/span.trace"
+expect_eq "... make a mon.out of at most 8 MiB" "1" "$(( $(stat -c %s "$T/span.mon") <= 8 * 1048576 + 64 ))"
