@@ -7,6 +7,7 @@
 ** decimals of ns) and turned into fx (512 per ps) per instruction, with no rounding.
 */
 #include "analyze/clock.h"
+#include "common/lines.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -544,13 +545,15 @@ static void finish(fst_clock *c)
     }
 }
 
+/* A cost table is a few hundred short rows: bounds that no table reaches, /dev/zero does. */
+#define FST_CLOCK_MAX_LINE 4096
+#define FST_CLOCK_MAX_BYTES (16u << 20)
+
 fst_clock *fst_clock_load(const char *path, fst_err *err)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        fst_errno(err, "%s", path);
+    fst_lines *fp = fst_lines_open(path, "cost table", FST_CLOCK_MAX_LINE, FST_CLOCK_MAX_BYTES, err);
+    if (!fp)
         return NULL;
-    }
     fst_clock *c = fst_xcalloc(1, sizeof *c);
     c->kind = FST_CLOCK_MODEL;
     c->ents = fst_xcalloc(fst_op_count(), sizeof *c->ents);
@@ -560,15 +563,18 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
         fst_errf(err, "%s: cannot initialise the CSV parser", path);
-        fclose(fp);
+        fst_lines_close(fp);
         fst_clock_free(c);
         return NULL;
     }
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int inquote = 0; /* inside a quoted field that spans lines */
-    while (!ld.failed && (len = getline(&buf, &cap, fp)) != -1) {
+    char *buf;
+    size_t len;
+    int inquote = 0, rc; /* inside a quoted field that spans lines */
+    while (!ld.failed && (rc = fst_lines_next(fp, &buf, &len, err)) != 0) {
+        if (rc < 0) {
+            ld.failed = 1;
+            break;
+        }
         ld.line++;
         if (!inquote) {
             /* a record starts here: comments and blank lines exist only between records */
@@ -579,17 +585,13 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
                 continue;
             ld.rec_line = ld.line;
         }
-        for (ssize_t i = 0; i < len; i++)
+        for (size_t i = 0; i < len; i++)
             if (buf[i] == '"')
                 inquote = !inquote;
-        if (csv_parse(&p, buf, (size_t)len, on_field, on_record, &ld) != (size_t)len && !ld.failed) {
+        if (csv_parse(&p, buf, len, on_field, on_record, &ld) != len && !ld.failed) {
             ld.rec_line = ld.line; /* a quoting error is on this line */
             lfail(&ld, "malformed CSV: %s", csv_strerror(csv_error(&p)));
         }
-    }
-    if (!ld.failed && ferror(fp)) {
-        fst_errno(err, "%s: read error", path);
-        ld.failed = 1;
     }
     if (!ld.failed && csv_fini(&p, on_field, on_record, &ld) != 0 && !ld.failed)
         lfail(&ld, "malformed CSV: %s", csv_strerror(csv_error(&p)));
@@ -597,8 +599,7 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
     for (size_t i = 0; i < ld.nf; i++)
         free(ld.f[i]);
     free(ld.f);
-    free(buf);
-    fclose(fp);
+    fst_lines_close(fp);
 
     if (!ld.failed && !ld.have_header) {
         fst_errf(err, "%s: no header line (expected mnemonic,opcode,variant,unit,base_ns,"

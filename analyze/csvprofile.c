@@ -9,6 +9,7 @@
 ** in instructions). Errors name file:line.
 */
 #include "analyze/diff.h"
+#include "common/lines.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -81,31 +82,30 @@ static int feed(struct csv_parser *p, reader *r, const char *path, char *buf, si
 
 int fst_csv_read(const char *path, const fst_csvcb *cb, fst_err *err)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return fst_errno(err, "%s: cannot open", path);
+    fst_lines *in = fst_lines_open(path, cb->what ? cb->what : "CSV file", FST_CSV_MAX_LINE, FST_CSV_MAX_BYTES, err);
+    if (!in)
+        return -1;
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-        fclose(fp);
+        fst_lines_close(in);
         return fst_errf(err, "%s: cannot initialise the CSV parser", path);
     }
     reader r = { cb, err, NULL, 0, 0, 0, 0 };
-    char *buf = NULL;
-    size_t cap = 0, line = 0;
-    ssize_t len;
-    int inquote = 0;
-    while (!r.failed && (len = getline(&buf, &cap, fp)) != -1) {
+    char *buf;
+    size_t len, line = 0;
+    int inquote = 0, rc;
+    while (!r.failed && (rc = fst_lines_next(in, &buf, &len, err)) != 0) {
+        if (rc < 0) {
+            r.failed = 1;
+            break;
+        }
         line++;
-        if (memchr(buf, 0, (size_t)len)) {
+        if (memchr(buf, 0, len)) {
             fst_errf(err, "%s:%zu: a NUL byte: not a text file", path, line);
             r.failed = 1;
             break;
         }
-        feed(&p, &r, path, buf, (size_t)len, line, &inquote);
-    }
-    if (!r.failed && ferror(fp)) {
-        fst_errno(err, "%s: read error", path);
-        r.failed = 1;
+        feed(&p, &r, path, buf, len, line, &inquote);
     }
     if (!r.failed && csv_fini(&p, on_field, on_record, &r) != 0 && !r.failed) {
         fst_errf(err, "%s:%zu: malformed CSV: %s", path, line, csv_strerror(csv_error(&p)));
@@ -115,8 +115,7 @@ int fst_csv_read(const char *path, const fst_csvcb *cb, fst_err *err)
     for (size_t i = 0; i < r.nf; i++)
         free(r.f[i]);
     free(r.f);
-    free(buf);
-    fclose(fp);
+    fst_lines_close(in);
     return r.failed ? -1 : 0;
 }
 
@@ -240,7 +239,7 @@ int fst_dside_read_csv(fst_dside *s, const char *path, fst_err *err)
     snprintf(s->path, sizeof s->path, "%s", path);
     s->complete = 1;
     prof_rd pr = { .s = s, .path = path };
-    fst_csvcb cb = { prof_record, prof_comment, &pr };
+    fst_csvcb cb = { prof_record, prof_comment, &pr, "csv report" };
     int rc = fst_csv_read(path, &cb, err);
     if (!rc && !pr.have_header)
         rc = fst_errf(err, "%s: empty: no header line", path);
@@ -352,7 +351,7 @@ int fst_manifest_read(const char *path, fst_mrun **runs, size_t *n, fst_err *err
         snprintf(m.dir, sizeof m.dir, "%.*s", (int)(slash - path), path);
     if (slash == path)
         strcpy(m.dir, "/");
-    fst_csvcb cb = { man_record, NULL, &m };
+    fst_csvcb cb = { man_record, NULL, &m, "batch manifest" };
     int rc = fst_csv_read(path, &cb, err);
     if (!rc && !m.n)
         rc = fst_errf(err, "%s: no runs", path);

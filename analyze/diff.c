@@ -5,6 +5,7 @@
 ** the writers (text table, csv, JUnit suites). Percentages are integers (hundredths).
 */
 #include "analyze/diff.h"
+#include "common/quote.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,7 @@ int fst_dmeta_of(fst_dmeta *m, const fst_dload_opts *o, const char *clockname, f
     else if (o->statin) {
         char (*names)[9] = NULL;
         size_t n = 0;
-        if (fst_statin_read(o->statin, &names, &n, err) < 0)
+        if (fst_statin_read(o->statin, &names, &n, NULL, err) < 0)
             return -1;
         const char **v = fst_xcalloc(n + 1, sizeof *v);
         for (size_t i = 0; i < n; i++)
@@ -498,7 +499,9 @@ static int text_row(FILE *out, const fst_drowdiff *r, int judged)
         pct_text(ip, sizeof ip, r->base.incl_ns, r->new_.incl_ns);
     }
     const char *verdict = r->over ? r->why : !judged ? "" : r->kind == FST_D_SAME ? "same" : "within";
-    return fprintf(out, "%-10s %7s %7s  %13s %13s %8s  %13s %13s %8s  %s%s\n", row_name(r), c0, c1, s0, s1, sp, i0,
+    char nm[sizeof r->base.name];
+    return fprintf(out, "%-10s %7s %7s  %13s %13s %8s  %13s %13s %8s  %s%s\n",
+                   fst_printable(row_name(r), nm, sizeof nm), c0, c1, s0, s1, sp, i0,
                    i1, ip, r->over ? "OVER: " : "", verdict) < 0 ? -1 : 0;
 }
 
@@ -553,7 +556,9 @@ static int csv_row(FILE *out, const fst_drowdiff *r, int judged)
         snprintf(si1, sizeof si1, "%llu", (unsigned long long)r->new_.self_insns);
     }
     /* why has no comma or quote: judge() makes it of words, numbers and " and " */
-    return fprintf(out, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", row_name(r), kind_name(r->kind),
+    if (fst_csv_field(out, row_name(r)) < 0) /* RFC 4180 */
+        return -1;
+    return fprintf(out, ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", kind_name(r->kind),
                    !judged ? "" : r->over ? "over" : "ok", c0, c1, si0, si1, s0, s1, sp, i0, i1, ip, r->why) < 0
                ? -1 : 0;
 }
@@ -575,7 +580,9 @@ static int xml_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
         const char *e = *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : *s == '"' ? "&quot;" : NULL;
-        if (e ? fputs(e, out) < 0 : putc(*s, out) == EOF)
+        /* XML 1.0 has no control characters (an attribute's newline would read as a blank) */
+        char c = (unsigned char)*s < 0x20 || *s == 0x7F ? '?' : *s;
+        if (e ? fputs(e, out) < 0 : putc(c, out) == EOF)
             return -1;
     }
     return 0;

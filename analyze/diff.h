@@ -154,11 +154,16 @@ void fst_manifest_free(fst_mrun *runs, size_t n);
 
 /* ---- the CSV reading shared by both (analyze/csvprofile.c) ----
 ** Records of a CSV file, each with its line; comment lines ('#' first, between records)
-** go to `comment` (may be NULL) with their line. Callbacks return 0 or -1 (err set). */
+** go to `comment` (may be NULL) with their line. Callbacks return 0 or -1 (err set).
+** The file is read with the bounds of common/lines.h: lines of at most FST_CSV_MAX_LINE
+** bytes, files of at most FST_CSV_MAX_BYTES; `what` names the kind in those errors. */
+#define FST_CSV_MAX_LINE (64u << 10)
+#define FST_CSV_MAX_BYTES (64u << 20)
 typedef struct fst_csvcb {
     int (*record)(void *ctx, char **f, size_t nf, size_t line, fst_err *err);
     int (*comment)(void *ctx, const char *text, size_t line, fst_err *err);
     void *ctx;
+    const char *what;   /* "csv report", "batch manifest" */
 } fst_csvcb;
 int fst_csv_read(const char *path, const fst_csvcb *cb, fst_err *err);
 

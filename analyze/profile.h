@@ -190,7 +190,12 @@ int fst_profile_check(const fst_profile *p, fst_err *err);
 
 /* STATIN cards (seed 000): 80-byte records, columns 1-72, embedded blanks removed, the
 ** first 8 non-blank characters, one name per card; blank cards are skipped. Returns the
-** number of names, names[i] NUL-terminated (malloc'd array of char[9]). */
-int fst_statin_read(const char *path, char (**names)[9], size_t *n, fst_err *err);
+** number of names, names[i] NUL-terminated (malloc'd array of char[9]). A name longer than
+** 8 characters is cut as the seed says, with a warning (`warn`, may be NULL). The deck is
+** read with common/lines.h bounds: a folder, an unreadable file, a line of more than
+** FST_STATIN_MAX_LINE bytes or a deck of more than FST_STATIN_MAX_BYTES are errors. */
+#define FST_STATIN_MAX_LINE 4096
+#define FST_STATIN_MAX_BYTES (1u << 20)
+int fst_statin_read(const char *path, char (**names)[9], size_t *n, void (*warn)(const char *msg), fst_err *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* analyze/routines.c — the routines of a program and which are timed (DESIGN §3.1, §3.4). */
 #include "analyze/profile.h"
+#include "common/lines.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -75,19 +76,11 @@ static void add_supervisor(fst_profile *p)
     r->timed = 1;
 }
 
-static int find_name(const fst_profile *p, const char *name)
-{
-    for (size_t i = 0; i < p->nr; i++)
-        if (!strcmp(p->r[i].name, name))
-            return (int)i;
-    return -1;
-}
-
 static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
 {
     char (*names)[9] = NULL;
     size_t nn = 0;
-    if (o->statin && fst_statin_read(o->statin, &names, &nn, err) < 0)
+    if (o->statin && fst_statin_read(o->statin, &names, &nn, o->warn, err) < 0)
         return -1;
     size_t unseen = 0;
     for (size_t i = 0; i < p->nr; i++) {
@@ -119,10 +112,25 @@ static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
     }
     free(names);
     for (const char *const *e = o->exclude; e && *e; e++) {
-        int i = find_name(p, *e);
-        if (i < 0)
+        /* every routine of that name: two modules (or a map and the image) may both hold one */
+        size_t hits = 0;
+        char where[160] = "";
+        for (size_t i = 0; i < p->nr; i++)
+            if (!strcmp(p->r[i].name, *e)) {
+                p->r[i].excluded = 1;
+                size_t k = strlen(where);
+                if (k < sizeof where - 24)
+                    snprintf(where + k, sizeof where - k, "%s%llX", hits ? ", " : "", (unsigned long long)p->r[i].entry);
+                hits++;
+            }
+        if (!hits)
             return fst_errf(err, "--exclude=%s: no routine of that name", *e);
-        p->r[i].excluded = 1;
+        if (hits > 1 && o->warn) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "--exclude=%s: %zu routines have that name (at %s): all of them are excluded",
+                     *e, hits, where);
+            o->warn(msg);
+        }
     }
     return 0;
 }
@@ -143,38 +151,53 @@ int fst_routines_build(fst_profile *p, fst_tr *tr, fst_pm *pm, const fst_replay_
     return 0;
 }
 
-int fst_statin_read(const char *path, char (**names)[9], size_t *n, fst_err *err)
+int fst_statin_read(const char *path, char (**names)[9], size_t *n, void (*warn)(const char *msg), fst_err *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return fst_errno(err, "%s: cannot open", path);
-    char line[512];
-    size_t cap = 16, lineno = 0;
+    fst_lines *l = fst_lines_open(path, "STATIN deck", FST_STATIN_MAX_LINE, FST_STATIN_MAX_BYTES, err);
+    if (!l)
+        return -1;
+    size_t cap = 16, len;
+    char *line;
+    int rc;
     *n = 0;
     *names = fst_xmalloc(cap * sizeof **names);
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        size_t len = strcspn(line, "\r\n");
+    while ((rc = fst_lines_next(l, &line, &len, err)) > 0) {
+        size_t lineno = fst_lines_lineno(l);
+        len = strcspn(line, "\r\n");
         if (len > 80) {
-            fclose(f);
-            free(*names);
-            *names = NULL;
-            return fst_errf(err, "%s:%zu: a STATIN card has 80 columns, this line has %zu", path, lineno, len);
+            rc = fst_errf(err, "%s:%zu: a STATIN card has 80 columns, this line has %zu", path, lineno, len);
+            break;
         }
         if (len > 72) /* columns 73-80: sequence numbers */
             len = 72;
-        char nm[9];
-        size_t k = 0;
-        for (size_t i = 0; i < len && k < 8; i++) /* embedded blanks removed */
-            if (line[i] != ' ' && line[i] != '\t')
-                nm[k++] = (char)toupper((unsigned char)line[i]);
+        char nm[9], whole[73];
+        size_t k = 0, w = 0;
+        for (size_t i = 0; i < len; i++) /* embedded blanks removed */
+            if (line[i] != ' ' && line[i] != '\t') {
+                char c = (char)toupper((unsigned char)line[i]);
+                if (k < 8)
+                    nm[k++] = c;
+                whole[w++] = c;
+            }
         if (!k)
             continue;
         nm[k] = 0;
+        whole[w] = 0;
+        if (w > 8 && warn) { /* seed 000 takes the first 8: say so, a longer name is a typo or a cut */
+            char msg[300];
+            snprintf(msg, sizeof msg, "%s:%zu: '%s' has more than 8 characters: read as '%s'", path, lineno, whole, nm);
+            warn(msg);
+        }
         if (*n == cap)
             *names = fst_xrealloc(*names, (cap *= 2) * sizeof **names);
         memcpy((*names)[(*n)++], nm, 9);
     }
-    fclose(f);
+    fst_lines_close(l);
+    if (rc < 0) {
+        free(*names);
+        *names = NULL;
+        *n = 0;
+        return -1;
+    }
     return (int)*n;
 }

@@ -540,12 +540,20 @@ static int done(fst_hlog *h, fst_err *err)
                     (unsigned long long)h->st.lines);
 }
 
+static int too_long(fst_hlog *h, fst_err *err)
+{
+    return fst_errf(err, "%s: line %llu: a line longer than %u bytes: not a Hercules log", h->name,
+                    (unsigned long long)h->st.lines + 1, FST_HLOG_MAX_LINE);
+}
+
 static int text_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
 {
     const char *p = data, *end = data + n;
     if (h->plen) { /* complete the carried partial line */
         const char *nl = memchr(p, '\n', n);
         size_t take = nl ? (size_t)(nl - p) + 1 : n;
+        if (h->plen + take - (nl != NULL) > FST_HLOG_MAX_LINE)
+            return too_long(h, err);
         if (h->plen + take > h->pcap) {
             h->pcap = (h->plen + take) * 2;
             h->part = fst_xrealloc(h->part, h->pcap);
@@ -560,17 +568,19 @@ static int text_feed(fst_hlog *h, const char *data, size_t n, fst_err *err)
     }
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (len > FST_HLOG_MAX_LINE)
+            return too_long(h, err);
         if (!nl) {
-            size_t rest = (size_t)(end - p);
-            if (rest > h->pcap) {
-                h->pcap = rest * 2;
+            if (len > h->pcap) {
+                h->pcap = len * 2;
                 h->part = fst_xrealloc(h->part, h->pcap);
             }
-            memcpy(h->part, p, rest);
-            h->plen = rest;
+            memcpy(h->part, p, len);
+            h->plen = len;
             break;
         }
-        line(h, p, (size_t)(nl - p));
+        line(h, p, len);
         p = nl + 1;
     }
     return done(h, err);
@@ -581,7 +591,8 @@ static int decide(fst_hlog *h, fst_err *err)
 {
     char head[3];
     size_t n = h->plen;
-    memcpy(head, h->part, n);
+    if (n)  /* an empty input has no partial line buffer at all */
+        memcpy(head, h->part, n);
     h->plen = 0;
     if (fst_tf_magic(head, n) == 1) {
         h->kind = IN_TF;

@@ -46,9 +46,13 @@
 ** the same emitter; its stats are then those of the file (no lines), fst_hlog_tf gives
 ** the reader's own, and a damaged file is an error naming its byte offset.
 **
-** Feed it text in any chunks (a pipe, a file); it keeps at most one partial line.
+** Feed it text in any chunks (a pipe, a file); it keeps at most one partial line, of at
+** most FST_HLOG_MAX_LINE bytes: Hercules never writes a line that long, so a longer one
+** (/dev/zero, a binary file) is an error naming the input and the line, not an endless
+** buffer.
 ** Ownership: the parser does not own the writer. Errors: -1 with err set when the
-** writer fails or a trace file is damaged; bad lines are statistics, not errors.
+** writer fails, a trace file is damaged or a line is too long; bad lines are statistics,
+** not errors.
 */
 #ifndef FST_HERCLOG_H
 #define FST_HERCLOG_H
@@ -84,6 +88,8 @@ typedef struct fst_hlog_stats {
 } fst_hlog_stats;
 
 typedef struct fst_hlog fst_hlog;
+
+#define FST_HLOG_MAX_LINE (64u << 10)
 
 /* `name` names the input in messages; `arch` is FST_ARCH_* (or FST_ARCH_UNKNOWN) until the
 ** log says otherwise; max_insns 0 = no limit. */

@@ -1,5 +1,6 @@
 /* capture/ins.c — see ins.h. */
 #include "capture/ins.h"
+#include "common/lines.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,7 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int read_file(const char *path, uint8_t **data, size_t *len, fst_err *err)
+/* A piece of the image: a regular file that fits where it is loaded (checked before it is
+** read, so that a huge file is refused, not read). */
+static int read_file(const char *path, uint64_t at, uint64_t mainsize, uint8_t **data, size_t *len, fst_err *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -19,6 +22,11 @@ static int read_file(const char *path, uint8_t **data, size_t *len, fst_err *err
         return fst_errf(err, "%s: not a regular file", path);
     }
     *len = (size_t)sb.st_size;
+    if (mainsize && (at >= mainsize || *len > mainsize - at)) {
+        fclose(f);
+        return fst_errf(err, "%s (%zu bytes at 0x%llX) does not fit in %llu KiB of storage", path, *len,
+                        (unsigned long long)at, (unsigned long long)(mainsize >> 10));
+    }
     *data = fst_xmalloc(*len);
     size_t got = fread(*data, 1, *len, f);
     int bad = ferror(f);
@@ -33,9 +41,9 @@ static int read_file(const char *path, uint8_t **data, size_t *len, fst_err *err
 int fst_ins_load(fst_ins *ins, const char *path, uint64_t mainsize, fst_err *err)
 {
     memset(ins, 0, sizeof *ins);
-    FILE *f = fopen(path, "r");
+    fst_lines *f = fst_lines_open(path, "Hercules IPL list (.ins)", PATH_MAX + 64, FST_INS_MAX_BYTES, err);
     if (!f)
-        return fst_errno(err, "%s: cannot open", path);
+        return -1;
     char dir[PATH_MAX];
     char *rp = realpath(path, NULL);
     snprintf(dir, sizeof dir, "%s", rp ? rp : path);
@@ -45,10 +53,15 @@ int fst_ins_load(fst_ins *ins, const char *path, uint64_t mainsize, fst_err *err
         *slash = 0;
     else
         snprintf(dir, sizeof dir, ".");
-    char buf[PATH_MAX + 64];
-    int lineno = 0, rc = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    char *buf;
+    size_t blen;
+    int lineno = 0, rc = 0, more;
+    while ((more = fst_lines_next(f, &buf, &blen, err)) > 0) {
         lineno++;
+        if (memchr(buf, 0, blen)) {
+            rc = fst_errf(err, "%s:%d: a NUL byte: not a Hercules IPL list (.ins)", path, lineno);
+            break;
+        }
         char name[PATH_MAX], addr[64], extra[8];
         char *s = buf + strspn(buf, " \t");
         if (!*s || *s == '\n' || *s == '\r' || *s == '*' || *s == '#')
@@ -77,16 +90,10 @@ int fst_ins_load(fst_ins *ins, const char *path, uint64_t mainsize, fst_err *err
             snprintf(full, sizeof full, "%s/%s", dir, name);
         uint8_t *data = NULL;
         size_t len = 0;
-        if (read_file(full, &data, &len, err)) {
+        if (read_file(full, at, mainsize, &data, &len, err)) {
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);
             rc = fst_errf(err, "%s:%d: %s", path, lineno, why);
-            break;
-        }
-        if (mainsize && (at >= mainsize || len > mainsize - at)) {
-            free(data);
-            rc = fst_errf(err, "%s:%d: %s (%zu bytes at 0x%llX) does not fit in %llu KiB of storage", path, lineno,
-                          name, len, at, (unsigned long long)(mainsize >> 10));
             break;
         }
         ins->seg = fst_xrealloc(ins->seg, (ins->n + 1) * sizeof *ins->seg);
@@ -95,7 +102,9 @@ int fst_ins_load(fst_ins *ins, const char *path, uint64_t mainsize, fst_err *err
         ins->file[ins->n] = fst_xstrdup(full);
         ins->n++;
     }
-    fclose(f);
+    if (more < 0)
+        rc = -1;
+    fst_lines_close(f);
     if (!rc && ins->n == 0)
         rc = fst_errf(err, "%s: no files listed", path);
     if (rc)

@@ -5,7 +5,9 @@
 ** FILE relative to the .ins file's folder. Blank lines and lines starting with '*' or '#'
 ** are skipped. fst_ins_load reads every file into memory (the storage image that goes
 ** into trace.bin), checks that each piece fits in `mainsize` bytes of storage (0 = no
-** check), and names the file and line of anything wrong.
+** check; a piece that does not fit is refused before it is read), and names the file and
+** line of anything wrong. The list is read with common/lines.h bounds (lines of at most
+** PATH_MAX + 64 bytes, at most FST_INS_MAX_BYTES), so /dev/zero is an error, not a hang.
 ** Ownership: the caller frees with fst_ins_free.
 */
 #ifndef FST_INS_H
@@ -22,6 +24,8 @@ typedef struct fst_ins {
     char **file;          /* absolute path of each piece */
     size_t n;
 } fst_ins;
+
+#define FST_INS_MAX_BYTES (1u << 20)
 
 int fst_ins_load(fst_ins *ins, const char *path, uint64_t mainsize, fst_err *err);
 void fst_ins_free(fst_ins *ins);

@@ -2,6 +2,8 @@
 ** fst_pm_load. The readers are in capture/map_*.c, the load-point search in map_match.c. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "capture/progmodel.h"
+#include "common/lines.h"
+#include "common/quote.h"
 
 #include <pcre2.h>
 
@@ -583,36 +585,21 @@ const fst_pm_sym *fst_pm_mainline(const fst_pm *pm, int module)
 
 /* ---- CSV output ---- */
 
-static void put_name(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-}
-
 static void write_module(const fst_pm *pm, const fst_pm_module *m, FILE *f, uint64_t lp)
 {
-    put_name(f, m->name ? m->name : "");
+    fst_csv_field(f, m->name ? m->name : "");
     fprintf(f, ",MODULE,%" PRIX64 ",", lp);
     if (m->has_total)
         fprintf(f, "%" PRIX32, m->total);
     fputc('\n', f);
     if (m->has_entry) {
         const fst_pm_sym *ep = fst_pm_mainline(pm, (int)(m - pm->mods));
-        put_name(f, ep ? ep->name : m->name ? m->name : "");
+        fst_csv_field(f, ep ? ep->name : m->name ? m->name : "");
         fprintf(f, ",EP,%" PRIX64 ",\n", lp + m->entry);
     }
     for (size_t i = m->first; i < m->first + m->count; i++) {
         const fst_pm_sym *s = &pm->syms[i];
-        put_name(f, s->name);
+        fst_csv_field(f, s->name);
         uint64_t o = s->type == FST_PM_PR ? s->origin : lp + s->origin;
         fprintf(f, ",%s,%" PRIX64 ",", type_names[s->type], o);
         if (s->type != FST_PM_LR && !s->open_end)
@@ -637,22 +624,6 @@ int fst_pm_write_csv(const fst_pm *pm, FILE *f, int absolute, fst_err *err)
 }
 
 /* ---- loading ---- */
-
-static char *slurp(FILE *f, size_t *len)
-{
-    size_t n = 0, cap = 1 << 16;
-    char *buf = fst_xmalloc(cap);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            buf = fst_xrealloc(buf, cap);
-        }
-    }
-    *len = n;
-    return buf;
-}
 
 /* "PATH(MEMBER)" that is not a file: split it, as MVS names a PDS member. */
 static int split_member(const char *path, char **file, char **member)
@@ -683,12 +654,12 @@ int fst_pm_load(fst_pm *pm, const char *path, const fst_pm_opts *opts, fst_err *
         return -1;
     }
     size_t len;
-    char *buf = slurp(f, &len);
-    int bad = ferror(f);
+    char *buf = NULL;
+    int rc = fst_read_all(f, file ? file : path, "map", FST_PM_MAX_BYTES, &buf, &len, err);
     if (f != stdin)
         fclose(f);
-    int rc = bad ? fst_errno(err, "%s: read", file ? file : path)
-                 : fst_pm_load_mem(pm, file ? file : path, buf, len, &o, err);
+    if (rc == 0)
+        rc = fst_pm_load_mem(pm, file ? file : path, buf, len, &o, err);
     free(buf), free(file), free(member);
     return rc;
 }

@@ -104,7 +104,10 @@ typedef struct fst_pm_opts {
 fst_pm *fst_pm_new(void);
 void fst_pm_free(fst_pm *pm);
 
-/* Read one map file (any kind) and append its module to pm. opts may be NULL. */
+/* Read one map file (any kind) and append its module to pm. opts may be NULL. A file of
+** more than FST_PM_MAX_BYTES (far more than any listing or load module) is refused, so
+** that /dev/zero or a stray disk image is an error naming it, not an exhausted memory. */
+#define FST_PM_MAX_BYTES (64u << 20)
 int fst_pm_load(fst_pm *pm, const char *path, const fst_pm_opts *opts, fst_err *err);
 /* The same from memory; `name` stands for the file in messages. */
 int fst_pm_load_mem(fst_pm *pm, const char *name, const void *buf, size_t len,

@@ -20,7 +20,10 @@
 ** A file with no FOOT was cut short (crash, kill -9, disk full): it is read up to its
 ** last whole frame and reported as incomplete. A FOOT with complete=0 is a capture that
 ** was stopped (Ctrl-C, Hercules died): also readable, also incomplete. A CRC mismatch or
-** an op the reader does not know is an error naming the byte offset.
+** an op the reader does not know is an error naming the byte offset; so is a frame whose
+** length runs past the end of the file while the whole frame is there (its CRC matches at
+** a shorter length: the length field is damaged, the file was not cut), a HEAD version
+** (the whole u16) other than this reader's, and any byte after the FOOT frame (`cat a b`).
 **
 ** Event op stream. Sequential execution is implied, not stored: the stream keeps a
 ** *current address* (where the next instruction executes) and a cache of the bytes last

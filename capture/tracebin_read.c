@@ -29,6 +29,8 @@ struct fst_tr {
     fst_mru jm;
     uint64_t cur;
     unsigned seq;          /* SEQ instructions still to hand out */
+    uint64_t seq_off;      /* file offset of that SEQ op */
+    uint64_t foot_off;     /* file offset of the footer's payload */
     uint32_t state;
     uint16_t cpu;
     uint64_t insns, ftr_insns;
@@ -39,11 +41,39 @@ struct fst_tr {
     int have_pending;
 };
 
+/* The frame at r->off claims `l` payload bytes but the file ends after `avail` of the
+** bytes that follow its header (b). A file cut short looks like that; so does a frame whose
+** length field was damaged. Tell them apart: a damaged length leaves a whole frame behind,
+** one whose CRC matches at a shorter length k and which is followed by the end of the file
+** or by the tag of a next frame. Returns that k, or -1 (cut short). */
+static long true_length(const uint8_t h[8], const uint8_t *b, size_t avail)
+{
+    static const char *const tags[] = { "EVNT", "FOOT", "IMAG", "HEAD" };
+    uLong run = crc32(0L, Z_NULL, 0);
+    size_t done = 0;
+    for (size_t k = 0; k + 4 <= avail; k++) {
+        int cand = k + 4 == avail;
+        for (size_t t = 0; !cand && t < 4 && k + 8 <= avail; t++)
+            cand = !memcmp(b + k + 4, tags[t], 4);
+        if (!cand)
+            continue;
+        run = crc32(run, b + done, (uInt)(k - done)); /* the payload's CRC so far, in one pass */
+        done = k;
+        uint8_t hk[8];
+        memcpy(hk, h, 4);
+        fst_put_le32(hk + 4, (uint32_t)k);
+        uLong crc = crc32_combine(crc32(0L, hk, 8), run, (z_off_t)k);
+        if ((uint32_t)crc == fst_get_le32(b + k))
+            return (long)k;
+    }
+    return -1;
+}
+
 /* Read the next frame. 1 = got one, 0 = clean end of file or cut short (r->why set),
 ** -1 = damaged. */
 static int read_frame(fst_tr *r, char tag[4], uint8_t **payload, size_t *len, fst_err *err)
 {
-    uint8_t h[8], t[4];
+    uint8_t h[8];
     size_t n = fread(h, 1, 8, r->f);
     if (n == 0 && feof(r->f))
         return 0;
@@ -54,16 +84,22 @@ static int read_frame(fst_tr *r, char tag[4], uint8_t **payload, size_t *len, fs
     uint32_t l = fst_get_le32(h + 4);
     if (l > FST_TB_MAX_FRAME)
         return fst_errf(err, "%s: byte %llu: frame length %u is not plausible (damaged file)", r->path,
-                        (unsigned long long)r->off, l);
-    uint8_t *p = fst_xmalloc(l ? l : 1);
-    if (fread(p, 1, l, r->f) != l || fread(t, 1, 4, r->f) != 4) {
+                        (unsigned long long)r->off + 4, l);
+    uint8_t *p = fst_xmalloc((size_t)l + 4); /* the payload, then its CRC */
+    size_t got = fread(p, 1, (size_t)l + 4, r->f);
+    if (got < (size_t)l + 4) {
+        long k = true_length(h, p, got);
         free(p);
+        if (k >= 0)
+            return fst_errf(err, "%s: byte %llu: the %.4s frame's length says %u bytes, past the end of the file, "
+                            "but its CRC matches at %ld: the length field is damaged (damaged file)", r->path,
+                            (unsigned long long)r->off + 4, (const char *)h, l, k);
         snprintf(r->why, sizeof r->why, "cut short at byte %llu (inside a %.4s frame)", (unsigned long long)r->off,
                  (const char *)h);
         return 0;
     }
     uLong crc = crc32(crc32(0L, h, 8), p, l);
-    if ((uint32_t)crc != fst_get_le32(t)) {
+    if ((uint32_t)crc != fst_get_le32(p + l)) {
         free(p);
         return fst_errf(err, "%s: byte %llu: %.4s frame CRC mismatch (damaged file)", r->path,
                         (unsigned long long)r->off, (const char *)h);
@@ -107,8 +143,10 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
         fst_tr_close(r);
         return NULL;
     }
-    if (p[0] != FST_TRACE_VERSION) {
-        fst_errf(err, "%s: byte 20: trace version %u, this fst reads version %u", path, p[0], FST_TRACE_VERSION);
+    unsigned version = (unsigned)p[0] | (unsigned)p[1] << 8; /* u16 */
+    if (version != FST_TRACE_VERSION) {
+        fst_errf(err, "%s: byte %llu: trace version %u, this fst reads version %u", path,
+                 (unsigned long long)r->frame_off, version, FST_TRACE_VERSION);
         free(p);
         fst_tr_close(r);
         return NULL;
@@ -195,6 +233,13 @@ static int next_frame(fst_tr *r, fst_err *err)
             r->ftr = p;
             r->ftrlen = len;
             r->have_foot = 1;
+            r->foot_off = r->frame_off;
+            uint8_t more[8];
+            size_t extra = fread(more, 1, sizeof more, r->f);
+            if (extra) /* the footer ends the file: anything after it is not this trace's */
+                return fst_errf(err, "%s: byte %llu: data after the footer%s (damaged file)", r->path,
+                                (unsigned long long)r->off,
+                                extra == 8 && !memcmp(more, FST_TRACE_MAGIC, 8) ? ": another trace appended" : "");
             return 0;
         }
         free(p); /* a frame kind from a later version: skipped */
@@ -219,8 +264,8 @@ static int finish(fst_tr *r, fst_err *err)
     }
     const char *v = fst_tr_footer(r, FST_FK_INSNS);
     if (!v || strtoull(v, NULL, 10) != r->insns)
-        return fst_errf(err, "%s: the footer counts %s instructions but the frames hold %llu (damaged file)", r->path,
-                        v ? v : "no", (unsigned long long)r->insns);
+        return fst_errf(err, "%s: byte %llu: the footer counts %s instructions but the frames hold %llu (damaged file)",
+                        r->path, (unsigned long long)r->foot_off, v ? v : "no", (unsigned long long)r->insns);
     const char *c = fst_tr_footer(r, FST_FK_COMPLETE);
     r->complete = c && !strcmp(c, "1");
     if (!r->complete) {
@@ -236,7 +281,8 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
     if (r->seq) { /* fast path: the next instruction of a SEQ run */
         fst_icache_ent *e = fst_icache_slot(&r->ic, r->cur);
         if (!e->len)
-            return bad_op(r, "SEQ runs into an address with no known instruction", err);
+            return fst_errf(err, "%s: byte %llu: SEQ runs into an address with no known instruction (damaged file)",
+                            r->path, (unsigned long long)r->seq_off);
         r->seq--;
         rec->kind = FST_REC_INSN;
         rec->addr = r->cur;
@@ -270,6 +316,7 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
         rec->cpu = r->cpu;
         if (op < FST_OP_JMP) {
             r->seq = (unsigned)op + 1;
+            r->seq_off = r->frame_off + r->fpos;
             r->fpos++;
             return fst_tr_next(r, rec, err);
         }

@@ -10,6 +10,7 @@
 #include "capture/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
+#include "common/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -206,6 +207,8 @@ static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *k
                 goto tick;
         }
         ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))
+            n = 0; /* a FIFO with nothing written yet: wait as for a file that does not grow */
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -282,6 +285,21 @@ static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *s
     return 0;
 }
 
+/* Neither the trace nor the kept log may be a file the capture reads (the log, the IPL
+** list, a piece of the image): they are created empty first. Nor the same file twice. */
+static void check_outputs(const capture *c, const char *insfile, const fst_ins *ins)
+{
+    fst_err err;
+    const char *in[] = { c->fromlog, insfile };
+    if (fst_out_check("-o", c->out, in, 2, &err) < 0 || fst_out_check("--keep-log", c->keeplog, in, 2, &err) < 0 ||
+        fst_out_check("-o", c->out, (const char *const *)ins->file, ins->n, &err) < 0 ||
+        fst_out_check("--keep-log", c->keeplog, (const char *const *)ins->file, ins->n, &err) < 0 ||
+        fst_out_check("--keep-log", c->keeplog, &c->out, 1, &err) < 0)
+        fst_die_err(&err);
+    if (c->keeplog && !strcmp(c->keeplog, c->out))
+        fst_die("--keep-log=%s: the same file as the trace", c->keeplog);
+}
+
 int main(int argc, char **argv)
 {
     capture c = { 0 };
@@ -300,10 +318,13 @@ int main(int argc, char **argv)
     char *defout = NULL;
     if (!c.out)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
+    check_outputs(&c, insfile, &ins);
 
     int in = -1;
     if (c.fromlog) {
-        in = strcmp(c.fromlog, "-") ? open(c.fromlog, O_RDONLY) : 0;
+        /* --follow: never block, not even in open() on a FIFO that has no writer yet: the
+        ** idle --timeout must be able to end the wait */
+        in = strcmp(c.fromlog, "-") ? open(c.fromlog, O_RDONLY | (c.follow ? O_NONBLOCK : 0)) : 0;
         if (in < 0)
             fst_die("%s: cannot open: %s", c.fromlog, strerror(errno));
         struct stat sb;

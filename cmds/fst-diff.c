@@ -14,6 +14,8 @@
 #include "analyze/diff.h"
 #include "common/err.h"
 #include "common/opt.h"
+#include "common/outfile.h"
+#include "common/quote.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -146,18 +148,35 @@ static void outcome_free(outcome *o)
     fst_dside_free(&o->new_);
 }
 
-static FILE *create(const char *path)
+/* Outputs are all or nothing (common/outfile.h): a failed run leaves no half-written file. */
+static FILE *create(fst_out *o, const char *path)
 {
-    FILE *f = path ? fopen(path, "w") : stdout;
-    if (!f)
-        fst_die("%s: cannot create: %s", path, strerror(errno));
-    return f;
+    fst_err err;
+    if (fst_out_open(o, path, &err) < 0)
+        fst_die_err(&err);
+    return o->f;
 }
 
-static void close_out(FILE *f, const char *path)
+static void close_out(fst_out *o)
 {
-    if (path ? fclose(f) : fflush(f))
-        fst_die("%s: cannot write: %s", path ? path : "standard output", strerror(errno));
+    fst_err err;
+    if (fst_out_close(o, &err) < 0)
+        fst_die_err(&err);
+}
+
+/* No output may be an input: it would be replaced by what is compared from it. */
+static void check_outputs(const char *out, const char *junit, const char *const *in, size_t n)
+{
+    fst_err err;
+    if (fst_out_check("-o", out, in, n, &err) < 0 || fst_out_check("--junit", junit, in, n, &err) < 0)
+        fst_die_err(&err);
+}
+
+/* a routine's name for a message or a summary line: one line whatever the map put in it */
+static const char *row_name(const fst_drowdiff *r)
+{
+    static char buf[sizeof r->base.name];
+    return fst_printable(r->base.name[0] ? r->base.name : r->new_.name, buf, sizeof buf);
 }
 
 /* the suite name of a single comparison: NEW's file name without its extension */
@@ -177,30 +196,31 @@ static int single(const runcfg *c, const char *base, const char *new_, const cha
     compare(&o, base, new_, c);
     char suite[256];
     suite_of(new_, suite, sizeof suite);
-    FILE *j = junit ? create(junit) : NULL;
+    fst_out jo, fo;
+    FILE *j = junit ? create(&jo, junit) : NULL;
     if (j)
         fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fst-diff\">\n", j);
     if (o.code == FST_EXIT_FAIL) {
         if (j) {
             fst_diff_write_junit_error(j, suite, o.msg);
             fputs("</testsuites>\n", j);
-            close_out(j, junit);
+            close_out(&jo);
         }
         fst_die("%s", o.msg);
     }
-    FILE *f = create(out);
+    FILE *f = create(&fo, out);
     int rc = !strcmp(format, "csv") ? fst_diff_write_csv(f, &o.d) : fst_diff_write_text(f, &o.d, &o.base, &o.new_);
     if (rc < 0)
-        fst_die("%s: cannot write: %s", out ? out : "standard output", strerror(errno));
-    close_out(f, out);
+        fst_die("%s: cannot write: %s", fo.name, strerror(errno));
+    close_out(&fo);
     if (j) {
         if (fst_diff_write_junit_suite(j, suite, &o.d) < 0 || fputs("</testsuites>\n", j) < 0)
             fst_die("%s: cannot write: %s", junit, strerror(errno));
-        close_out(j, junit);
+        close_out(&jo);
     }
     for (size_t i = 0; i < o.d.nr; i++)
         if (o.d.r[i].over)
-            fst_error("%s: %s", o.d.r[i].base.name[0] ? o.d.r[i].base.name : o.d.r[i].new_.name, o.d.r[i].why);
+            fst_error("%s: %s", row_name(&o.d.r[i]), o.d.r[i].why);
     if (o.d.total.over)
         fst_error("(total): %s", o.d.total.why);
     int code = o.code;
@@ -264,7 +284,7 @@ static void summary(const fst_mrun *r, const outcome *o)
     const char *sep = " ";
     for (size_t i = 0; i < o->d.nr; i++)
         if (o->d.r[i].over) {
-            printf("%s%s %s", sep, o->d.r[i].base.name[0] ? o->d.r[i].base.name : o->d.r[i].new_.name, o->d.r[i].why);
+            printf("%s%s %s", sep, row_name(&o->d.r[i]), o->d.r[i].why);
             sep = "; ";
         }
     if (o->d.total.over)
@@ -312,8 +332,10 @@ static int batch(const runcfg *global, const char *manifest, const char *junit)
     size_t n;
     if (fst_manifest_read(manifest, &runs, &n, &err) < 0)
         fst_die_err(&err);
-    /* every run's options are checked before any work */
+    /* every run's options are checked before any work, and its files are not the JUnit report */
     for (size_t i = 0; i < n; i++) {
+        const char *in[] = { runs[i].baseline, runs[i].trace, runs[i].program };
+        check_outputs(NULL, junit, in, 3);
         runcfg c = *global;
         char *words = fst_xstrdup(runs[i].options), msg[800];
         int bad = set_words(&c, words, msg, sizeof msg) < 0;
@@ -324,7 +346,8 @@ static int batch(const runcfg *global, const char *manifest, const char *junit)
             fst_die("%s:%zu: options: %s", manifest, line, msg);
         }
     }
-    FILE *j = junit ? create(junit) : NULL;
+    fst_out jo;
+    FILE *j = junit ? create(&jo, junit) : NULL;
     if (j)
         fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fst-diff\">\n", j);
     size_t pass = 0, fail = 0, error = 0;
@@ -337,7 +360,7 @@ static int batch(const runcfg *global, const char *manifest, const char *junit)
     }
     if (j) {
         fputs("</testsuites>\n", j);
-        close_out(j, junit);
+        close_out(&jo);
     }
     printf("%zu runs: %zu passed, %zu failed, %zu errors\n", n, pass, fail, error);
     fst_manifest_free(runs, n);
@@ -382,6 +405,17 @@ int main(int argc, char **argv)
     if (!manifest && argc - p.optind != 2)
         fst_opt_fail(&p, "give two sides: BASE NEW (each a trace or a csv report)");
     finish_cfg(&c);
+    if (out && junit && !strcmp(out, junit) && strcmp(out, "-"))
+        fst_opt_fail(&p, "-o and --junit name the same file");
+    const char *in[2 * MAXLIST + 6] = { manifest, c.lo.statin, c.lo.clock && !strncmp(c.lo.clock, "model:", 6) ? c.lo.clock + 6 : NULL };
+    size_t n = 3;
+    if (!manifest) {
+        in[n++] = argv[p.optind];
+        in[n++] = argv[p.optind + 1];
+    }
+    for (size_t i = 0; i < c.nmaps; i++)
+        in[n++] = c.maps[i];
+    check_outputs(out, junit, in, n);
     if (manifest)
         return batch(&c, manifest, junit);
     return single(&c, argv[p.optind], argv[p.optind + 1], format, out, junit);

@@ -8,6 +8,7 @@
 #include "capture/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
+#include "common/outfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,12 +157,43 @@ static void use_evidence(fst_pm *pm, const fst_pm_evidence *ev)
     }
 }
 
+/* -o must not be a file fst-map reads: a map (PATH or the PATH of PATH(MEMBER)), the IPL
+** list, the trace (and, checked once it is read, a piece of the image the list names). */
+static void check_output(const args *a, int nfiles, char **files)
+{
+    if (!a->out)
+        return;
+    fst_err err;
+    size_t n = 0, cap = 2 * (size_t)nfiles + 2;
+    const char **in = fst_xcalloc(cap, sizeof *in);
+    char **own = fst_xcalloc(cap, sizeof *own);
+    for (int i = 0; i < nfiles; i++) {
+        in[n++] = files[i];
+        const char *lp = strrchr(files[i], '(');
+        if (lp && lp != files[i]) {
+            own[i] = fst_xstrdup(files[i]);
+            own[i][lp - files[i]] = 0;
+            in[n++] = own[i];
+        }
+    }
+    in[n++] = a->image;
+    in[n++] = a->trace;
+    int rc = fst_out_check("-o", a->out, in, n, &err);
+    for (int i = 0; i < nfiles; i++)
+        free(own[i]);
+    free(own);
+    free(in);
+    if (rc < 0)
+        fst_die_err(&err);
+}
+
 int main(int argc, char **argv)
 {
     args a = { 0 };
     int first;
     fst_err err;
     parse_args(&a, argc, argv, &first);
+    check_output(&a, argc - first, argv + first);
     fst_pm *pm = fst_pm_new();
     for (int i = first; i < argc; i++)
         if (fst_pm_load(pm, argv[i], &a.opts, &err) < 0)
@@ -174,7 +206,8 @@ int main(int argc, char **argv)
     fst_pm_evidence ev = { 0 };
     uint64_t *targets = NULL;
     if (a.image) {
-        if (fst_ins_load(&ins, a.image, 0, &err) < 0)
+        if (fst_ins_load(&ins, a.image, 0, &err) < 0 ||
+            fst_out_check("-o", a.out, (const char *const *)ins.file, ins.n, &err) < 0)
             fst_die_err(&err);
         ev.image = ins.seg, ev.nimage = ins.n;
     }
@@ -193,14 +226,16 @@ int main(int argc, char **argv)
     if (ev.nimage)
         fst_pm_bound_by_image(pm, ev.image, ev.nimage);
 
-    FILE *f = a.out ? fopen(a.out, "w") : stdout;
-    if (!f)
-        fst_die("%s: cannot create", a.out);
-    int absolute = a.absolute || a.nlp || a.image || a.trace;
-    if (fst_pm_write_csv(pm, f, absolute, &err) < 0)
+    fst_out out; /* all or nothing (common/outfile.h) */
+    if (fst_out_open(&out, a.out, &err) < 0)
         fst_die_err(&err);
-    if ((a.out && fclose(f) != 0) || (!a.out && fflush(f) != 0))
-        fst_die("%s: write failed", a.out ? a.out : "standard output");
+    int absolute = a.absolute || a.nlp || a.image || a.trace;
+    if (fst_pm_write_csv(pm, out.f, absolute, &err) < 0) {
+        fst_out_abort(&out);
+        fst_die_err(&err);
+    }
+    if (fst_out_close(&out, &err) < 0)
+        fst_die_err(&err);
     free(targets);
     fst_tr_close(tr);
     fst_ins_free(&ins);

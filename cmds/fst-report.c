@@ -10,6 +10,7 @@
 #include "capture/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
+#include "common/outfile.h"
 #include "formats/format.h"
 #include "formats/formats.h"
 
@@ -184,11 +185,44 @@ static void say_cb(int warning, const char *msg)
         fst_note("%s", msg);
 }
 
+/* -o must not be a file the report reads: the trace, a map, the STATIN deck, the cost
+** table, or a file a format option names (a MAPTIME request deck). */
+static void check_output(const report *r, const char *trace)
+{
+    size_t n = 0, cap = 4 + 2 * r->nmaps + r->nfopts;
+    const char **in = fst_xcalloc(cap, sizeof *in);
+    char **own = fst_xcalloc(cap, sizeof *own);
+    in[n++] = trace;
+    in[n++] = r->ro.statin;
+    if (r->clockspec && !strncmp(r->clockspec, "model:", 6))
+        in[n++] = r->clockspec + 6;
+    for (size_t i = 0; i < r->nmaps; i++) {
+        in[n++] = r->maps[i];
+        const char *lp = strrchr(r->maps[i], '(');   /* PATH(MEMBER) */
+        if (lp && lp != r->maps[i]) {
+            own[i] = fst_xstrdup(r->maps[i]);
+            own[i][lp - r->maps[i]] = 0;
+            in[n++] = own[i];
+        }
+    }
+    for (size_t i = 0; i < r->nfopts; i++)
+        in[n++] = r->fopts[i].value;
+    fst_err err;
+    int rc = fst_out_check("-o", r->out, in, n, &err);
+    for (size_t i = 0; i < r->nmaps; i++)
+        free(own[i]);
+    free(own);
+    free(in);
+    if (rc < 0)
+        fst_die_err(&err);
+}
+
 int main(int argc, char **argv)
 {
     report r = { 0 };
     const char *path;
     parse(&r, argc, argv, &path);
+    check_output(&r, path);
     const fst_format *fmt = fst_format_find(r.format);
     fst_err err;
     fst_clock *clk = fst_clock_open(r.clockspec, &err);
@@ -201,7 +235,8 @@ int main(int argc, char **argv)
     r.ro.exclude = r.excl;
     r.ro.clock = clk;
     r.ro.warn = warn_cb;
-    fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out, &r.ro };
+    fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out && strcmp(r.out, "-") ? r.out : r.out ? "standard output" : NULL,
+                    &r.ro };
     fst_profile prof;
     /* the format's context is made before the replay, so that bad options are rejected
     ** before the work; it sees the profile (routines) in its event and write calls */
@@ -212,18 +247,15 @@ int main(int argc, char **argv)
     fst_sink sinks[2] = { { fst_diag_event, diag }, { fmt->event, ctx } };
     if (fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err) < 0)
         fst_die_err(&err);
-    FILE *f = r.out ? fopen(r.out, fmt->binary ? "wb" : "w") : stdout;
-    if (!f)
-        fst_die("%s: cannot create: %s", r.out, strerror(errno));
-    if (fmt->write(f, &fc, &prof, ctx, &err)) {
-        if (r.out) { /* no half-written report left behind */
-            fclose(f);
-            unlink(r.out);
-        }
+    fst_out out; /* all or nothing: no half-written report is left behind (common/outfile.h) */
+    if (fst_out_open(&out, r.out, &err) < 0)
+        fst_die_err(&err);
+    if (fmt->write(out.f, &fc, &prof, ctx, &err)) {
+        fst_out_abort(&out);
         fst_die_err(&err);
     }
-    if (r.out ? fclose(f) : fflush(f))
-        fst_die("%s: cannot write: %s", r.out ? r.out : "standard output", strerror(errno));
+    if (fst_out_close(&out, &err) < 0)
+        fst_die_err(&err);
     if (!prof.complete)
         fst_warn("%s is incomplete (%s): the report covers only what it holds", path, prof.incomplete);
     if (r.nexcl) {

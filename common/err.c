@@ -75,9 +75,23 @@ void fst_note(const char *fmt, ...)
     va_end(ap);
 }
 
+static void (*exit_fns[4])(void);
+
+void fst_at_exit_now(void (*fn)(void))
+{
+    for (size_t i = 0; i < sizeof exit_fns / sizeof *exit_fns; i++)
+        if (!exit_fns[i] || exit_fns[i] == fn) {
+            exit_fns[i] = fn;
+            return;
+        }
+}
+
 void fst_exit_now(int code)
 {
     fflush(NULL);
+    for (size_t i = 0; i < sizeof exit_fns / sizeof *exit_fns; i++)
+        if (exit_fns[i])
+            exit_fns[i]();
     _exit(code);
 }
 

@@ -50,6 +50,9 @@ FST_NORETURN void fst_die(const char *fmt, ...) FST_PRINTF(1, 2);
 ** what the command allocated: the system reclaims it, and LeakSanitizer, which checks at
 ** a normal exit, keeps reporting real leaks only (those of runs that succeed). */
 FST_NORETURN void fst_exit_now(int code);
+/* Run fn in fst_exit_now, before the process ends (at most 4; common/outfile.c removes its
+** temporary files this way). */
+void fst_at_exit_now(void (*fn)(void));
 /* Print err->msg as an error and exit with FST_EXIT_FAIL. */
 FST_NORETURN void fst_die_err(const fst_err *err);
 

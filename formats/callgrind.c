@@ -31,6 +31,7 @@
 #include "formats/format.h"
 #include "formats/jsonw.h"
 #include "common/map.h"
+#include "common/quote.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -260,7 +261,9 @@ static size_t fn_id(const wr *w, size_t fn)
 static void put_fn(wr *w, const char *key, size_t fn)
 {
     size_t id = fn_id(w, fn);
-    const char *nm = fn == FN_OUTSIDE ? "(outside)" : fn == FN_EXCLUDED ? "(excluded)" : w->p->r[fn].name;
+    char buf[sizeof w->p->r[0].name];   /* a name ends at the end of its line: no newline in it */
+    const char *nm = fn == FN_OUTSIDE ? "(outside)" : fn == FN_EXCLUDED ? "(excluded)"
+                   : fst_printable(w->p->r[fn].name, buf, sizeof buf);
     if (w->named[id])
         w->rc |= fprintf(w->out, "%s=(%zu)\n", key, id) < 0;
     else
@@ -289,13 +292,14 @@ static void put_fn_body(wr *w, const cg *g, size_t fn, const cell *c, size_t nc,
     }
 }
 
-static const char *program_of(const fst_fctx *fc)
+/* the program's file name, one line whatever it holds (common/quote.h) */
+static const char *program_of(const fst_fctx *fc, char *buf, size_t cap)
 {
     const char *s = fc->tr ? fst_tr_header(fc->tr, FST_HK_PROGRAM) : NULL;
     if (!s || !*s)
         s = fc->trace_path ? fc->trace_path : "trace";
     const char *b = strrchr(s, '/');
-    return b && b[1] ? b + 1 : s;
+    return fst_printable(b && b[1] ? b + 1 : s, buf, cap);
 }
 
 static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
@@ -315,7 +319,11 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
         return fst_errno(err, "callgrind: out of memory");
     wr w = { m, p, fst_xcalloc(p->nr + 3, 1), 0 };
     uint64_t sum[2] = { 0, 0 };
-    const char *prog = program_of(fc);
+    char prog[512], trace[512];
+    program_of(fc, prog, sizeof prog);
+    fst_printable(fc->trace_path ? fc->trace_path : "", trace, sizeof trace);
+    char clk[512];
+    fst_printable(p->clock, clk, sizeof clk);
     w.rc |= fprintf(m, "ob=(1) %s\nfl=(1) %s\n", prog, prog) < 0;
     /* cells and recs are sorted by fn: routines by index, then (excluded), (outside) */
     size_t ic = 0, ir = 0;
@@ -339,7 +347,7 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
                      "cmd: %s\ndesc: Trace: %s\ndesc: Clock: %s\npositions: instr\n"
                      "event: Ir : Instructions\nevent: %s : CPU time (%s)\nevents: Ir %s\n"
                      "summary: %llu %llu\ntotals: %llu %llu\n",
-                     prog, fc->trace_path ? fc->trace_path : "", p->clock, u,
+                     prog, trace, clk, u,
                      g->unit == FST_TU_TOD ? "TOD clock units, 1/4096 us" : "nanoseconds", u,
                      (unsigned long long)sum[0], (unsigned long long)sum[1], (unsigned long long)sum[0],
                      (unsigned long long)sum[1]) < 0;

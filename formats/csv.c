@@ -1,5 +1,6 @@
 /* formats/csv.c — the CSV report of DESIGN §8; see formats.h. */
 #include "analyze/diff.h"
+#include "common/quote.h"
 #include "formats/format.h"
 #include "formats/formats.h"
 
@@ -12,7 +13,9 @@ static int row(FILE *out, const char *name, const char *entry, uint64_t calls, u
     char s1[32], s2[32];
     fst_fmt_sec9(sc, s1);
     fst_fmt_sec9(ic, s2);
-    return fprintf(out, "%s,%s,%llu,%llu,%llu,%s,%s\n", name, entry, (unsigned long long)calls,
+    if (fst_csv_field(out, name) < 0) /* RFC 4180: a map may put ',' '"' or a newline in a name */
+        return -1;
+    return fprintf(out, ",%s,%llu,%llu,%llu,%s,%s\n", entry, (unsigned long long)calls,
                    (unsigned long long)si, (unsigned long long)ii, s1, s2) < 0 ? -1 : 0;
 }
 
@@ -71,7 +74,8 @@ static int task_rows(FILE *out, const fst_profile *p)
             fst_fmt_sec9(r->self_cost, s1);
             fst_fmt_sec9(r->incl_cost, s2);
             snprintf(entry, sizeof entry, "%llX", (unsigned long long)p->r[i].entry);
-            rc = fprintf(out, "%s,%s,%llu,%llu,%llu,%s,%s,%zu,%s,%d\n", p->r[i].name,
+            rc = fst_csv_field(out, p->r[i].name) < 0 ||
+                 fprintf(out, ",%s,%llu,%llu,%llu,%s,%s,%zu,%s,%d\n",
                          p->r[i].entry == UINT64_MAX ? "" : entry, (unsigned long long)r->calls,
                          (unsigned long long)r->self_insns, (unsigned long long)r->incl_insns, s1, s2, t, space,
                          tp->mainline == i) < 0;

@@ -9,6 +9,7 @@
 ** Errors: -1 with err naming the file.
 */
 #include "formats/profout.h"
+#include "common/outfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -132,15 +133,13 @@ int fst_write_stub_elf(const char *path, const fst_profile *p, uint32_t lo, uint
     shdr(&o, 7, 2 /* SYMTAB */, 0, 0, symoff, (uint32_t)sym.n, 3, 2 /* first global */, 4, 16);
     shdr(&o, 15, 3 /* STRTAB */, 0, 0, stroff, (uint32_t)str.n, 0, 0, 1, 0);
     shdr(&o, 23, 3, 0, 0, shsoff, (uint32_t)sizeof shstr, 0, 0, 1, 0);
-    FILE *f = fopen(path, "wb");
-    int rc = 0;
-    if (!f)
-        rc = fst_errno(err, "%s: cannot create", path);
-    else {
-        int bad = fwrite(o.b, 1, o.n, f) != o.n;
-        if (fclose(f) || bad)
-            rc = fst_errno(err, "%s: cannot write", path);
-    }
+    fst_out f; /* all or nothing (common/outfile.h) */
+    int rc = fst_out_open(&f, path, err);
+    if (!rc && fwrite(o.b, 1, o.n, f.f) != o.n) {
+        rc = fst_errno(err, "%s: cannot write", path);
+        fst_out_abort(&f);
+    } else if (!rc)
+        rc = fst_out_close(&f, err);
     free(o.b);
     free(sym.b);
     free(str.b);

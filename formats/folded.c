@@ -155,13 +155,15 @@ static void folded_event(void *ctx, const fst_event *e)
     f->n[at].cost += e->cost;
 }
 
-/* A routine's name as a folded frame: ';' and blanks become '_' (malloc'd). */
+/* A routine's name as a folded frame: ';' and blanks become '_', other control characters
+** '?' (as common/quote.h does): ';' only between frames, one line per stack (malloc'd). */
 static char *frame_name(const char *nm)
 {
     char *s = fst_xmalloc(strlen(nm) + 1);
     size_t j = 0;
     for (; nm[j]; j++)
-        s[j] = (nm[j] == ';' || nm[j] == ' ' || nm[j] == '\t' || nm[j] == '\n') ? '_' : nm[j];
+        s[j] = (nm[j] == ';' || nm[j] == ' ' || nm[j] == '\t' || nm[j] == '\n') ? '_'
+             : (unsigned char)nm[j] < 0x20 || nm[j] == 0x7F ? '?' : nm[j];
     s[j] = 0;
     return s;
 }

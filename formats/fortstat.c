@@ -1,6 +1,7 @@
 /* formats/fortstat.c — FORTSTAT's STATOUT listing; see formats.h. */
 #include "formats/format.h"
 #include "formats/formats.h"
+#include "common/quote.h"
 
 #include <errno.h>
 
@@ -27,7 +28,8 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, int asa)
         if (!r->timed)
             continue;
         fst_fmt_sec2(r->self_cost, sec);
-        snprintf(buf, sizeof buf, "%c%-8.8s %10llu %12s", r->mainline ? '*' : ' ', r->name,
+        char nm[sizeof r->name];
+        snprintf(buf, sizeof buf, "%c%-8.8s %10llu %12s", r->mainline ? '*' : ' ', fst_printable(r->name, nm, sizeof nm),
                  (unsigned long long)r->calls, sec);
         rc = line(out, asa, ' ', buf);
         calls += r->calls;

@@ -11,6 +11,8 @@
 **         with --hz=insns: prof_rate 1, "instructions", 'i' (gprof then prints instruction
 **         counts where it prints seconds: "Each sample counts as 1 instructions"),
 **         then the u16 bins, one per 2 bytes of [low_pc, high_pc): exact pc resolution.
+**         Addresses far apart get a record each, and a huge span larger bins (see
+**         regions() below): the file stays small whatever addresses a trace holds.
 **         A bin holds at most 65535: larger counts are written as several records of the
 **         same range, which gprof adds up, so no tick is lost.
 **     tag 1, one per arc of the call graph: from_pc = the caller's entry, self_pc = the
@@ -23,6 +25,7 @@
 ** in the csv/json reports.
 */
 #include "formats/profout.h"
+#include "common/outfile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,13 @@ static void *gmon_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
         fst_errf(err, "--elf: which file?");
         return NULL;
     }
+    const char *ins[] = { fc->trace_path, fc->out_path };
+    if (elf && fc->out_path && !strcmp(elf, fc->out_path)) {
+        fst_errf(err, "--elf=%s: the same file as -o: give the ELF a name of its own", elf);
+        return NULL;
+    }
+    if (elf && fst_out_check("--elf", elf, ins, 2, err) < 0)
+        return NULL;
     gmon *g = fst_xcalloc(1, sizeof *g);
     *g = (gmon){ fst_phist_new(hz), elf };
     return g;
@@ -76,13 +86,95 @@ static void put32(wr *w, uint32_t v)
     put(w, b, 4);
 }
 
-/* Histogram records: as many as the fullest bin needs (65535 ticks each). */
-static void histograms(wr *w, uint32_t lo, uint32_t hi, uint64_t hz, const fst_phist_cell *c, size_t n)
+/* Where the histogram goes. One record spanning the lowest to the highest address is
+** exact and what gprof expects, but its size is the span's: two instructions 2 GiB apart
+** would make a 2 GiB file. So the addresses that matter (the timed routines' entries and
+** every tick) are cut into regions wherever more than GAP bytes hold none of them, one
+** record each (gprof reads several records of different ranges, as long as they do not
+** overlap), and when the regions together still need more than FST_PHIST_MAXBINS bins,
+** the bins grow from 2 bytes to the smallest power of two that fits (gprof then shares a
+** bin's ticks among the routines it overlaps). Either is said on stderr. */
+#define GAP (1u << 20)
+
+typedef struct region {
+    uint32_t lo, hi;
+} region;
+
+static int by_u32(const void *a, const void *b)
 {
-    size_t nb = (hi - lo) / 2;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t regions(const fst_profile *p, const fst_phist_cell *c, size_t n, region **out, uint32_t *binsize)
+{
+    uint32_t *pt = fst_xmalloc((n + p->nr + 1) * sizeof *pt);
+    size_t np = 0;
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].timed && p->r[i].entry != UINT64_MAX)
+            pt[np++] = (uint32_t)(p->r[i].entry & 0x7FFFFFFE);
+    for (size_t i = 0; i < n; i++)
+        pt[np++] = c[i].addr;
+    if (!np)
+        pt[np++] = 0; /* nothing at all: one empty bin, as gprof wants a histogram */
+    qsort(pt, np, sizeof *pt, by_u32);
+    region *r = fst_xmalloc(np * sizeof *r);
+    size_t nr = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (nr && pt[i] - (r[nr - 1].hi - 2) <= GAP)
+            r[nr - 1].hi = pt[i] + 2;
+        else
+            r[nr++] = (region){ pt[i], pt[i] + 2 };
+    }
+    free(pt);
+    uint32_t b = 2;
+    for (;;) {
+        uint64_t bins = 0;
+        for (size_t i = 0; i < nr; i++)
+            bins += ((uint64_t)r[i].hi - (r[i].lo & ~(b - 1)) + b - 1) / b;
+        if (bins <= FST_PHIST_MAXBINS)
+            break;
+        b *= 2;
+    }
+    for (size_t i = 0; b > 2 && i < nr; i++) {
+        r[i].lo &= ~(b - 1);
+        r[i].hi = (uint32_t)(((uint64_t)r[i].hi + b - 1) & ~(uint64_t)(b - 1));
+    }
+    *out = r;
+    *binsize = b;
+    return nr;
+}
+
+static void say_regions(const fst_fctx *fc, const region *r, size_t nr, uint32_t b)
+{
+    if (!fc->ro || !fc->ro->warn || (nr == 1 && b == 2))
+        return;
+    char msg[400];
+    size_t k = 0;
+    uint64_t span = (uint64_t)r[nr - 1].hi - r[0].lo;
+    if (nr > 1) {
+        k += (size_t)snprintf(msg, sizeof msg, "gmon: the executed routines lie in %zu regions more than 1 MiB apart (",
+                              nr);
+        for (size_t i = 0; i < nr && k < sizeof msg - 80; i++)
+            k += (size_t)snprintf(msg + k, sizeof msg - k, "%s%X-%X", i ? ", " : "", r[i].lo, r[i].hi);
+        k += (size_t)snprintf(msg + k, sizeof msg - k, "%s): a histogram record each, not one of %llu MiB",
+                              k >= sizeof msg - 80 ? ", ..." : "", (unsigned long long)(span >> 20));
+    }
+    if (b > 2 && k < sizeof msg)
+        snprintf(msg + k, sizeof msg - k, "%sgmon: %u-byte histogram bins, not 2: more than %u bins would be needed",
+                 k ? "; " : "", b, FST_PHIST_MAXBINS);
+    fc->ro->warn(msg);
+}
+
+/* Histogram records: per region, as many as its fullest bin needs (65535 ticks each). */
+static void histogram(wr *w, uint32_t lo, uint32_t hi, uint32_t bs, uint64_t hz, const fst_phist_cell *c, size_t n)
+{
+    size_t nb = (hi - lo) / bs;
     uint64_t *bin = fst_xcalloc(nb ? nb : 1, sizeof *bin), max = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t *b = &bin[(c[i].addr - lo) / 2];
+        if (c[i].addr < lo || c[i].addr >= hi)
+            continue; /* another region's */
+        uint64_t *b = &bin[(c[i].addr - lo) / bs];
         *b += c[i].count;
         max = *b > max ? *b : max;
     }
@@ -130,7 +222,13 @@ static int gmon_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     fst_phist_span(p, c, n, &lo, &hi);
     wr w = { out, 0 };
     put(&w, "gmon\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0\0", 20);
-    histograms(&w, lo, hi, fst_phist_hzof(g->h), c, n);
+    region *rg;
+    uint32_t bs;
+    size_t nrg = regions(p, c, n, &rg, &bs);
+    say_regions(fc, rg, nrg, bs);
+    for (size_t i = 0; i < nrg; i++)
+        histogram(&w, rg[i].lo, rg[i].hi, bs, fst_phist_hzof(g->h), c, n);
+    free(rg);
     arcs(&w, p);
     free(c);
     if (w.bad)

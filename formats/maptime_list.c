@@ -30,6 +30,7 @@
 #include "formats/format.h"
 #include "formats/formats.h"
 #include "formats/maptime.h"
+#include "common/quote.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -196,7 +197,8 @@ static void histogram(FILE *out, const mt_req *r, const mt_sects *ss, size_t lo,
         size_t first = j;
         for (; j < nu && u[j].sect == s; j++)
             sum += u[j].v;
-        fprintf(out, "%-8s %06llX", sc->name, (unsigned long long)sc->start);
+        char nm[sizeof sc->name];
+        fprintf(out, "%-8s %06llX", fst_printable(sc->name, nm, sizeof nm), (unsigned long long)sc->start);
         if (!r->span) {
             pct_bar(out, sum, total);
             continue;

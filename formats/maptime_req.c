@@ -10,6 +10,7 @@
 ** Fortran list input allowed); the keyword is case-insensitive. See maptime.h.
 */
 #include "formats/maptime.h"
+#include "common/lines.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -118,13 +119,14 @@ int mt_req_parse(const char *line, const char *where, mt_req *r, fst_err *err)
 
 int mt_req_file(const char *path, mt_req **rs, size_t *n, fst_err *err)
 {
-    FILE *f = fopen(path, "r");
+    fst_lines *f = fst_lines_open(path, "MAPTIME request deck", 4096, 1u << 20, err);
     if (!f)
-        return fst_errno(err, "%s: cannot open", path);
-    char line[512], where[128];
-    int rc = 0;
-    for (unsigned long ln = 1; fgets(line, sizeof line, f); ln++) {
-        snprintf(where, sizeof where, "%.100s:%lu", path, ln);
+        return -1;
+    char *line, where[128];
+    size_t len;
+    int rc = 0, more;
+    while ((more = fst_lines_next(f, &line, &len, err)) > 0) {
+        snprintf(where, sizeof where, "%.100s:%zu", path, fst_lines_lineno(f));
         mt_req r;
         int k = mt_req_parse(line, where, &r, err);
         if (k <= 0) {
@@ -134,8 +136,8 @@ int mt_req_file(const char *path, mt_req **rs, size_t *n, fst_err *err)
         *rs = fst_xrealloc(*rs, (*n + 1) * sizeof **rs);
         (*rs)[(*n)++] = r;
     }
-    if (!rc && ferror(f))
-        rc = fst_errno(err, "%s: cannot read", path);
-    fclose(f);
+    if (more < 0)
+        rc = -1;
+    fst_lines_close(f);
     return rc;
 }

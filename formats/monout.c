@@ -14,7 +14,9 @@
 ** below offset or past the buffer (bufsiz bytes) is not counted. The scale is not stored:
 ** prof recomputes it from hpc - lpc and the number of cells, so hpc = lpc + 2 * cells *
 ** 0x10000 / scale. Defaults: offset = the lowest routine or sampled address, scale 1:1, a
-** buffer just long enough, so that every tick is in the file. A cell holds at most 65535
+** buffer just long enough, so that every tick is in the file; when addresses lie so far
+** apart that this would take more than FST_PHIST_MAXBINS counters, the scale halves until
+** it fits (and stderr says so), as profil(2) users chose a scale for a large program. A cell holds at most 65535
 ** ticks: more is an error (lower --hz), never a silent wrap.
 */
 #include "formats/profout.h"
@@ -180,7 +182,7 @@ fst_phist_cell *fst_phist_sorted(const fst_phist *h, size_t *n)
 
 typedef struct monout {
     fst_phist *h;
-    int have_offset, have_bufsiz;
+    int have_offset, have_bufsiz, have_scale;
     uint32_t offset, scale, bufsiz;
 } monout;
 
@@ -203,9 +205,10 @@ static void *monout_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
 {
     (void)p;
     uint64_t hz, off = 0, scale = 0x10000, buf = 0;
-    int ho, hb;
+    int ho, hs, hb;
     if (fst_phist_hz(fc, 100, &hz, err) < 0 || (ho = hexopt(fc, "offset", 0, 0x7FFFFFFE, &off, err)) < 0 ||
-        hexopt(fc, "scale", 2, 0x10000, &scale, err) < 0 || (hb = hexopt(fc, "bufsiz", 2, 0x7FFFFFFE, &buf, err)) < 0)
+        (hs = hexopt(fc, "scale", 2, 0x10000, &scale, err)) < 0 ||
+        (hb = hexopt(fc, "bufsiz", 2, 0x7FFFFFFE, &buf, err)) < 0)
         return NULL;
     if (off & 1) {
         fst_errf(err, "--offset: 0x%llX is odd: instructions are at even addresses", (unsigned long long)off);
@@ -216,7 +219,7 @@ static void *monout_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
         return NULL;
     }
     monout *m = fst_xcalloc(1, sizeof *m);
-    *m = (monout){ fst_phist_new(hz), ho, hb, (uint32_t)off, (uint32_t)scale, (uint32_t)buf };
+    *m = (monout){ fst_phist_new(hz), ho, hb, hs, (uint32_t)off, (uint32_t)scale, (uint32_t)buf };
     return m;
 }
 
@@ -279,14 +282,34 @@ static int monout_write(FILE *out, const fst_fctx *fc, const fst_profile *p, voi
     fst_phist_cell *c = fst_phist_sorted(m->h, &n);
     uint32_t lo, hi;
     fst_phist_span(p, c, n, &lo, &hi);
-    uint32_t off = m->have_offset ? m->offset : lo;
-    uint64_t ncell = m->have_bufsiz ? m->bufsiz / 2 : (((uint64_t)(hi > off ? hi - off : 0) / 2 * m->scale) >> 16) + 1;
+    uint32_t off = m->have_offset ? m->offset : lo, scale = m->scale;
+    uint64_t ncell = m->have_bufsiz ? m->bufsiz / 2 : (((uint64_t)(hi > off ? hi - off : 0) / 2 * scale) >> 16) + 1;
+    if (!m->have_bufsiz && ncell > FST_PHIST_MAXBINS) {
+        /* a span too large for one counter per 2 bytes (addresses far apart): as profil(2)
+        ** users did, a smaller scale, so that the file stays small and keeps every tick */
+        if (m->have_scale) {
+            free(c);
+            return fst_errf(err, "--scale=0x%X: the profiled addresses %X-%X need %llu counters, more than %u: give a "
+                            "smaller --scale, or --offset and --bufsiz", scale, off, hi, (unsigned long long)ncell,
+                            FST_PHIST_MAXBINS);
+        }
+        while (ncell > FST_PHIST_MAXBINS) {
+            scale /= 2;
+            ncell = (((uint64_t)(hi - off) / 2 * scale) >> 16) + 1;
+        }
+        if (fc->ro && fc->ro->warn) {
+            char msg[240];
+            snprintf(msg, sizeof msg, "monout: the profiled addresses %X-%X are too far apart for one counter per 2 "
+                     "bytes: --scale=0x%X (one per %u bytes)", off, hi, scale, 0x20000u / scale);
+            fc->ro->warn(msg);
+        }
+    }
     uint16_t *cell = fst_xcalloc(ncell, sizeof *cell);
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         if (c[i].addr < off)
             continue; /* below the profiled region: profil does not count it */
-        uint64_t k = ((uint64_t)(c[i].addr - off) / 2 * m->scale) >> 16;
+        uint64_t k = ((uint64_t)(c[i].addr - off) / 2 * scale) >> 16;
         if (k >= ncell)
             continue; /* past the buffer */
         if (cell[k] + c[i].count > 65535)
@@ -299,7 +322,7 @@ static int monout_write(FILE *out, const fst_fctx *fc, const fst_profile *p, voi
         nfns += p->r[i].timed;
     unsigned char hdr[12];
     fst_be32(hdr, off);
-    fst_be32(hdr + 4, (uint32_t)(off + (2 * ncell * 0x10000 + m->scale - 1) / m->scale));
+    fst_be32(hdr + 4, (uint32_t)(off + (2 * ncell * 0x10000 + scale - 1) / scale));
     fst_be32(hdr + 8, (uint32_t)nfns);
     if (!rc)
         rc = put(out, hdr, sizeof hdr, fc, err);

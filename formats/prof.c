@@ -17,6 +17,7 @@
 ** fst_fx and rounded half up at its last printed digit, so it agrees with the csv report.
 */
 #include "formats/format.h"
+#include "common/quote.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,8 @@ static int row(FILE *out, const prof_opts *o, const fst_routine *r, fst_fx total
         snprintf(per, sizeof per, "%22s", " ");
     if (o->addr && fprintf(out, "%8llx ", (unsigned long long)r->entry) < 0)
         return -1;
-    return fprintf(out, "%s%s%s%s%s\n", pct, sec, cs, per, r->name) < 0 ? -1 : 0;
+    char nm[sizeof r->name];
+    return fprintf(out, "%s%s%s%s%s\n", pct, sec, cs, per, fst_printable(r->name, nm, sizeof nm)) < 0 ? -1 : 0;
 }
 
 static int prof_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)

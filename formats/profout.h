@@ -45,6 +45,10 @@ uint64_t fst_phist_total(const fst_phist *h);         /* ticks taken */
 /* The cells with a count, by increasing address; *n of them (NULL when none). */
 fst_phist_cell *fst_phist_sorted(const fst_phist *h, size_t *n);
 
+/* The most bins (u16 counters) one histogram file may hold: 8 MiB of them. gmon and
+** monout cut or coarsen a larger span rather than write (and allocate) it whole. */
+#define FST_PHIST_MAXBINS (4u << 20)
+
 /* The region to cover: [lowest, highest + 2) of the timed routines' entries and the cells. */
 void fst_phist_span(const fst_profile *p, const fst_phist_cell *c, size_t n, uint32_t *lo, uint32_t *hi);
 

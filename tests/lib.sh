@@ -63,3 +63,37 @@ iewl_from_nm() {   # NM BINSIZE MEMBER
         printf " TOTAL LENGTH   %6X\n", int((end - base + 7) / 8) * 8
         printf "****%-8s  NOW REPLACED IN DATA SET\n", member }' "$1"
 }
+
+# run_bounded MB SEC CMD...   run CMD (stdout to $T/out, stderr to $T/err), killing it when
+# its resident memory passes MB megabytes or it has run SEC seconds: a memory limit that
+# also works under AddressSanitizer, which cannot start under `ulimit -v` (it reserves
+# terabytes of address space for its shadow memory). Sets rc (the exit code) and limit
+# ("" when the command ended by itself, else what stopped it).
+run_bounded() {
+    local mb=$1 sec=$2 pid ticks=0 rss
+    shift 2
+    "$@" > "$T/out" 2> "$T/err" &
+    pid=$!
+    limit=""
+    while kill -0 "$pid" 2> /dev/null; do
+        rss=$(awk '/^VmRSS:/ { print int($2 / 1024) }' "/proc/$pid/status" 2> /dev/null)
+        if [ "${rss:-0}" -gt "$mb" ]; then limit="memory: ${rss} MB after $((ticks / 20)) s"; kill -9 "$pid"; break; fi
+        if [ "$ticks" -ge $((sec * 20)) ]; then limit="time: ${sec} s"; kill -9 "$pid"; break; fi
+        sleep 0.05
+        ticks=$((ticks + 1))
+    done
+    wait "$pid" 2> /dev/null
+    rc=$?
+}
+# expect_bounded NAME MB SEC CODE REGEX CMD...   within MB megabytes and SEC seconds, CMD
+# exits CODE and its stderr matches REGEX
+expect_bounded() {
+    local name=$1 mb=$2 sec=$3 code=$4 re=$5
+    shift 5
+    run_bounded "$mb" "$sec" "$@"
+    if [ -n "$limit" ]; then fail "$name" "stopped by the $limit: $*"
+    elif [ "$rc" -ne "$code" ]; then fail "$name" "exit $rc, expected $code: $*" "$(head -5 "$T/err")"
+    elif ! grep -Eq -- "$re" "$T/err"; then fail "$name" "stderr does not match /$re/:" "$(head -5 "$T/err")"
+    elif grep -q 'AddressSanitizer\|runtime error' "$T/err"; then fail "$name" "sanitizer report" "$(head -5 "$T/err")"
+    else ok "$name"; fi
+}

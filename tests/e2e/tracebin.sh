@@ -37,3 +37,27 @@ expect_fail "a 4-byte file" 2 "not an fst trace" fst-dump "$T/tiny.trace"
 head -c 12 "$T/t.trace" > "$T/nohead.trace"
 expect_fail "header cut short" 2 "byte 8: the trace has no header" fst-dump "$T/nohead.trace"
 expect_fail "missing trace" 2 "cannot open" fst-dump "$T/nothere.trace"
+
+# damage that once read as something else (issue 12 item 10)
+frames() {   # frames FILE: "offset tag length" of each frame
+    local f=$1 off=8 size len
+    size=$(stat -c %s "$f")
+    while [ $((off + 8)) -le "$size" ]; do
+        len=$(od -A n -t u4 -j $((off + 4)) -N 4 "$f" | tr -d ' ')
+        echo "$off $(dd if="$f" bs=1 skip="$off" count=4 status=none) $len"
+        off=$((off + 12 + len))
+    done
+}
+last_evnt=$(frames "$T/t.trace" | awk '$2 == "EVNT" { o = $1 } END { print o }')
+cp "$T/t.trace" "$T/len.trace"
+flip_byte "$T/len.trace" $((last_evnt + 5))   # the length runs past the end of the file
+expect_fail "a damaged frame length: an error at the length field, not 'cut short'" 2 \
+    "len.trace: byte $((last_evnt + 4)): the EVNT frame's length says [0-9]+ bytes, past the end of the file, but its CRC matches at [0-9]+: the length field is damaged" \
+    fst-report "$T/len.trace"
+cat "$T/t.trace" "$T/t.trace" > "$T/two.trace"
+expect_fail "two traces joined (cat a b): an error after the first footer" 2 \
+    "two.trace: byte $size: data after the footer: another trace appended" fst-report "$T/two.trace"
+cp "$T/t.trace" "$T/tail.trace"
+echo >> "$T/tail.trace"
+expect_fail "a byte after the footer: an error naming it" 2 "tail.trace: byte $size: data after the footer" \
+    fst-dump --summary "$T/tail.trace"

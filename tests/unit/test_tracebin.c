@@ -313,9 +313,10 @@ static void test_any_changed_byte_is_an_error(void **state)
         buf[at] ^= 0x10;
         int complete = 0;
         long k = read_back(bad, &complete);
-        /* an error, or (a change in a length field making the file look cut short) an
-        ** incomplete prefix: never a complete trace and never a different record */
-        assert_true(k == -1 || (k >= 0 && complete == 0));
+        /* an error, always: a changed length field too (it may make the frame run past the
+        ** end of the file, but the whole frame is still there: damage, not a cut) */
+        if (k != -1)
+            fail_msg("byte %zu changed: read as %s (%ld records)", at, complete ? "complete" : "cut short", k);
     }
     unlink(bad);
 }
@@ -329,6 +330,95 @@ static void test_incomplete_without_footer(void **state)
     assert_int_equal(complete, 0);
 }
 
+/* The error of reading p, "" when it reads to the end without one. */
+static const char *read_error(const char *p, char *msg, size_t cap)
+{
+    fst_err err;
+    fst_tr *r = fst_tr_open(p, &err);
+    int rc = 0;
+    if (r) {
+        fst_rec rec;
+        while ((rc = fst_tr_next(r, &rec, &err)) > 0)
+            ;
+        fst_tr_close(r);
+    }
+    snprintf(msg, cap, "%s", !r || rc < 0 ? err.msg : "");
+    return msg;
+}
+
+static void write_file(const char *p, const uint8_t *buf, size_t n)
+{
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, n, f), n);
+    fclose(f);
+}
+
+/* The offset of the first frame tagged `tag`, walking the frames. */
+static size_t frame_at(const uint8_t *buf, size_t n, const char *tag)
+{
+    size_t off = 8;
+    while (off + 8 <= n && memcmp(buf + off, tag, 4))
+        off += 12 + fst_get_le32(buf + off + 4);
+    assert_true(off + 8 <= n);
+    return off;
+}
+
+/* Damage the reader once misread: each is an error naming where it is. */
+static void test_damage_is_named(void **state)
+{
+    (void)state;
+    make_trace(path, 1);
+    static uint8_t buf[1 << 20], two[2 << 20];
+    size_t n = slurp(buf, sizeof buf);
+    char bad[80], msg[800], want_msg[200];
+    snprintf(bad, sizeof bad, "%s.bad", path);
+
+    /* the last EVNT frame's length grown past the end of the file: damaged, not cut short */
+    size_t foot = frame_at(buf, n, "FOOT"), ev = 8;
+    for (size_t off = 8; off < foot; off += 12 + fst_get_le32(buf + off + 4))
+        if (!memcmp(buf + off, "EVNT", 4))
+            ev = off;
+    uint32_t len = fst_get_le32(buf + ev + 4);
+    fst_put_le32(buf + ev + 4, len + 5000);
+    write_file(bad, buf, n);
+    fst_put_le32(buf + ev + 4, len);
+    snprintf(want_msg, sizeof want_msg, "byte %zu: the EVNT frame's length says %u bytes", ev + 4, len + 5000);
+    assert_non_null(strstr(read_error(bad, msg, sizeof msg), want_msg));
+    assert_non_null(strstr(msg, "the length field is damaged"));
+
+    /* bytes after the footer; a second trace after the first (cat a b) */
+    buf[n] = '\n';
+    write_file(bad, buf, n + 1);
+    snprintf(want_msg, sizeof want_msg, "byte %zu: data after the footer", n);
+    assert_non_null(strstr(read_error(bad, msg, sizeof msg), want_msg));
+    memcpy(two, buf, n);
+    memcpy(two + n, buf, n);
+    write_file(bad, two, 2 * n);
+    assert_non_null(strstr(read_error(bad, msg, sizeof msg), "data after the footer: another trace appended"));
+
+    /* version 257 (1 in the low byte), with a valid CRC: the whole u16 is the version */
+    uint32_t hl = fst_get_le32(buf + 12);
+    buf[17] = 1;
+    fst_put_le32(buf + 16 + hl, (uint32_t)crc32(crc32(0L, buf + 8, 8), buf + 16, hl));
+    write_file(bad, buf, n);
+    assert_non_null(strstr(read_error(bad, msg, sizeof msg), "byte 16: trace version 257, this fst reads version 1"));
+
+    /* a SEQ op at an address with no known instruction: the op's own offset */
+    FILE *f = fopen(bad, "wb");
+    assert_non_null(f);
+    fwrite(FST_TRACE_MAGIC, 1, 8, f);
+    static const uint8_t head[2] = { FST_TRACE_VERSION, 0 };
+    put_frame(f, "HEAD", head, 2);
+    /* u64 0, INS 0DC0 (at 0, current address 2), JMPA -2 (back to 0), SEQ 1 (0 and 2: 2 is unknown) */
+    static const uint8_t evs[15] = { 0, 0, 0, 0, 0, 0, 0, 0, 0x51, 0x0D, 0xC0, 0x50, 0x03, 0x01 };
+    put_frame(f, "EVNT", evs, 14);
+    fclose(f);
+    /* magic 8 + HEAD 14 + EVNT header 8 + 13 payload bytes before the SEQ op = 43 */
+    assert_non_null(strstr(read_error(bad, msg, sizeof msg), "byte 43: SEQ runs into an address"));
+    unlink(bad);
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/fst-test-tracebin.%d", (int)getpid());
@@ -339,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_incomplete_without_footer),
         cmocka_unit_test(test_lpsw_cr_records),
         cmocka_unit_test(test_unknown_op_names_its_offset),
+        cmocka_unit_test(test_damage_is_named),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     unlink(path);
