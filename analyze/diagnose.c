@@ -116,6 +116,14 @@ void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (
     if (!d->pm && !nseg && src && !strcmp(src, "log") && p->total_insns)
         say(1, "the trace holds no storage image and no --map was given, so no routine can be named: give "
                "--map=LISTING (the linkage editor's MAP) or convert the log with --image");
+    const char *bad = fst_tr_footer(tr, FST_FK_MALFORMED), *spliced = fst_tr_footer(tr, FST_FK_SPLICED);
+    if (bad && strtoull(bad, NULL, 10)) {
+        snprintf(msg, sizeof msg, "%s lines of the Hercules log could not be read when this trace was made%s%s%s: "
+                 "instructions are missing, so the profile is not exact", bad, spliced ? " (" : "",
+                 spliced ? spliced : "", spliced ? " of them lines of several CPUs run into each other by "
+                 "Hercules 3.13)" : "");
+        say(1, msg);
+    }
     if (d->pm)
         never_entered(p, say);
     for (size_t i = 0; d->unentered && i < p->nr; i++)

@@ -461,6 +461,11 @@ static void line(fst_hlog *h, const char *s, size_t n)
     if (n > 9 && s[0] == 'C' && s[1] == 'P' && s[2] == 'U' && hexrun(s + 3, 4) == 4 && s[7] == ':' && s[8] == ' ') {
         unsigned cpu = (unsigned)strtoul((char[5]){ s[3], s[4], s[5], s[6], 0 }, NULL, 16);
         size_t skip = s[9] == ' ' ? 10 : 9;
+        if (n > skip + 8 && !memcmp(s + skip, "CPU", 3) && hexrun(s + skip + 3, 4) == 4 && s[skip + 7] == ':') {
+            h->st.spliced++;    /* 3.13's threads wrote into each other's line: its pieces are lost */
+            malformed(h, s, n);
+            return;
+        }
         if (n > skip && (s[skip] == 'P' || s[skip] == 'R' || s[skip] == 'V' || is_reg_line(s + skip, n - skip))) {
             fst_em_cpu(h->em, cpu);
             s += skip;

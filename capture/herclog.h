@@ -77,6 +77,9 @@ typedef struct fst_hlog_stats {
     uint64_t blank;
     uint64_t unknown;      /* lines that are none of the above */
     uint64_t malformed;    /* trace lines that could not be read */
+    uint64_t spliced;      /* of them: lines two CPUs wrote into each other ("CPU0000:  CPU0001:
+                              PSW=..."): Hercules 3.13 prints a trace line in pieces, and with
+                              several CPUs the pieces interleave; instructions are lost there */
     uint64_t first_unknown_line, first_malformed_line;
     char first_unknown[100], first_malformed[100];
     char last_error[160];  /* the last error message of Hercules' (HHCnnnnnE/S), for reports */

@@ -96,6 +96,7 @@
 #define FST_FK_LINES        "log-lines"
 #define FST_FK_UNKNOWN      "log-lines-not-understood"
 #define FST_FK_MALFORMED    "log-lines-malformed"
+#define FST_FK_SPLICED      "log-lines-spliced"     /* of them: several CPUs' lines run together */
 
 /* PSW state word. */
 enum {

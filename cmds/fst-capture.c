@@ -412,6 +412,8 @@ int main(int argc, char **argv)
     add_num(ftr, &nf, store, FST_FK_LINES, st->lines);
     add_num(ftr, &nf, store, FST_FK_UNKNOWN, st->unknown);
     add_num(ftr, &nf, store, FST_FK_MALFORMED, st->malformed);
+    if (st->spliced)
+        add_num(ftr, &nf, store, FST_FK_SPLICED, st->spliced);
     add_num(ftr, &nf, store, "redisplays", st->redisplays);
     ftr[nf++] = (fst_kv){ "traceopt-seen", st->traceopt };
     ftr[nf++] = (fst_kv){ FST_HK_HERCULES, st->hercules[0] ? st->hercules : "unknown" };
@@ -439,6 +441,11 @@ int main(int argc, char **argv)
         fst_warn("%s: line %llu: %llu trace line%s could not be read, an instruction may be missing there: '%s'",
                  src, (unsigned long long)st->first_malformed_line, (unsigned long long)st->malformed,
                  st->malformed == 1 ? "" : "s", st->first_malformed);
+    if (st->spliced)
+        fst_warn("%s: %llu of them are lines of several CPUs run into each other (Hercules 3.13 prints a trace "
+                 "line in pieces, and other CPUs' pieces come between): the instructions in them are lost, so "
+                 "this multi-CPU profile is not exact; trace several CPUs with SDL Hercules 4.x (--from-tf)",
+                 src, (unsigned long long)st->spliced);
     if (code == FST_EXIT_OK && st->insns == 0) {
         unlink(c.out);
         if (c.fromlog)
