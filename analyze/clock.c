@@ -34,9 +34,13 @@ typedef struct row {
 typedef struct entry {
     row v[V_COUNT];
     uint8_t pick[2];    /* the row for not taken [0] / taken [1] */
-    uint8_t modeled;    /* 0: priced at its class median and counted */
+    uint8_t modeled;    /* 0: no row of its own: priced by a rule or the default, counted */
     uint8_t digit_l2;   /* "digit" counts the second operand (UNPK) */
+    uint8_t how;        /* FST_PRICE_ROW, _RULE or _DEFAULT */
+    const char *rule;   /* FST_PRICE_RULE: the rule (costrule.h) */
 } entry;
+
+enum { NCLASS = 8 };
 
 struct fst_clock {
     int kind;
@@ -44,6 +48,7 @@ struct fst_clock {
     fst_fx mips;              /* FST_CLOCK_MIPS: every instruction */
     entry *ents;              /* FST_CLOCK_MODEL: fst_op_count() entries */
     fst_fx dflt[CL_COUNT];    /* class medians, for unknown opcodes */
+    row cls[NCLASS];          /* the table's class rows, as fst_cost_classes() names them */
     uint64_t *unmod;          /* per op id: priced without a row */
     fst_clock_stats st;
 };
@@ -383,6 +388,33 @@ static const char *field(loader *ld, int k)
 static const char *const unitname[] = { "-", "byte", "reg", "digit" };
 static const char *const variantname[] = { "(no variant)", "taken", "not-taken" };
 
+/* A class row: "@vector,,,-,57.2,0,why": the figure of a class rule (costrule.h). */
+static int do_class_row(loader *ld, const char *mn)
+{
+    const char *const *names = fst_cost_classes();
+    int k = 0;
+    while (names[k] && strcasecmp(names[k], mn))
+        k++;
+    if (!names[k])
+        return lfail(ld, "unknown class '%s' (the classes are @control, @fp and @vector)", mn);
+    if (*field(ld, COL_OPCODE) || *field(ld, COL_VARIANT))
+        return lfail(ld, "class row %s: no opcode and no variant", names[k]);
+    const char *us = field(ld, COL_UNIT), *bs = field(ld, COL_BASE), *ps = field(ld, COL_PER);
+    if (*us && strcmp(us, "-"))
+        return lfail(ld, "class row %s: unit '%s', a class row is flat (-)", names[k], us);
+    int64_t base, per = 0;
+    int rc = parse_ps(bs, &base);
+    if (rc < 0 || base < 0)
+        return lfail(ld, "class row %s: bad base_ns '%s'", names[k], bs);
+    if (*ps && (parse_ps(ps, &per) < 0 || per != 0))
+        return lfail(ld, "class row %s: per_unit_ns must be 0", names[k]);
+    row *r = &ld->c->cls[k];
+    if (r->set)
+        return lfail(ld, "duplicate class row %s (first at line %u)", names[k], r->line);
+    *r = (row){ .base_ps = base, .flat = ps_to_fx(base), .unit = U_NONE, .set = 1, .line = ld->rec_line };
+    return 0;
+}
+
 static int do_row(loader *ld)
 {
     if (ld->nf != ld->ncols)
@@ -391,6 +423,8 @@ static int do_row(loader *ld)
     const char *mn = field(ld, COL_MNEM);
     if (!*mn)
         return lfail(ld, "empty mnemonic");
+    if (*mn == '@')
+        return do_class_row(ld, mn);
     int op = fst_op_find(mn);
     if (op < 0)
         return lfail(ld, "unknown mnemonic '%s' (the decoder has no such instruction)", mn);
@@ -480,9 +514,10 @@ static int class_of_fmt(int fmt)
 {
     switch (fmt) {
     case FST_FMT_RR: case FST_FMT_RRE: case FST_FMT_RRF: case FST_FMT_RI: case FST_FMT_RIL:
-    case FST_FMT_RIE: case FST_FMT_E: case FST_FMT_I:
+    case FST_FMT_RIE: case FST_FMT_E: case FST_FMT_I: case FST_FMT_IE: case FST_FMT_VRR:
+    case FST_FMT_VRI:
         return CL_REG;
-    case FST_FMT_SS: case FST_FMT_SSE:
+    case FST_FMT_SS: case FST_FMT_SSE: case FST_FMT_SSF:
         return CL_SS;
     default:
         return CL_STOR;
@@ -501,9 +536,8 @@ static int64_t median(int64_t *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* After loading: class medians for the instructions without rows, and the row each
-** outcome picks. */
-static void finish(fst_clock *c)
+/* The class medians: the default of an instruction with neither row nor rule. */
+static void medians(fst_clock *c, int64_t med[CL_COUNT])
 {
     unsigned nops = fst_op_count();
     int64_t *vals[CL_COUNT], *all = fst_xmalloc(nops * sizeof *all);
@@ -521,26 +555,122 @@ static void finish(fst_clock *c)
         all[nall++] = r->base_ps;
     }
     int64_t mall = median(all, nall); /* nall > 0: the loader checked */
-    int64_t med[CL_COUNT];
     for (int k = 0; k < CL_COUNT; k++) {
         med[k] = n[k] ? median(vals[k], n[k]) : mall;
         c->dflt[k] = ps_to_fx(med[k]);
         free(vals[k]);
     }
     free(all);
+}
 
+/* The rule of every op id (costrule.h; vector ones by default), or NULL. */
+static const char **rules_by_op(void)
+{
+    unsigned nops = fst_op_count();
+    const char **by = fst_xcalloc(nops, sizeof *by);
+    size_t n;
+    const fst_cost_rule *r = fst_cost_rules(&n);
+    for (size_t i = 0; i < n; i++) {
+        int op = fst_op_find(r[i].mnem);
+        if (op > 0)
+            by[op] = r[i].rule;
+    }
+    for (unsigned op = 1; op < nops; op++)
+        if (!by[op])
+            by[op] = fst_cost_rule_default(fst_op_info(op));
+    return by;
+}
+
+static int class_index(const char *name)
+{
+    const char *const *names = fst_cost_classes();
+    for (int k = 0; names[k] && k < NCLASS; k++)
+        if (!strcasecmp(names[k], name))
+            return k;
+    return -1;
+}
+
+/* The sum of two flat entries, outcome by outcome (compare and branch: CR + BRC). */
+static int sum_rows(entry *e, const entry *x, const entry *y)
+{
+    for (int t = 0; t < 2; t++) {
+        const row *a = &x->v[x->pick[t]], *b = &y->v[y->pick[t]];
+        if (a->unit != U_NONE || b->unit != U_NONE)
+            return 0;
+        int64_t ps = a->base_ps + b->base_ps;
+        e->v[t ? V_TAKEN : V_NOT] = (row){ .base_ps = ps, .flat = ps_to_fx(ps), .unit = U_NONE, .set = 1 };
+    }
+    e->pick[0] = V_NOT;
+    e->pick[1] = V_TAKEN;
+    return 1;
+}
+
+/* Price op by its rule when the table allows: 1 when op has a row or a rule now. The
+** instruction a rule names may itself be priced by its own rule (depth bounds chains). */
+static int apply_rule(fst_clock *c, const char **rule_of, unsigned op, int depth)
+{
+    entry *e = &c->ents[op];
+    const char *r = rule_of[op];
+    if (e->how != FST_PRICE_DEFAULT)
+        return 1;
+    if (!r || depth > 4)
+        return 0;
+    if (r[0] == '@') {
+        int k = class_index(r);
+        if (k < 0 || !c->cls[k].set)
+            return 0;
+        e->v[V_ANY] = c->cls[k];
+        e->pick[0] = e->pick[1] = V_ANY;
+    } else {
+        char a[16] = "", b[16] = "";
+        const char *plus = strchr(r, '+');
+        snprintf(a, sizeof a, "%.*s", plus ? (int)(plus - r) : (int)strlen(r), r);
+        if (plus)
+            snprintf(b, sizeof b, "%s", plus + 1);
+        int x = fst_op_find(a), y = plus ? fst_op_find(b) : 0;
+        if (x <= 0 || !apply_rule(c, rule_of, (unsigned)x, depth + 1))
+            return 0;
+        if (!plus) {
+            const entry *ex = &c->ents[x];
+            memcpy(e->v, ex->v, sizeof e->v);
+            memcpy(e->pick, ex->pick, sizeof e->pick);
+            e->digit_l2 = ex->digit_l2;
+        } else if (y <= 0 || !apply_rule(c, rule_of, (unsigned)y, depth + 1) ||
+                   !sum_rows(e, &c->ents[x], &c->ents[y])) {
+            return 0;
+        }
+    }
+    e->how = FST_PRICE_RULE;
+    e->rule = r;
+    return 1;
+}
+
+/* After loading: the row each outcome picks; then the class rules, then the class
+** medians for the instructions without rows. */
+static void finish(fst_clock *c)
+{
+    unsigned nops = fst_op_count();
+    int64_t med[CL_COUNT];
+    medians(c, med);
     for (unsigned op = 0; op < nops; op++) {
         entry *e = &c->ents[op];
-        if (!e->modeled) {
-            int k = op ? class_of_fmt(fst_op_info(op)->fmt) : CL_REG;
-            e->v[V_ANY] = (row){ .base_ps = med[k], .flat = c->dflt[k], .unit = U_NONE, .set = 1 };
-            e->pick[0] = e->pick[1] = V_ANY;
-            continue;
-        }
-        for (int t = 0; t < 2; t++) {
+        e->how = e->modeled ? FST_PRICE_ROW : FST_PRICE_DEFAULT;
+        for (int t = 0; t < 2 && e->modeled; t++) {
             int want = t ? V_TAKEN : V_NOT, other = t ? V_NOT : V_TAKEN;
             e->pick[t] = (uint8_t)(e->v[want].set ? want : e->v[V_ANY].set ? V_ANY : other);
         }
+    }
+    const char **rule_of = rules_by_op();
+    for (unsigned op = 1; op < nops; op++)
+        apply_rule(c, rule_of, op, 0);
+    free(rule_of);
+    for (unsigned op = 0; op < nops; op++) {
+        entry *e = &c->ents[op];
+        if (e->how != FST_PRICE_DEFAULT)
+            continue;
+        int k = op ? class_of_fmt(fst_op_info(op)->fmt) : CL_REG;
+        e->v[V_ANY] = (row){ .base_ps = med[k], .flat = c->dflt[k], .unit = U_NONE, .set = 1 };
+        e->pick[0] = e->pick[1] = V_ANY;
     }
 }
 
@@ -660,17 +790,16 @@ fst_fx fst_clock_cost_n(fst_clock *c, const fst_insn *d, int taken, int64_t unit
         case U_BYTE:
             if (fst_insn_lengths(d, &l1, &l2) > 0) {
                 n = l1;
-            } else { /* lengths in registers, unknown here */
-                c->st.no_length++;
+            } else { /* lengths in registers, unknown here; or a rule's row */
+                c->st.no_length += (d->flags & FST_I_REGLEN) != 0;
                 n = 0;
             }
             break;
         case U_REG:
             n = fst_insn_nregs(d);
             break;
-        default: /* U_DIGIT */
-            fst_insn_lengths(d, &l1, &l2);
-            n = 2 * (int64_t)(e->digit_l2 ? l2 : l1) - 1;
+        default: /* U_DIGIT; 0 for an instruction priced by a rule that has no digits */
+            n = fst_insn_lengths(d, &l1, &l2) == 2 ? 2 * (int64_t)(e->digit_l2 ? l2 : l1) - 1 : 0;
             break;
         }
     }
@@ -686,6 +815,20 @@ int fst_clock_kind(const fst_clock *c) { return c->kind; }
 const char *fst_clock_name(const fst_clock *c) { return c->name; }
 fst_fx fst_clock_mips_cost(const fst_clock *c) { return c->kind == FST_CLOCK_MIPS ? c->mips : 0; }
 void fst_clock_stats_get(const fst_clock *c, fst_clock_stats *st) { *st = c->st; }
+
+int fst_clock_how(const fst_clock *c, unsigned op, const char **rule)
+{
+    if (rule)
+        *rule = NULL;
+    if (c->kind == FST_CLOCK_MIPS)
+        return FST_PRICE_RATE;
+    if (op == FST_OP_UNKNOWN || op >= fst_op_count())
+        return FST_PRICE_DEFAULT;
+    const entry *e = &c->ents[op];
+    if (rule && e->how == FST_PRICE_RULE)
+        *rule = e->rule;
+    return e->how;
+}
 
 const char *fst_clock_unmodeled_op(const fst_clock *c, size_t k, uint64_t *count)
 {
