@@ -528,6 +528,36 @@ static void test_z_additions(void **state)
     assert_string_equal(op, "52");
 }
 
+/* The S/370-only instructions, which binutils (ESA/390 and later) does not know, by the
+** S/370 Principles of Operation (GA22-7000): RR SSK/ISK, SI WRD/RDD, S-format I/O and
+** CONCS, DISCS, STIDC, RRB. In S/370 mode only where later architectures reassigned the
+** opcode (84, 85, 9C-9F, B200, B201). */
+static void test_s370_only(void **state)
+{
+    (void)state;
+    static const struct { const char *hex, *text; int only370; } s[] = {
+        { "0812", "SSK 1,2", 0 },          { "0912", "ISK 1,2", 0 },
+        { "8420C010", "WRD 16(12),32", 1 }, { "8520C010", "RDD 16(12),32", 1 },
+        { "9C00000C", "SIO 12(0)", 1 },     { "9C01000C", "SIOF 12(0)", 1 },
+        { "9C02000C", "RIO 12(0)", 1 },     { "9D00000C", "TIO 12(0)", 1 },
+        { "9D01000C", "CLRIO 12(0)", 1 },   { "9E00000C", "HIO 12(0)", 1 },
+        { "9E01000C", "HDV 12(0)", 1 },     { "9F00000C", "TCH 12(0)", 1 },
+        { "B2000010", "CONCS 16(0)", 1 },   { "B2010010", "DISCS 16(0)", 1 },
+        { "B2030010", "STIDC 16(0)", 0 },   { "B2130010", "RRB 16(0)", 0 },
+    };
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        fst_insn d = dec(s[i].hex, 0x20000, ST370);
+        if (strcmp(dis(&d), s[i].text))
+            fail_msg("%s: got '%s', want '%s'", s[i].hex, dis(&d), s[i].text);
+        assert_false(d.flags & FST_I_BRANCH);
+        char mnem[8];
+        sscanf(s[i].text, "%7s", mnem);
+        d = dec(s[i].hex, 0x20000, ST390);
+        if (s[i].only370 && !strcmp(d.mnem, mnem))
+            fail_msg("%s: %s in ESA/390 as well", s[i].hex, mnem);
+    }
+}
+
 /* The tables agree with themselves: every opcode decodes back to its own entry, with
 ** the length its format has, and prints within 40 bytes. */
 static void test_table_roundtrip(void **state)
@@ -609,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_execute_and_psw),
         cmocka_unit_test(test_regs_and_lengths),
         cmocka_unit_test(test_z_additions),
+        cmocka_unit_test(test_s370_only),
         cmocka_unit_test(test_table_roundtrip),
         cmocka_unit_test(test_disasm_truncates),
     };
