@@ -52,8 +52,16 @@ static inline fst_fx ps_to_fx(int64_t ps)
     return (uint64_t)ps * FST_FX_PER_PS;
 }
 
+/* Op ids by mnemonic, case-insensitive, while a table loads (fst_op_find searches 1232
+** names one by one: a table's rows and the rules would cost ~40 ms). clock_load.c. */
+typedef struct fst_opnames {
+    uint16_t slot[4096];    /* op id, 0 = empty; open addressing */
+} fst_opnames;
+void fst_opnames_init(fst_opnames *ix);
+int fst_opnames_find(const fst_opnames *ix, const char *mnem);  /* -1 when none */
+
 /* After loading a table: the row each outcome picks, the class rules of the opcodes
 ** without rows, the class medians for the rest (costrule.c). */
-void fst_clock_resolve(fst_clock *c);
+void fst_clock_resolve(fst_clock *c, const fst_opnames *ix);
 
 #endif

@@ -14,6 +14,37 @@
 #include <string.h>
 #include <strings.h>
 
+/* ---- op ids by name ---- */
+
+static unsigned name_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned)toupper((unsigned char)*s)) * 16777619u;
+    return h;
+}
+
+void fst_opnames_init(fst_opnames *ix)
+{
+    enum { MASK = sizeof ix->slot / sizeof ix->slot[0] - 1 };
+    memset(ix, 0, sizeof *ix);
+    for (unsigned op = 1; op < fst_op_count(); op++) {
+        unsigned i = name_hash(fst_op_info(op)->mnem) & MASK;
+        while (ix->slot[i])
+            i = (i + 1) & MASK;
+        ix->slot[i] = (uint16_t)op;
+    }
+}
+
+int fst_opnames_find(const fst_opnames *ix, const char *mnem)
+{
+    enum { MASK = sizeof ix->slot / sizeof ix->slot[0] - 1 };
+    for (unsigned i = name_hash(mnem) & MASK; ix->slot[i]; i = (i + 1) & MASK)
+        if (!strcasecmp(fst_op_info(ix->slot[i])->mnem, mnem))
+            return ix->slot[i];
+    return -1;
+}
+
 /* Decimal nanoseconds ("57.2", "-1937.3") to picoseconds, rounded half away from zero
 ** at the picosecond. At most 1 second either way. */
 static int parse_ps(const char *s, int64_t *out)
@@ -69,6 +100,7 @@ typedef struct loader {
     size_t ncols;
     int col[NCOL];      /* field index of each known column, -1 when absent */
     size_t nrows;
+    fst_opnames *names; /* op ids by mnemonic */
 } loader;
 
 /* Record the first error, naming the file and the record's line; returns -1. */
@@ -181,7 +213,7 @@ static int do_row(loader *ld)
         return lfail(ld, "empty mnemonic");
     if (*mn == '@')
         return do_class_row(ld, mn);
-    int op = fst_op_find(mn);
+    int op = fst_opnames_find(ld->names, mn);
     if (op < 0)
         return lfail(ld, "unknown mnemonic '%s' (the decoder has no such instruction)", mn);
     const fst_opinfo *oi = fst_op_info((unsigned)op);
@@ -279,10 +311,12 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
     c->ents = fst_xcalloc(fst_op_count(), sizeof *c->ents);
     c->unmod = fst_xcalloc(fst_op_count(), sizeof *c->unmod);
 
-    loader ld = { .path = path, .c = c, .err = err };
+    loader ld = { .path = path, .c = c, .err = err, .names = fst_xmalloc(sizeof *ld.names) };
+    fst_opnames_init(ld.names);
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
         fst_errf(err, "%s: cannot initialise the CSV parser", path);
+        free(ld.names);
         fclose(fp);
         fst_clock_free(c);
         return NULL;
@@ -332,10 +366,12 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
         ld.failed = 1;
     }
     if (ld.failed) {
+        free(ld.names);
         fst_clock_free(c);
         return NULL;
     }
-    fst_clock_resolve(c);
+    fst_clock_resolve(c, ld.names);
+    free(ld.names);
     c->name = fst_xmalloc(strlen(path) + 7);
     sprintf(c->name, "model:%s", path);
     return c;

@@ -87,14 +87,14 @@ static void medians(fst_clock *c, int64_t med[CL_COUNT])
 }
 
 /* The rule of every op id (costrule.h; vector ones by default), or NULL. */
-static const char **rules_by_op(void)
+static const char **rules_by_op(const fst_opnames *ix)
 {
     unsigned nops = fst_op_count();
     const char **by = fst_xcalloc(nops, sizeof *by);
     size_t n;
     const fst_cost_rule *r = fst_cost_rules(&n);
     for (size_t i = 0; i < n; i++) {
-        int op = fst_op_find(r[i].mnem);
+        int op = fst_opnames_find(ix, r[i].mnem);
         if (op > 0)
             by[op] = r[i].rule;
     }
@@ -130,7 +130,7 @@ static int sum_rows(entry *e, const entry *x, const entry *y)
 
 /* Price op by its rule when the table allows: 1 when op has a row or a rule now. The
 ** instruction a rule names may itself be priced by its own rule (depth bounds chains). */
-static int apply_rule(fst_clock *c, const char **rule_of, unsigned op, int depth)
+static int apply_rule(fst_clock *c, const fst_opnames *ix, const char **rule_of, unsigned op, int depth)
 {
     entry *e = &c->ents[op];
     const char *r = rule_of[op];
@@ -150,15 +150,15 @@ static int apply_rule(fst_clock *c, const char **rule_of, unsigned op, int depth
         snprintf(a, sizeof a, "%.*s", plus ? (int)(plus - r) : (int)strlen(r), r);
         if (plus)
             snprintf(b, sizeof b, "%s", plus + 1);
-        int x = fst_op_find(a), y = plus ? fst_op_find(b) : 0;
-        if (x <= 0 || !apply_rule(c, rule_of, (unsigned)x, depth + 1))
+        int x = fst_opnames_find(ix, a), y = plus ? fst_opnames_find(ix, b) : 0;
+        if (x <= 0 || !apply_rule(c, ix, rule_of, (unsigned)x, depth + 1))
             return 0;
         if (!plus) {
             const entry *ex = &c->ents[x];
             memcpy(e->v, ex->v, sizeof e->v);
             memcpy(e->pick, ex->pick, sizeof e->pick);
             e->digit_l2 = ex->digit_l2;
-        } else if (y <= 0 || !apply_rule(c, rule_of, (unsigned)y, depth + 1) ||
+        } else if (y <= 0 || !apply_rule(c, ix, rule_of, (unsigned)y, depth + 1) ||
                    !sum_rows(e, &c->ents[x], &c->ents[y])) {
             return 0;
         }
@@ -170,7 +170,7 @@ static int apply_rule(fst_clock *c, const char **rule_of, unsigned op, int depth
 
 /* After loading: the row each outcome picks; then the class rules, then the class
 ** medians for the instructions without rows. */
-void fst_clock_resolve(fst_clock *c)
+void fst_clock_resolve(fst_clock *c, const fst_opnames *ix)
 {
     unsigned nops = fst_op_count();
     int64_t med[CL_COUNT];
@@ -183,9 +183,9 @@ void fst_clock_resolve(fst_clock *c)
             e->pick[t] = (uint8_t)(e->v[want].set ? want : e->v[V_ANY].set ? V_ANY : other);
         }
     }
-    const char **rule_of = rules_by_op();
+    const char **rule_of = rules_by_op(ix);
     for (unsigned op = 1; op < nops; op++)
-        apply_rule(c, rule_of, op, 0);
+        apply_rule(c, ix, rule_of, op, 0);
     free(rule_of);
     for (unsigned op = 0; op < nops; op++) {
         entry *e = &c->ents[op];
