@@ -83,6 +83,9 @@
 **     (fst_clock_stats.unmodeled, and per mnemonic); fst_clock_how says how each opcode
 **     is priced, so a report can name them.
 **
+** Files: clock.c (specs, the default table's whereabouts, pricing), clock_load.c (reading a
+** table), costrule.c and costrule.h (the class rules, the default), clock_int.h (shared).
+**
 ** Ownership: fst_clock_open/fst_clock_load return a clock the caller frees with
 ** fst_clock_free. Pricing updates the clock's counters, so a clock is used by one thread
 ** at a time. Errors: NULL/-1 with err filled (common/err.h).
