@@ -200,5 +200,7 @@ void fst_profile_free(fst_profile *p)
     free(p->tasks);
     free(p->r);
     free(p->arcs);
+    free(p->op_insns);
+    free(p->undecoded);
     memset(p, 0, sizeof *p);
 }

@@ -1,90 +1,22 @@
 /*
-** analyze/clock.c — see clock.h.
+** analyze/clock.c — see clock.h: the --clock specs, the default table's whereabouts and
+** pricing. The model table is read by clock_load.c; the class rules are costrule.c.
 **
 ** A model clock is an array indexed by the decoder's op id, so pricing an instruction
 ** is one index plus, for length-dependent rows, one multiply: the replayer calls it for
 ** every instruction. Figures are kept in picoseconds as read (exact for up to three
 ** decimals of ns) and turned into fx (512 per ps) per instruction, with no rounding.
 */
-#include "analyze/clock.h"
-#include "common/lines.h"
+#include "analyze/clock_int.h"
 
-#include <csv.h>
 #include <ctype.h>
-#include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
-enum { U_NONE, U_BYTE, U_REG, U_DIGIT };
-enum { V_ANY, V_TAKEN, V_NOT, V_COUNT };
-enum { CL_REG, CL_STOR, CL_SS, CL_COUNT };
-
-typedef struct row {
-    int64_t base_ps, per_ps;
-    fst_fx flat;        /* U_NONE: the whole cost */
-    uint8_t unit;
-    uint8_t set;
-    unsigned line;      /* where the row was (for duplicate messages) */
-} row;
-
-typedef struct entry {
-    row v[V_COUNT];
-    uint8_t pick[2];    /* the row for not taken [0] / taken [1] */
-    uint8_t modeled;    /* 0: priced at its class median and counted */
-    uint8_t digit_l2;   /* "digit" counts the second operand (UNPK) */
-} entry;
-
-struct fst_clock {
-    int kind;
-    char *name;
-    fst_fx mips;              /* FST_CLOCK_MIPS: every instruction */
-    entry *ents;              /* FST_CLOCK_MODEL: fst_op_count() entries */
-    fst_fx dflt[CL_COUNT];    /* class medians, for unknown opcodes */
-    uint64_t *unmod;          /* per op id: priced without a row */
-    fst_clock_stats st;
-};
-
 /* ---- numbers ---- */
-
-/* Decimal nanoseconds ("57.2", "-1937.3") to picoseconds, rounded half away from zero
-** at the picosecond. At most 1 second either way. */
-static int parse_ps(const char *s, int64_t *out)
-{
-    const char *p = s;
-    int neg = 0, digits = 0;
-    if (*p == '+' || *p == '-')
-        neg = *p++ == '-';
-    int64_t ip = 0;
-    for (; isdigit((unsigned char)*p); p++, digits++) {
-        if (ip > INT64_C(10000000000))
-            return -2; /* keep going would overflow; far out of range anyway */
-        ip = ip * 10 + (*p - '0');
-    }
-    int64_t frac = 0;
-    int nfrac = 0, up = 0;
-    if (*p == '.') {
-        for (p++; isdigit((unsigned char)*p); p++, digits++, nfrac++) {
-            if (nfrac < 3)
-                frac = frac * 10 + (*p - '0');
-            else if (nfrac == 3)
-                up = *p >= '5';
-        }
-    }
-    if (!digits || *p)
-        return -1;
-    for (int k = nfrac; k < 3; k++)
-        frac *= 10;
-    int64_t ps = ip * 1000 + frac + up;
-    if (ps > INT64_C(1000000000000)) /* 1 s */
-        return -2;
-    *out = neg ? -ps : ps;
-    return 0;
-}
 
 /* A MIPS rate "4.66" as num/den, den a power of ten; -1 if not a plain decimal. */
 static int parse_rate(const char *s, uint64_t *num, uint64_t *den)
@@ -113,15 +45,6 @@ static int parse_rate(const char *s, uint64_t *num, uint64_t *den)
     return 0;
 }
 
-static fst_fx ps_to_fx(int64_t ps)
-{
-    if (ps <= 0)
-        return 0;
-    if ((uint64_t)ps > UINT64_MAX / FST_FX_PER_PS)
-        return UINT64_MAX;
-    return (uint64_t)ps * FST_FX_PER_PS;
-}
-
 uint64_t fst_fx_to_tod(fst_fx x)
 {
     return x / FST_FX_PER_TOD + (x % FST_FX_PER_TOD >= FST_FX_PER_TOD / 2);
@@ -132,7 +55,6 @@ double fst_fx_to_sec(fst_fx x)
     /* whole seconds and the rest separately, so large totals keep their fraction */
     return (double)(x / FST_FX_PER_SEC) + (double)(x % FST_FX_PER_SEC) / (double)FST_FX_PER_SEC;
 }
-
 /* ---- the spec ---- */
 
 int fst_clock_parse(const char *spec, fst_clock_spec *out, fst_err *err)
@@ -289,335 +211,6 @@ char *fst_clock_default_model(fst_err *err)
     return NULL;
 }
 
-/* ---- the model table ---- */
-
-enum { COL_MNEM, COL_OPCODE, COL_VARIANT, COL_UNIT, COL_BASE, COL_PER, COL_SOURCE, NCOL };
-static const char *const colname[NCOL] = {
-    "mnemonic", "opcode", "variant", "unit", "base_ns", "per_unit_ns", "source",
-};
-
-typedef struct loader {
-    const char *path;
-    fst_clock *c;
-    fst_err *err;
-    int failed;
-    unsigned line;      /* physical line being read */
-    unsigned rec_line;  /* the line the current record started on */
-    char **f;           /* the current record's fields */
-    size_t nf, cap;
-    int have_header;
-    size_t ncols;
-    int col[NCOL];      /* field index of each known column, -1 when absent */
-    size_t nrows;
-} loader;
-
-/* Record the first error, naming the file and the record's line; returns -1. */
-static int lfail(loader *ld, const char *fmt, ...) FST_PRINTF(2, 3);
-static int lfail(loader *ld, const char *fmt, ...)
-{
-    if (ld->failed)
-        return -1;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fst_errf(ld->err, "%s:%u: %s", ld->path, ld->rec_line, msg);
-    ld->failed = 1;
-    return -1;
-}
-
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = 0;
-    return s;
-}
-
-static void on_field(void *s, size_t len, void *data)
-{
-    loader *ld = data;
-    if (ld->nf == ld->cap) {
-        ld->cap = ld->cap ? 2 * ld->cap : 16;
-        ld->f = fst_xrealloc(ld->f, ld->cap * sizeof *ld->f);
-    }
-    char *v = fst_xmalloc(len + 1);
-    if (len)
-        memcpy(v, s, len);
-    v[len] = 0;
-    ld->f[ld->nf++] = v;
-}
-
-static int do_header(loader *ld)
-{
-    for (int k = 0; k < NCOL; k++)
-        ld->col[k] = -1;
-    for (size_t i = 0; i < ld->nf; i++) {
-        const char *name = trim(ld->f[i]);
-        for (int k = 0; k < NCOL; k++) {
-            if (strcasecmp(name, colname[k]))
-                continue;
-            if (ld->col[k] >= 0)
-                return lfail(ld, "column '%s' appears twice in the header", colname[k]);
-            ld->col[k] = (int)i;
-        }
-    }
-    if (ld->col[COL_MNEM] < 0)
-        return lfail(ld, "missing column 'mnemonic' in the header (it needs at least "
-                     "mnemonic and base_ns)");
-    if (ld->col[COL_BASE] < 0)
-        return lfail(ld, "missing column 'base_ns' in the header (it needs at least "
-                     "mnemonic and base_ns)");
-    ld->ncols = ld->nf;
-    ld->have_header = 1;
-    return 0;
-}
-
-static const char *field(loader *ld, int k)
-{
-    return ld->col[k] < 0 ? "" : trim(ld->f[ld->col[k]]);
-}
-
-static const char *const unitname[] = { "-", "byte", "reg", "digit" };
-static const char *const variantname[] = { "(no variant)", "taken", "not-taken" };
-
-static int do_row(loader *ld)
-{
-    if (ld->nf != ld->ncols)
-        return lfail(ld, "%zu fields, the header has %zu", ld->nf, ld->ncols);
-
-    const char *mn = field(ld, COL_MNEM);
-    if (!*mn)
-        return lfail(ld, "empty mnemonic");
-    int op = fst_op_find(mn);
-    if (op < 0)
-        return lfail(ld, "unknown mnemonic '%s' (the decoder has no such instruction)", mn);
-    const fst_opinfo *oi = fst_op_info((unsigned)op);
-
-    const char *code = field(ld, COL_OPCODE);
-    if (*code && strcasecmp(code, oi->code))
-        return lfail(ld, "opcode %s does not match %s (%s)", code, oi->mnem, oi->code);
-
-    const char *vs = field(ld, COL_VARIANT);
-    int var;
-    if (!*vs)
-        var = V_ANY;
-    else if (!strcasecmp(vs, "taken"))
-        var = V_TAKEN;
-    else if (!strcasecmp(vs, "not-taken") || !strcasecmp(vs, "not taken") ||
-             !strcasecmp(vs, "nottaken"))
-        var = V_NOT;
-    else
-        return lfail(ld, "unknown variant '%s' (expected empty, taken or not-taken)", vs);
-    if (var != V_ANY && !(oi->flags & FST_I_BRANCH))
-        return lfail(ld, "variant '%s' given for %s, which is not a branch", vs, oi->mnem);
-
-    const char *us = field(ld, COL_UNIT);
-    int unit = -1;
-    if (!*us)
-        unit = U_NONE;
-    for (int k = 0; k < 4 && unit < 0; k++)
-        if (!strcasecmp(us, unitname[k]))
-            unit = k;
-    if (unit < 0)
-        return lfail(ld, "unknown unit '%s' (expected -, byte, reg or digit)", us);
-    int applies = unit == U_NONE ||
-                  (unit == U_BYTE && (oi->nlen > 0 || (oi->flags & FST_I_REGLEN))) ||
-                  (unit == U_REG && (oi->flags & FST_I_REGLIST)) ||
-                  (unit == U_DIGIT && oi->nlen == 2);
-    if (!applies)
-        return lfail(ld, "unit '%s' does not apply to %s (it has no such count)", us, oi->mnem);
-
-    int64_t base, per = 0;
-    const char *bs = field(ld, COL_BASE), *ps = field(ld, COL_PER);
-    int rc = parse_ps(bs, &base);
-    if (rc < 0)
-        return lfail(ld, rc == -2 ? "base_ns '%s' out of range (at most 1 s)"
-                                  : "bad number '%s' in base_ns", bs);
-    if (*ps && (rc = parse_ps(ps, &per)) < 0)
-        return lfail(ld, rc == -2 ? "per_unit_ns '%s' out of range (at most 1 s)"
-                                  : "bad number '%s' in per_unit_ns", ps);
-    if (unit == U_NONE && per != 0)
-        return lfail(ld, "per_unit_ns %s given but the unit is '-'", ps);
-    if (unit == U_NONE && base < 0)
-        return lfail(ld, "negative base_ns %s with no unit", bs);
-
-    entry *e = &ld->c->ents[op];
-    row *r = &e->v[var];
-    if (r->set)
-        return lfail(ld, "duplicate row for %s %s (first at line %u)", oi->mnem,
-                     variantname[var], r->line);
-    r->set = 1;
-    r->line = ld->rec_line;
-    r->unit = (uint8_t)unit;
-    r->base_ps = base;
-    r->per_ps = per;
-    r->flat = ps_to_fx(base);
-    e->modeled = 1;
-    e->digit_l2 = !strcmp(oi->mnem, "UNPK");
-    ld->nrows++;
-    return 0;
-}
-
-static void on_record(int term, void *data)
-{
-    (void)term;
-    loader *ld = data;
-    if (!ld->failed) {
-        if (!ld->have_header)
-            do_header(ld);
-        else
-            do_row(ld);
-    }
-    for (size_t i = 0; i < ld->nf; i++)
-        free(ld->f[i]);
-    ld->nf = 0;
-}
-
-static int class_of_fmt(int fmt)
-{
-    switch (fmt) {
-    case FST_FMT_RR: case FST_FMT_RRE: case FST_FMT_RRF: case FST_FMT_RI: case FST_FMT_RIL:
-    case FST_FMT_RIE: case FST_FMT_E: case FST_FMT_I:
-        return CL_REG;
-    case FST_FMT_SS: case FST_FMT_SSE:
-        return CL_SS;
-    default:
-        return CL_STOR;
-    }
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-static int64_t median(int64_t *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_i64);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* After loading: class medians for the instructions without rows, and the row each
-** outcome picks. */
-static void finish(fst_clock *c)
-{
-    unsigned nops = fst_op_count();
-    int64_t *vals[CL_COUNT], *all = fst_xmalloc(nops * sizeof *all);
-    size_t n[CL_COUNT] = { 0 }, nall = 0;
-    for (int k = 0; k < CL_COUNT; k++)
-        vals[k] = fst_xmalloc(nops * sizeof *vals[k]);
-    for (unsigned op = 1; op < nops; op++) {
-        entry *e = &c->ents[op];
-        if (!e->modeled)
-            continue;
-        const row *r = e->v[V_ANY].set ? &e->v[V_ANY] : e->v[V_TAKEN].set ? &e->v[V_TAKEN]
-                                                                          : &e->v[V_NOT];
-        int k = class_of_fmt(fst_op_info(op)->fmt);
-        vals[k][n[k]++] = r->base_ps;
-        all[nall++] = r->base_ps;
-    }
-    int64_t mall = median(all, nall); /* nall > 0: the loader checked */
-    int64_t med[CL_COUNT];
-    for (int k = 0; k < CL_COUNT; k++) {
-        med[k] = n[k] ? median(vals[k], n[k]) : mall;
-        c->dflt[k] = ps_to_fx(med[k]);
-        free(vals[k]);
-    }
-    free(all);
-
-    for (unsigned op = 0; op < nops; op++) {
-        entry *e = &c->ents[op];
-        if (!e->modeled) {
-            int k = op ? class_of_fmt(fst_op_info(op)->fmt) : CL_REG;
-            e->v[V_ANY] = (row){ .base_ps = med[k], .flat = c->dflt[k], .unit = U_NONE, .set = 1 };
-            e->pick[0] = e->pick[1] = V_ANY;
-            continue;
-        }
-        for (int t = 0; t < 2; t++) {
-            int want = t ? V_TAKEN : V_NOT, other = t ? V_NOT : V_TAKEN;
-            e->pick[t] = (uint8_t)(e->v[want].set ? want : e->v[V_ANY].set ? V_ANY : other);
-        }
-    }
-}
-
-/* A cost table is a few hundred short rows: bounds that no table reaches, /dev/zero does. */
-#define FST_CLOCK_MAX_LINE 4096
-#define FST_CLOCK_MAX_BYTES (16u << 20)
-
-fst_clock *fst_clock_load(const char *path, fst_err *err)
-{
-    fst_lines *fp = fst_lines_open(path, "cost table", FST_CLOCK_MAX_LINE, FST_CLOCK_MAX_BYTES, err);
-    if (!fp)
-        return NULL;
-    fst_clock *c = fst_xcalloc(1, sizeof *c);
-    c->kind = FST_CLOCK_MODEL;
-    c->ents = fst_xcalloc(fst_op_count(), sizeof *c->ents);
-    c->unmod = fst_xcalloc(fst_op_count(), sizeof *c->unmod);
-
-    loader ld = { .path = path, .c = c, .err = err };
-    struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-        fst_errf(err, "%s: cannot initialise the CSV parser", path);
-        fst_lines_close(fp);
-        fst_clock_free(c);
-        return NULL;
-    }
-    char *buf;
-    size_t len;
-    int inquote = 0, rc; /* inside a quoted field that spans lines */
-    while (!ld.failed && (rc = fst_lines_next(fp, &buf, &len, err)) != 0) {
-        if (rc < 0) {
-            ld.failed = 1;
-            break;
-        }
-        ld.line++;
-        if (!inquote) {
-            /* a record starts here: comments and blank lines exist only between records */
-            const char *s = buf;
-            while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
-                s++;
-            if (*s == '#' || !*s)
-                continue;
-            ld.rec_line = ld.line;
-        }
-        for (size_t i = 0; i < len; i++)
-            if (buf[i] == '"')
-                inquote = !inquote;
-        if (csv_parse(&p, buf, len, on_field, on_record, &ld) != len && !ld.failed) {
-            ld.rec_line = ld.line; /* a quoting error is on this line */
-            lfail(&ld, "malformed CSV: %s", csv_strerror(csv_error(&p)));
-        }
-    }
-    if (!ld.failed && csv_fini(&p, on_field, on_record, &ld) != 0 && !ld.failed)
-        lfail(&ld, "malformed CSV: %s", csv_strerror(csv_error(&p)));
-    csv_free(&p);
-    for (size_t i = 0; i < ld.nf; i++)
-        free(ld.f[i]);
-    free(ld.f);
-    fst_lines_close(fp);
-
-    if (!ld.failed && !ld.have_header) {
-        fst_errf(err, "%s: no header line (expected mnemonic,opcode,variant,unit,base_ns,"
-                 "per_unit_ns,source)", path);
-        ld.failed = 1;
-    } else if (!ld.failed && !ld.nrows) {
-        fst_errf(err, "%s: no cost rows", path);
-        ld.failed = 1;
-    }
-    if (ld.failed) {
-        fst_clock_free(c);
-        return NULL;
-    }
-    finish(c);
-    c->name = xasprintf("model:%s", path);
-    return c;
-}
-
 /* ---- pricing ---- */
 
 static fst_fx price(const row *r, int64_t n)
@@ -661,17 +254,16 @@ fst_fx fst_clock_cost_n(fst_clock *c, const fst_insn *d, int taken, int64_t unit
         case U_BYTE:
             if (fst_insn_lengths(d, &l1, &l2) > 0) {
                 n = l1;
-            } else { /* lengths in registers, unknown here */
-                c->st.no_length++;
+            } else { /* lengths in registers, unknown here; or a rule's row */
+                c->st.no_length += (d->flags & FST_I_REGLEN) != 0;
                 n = 0;
             }
             break;
         case U_REG:
             n = fst_insn_nregs(d);
             break;
-        default: /* U_DIGIT */
-            fst_insn_lengths(d, &l1, &l2);
-            n = 2 * (int64_t)(e->digit_l2 ? l2 : l1) - 1;
+        default: /* U_DIGIT; 0 for an instruction priced by a rule that has no digits */
+            n = fst_insn_lengths(d, &l1, &l2) == 2 ? 2 * (int64_t)(e->digit_l2 ? l2 : l1) - 1 : 0;
             break;
         }
     }
@@ -688,6 +280,20 @@ const char *fst_clock_name(const fst_clock *c) { return c->name; }
 fst_fx fst_clock_mips_cost(const fst_clock *c) { return c->kind == FST_CLOCK_MIPS ? c->mips : 0; }
 void fst_clock_stats_get(const fst_clock *c, fst_clock_stats *st) { *st = c->st; }
 
+int fst_clock_how(const fst_clock *c, unsigned op, const char **rule)
+{
+    if (rule)
+        *rule = NULL;
+    if (c->kind == FST_CLOCK_MIPS)
+        return FST_PRICE_RATE;
+    if (op == FST_OP_UNKNOWN || op >= fst_op_count())
+        return FST_PRICE_DEFAULT;
+    const entry *e = &c->ents[op];
+    if (rule && e->how == FST_PRICE_RULE)
+        *rule = e->rule;
+    return e->how;
+}
+
 const char *fst_clock_unmodeled_op(const fst_clock *c, size_t k, uint64_t *count)
 {
     if (!c->unmod)
@@ -703,3 +309,4 @@ const char *fst_clock_unmodeled_op(const fst_clock *c, size_t k, uint64_t *count
     }
     return NULL;
 }
+

@@ -29,7 +29,8 @@
 ** comments; the first record is the header; columns are found by name, in any order;
 ** unknown columns are ignored:
 **
-**   mnemonic     required. As fst_decode names it ("BALR", "MVC"); case-insensitive.
+**   mnemonic     required. As fst_decode names it ("BALR", "MVC"); case-insensitive;
+**                or a class row's name ("@vector", see the rules below).
 **   opcode       optional check: if not empty it must be the decoder's opcode for the
 **                mnemonic in POO notation ("05", "B205", "A75", "E304").
 **   variant      empty, "taken" or "not-taken" (branches only; also "not taken").
@@ -65,13 +66,25 @@
 **     bound, since the trace does not show where they stopped.
 **   - EX/EXRL: Hercules traces the EX only, not the instruction it executes; the clock
 **     prices the EX alone. A caller that can fetch the target may add its cost.
-**   - An instruction with no row (including an unknown opcode) costs the median base
-**     cost of the table's rows of its class: register (RR RRE RRF RI RIL RIE E I),
-**     storage (RX RXE RXF RXY RS RSY RSI SI SIY S) or storage-to-storage (SS SSE), or
-**     of all rows when its class has none; an unknown opcode's class comes from its
-**     length (2, 4, 6 bytes). Each one is counted
-**     (fst_clock_stats.unmodeled, and per mnemonic) so a report can say "N instructions
-**     had no model entry".
+**   - An instruction with no row is priced by its class rule (analyze/costrule.h, the
+**     reasoning in data/README.md): as another instruction's row ("AGFR as AR": the
+**     same operation in another form), as the sum of two flat rows ("CRJ as CR+BRC":
+**     compare and branch), or as a class row of the table ("@vector"). A class row is
+**     a line whose mnemonic is "@control", "@fp" or "@vector" (no opcode, no variant,
+**     unit "-"). The borrowed row keeps its unit when the instruction has that count
+**     (its own lengths, registers), else its base alone. A rule whose row the table
+**     lacks falls back to the rule of that instruction, then to the default.
+**   - The default, for an instruction with neither row nor usable rule (and for an
+**     unknown opcode): the median base cost of the table's rows of its class: register
+**     (RR RRE RRF RI RIL RIE E I IE VRR VRI), storage-to-storage (SS SSE SSF), or storage
+**     (every other format), or of all rows when its class has none; an unknown
+**     opcode's class comes from its length (2, 4, 6 bytes).
+**   - Every instruction priced without a row, by rule or default, is counted
+**     (fst_clock_stats.unmodeled, and per mnemonic); fst_clock_how says how each opcode
+**     is priced, so a report can name them.
+**
+** Files: clock.c (specs, the default table's whereabouts, pricing), clock_load.c (reading a
+** table), costrule.c and costrule.h (the class rules, the default), clock_int.h (shared).
 **
 ** Ownership: fst_clock_open/fst_clock_load return a clock the caller frees with
 ** fst_clock_free. Pricing updates the clock's counters, so a clock is used by one thread
@@ -113,7 +126,7 @@ typedef struct fst_clock fst_clock;
 
 typedef struct fst_clock_stats {
     uint64_t priced;     /* instructions priced */
-    uint64_t unmodeled;  /* of those, with no model row: charged their class median */
+    uint64_t unmodeled;  /* of those, with no model row: priced by a rule or the default */
     uint64_t no_length;  /* register-length instructions (MVCL...) priced without it */
 } fst_clock_stats;
 
@@ -155,6 +168,22 @@ void fst_clock_stats_get(const fst_clock *c, fst_clock_stats *st);
 /* The k-th mnemonic (k = 0, 1, ...) priced without a model row, and how many times;
 ** NULL after the last. In opcode-table order. */
 const char *fst_clock_unmodeled_op(const fst_clock *c, size_t k, uint64_t *count);
+
+/* How an opcode (a decoder op id; 0 = not decoded) is priced by this clock. For
+** FST_PRICE_RULE, *rule (if given) is the rule: "AR", "CR+BRC", "@vector". */
+enum { FST_PRICE_ROW, FST_PRICE_RULE, FST_PRICE_DEFAULT, FST_PRICE_RATE };
+int fst_clock_how(const fst_clock *c, unsigned op, const char **rule);
+
+/* ---- inside analyze/: the shipped class rules (analyze/costrule.c) ---- */
+typedef struct fst_cost_rule {
+    const char *mnem;   /* "AGFR" */
+    const char *rule;   /* "AR", "CR+BRC", "@vector" */
+} fst_cost_rule;
+const fst_cost_rule *fst_cost_rules(size_t *n);
+/* The class row names a table may define: "@control", ..., NULL. */
+const char *const *fst_cost_classes(void);
+/* The rule of an instruction with no entry of its own (vector ones: "@vector"), or NULL. */
+const char *fst_cost_rule_default(const fst_opinfo *oi);
 
 /* Conversions of (accumulated) costs. */
 uint64_t fst_fx_to_tod(fst_fx x);     /* nearest TOD unit, ties up */

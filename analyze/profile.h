@@ -112,6 +112,12 @@ typedef struct fst_arc {
     uint64_t insns;
 } fst_arc;
 
+/* An opcode the decoder does not know, and how many instructions had it. */
+typedef struct fst_opcount {
+    uint32_t key;           /* fst_opcode_key: fst_opcode_str prints it ("B9FF") */
+    uint64_t insns;
+} fst_opcount;
+
 typedef struct fst_profile {
     fst_routine *r;
     size_t nr;
@@ -123,7 +129,11 @@ typedef struct fst_profile {
     int complete;           /* the trace was complete */
     char incomplete[320];   /* why not */
     char clock[200];        /* fst_clock_name */
-    uint64_t unmodeled;     /* instructions the cost model had no entry for */
+    uint64_t unmodeled;     /* instructions the cost model had no row for (rule or default) */
+    uint64_t *op_insns;     /* the instruction mix: executed instructions per decoder op id
+                               (fst_op_count() of them; [0]: the ones not decoded) */
+    fst_opcount *undecoded; /* the opcodes of those, in order of first appearance */
+    size_t nundecoded;
     int mainline;           /* index of the first mainline entered, -1 when none */
     uint64_t lo, hi;        /* the program's extent (all routines), for mainline returns */
     int supervisor;         /* FST_SUP_*: the policy used */

@@ -304,10 +304,30 @@ static fst_fx price(rp *x, cpu *c, int taken)
     return cost;
 }
 
+/* The instruction mix; an opcode the decoder does not know is counted by opcode, for
+** fst-report to say which (rare: a linear search is enough). */
+static void count_op(fst_profile *p, const fst_insn *d)
+{
+    p->op_insns[d->op]++;
+    if (d->op != FST_OP_UNKNOWN)
+        return;
+    uint32_t key = fst_opcode_key(d->bytes);
+    size_t i = 0;
+    while (i < p->nundecoded && p->undecoded[i].key != key)
+        i++;
+    if (i == p->nundecoded) {
+        if (!(p->nundecoded & (p->nundecoded + 1)))   /* 0, 1, 3, 7...: grow */
+            p->undecoded = fst_xrealloc(p->undecoded, (2 * p->nundecoded + 2) * sizeof *p->undecoded);
+        p->undecoded[p->nundecoded++] = (fst_opcount){ key, 0 };
+    }
+    p->undecoded[i].insns++;
+}
+
 /* The EXEC of the previous instruction, now that its successor shows whether it branched. */
 static void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
 {
     fst_event *e = &c->exec;
+    count_op(x->p, &c->prev);
     e->kind = FST_EV_EXEC;
     e->cpu = cpuno;
     e->insn = &c->prev;
@@ -628,6 +648,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         x.sinks[i + 1] = sinks[i];
     x.nsinks = nsinks + 1;
     x.dc = fst_xcalloc(DCACHE, sizeof *x.dc);
+    p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rec rec;
     int k;
     while ((k = fst_tr_next(tr, &rec, err)) > 0) {

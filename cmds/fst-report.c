@@ -5,6 +5,7 @@
 */
 #include "analyze/clock.h"
 #include "analyze/diagnose.h"
+#include "analyze/pricing.h"
 #include "analyze/profile.h"
 #include "capture/progmodel.h"
 #include "capture/tracebin.h"
@@ -177,6 +178,22 @@ static fst_pm *load_maps(const report *r, fst_tr *tr)
 }
 
 static void warn_cb(const char *msg) { fst_warn("%s", msg); }
+
+/* Nothing priced in silence (issue 11): the instructions the table has no row for, by
+** rule (a note) or at the default (a warning), and the ones the decoder does not know. */
+static void say_pricing(const fst_profile *p, const fst_clock *clk)
+{
+    fst_pricing s;
+    char msg[2048];
+    fst_pricing_of(&s, p, clk);
+    if (fst_pricing_say(&s, FST_PRICE_RULE, 12, msg, sizeof msg))
+        fst_note("%s (rules: data/README.md)", msg);
+    if (fst_pricing_say(&s, FST_PRICE_DEFAULT, 12, msg, sizeof msg))
+        fst_warn("%s", msg);
+    if (fst_pricing_say(&s, -1, 12, msg, sizeof msg))
+        fst_warn("%s", msg);
+    fst_pricing_free(&s);
+}
 static void say_cb(int warning, const char *msg)
 {
     if (warning)
@@ -266,6 +283,7 @@ int main(int argc, char **argv)
     if (prof.mainline < 0 && prof.total_insns)
         fst_warn("no routine of the program model was entered: everything is outside");
     fst_diag_report(diag, &prof, tr, say_cb);
+    say_pricing(&prof, clk);
     fst_diag_free(diag);
     if (fmt->done)
         fmt->done(ctx);

@@ -1,5 +1,6 @@
 /* formats/csv.c — the CSV report of DESIGN §8; see formats.h. */
 #include "analyze/diff.h"
+#include "analyze/pricing.h"
 #include "common/quote.h"
 #include "formats/format.h"
 #include "formats/formats.h"
@@ -38,6 +39,35 @@ int fst_write_csv(FILE *out, const fst_profile *p)
     if (!rc)
         rc = row(out, "(total)", "", 0, p->total_insns, p->total_insns, p->total_cost, p->total_cost);
     return rc;
+}
+
+/* --meta, after the first line: how many instructions were priced without a row of the
+** cost table (by a class rule, at the default) and how many were not decoded, then which
+** (analyze/pricing.h). fst-diff reads only the first line. */
+static void pricing_lines(FILE *out, const fst_fctx *fc, const fst_profile *p)
+{
+    fst_pricing s;
+    fst_pricing_of(&s, p, fc->ro->clock);
+    fprintf(out, "# pricing: rule=%llu default=%llu undecoded=%llu\n", (unsigned long long)s.rule_insns,
+            (unsigned long long)s.default_insns, (unsigned long long)s.undecoded_insns);
+    for (int k = 0; k < 2; k++) {
+        size_t from = k ? s.nrule : 0, n = k ? s.ndefault : s.nrule;
+        for (size_t i = 0; i < n; i++) {
+            const fst_unpriced *u = &s.ops[from + i];
+            fprintf(out, "%s%s %llu%s%s", i ? "; " : k ? "# priced at the default: " : "# priced by rule: ", u->mnem,
+                    (unsigned long long)u->insns, k ? "" : " as ", k ? "" : u->rule);
+        }
+        if (n)
+            fputc('\n', out);
+    }
+    for (size_t i = 0; i < s.nundecoded; i++) {
+        char op[5];
+        fst_opcode_str(s.undecoded[i].key, op);
+        fprintf(out, "%s%s %llu", i ? "; " : "# not decoded: ", op, (unsigned long long)s.undecoded[i].insns);
+    }
+    if (s.nundecoded)
+        fputc('\n', out);
+    fst_pricing_free(&s);
 }
 
 /* --meta: a first line saying how the numbers were made, which fst-diff reads so that it
@@ -91,15 +121,19 @@ static int task_rows(FILE *out, const fst_profile *p)
 static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     (void)ctx;
-    if (fst_fopt(fc, "meta") && fc->ro && meta_line(out, fc, err) < 0)
-        return -1;
+    if (fst_fopt(fc, "meta") && fc->ro) {
+        if (meta_line(out, fc, err) < 0)
+            return -1;
+        pricing_lines(out, fc, p);
+    }
     if (fst_fopt(fc, "by-task") ? task_rows(out, p) : fst_write_csv(out, p))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
 }
 
 static const fst_option csv_options[] = {
-    { 0, "meta", NULL, "a first line '# fst-report clock=... timed=...' for fst-diff", 0 },
+    { 0, "meta", NULL, "a first line '# fst-report clock=... timed=...' for fst-diff, then '# pricing:' lines "
+                       "(instructions priced without a cost row, not decoded)", 0 },
     { 0, "by-task", NULL, "one row per task and routine, with columns task,space,mainline (and a (task) total row)", 0 },
     { 0 }
 };

@@ -29,6 +29,14 @@
 **               "tasks_by_elimination", "tasks_guessed" },
 **                                        counts of the replay (unmodeled: instructions the
 **                                        cost model had no row for; the task counts: tasks.h)
+**   "pricing": {                         how the instructions were priced (analyze/pricing.h)
+**     "rule": int, "default": int,       instructions priced by a class rule, at the default
+**     "undecoded": int,                  instructions the decoder did not know
+**     "unpriced": [ {"mnemonic": string, "opcode": string, "instructions": int,
+**                    "how": "rule" | "default", "rule": string | null}, ... ],
+**                                        per opcode priced without a row, most executed first
+**     "undecoded_opcodes": [ {"opcode": string, "instructions": int}, ... ]
+**   },
 **   "tasks": [ {                         every task, in order of appearance (analyze/tasks.h)
 **     "id": int, "space": string,        CR1 in hex, "real" (DAT off) or "unknown"
 **     "first": string,                   hex address of its first instruction
@@ -62,6 +70,7 @@
 */
 #include "formats/format.h"
 #include "formats/jsonw.h"
+#include "analyze/pricing.h"
 
 #include <errno.h>
 #include <string.h>
@@ -151,6 +160,33 @@ static int task(FILE *out, const fst_profile *p, size_t i)
                          i + 1 < p->ntasks ? "," : "") < 0);
 }
 
+static int pricing(FILE *out, const fst_fctx *fc, const fst_profile *p)
+{
+    fst_pricing s;
+    fst_pricing_of(&s, p, fc->ro ? fc->ro->clock : NULL);
+    int rc = fprintf(out, "  \"pricing\": {\"rule\": %llu, \"default\": %llu, \"undecoded\": %llu,\n"
+                          "    \"unpriced\": [", (unsigned long long)s.rule_insns,
+                     (unsigned long long)s.default_insns, (unsigned long long)s.undecoded_insns) < 0;
+    for (size_t i = 0; i < s.nrule + s.ndefault; i++) {
+        const fst_unpriced *u = &s.ops[i];
+        rc |= kv_str(out, i ? ",\n      {" : "\n      {", "mnemonic", u->mnem, "");
+        rc |= kv_str(out, ", ", "opcode", u->code, "");
+        rc |= fprintf(out, ", \"instructions\": %llu, \"how\": \"%s\"", (unsigned long long)u->insns,
+                      u->how == FST_PRICE_RULE ? "rule" : "default") < 0;
+        rc |= kv_str(out, ", ", "rule", u->rule, "}");
+    }
+    rc |= fprintf(out, "%s],\n    \"undecoded_opcodes\": [", s.nrule + s.ndefault ? "\n    " : "") < 0;
+    for (size_t i = 0; i < s.nundecoded; i++) {
+        char op[5];
+        fst_opcode_str(s.undecoded[i].key, op);
+        rc |= fprintf(out, "%s{\"opcode\": \"%s\", \"instructions\": %llu}", i ? ", " : "", op,
+                      (unsigned long long)s.undecoded[i].insns) < 0;
+    }
+    rc |= fprintf(out, "]},\n") < 0;
+    fst_pricing_free(&s);
+    return rc;
+}
+
 static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     (void)ctx;
@@ -162,12 +198,14 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     rc |= fprintf(out, "  \"events\": {\"program_checks\": %llu, \"interruptions\": %llu, \"waits\": %llu, "
                        "\"unwinds\": %llu, \"open_frames\": %llu, \"unmodeled\": %llu,\n             \"svcs\": %llu, "
                        "\"dispatches\": %llu, \"interruptions_in_routines\": %llu, \"tasks_by_elimination\": %llu, "
-                       "\"tasks_guessed\": %llu},\n  \"tasks\": [\n",
+                       "\"tasks_guessed\": %llu},\n",
                   (unsigned long long)p->pgmchks, (unsigned long long)p->intrs, (unsigned long long)p->waits,
                   (unsigned long long)p->unwinds, (unsigned long long)p->open_frames,
                   (unsigned long long)p->unmodeled, (unsigned long long)p->svcs, (unsigned long long)p->dispatches,
                   (unsigned long long)p->intr_in_routine, (unsigned long long)p->by_elimination,
                   (unsigned long long)p->guessed) < 0;
+    rc |= pricing(out, fc, p);
+    rc |= fprintf(out, "  \"tasks\": [\n") < 0;
     for (size_t i = 0; i < p->ntasks && !rc; i++)
         rc |= task(out, p, i);
     rc |= fprintf(out, "  ],\n  \"routines\": [\n") < 0;

@@ -308,6 +308,11 @@ if [ -f "$FST_PROGS/fortg.ins" ] && command -v hercules > /dev/null && command -
             expect_eq "$n: the load point found from its trace puts the map's routines where nm has them" "$want" "$got"
             # the same log without the storage image: only the call targets tell
             fst-capture -q --from-log="$T/$n.log" -o "$T/$n.noimg" 2> "$T/err"
+            if [ "$n" = twocpu ]; then  # one CPU runs 1 call target of 4 routines: no single fit
+                expect_fail "$n: ... its one call target alone: ambiguous, said" 2 "ambiguous load point" \
+                    fst-map --trace="$T/$n.noimg" "$T/$n.lst"
+                continue
+            fi
             fst-map --trace="$T/$n.noimg" "$T/$n.lst" > "$T/$n.csv" 2> "$T/err"
             got=$(awk -F, '$2 == "SD" { print $1 "," $3 }' "$T/$n.csv" | paste -sd' ')
             expect_eq "$n: ... and from its call targets alone" "$want" "$got"

@@ -352,6 +352,121 @@ static void test_model_covers_fixtures(void **state)
     fst_clock_free(c);
 }
 
+/* The shipped model prices every opcode the decoder knows from a row or a class rule:
+** the default (a class median) is left for opcodes the decoder does not know. */
+static void test_model_every_op_priced(void **state)
+{
+    (void)state;
+    fst_clock *c = p390();
+    unsigned rows = 0, rules = 0;
+    for (unsigned op = 1; op < fst_op_count(); op++) {
+        const char *rule;
+        int how = fst_clock_how(c, op, &rule);
+        if (how == FST_PRICE_DEFAULT)
+            fail_msg("%s (%s): neither a row nor a rule", fst_op_info(op)->mnem, fst_op_info(op)->code);
+        rows += how == FST_PRICE_ROW;
+        rules += how == FST_PRICE_RULE;
+        assert_true(how != FST_PRICE_RULE || (rule && *rule));
+    }
+    print_message("%u opcodes priced from a row, %u by a class rule\n", rows, rules);
+    assert_int_equal(fst_clock_how(c, FST_OP_UNKNOWN, NULL), FST_PRICE_DEFAULT);
+    /* issue 11's list of what gcc emits: all by rule now, each as its S/370 operation */
+    static const struct { const char *hex, *rule; } gcc[] = {
+        { "71102000", "M" },       { "B2520012", "MR" },      { "E31020000096", "M" },
+        { "B9960012", "MR" },      { "B9980012", "ALR" },     { "B9990012", "SLR" },
+        { "EB120000001D", "SLL" }, { "A7110001", "NR" },      { "B9180012", "AR" },
+        { "A717FFFE", "BRCT" },    { "B9210012", "CLR" },     { "B9160012", "LR" },
+        { "E31020000090", "IC" },  { "B90C0012", "MR" },      { "B9860012", "MR" },
+        { "B90D0012", "DR" },      { "E54C10000005", "ST" },  { "EB01F0A0006A", "A+ST" },
+        { "EB18F0A000E2", "L" },   { "EC1200108076", "CR+BRC" }, { "E7123000F0F3", "@vector" },
+    };
+    for (size_t i = 0; i < sizeof gcc / sizeof gcc[0]; i++) {
+        fst_insn d = dec(gcc[i].hex, STZ);
+        const char *rule;
+        if (fst_clock_how(c, d.op, &rule) != FST_PRICE_RULE || strcmp(rule, gcc[i].rule))
+            fail_msg("%s (%s): not priced by the rule '%s'", gcc[i].hex, d.mnem, gcc[i].rule);
+    }
+    /* MSGR is priced as MR, taken or not; CRJ as CR + BRC, outcome by outcome */
+    assert_int_equal(cost(c, "B90C0012", 0), cost(c, "1C12", 0));
+    assert_int_equal(cost(c, "EC1200108076", 1), cost(c, "1912", 0) + cost(c, "A7840010", 1));
+    assert_int_equal(cost(c, "EC1200108076", 0), cost(c, "1912", 0) + cost(c, "A7840010", 0));
+    fst_clock_free(c);
+}
+
+/* The rules of analyze/costrule.h name decoder instructions, each once. */
+static void test_rule_table(void **state)
+{
+    (void)state;
+    size_t n;
+    const fst_cost_rule *r = fst_cost_rules(&n);
+    assert_true(n > 700);
+    for (size_t i = 0; i < n; i++) {
+        if (fst_op_find(r[i].mnem) < 0)
+            fail_msg("rule for %s: no such instruction", r[i].mnem);
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(r[i].mnem, r[j].mnem))
+                fail_msg("%s has two rules", r[i].mnem);
+        if (r[i].rule[0] == '@')
+            continue;
+        char a[16] = "";
+        snprintf(a, sizeof a, "%s", r[i].rule);
+        char *plus = strchr(a, '+');
+        if (plus)
+            *plus = 0;
+        if (fst_op_find(a) < 0 || (plus && fst_op_find(plus + 1) < 0))
+            fail_msg("rule for %s: '%s' names no instruction", r[i].mnem, r[i].rule);
+    }
+}
+
+/* Rules on a table of one's own: borrowed rows, sums, class rows, chains, and the
+** default when the table lacks what a rule needs. */
+static void test_rules(void **state)
+{
+    (void)state;
+    const char *path = write_csv("mnemonic,variant,base_ns\nLR,,10\nAR,,20\nCR,,50\nL,,100\n"
+                                 "BRC,taken,300\nBRC,not-taken,100\n@vector,,7\n");
+    fst_err err = { "" };
+    fst_clock *c = fst_clock_load(path, &err);
+    unlink(path);
+    if (!c)
+        fail_msg("%s", err.msg);
+    const char *rule;
+    assert_int_equal(cost(c, "B9180012", 0), NS_FX(20000)); /* AGFR as AR */
+    assert_int_equal(fst_clock_how(c, dec("B9180012", STZ).op, &rule), FST_PRICE_RULE);
+    assert_string_equal(rule, "AR");
+    assert_int_equal(fst_clock_how(c, dec("1812", STZ).op, &rule), FST_PRICE_ROW);
+    assert_null(rule);
+    /* CRJ 1,2,8: CR + BRC, taken or not; mask 14 always branches */
+    assert_int_equal(cost(c, "EC1200108076", 1), NS_FX(350000));
+    assert_int_equal(cost(c, "EC1200108076", 0), NS_FX(150000));
+    assert_int_equal(cost(c, "EC120010E076", 0), NS_FX(350000));
+    /* a vector instruction: the class row */
+    assert_int_equal(cost(c, "E7123000F0F3", 0), NS_FX(7000));
+    /* LLGC as IC, which the table lacks and which has no rule: the default (storage median) */
+    assert_int_equal(fst_clock_how(c, dec("E31020000090", STZ).op, NULL), FST_PRICE_DEFAULT);
+    assert_int_equal(cost(c, "E31020000090", 0), NS_FX(100000));
+    /* EPSW as IPM, IPM as @control, which the table lacks: the default */
+    assert_int_equal(fst_clock_how(c, dec("B98D0012", STZ).op, NULL), FST_PRICE_DEFAULT);
+    fst_clock_stats st;
+    fst_clock_stats_get(c, &st);
+    assert_int_equal(st.unmodeled, 6); /* priced without a row: by rule or default */
+    fst_clock_free(c);
+    /* with the class row, the chain EPSW -> IPM -> @control works */
+    path = write_csv("mnemonic,base_ns\nLR,10\n@control,214.4\n");
+    c = fst_clock_load(path, &err);
+    unlink(path);
+    if (!c)
+        fail_msg("%s", err.msg);
+    assert_int_equal(fst_clock_how(c, dec("B98D0012", STZ).op, &rule), FST_PRICE_RULE);
+    assert_string_equal(rule, "IPM");
+    assert_int_equal(cost(c, "B98D0012", 0), NS_FX(214400));
+    fst_clock_free(c);
+    /* a mips clock prices everything at its rate */
+    c = fst_clock_open("mips:1", &err);
+    assert_int_equal(fst_clock_how(c, 1, NULL), FST_PRICE_RATE);
+    fst_clock_free(c);
+}
+
 /* ---- tables of one's own ---- */
 
 static void test_class_medians(void **state)
@@ -368,7 +483,7 @@ static void test_class_medians(void **state)
     assert_int_equal(cost(c, "1812", 0), NS_FX(10000));
     /* no rows: the median of the class (register, storage, SS) */
     assert_int_equal(cost(c, "1412", 0), NS_FX(20000));     /* NR */
-    assert_int_equal(cost(c, "B9040012", 0), NS_FX(20000)); /* LGR: RRE is a register op */
+    assert_int_equal(cost(c, "B9040012", 0), NS_FX(10000)); /* LGR: no row, its rule: as LR */
     assert_int_equal(cost(c, "5A10C000", 0), NS_FX(200000)); /* A: (100 + 300) / 2 */
     assert_int_equal(cost(c, "D707C000C000", 0), NS_FX(1000000)); /* XC */
     /* unknown opcodes: the class of their length */
@@ -449,6 +564,10 @@ static void test_bad_tables(void **state)
         { "LR,18,taken,-,57.2,0,", "variant 'taken' given for LR, which is not a branch" },
         { "LR,18,,-,57.2,0,\"open quote", "malformed CSV" },
         { "LR,18,,-,57.2,0,a\"b", "malformed CSV" },
+        { "@gpu,,,-,1,0,", "unknown class '@gpu'" },
+        { "@vector,,,byte,1,1,", "unit 'byte', a class row is flat" },
+        { "@vector,E7,,-,1,0,", "no opcode and no variant" },
+        { "@fp,,,-,-1,0,", "bad base_ns '-1'" },
     };
     char text[1024];
     fst_err err;
@@ -533,6 +652,9 @@ int main(void)
         cmocka_unit_test(test_model_register_lengths),
         cmocka_unit_test(test_model_branches),
         cmocka_unit_test(test_model_covers_fixtures),
+        cmocka_unit_test(test_model_every_op_priced),
+        cmocka_unit_test(test_rule_table),
+        cmocka_unit_test(test_rules),
         cmocka_unit_test(test_class_medians),
         cmocka_unit_test(test_comments_quotes_clamp),
         cmocka_unit_test(test_bad_tables),

@@ -460,6 +460,104 @@ static void test_regs_and_lengths(void **state)
     assert_int_equal(fst_insn_lengths(&d, &l1, &l2), 0);
 }
 
+/* Instructions added with the z/Architecture tables, decoded by the POO's formats: the
+** ones gcc emits for z196 (issue 11: they printed "?"), the compare-and-branch forms
+** that are not relative, BRCTH, BIC (indirect: never a static target), and the S/370
+** meaning of B200. */
+static void test_z_additions(void **state)
+{
+    (void)state;
+    static const struct { const char *hex, *text; } z[] = {
+        { "E54C10000005", "MVHI 0(1),5" },   { "E548F0A0FFFF", "MVGHI 160(15),-1" },
+        { "EB01F0A0006A", "ASI 160(15),1" },  { "EB12000300DF", "SLLK 1,2,3(0)" },
+        { "EB12F00400DC", "SRAK 1,2,4(15)" }, { "EB18F0A000E2", "LOCG 1,160(15),8" },
+        { "B9E28012", "LOCGR 1,2,8" },        { "E7123000F0F3", "VA 1,2,3,15" },
+        { "E7123000FEF3", "VA 17,18,19,15" }, { "B3441052", "LEDBRA 5,1,2,0" },
+        { "E31230040004", "LG 1,4(2,3)" },    { "E3F0DFF8FF24", "STG 15,-8(0,13)" },
+        { "B9160012", "LLGFR 1,2" },          { "E3102000FF90", "LLGC 1,-4096(0,2)" },
+    };
+    for (size_t i = 0; i < sizeof z / sizeof z[0]; i++) {
+        fst_insn d = dec(z[i].hex, 0x20000, STZ);
+        if (strcmp(dis(&d), z[i].text))
+            fail_msg("%s: got '%s', want '%s'", z[i].hex, dis(&d), z[i].text);
+    }
+    /* CRB 1,2,8,32(0): compare and branch to D4(B4), base 0 */
+    fst_insn d = dec("EC12002080F6", 0x20000, STZ);
+    assert_true(HAS(d, FST_I_BRANCH | FST_I_CANBRANCH | FST_I_COND | FST_I_TARGET));
+    assert_false(d.flags & FST_I_RELATIVE);
+    assert_int_equal(d.target, 0x20);
+    assert_int_equal(d.mask, 8);
+    d = dec("EC12002000F6", 0x20000, STZ); /* mask 0: never */
+    assert_false(d.flags & FST_I_CANBRANCH);
+    d = dec("EC12F020E0F6", 0x20000, STZ); /* mask 14: always; based on R15: no static target */
+    assert_true(d.flags & FST_I_CANBRANCH);
+    assert_false(d.flags & (FST_I_COND | FST_I_TARGET));
+    /* CIB 1,5,8,64(0): the mask in the R3 position */
+    d = dec("EC18004005FE", 0x20000, STZ);
+    assert_string_equal(dis(&d), "CIB 1,5,8,64(0)");
+    assert_true(HAS(d, FST_I_CANBRANCH | FST_I_COND | FST_I_TARGET));
+    assert_int_equal(d.target, 0x40);
+    /* BRCTH 1,*-4 */
+    d = dec("CC16FFFFFFFE", 0x20010, STZ);
+    assert_true(HAS(d, FST_I_BRANCH | FST_I_CANBRANCH | FST_I_COND | FST_I_RELATIVE | FST_I_TARGET));
+    assert_int_equal(d.target, 0x2000C);
+    /* BIC 15,16(0,0): branches to the doubleword at 16, not to 16 */
+    d = dec("E3F000100047", 0x20000, STZ);
+    assert_true(HAS(d, FST_I_BRANCH | FST_I_CANBRANCH));
+    assert_false(d.flags & (FST_I_TARGET | FST_I_COND | FST_I_LINK));
+    /* BSG: no branch when R2 is 0, as BAKR */
+    d = dec("B2580012", 0, STZ);
+    assert_true(HAS(d, FST_I_BRANCH | FST_I_CANBRANCH));
+    d = dec("B2580010", 0, STZ);
+    assert_false(d.flags & FST_I_CANBRANCH);
+    /* B200: CONCS in S/370, LBEAR in z/Architecture */
+    d = dec("B2000010", 0, ST370);
+    assert_string_equal(dis(&d), "CONCS 16(0)");
+    d = dec("B2000010", 0, STZ);
+    assert_string_equal(dis(&d), "LBEAR 16(0)");
+    /* the opcode of anything, known or not, for the "not decoded" report */
+    uint8_t b[6] = { 0xE7, 0x00, 0, 0, 0, 0xFF };
+    char op[5];
+    fst_opcode_str(fst_opcode_key(b), op);
+    assert_string_equal(op, "E7FF");
+    b[0] = 0xA7, b[1] = 0x1F;
+    fst_opcode_str(fst_opcode_key(b), op);
+    assert_string_equal(op, "A7F");
+    b[0] = 0x52;
+    fst_opcode_str(fst_opcode_key(b), op);
+    assert_string_equal(op, "52");
+}
+
+/* The S/370-only instructions, which binutils (ESA/390 and later) does not know, by the
+** S/370 Principles of Operation (GA22-7000): RR SSK/ISK, SI WRD/RDD, S-format I/O and
+** CONCS, DISCS, STIDC, RRB. In S/370 mode only where later architectures reassigned the
+** opcode (84, 85, 9C-9F, B200, B201). */
+static void test_s370_only(void **state)
+{
+    (void)state;
+    static const struct { const char *hex, *text; int only370; } s[] = {
+        { "0812", "SSK 1,2", 0 },          { "0912", "ISK 1,2", 0 },
+        { "8420C010", "WRD 16(12),32", 1 }, { "8520C010", "RDD 16(12),32", 1 },
+        { "9C00000C", "SIO 12(0)", 1 },     { "9C01000C", "SIOF 12(0)", 1 },
+        { "9C02000C", "RIO 12(0)", 1 },     { "9D00000C", "TIO 12(0)", 1 },
+        { "9D01000C", "CLRIO 12(0)", 1 },   { "9E00000C", "HIO 12(0)", 1 },
+        { "9E01000C", "HDV 12(0)", 1 },     { "9F00000C", "TCH 12(0)", 1 },
+        { "B2000010", "CONCS 16(0)", 1 },   { "B2010010", "DISCS 16(0)", 1 },
+        { "B2030010", "STIDC 16(0)", 0 },   { "B2130010", "RRB 16(0)", 0 },
+    };
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        fst_insn d = dec(s[i].hex, 0x20000, ST370);
+        if (strcmp(dis(&d), s[i].text))
+            fail_msg("%s: got '%s', want '%s'", s[i].hex, dis(&d), s[i].text);
+        assert_false(d.flags & FST_I_BRANCH);
+        char mnem[8];
+        sscanf(s[i].text, "%7s", mnem);
+        d = dec(s[i].hex, 0x20000, ST390);
+        if (s[i].only370 && !strcmp(d.mnem, mnem))
+            fail_msg("%s: %s in ESA/390 as well", s[i].hex, mnem);
+    }
+}
+
 /* The tables agree with themselves: every opcode decodes back to its own entry, with
 ** the length its format has, and prints within 40 bytes. */
 static void test_table_roundtrip(void **state)
@@ -471,9 +569,13 @@ static void test_table_roundtrip(void **state)
         [FST_FMT_RXY] = 6, [FST_FMT_RS] = 4, [FST_FMT_RSY] = 6, [FST_FMT_RSI] = 4,
         [FST_FMT_RI] = 4, [FST_FMT_RIL] = 6, [FST_FMT_RIE] = 6, [FST_FMT_SI] = 4,
         [FST_FMT_SIY] = 6, [FST_FMT_S] = 4, [FST_FMT_SS] = 6, [FST_FMT_SSE] = 6,
+        [FST_FMT_IE] = 4, [FST_FMT_MII] = 6, [FST_FMT_RIS] = 6, [FST_FMT_RRS] = 6,
+        [FST_FMT_RSL] = 6, [FST_FMT_SIL] = 6, [FST_FMT_SMI] = 6, [FST_FMT_SSF] = 6,
+        [FST_FMT_VRI] = 6, [FST_FMT_VRR] = 6, [FST_FMT_VRS] = 6, [FST_FMT_VRV] = 6,
+        [FST_FMT_VRX] = 6, [FST_FMT_VSI] = 6,
     };
     unsigned n = fst_op_count();
-    assert_true(n > 500);
+    assert_true(n > 1200);
     assert_null(fst_op_info(n));
     for (unsigned op = 1; op < n; op++) {
         const fst_opinfo *oi = fst_op_info(op);
@@ -487,8 +589,8 @@ static void test_table_roundtrip(void **state)
         } else if (cl == 3) {
             b[0] = (uint8_t)(code >> 4);
             b[1] = (uint8_t)(0xF0 | (code & 0xF));
-        } else if ((code >> 8) == 0xE3 || (code >> 8) == 0xEB || (code >> 8) == 0xEC ||
-                   (code >> 8) == 0xED) {
+        } else if ((code >> 8) == 0xE3 || (code >> 8) == 0xE6 || (code >> 8) == 0xE7 ||
+                   (code >> 8) == 0xEB || (code >> 8) == 0xEC || (code >> 8) == 0xED) {
             b[0] = (uint8_t)(code >> 8);
             b[5] = (uint8_t)code;
         } else {
@@ -536,6 +638,8 @@ int main(void)
         cmocka_unit_test(test_target_wraps_to_amode),
         cmocka_unit_test(test_execute_and_psw),
         cmocka_unit_test(test_regs_and_lengths),
+        cmocka_unit_test(test_z_additions),
+        cmocka_unit_test(test_s370_only),
         cmocka_unit_test(test_table_roundtrip),
         cmocka_unit_test(test_disasm_truncates),
     };
