@@ -92,6 +92,11 @@ for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
             fail "$b: captures under Hercules ($arch)" "$(head -5 "$T/err")"
             continue
         fi
+        # every instruction gcc emitted is decoded and priced from a row or a stated rule
+        # (the P/390 table): no opcode decoded as '?', none priced at the default
+        fst-report --format=csv -o /dev/null "$T/$b.trace" 2> "$T/$b.price"
+        same "$b: every instruction decoded and priced by a row or a stated rule" "" \
+            "$(grep -E 'not decoded|priced at the default' "$T/$b.price")"
         for mode in default tail-calls; do
             opt=() suf=()
             [ $mode = tail-calls ] && opt=(--tail-calls)
