@@ -41,6 +41,15 @@ fact() {
     done
 }
 # same NAME WANT GOT: equal texts, else the difference (< construction or valgrind, > fst)
+# reports P CMD...: CMD (an fst-report command line) on P.trace into P.csv, P.cg
+# (callgrind), P.ss (speedscope), P.folded and P.json
+reports() {
+    local p=$1; shift
+    "$@" --format=csv -o "$p.csv" "$p.trace" && "$@" --format=callgrind -o "$p.cg" "$p.trace" &&
+    "$@" --format=speedscope --unit=instructions -o "$p.ss" "$p.trace" &&
+    "$@" --format=folded --unit=instructions -o "$p.folded" "$p.trace" && "$@" --format=json -o "$p.json" "$p.trace"
+}
+
 same() {
     if [ "$2" = "$3" ]; then ok "$1"
     else fail "$1" "$(diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | grep '^[<>]' | head -20)"; fi
@@ -105,11 +114,7 @@ for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
             fi
             n="$b ($mode)"
             r=(fst-report --timed=all --map="$T/$b.nm" --clock=mips:1 "${opt[@]}")
-            if ! { "${r[@]}" --format=csv -o "$T/$b.csv" "$T/$b.trace" &&
-                   "${r[@]}" --format=callgrind -o "$T/$b.cg" "$T/$b.trace" &&
-                   "${r[@]}" --format=speedscope --unit=instructions -o "$T/$b.ss" "$T/$b.trace" &&
-                   "${r[@]}" --format=folded --unit=instructions -o "$T/$b.folded" "$T/$b.trace" &&
-                   "${r[@]}" --format=json -o "$T/$b.json" "$T/$b.trace"; } 2> "$T/$b.err"; then
+            if ! reports "$T/$b" "${r[@]}" 2> "$T/$b.err"; then
                 fail "$n: fst-report" "$(head -5 "$T/$b.err")"
                 continue
             fi
@@ -163,10 +168,7 @@ if fst-capture -q -o "$T/$p.trace" "$FST_PROGS/$p.ins" 2> "$T/err"; then
             n="$p ($mode, routines from the $m)"
             r=(fst-report --clock=mips:1 "${opt[@]}")
             [ $m = map ] && r+=(--timed=all --map="$T/$p.nm")
-            if ! { "${r[@]}" --format=csv -o "$T/$p.csv" "$T/$p.trace" &&
-                   "${r[@]}" --format=speedscope --unit=instructions -o "$T/$p.ss" "$T/$p.trace" &&
-                   "${r[@]}" --format=folded --unit=instructions -o "$T/$p.folded" "$T/$p.trace" &&
-                   "${r[@]}" --format=json -o "$T/$p.json" "$T/$p.trace"; } 2> "$T/$p.err"; then
+            if ! reports "$T/$p" "${r[@]}" 2> "$T/$p.err"; then
                 fail "$n: fst-report" "$(head -5 "$T/$p.err")"
                 continue
             fi
