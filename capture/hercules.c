@@ -1,14 +1,10 @@
 /* capture/hercules.c — see hercules.h. */
 #include "capture/hercules.h"
 
-#include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static int write_text(const char *dir, const char *name, const char *text, fst_err *err)
@@ -61,126 +57,138 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     return 0;
 }
 
+/* Hercules' stderr: a file in the folder, unlinked at once (read through errfd at the
+** end), so that it never outlives the capture. */
+static int open_stderr(fst_herc *h, fst_err *err)
+{
+    char p[320];
+    snprintf(p, sizeof p, "%s/stderr.txt", h->dir);
+    h->errfd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (h->errfd < 0)
+        return fst_errno(err, "%s: cannot create", p);
+    unlink(p);
+    return 0;
+}
+
+static void rm_dir(fst_herc *h)
+{
+    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins" };
+    char p[320];
+    if (!h->dir[0])
+        return;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", h->dir, files[i]);
+        unlink(p);
+    }
+    for (size_t i = 0; i < h->npieces; i++) {
+        snprintf(p, sizeof p, "%s/piece%zu.bin", h->dir, i);
+        unlink(p);
+    }
+    rmdir(h->dir);
+    h->dir[0] = 0;
+}
+
 int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     memset(h, 0, sizeof *h);
-    h->pid = -1;
-    h->fd = -1;
+    h->proc = (fst_child){ -1, -1 };
+    h->errfd = -1;
+    h->ins = ins;
     const char *tmp = getenv("TMPDIR");
     snprintf(h->dir, sizeof h->dir, "%s/fst-capture.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(h->dir))
-        return fst_errno(err, "%s: cannot create a temporary folder", h->dir);
-    if (write_files(h, o, ins, err))
+    if (!mkdtemp(h->dir)) {
+        fst_errno(err, "%s: cannot create a temporary folder", h->dir);
+        h->dir[0] = 0;
         return -1;
-    int out[2], ep[2];
-    if (pipe(out) || pipe(ep) || fcntl(ep[1], F_SETFD, FD_CLOEXEC))
-        return fst_errno(err, "pipe");
-    const char *prog = o->hercules ? o->hercules : "hercules";
-    char cfg[300], rcpath[300], errpath[300];
-    snprintf(cfg, sizeof cfg, "%s/hercules.cnf", h->dir);
-    snprintf(rcpath, sizeof rcpath, "%s/hercules.rc", h->dir);
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", h->dir);
-    pid_t pid = fork();
-    if (pid < 0)
-        return fst_errno(err, "fork");
-    if (pid == 0) {
-        setpgid(0, 0);
-        int null = open("/dev/null", O_RDONLY);
-        int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (null < 0 || e < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(e, 2) < 0 || chdir(h->dir))
-            goto fail;
-        close(out[0]);
-        close(out[1]);
-        setenv("HERCULES_RC", rcpath, 1);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        execlp(prog, prog, "-d", "-f", cfg, (char *)NULL);
-    fail:;
-        int code = errno;
-        if (write(ep[1], &code, sizeof code) < 0)
-            _exit(127);
-        _exit(127);
     }
-    close(out[1]);
-    close(ep[1]);
+    if (write_files(h, o, ins, err) || open_stderr(h, err))
+        return -1;
+    const char *prog = o->hercules ? o->hercules : "hercules";
+    char cfg[300], rcenv[320];
+    snprintf(cfg, sizeof cfg, "%s/hercules.cnf", h->dir);
+    snprintf(rcenv, sizeof rcenv, "HERCULES_RC=%s/hercules.rc", h->dir);
+    char *argv[] = { (char *)prog, "-d", "-f", cfg, NULL };
+    char *env[] = { rcenv, NULL };
+    if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
+        if (strstr(err->msg, ": not found"))
+            fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
+                          "--hercules=PATH)", prog);
+        return -1;
+    }
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ 1031 /* Linux */
 #endif
-    fcntl(out[0], F_SETPIPE_SZ, 1 << 20); /* room for ~10 ms of trace: fewer wake-ups (best effort) */
-    setpgid(pid, pid); /* also here: no race with an early kill */
-    int code = 0;
-    ssize_t got;
-    while ((got = read(ep[0], &code, sizeof code)) < 0 && errno == EINTR)
-        ;
-    close(ep[0]);
-    h->pid = pid;
-    h->fd = out[0];
-    if (got == (ssize_t)sizeof code) {
-        int st;
-        waitpid(pid, &st, 0);
-        h->pid = -1;
-        close(h->fd);
-        h->fd = -1;
-        errno = code;
-        if (code == ENOENT)
-            return fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
-                                 "--hercules=PATH)", prog);
-        return fst_errno(err, "cannot run '%s'", prog);
+    fcntl(h->proc.out, F_SETPIPE_SZ, 1 << 20); /* room for ~10 ms of trace: fewer wake-ups (best effort) */
+    h->watching = 1;
+    return 0;
+}
+
+/* One whole line of the log while Hercules starts. 3.13 ends its script with HHCPN013I,
+** 4.x with HHC02264I: every file of the folder has been read by then. */
+static void watch_line(fst_herc *h, const char *s)
+{
+    if (strstr(s, "HHCPN013I") || strstr(s, "HHC02264I")) {
+        h->watching = 0;
+        rm_dir(h);
+    }
+}
+
+int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *err)
+{
+    (void)err;
+    for (size_t i = 0; i < n && h->watching; i++) {
+        if (buf[i] != '\n') {
+            if (h->linelen < sizeof h->line - 1)
+                h->line[h->linelen++] = buf[i]; /* a longer line is no message of interest */
+            continue;
+        }
+        h->line[h->linelen] = 0;
+        h->linelen = 0;
+        watch_line(h, h->line);
+    }
+    if (traced && h->watching) { /* the IPL has loaded everything */
+        h->watching = 0;
+        rm_dir(h);
     }
     return 0;
 }
 
 void fst_herc_kill(fst_herc *h)
 {
-    if (h->pid > 0)
-        kill(-h->pid, SIGKILL);
+    fst_child_kill(&h->proc);
 }
 
-static void rm_dir(const char *dir, size_t npieces)
+/* The lines of Hercules' stderr that look like errors: its shutdown chatter is not news. */
+static void read_tail(int fd, char *tail, size_t tailcap)
 {
-    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "stderr.txt" };
-    char p[320];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-        unlink(p);
+    tail[0] = 0;
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+        return;
+    int d = dup(fd);
+    FILE *f = d >= 0 ? fdopen(d, "r") : NULL;
+    if (!f) {
+        if (d >= 0)
+            close(d);
+        return;
     }
-    for (size_t i = 0; i < npieces; i++) {
-        snprintf(p, sizeof p, "%s/piece%zu.bin", dir, i);
-        unlink(p);
-    }
-    rmdir(dir);
+    char line[256];
+    size_t k = 0;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "E ") == line + 9 || strstr(line, "S ") == line + 9 || !strstr(line, "HHC"))
+            k += (size_t)snprintf(tail + k, k < tailcap ? tailcap - k : 0, "  %s", line);
+    fclose(f);
 }
 
 void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
 {
-    int st = 0;
-    if (h->fd >= 0)
-        close(h->fd);
-    h->fd = -1;
-    if (h->pid > 0) {
-        while (waitpid(h->pid, &st, 0) < 0 && errno == EINTR)
-            ;
-        kill(-h->pid, SIGKILL); /* anything it left behind in its group */
-    }
-    h->pid = -1;
+    int st = fst_child_wait(&h->proc);
     if (status)
         *status = st;
-    if (tail && tailcap) {
-        tail[0] = 0;
-        char p[320];
-        snprintf(p, sizeof p, "%s/stderr.txt", h->dir);
-        FILE *f = fopen(p, "r");
-        if (f) {
-            char line[256];
-            size_t k = 0;
-            /* keep the error-looking lines: Hercules' shutdown chatter is not news */
-            while (fgets(line, sizeof line, f))
-                if (strstr(line, "E ") == line + 9 || strstr(line, "S ") == line + 9 || !strstr(line, "HHC"))
-                    k += (size_t)snprintf(tail + k, k < tailcap ? tailcap - k : 0, "  %s", line);
-            fclose(f);
-        }
-    }
-    if (h->dir[0])
-        rm_dir(h->dir, h->npieces);
-    h->dir[0] = 0;
+    if (tail && tailcap)
+        read_tail(h->errfd, tail, tailcap);
+    if (h->errfd >= 0)
+        close(h->errfd);
+    h->errfd = -1;
+    h->watching = 0;
+    rm_dir(h);
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -168,11 +169,16 @@ static uint64_t image_mb(const fst_ins *ins)
     return mb < 2 ? 2 : mb;
 }
 
+/* A live trace reaches its file at least this often (seconds), as whole frames: a capture
+** killed outright (SIGKILL, a crash, a power cut) keeps everything but the last second. */
+#define FLUSH_EVERY 1.0
+
 /* Read everything from fd into the parser; returns the end reason. */
-static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *keep, fst_err *err, int *failed)
+static const char *pump(capture *c, fst_hlog *h, fst_tw *w, int fd, fst_herc *herc, FILE *keep, fst_err *err,
+                        int *failed)
 {
     static char buf[1 << 20];
-    double t0 = now(), last = t0, waited = 0, last_data = t0;
+    double t0 = now(), last = t0, waited = 0, last_data = t0, flushed = t0;
     for (;;) {
         if (stop_signal)
             return "interrupted";
@@ -235,7 +241,18 @@ static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *k
             *failed = 1;
             return "error";
         }
+        if (herc && herc->watching)
+            fst_herc_watch(herc, buf, (size_t)n, fst_hlog_getstats(h)->insns > 0, err);
     tick:
+        if (now() - flushed >= FLUSH_EVERY) {
+            flushed = now();
+            if (fst_tw_flush(w, err)) {
+                *failed = 1;
+                return "error";
+            }
+            if (keep)
+                fflush(keep);
+        }
         if (c->progress && now() - last > 0.5) {
             last = now();
             progress(c, h, t0, 0);
@@ -248,6 +265,42 @@ static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint6
     snprintf(store[*n], 32, "%llu", (unsigned long long)v);
     kv[*n] = (fst_kv){ key, store[*n] };
     (*n)++;
+}
+
+/* Remove an output that holds nothing of use: only a regular file (never /dev/null, a
+** FIFO or a device that -o named). */
+static void remove_output(const char *path)
+{
+    struct stat sb;
+    if (!stat(path, &sb) && S_ISREG(sb.st_mode))
+        unlink(path);
+}
+
+/* The trace file with its header and storage image; on failure (disk full) nothing is
+** left of it. */
+static fst_tw *open_trace(const capture *c, const char *program, const fst_ins *ins)
+{
+    fst_kv hdr[] = {
+        { FST_HK_SOURCE, c->fromlog ? "log" : "capture" },
+        { FST_HK_PROGRAM, c->fromlog ? c->fromlog : program },
+        { FST_HK_COMMAND, c->command },
+        { FST_HK_RANGE, c->range ? c->range : "all" },
+        { FST_HK_ARCH, fst_arch_name(c->arch) },
+        { FST_HK_TRACEOPT, c->fromlog ? "unknown" : (c->traceopt ? c->traceopt : "noregs") },
+        { FST_HK_CLOCK, "none" },
+        { NULL, NULL },
+    };
+    fst_err err;
+    fst_tw *w = fst_tw_open(c->out, hdr, &err);
+    if (!w)
+        fst_die_err(&err);
+    for (size_t i = 0; i < ins->n; i++)
+        if (fst_tw_image(w, ins->seg[i].addr, ins->seg[i].data, ins->seg[i].len, &err)) {
+            fst_tw_abandon(w);
+            remove_output(c->out);
+            fst_die_err(&err);
+        }
+    return w;
 }
 
 int main(int argc, char **argv)
@@ -275,50 +328,41 @@ int main(int argc, char **argv)
         if (in < 0)
             fst_die("%s: cannot open: %s", c.fromlog, strerror(errno));
     }
+    /* Everything that can fail before the capture fails before Hercules starts: nothing
+    ** to stop, no folder to remove. A write error is an error, not a signal. */
+    signal(SIGPIPE, SIG_IGN);
+    fst_tw *w = open_trace(&c, program, &ins);
+    FILE *keep = NULL;
+    if (c.keeplog && !(keep = fopen(c.keeplog, "w"))) {
+        int e = errno;
+        fst_tw_abandon(w);
+        remove_output(c.out);
+        fst_die("%s: cannot create: %s", c.keeplog, strerror(e));
+    }
     struct sigaction sa = { 0 };
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
 
-    fst_herc herc = { .pid = -1, .fd = -1 };
+    fst_herc herc = { .proc = { -1, -1 }, .errfd = -1 };
     if (!c.fromlog) {
         fst_herc_opts ho = { c.hercules, c.arch, c.range, c.traceopt ? c.traceopt : "noregs",
                              (unsigned)(c.mainsize_mb ? c.mainsize_mb : image_mb(&ins)), (unsigned)c.numcpu };
         if (fst_herc_start(&herc, &ho, &ins, &err)) {
-            if (herc.dir[0])
-                fst_herc_finish(&herc, NULL, NULL, 0);
+            fst_herc_finish(&herc, NULL, NULL, 0);
+            fst_tw_abandon(w);
+            remove_output(c.out);
+            if (keep)
+                fclose(keep);
             fst_die_err(&err);
         }
-        in = herc.fd;
+        in = herc.proc.out;
     }
-    fst_kv hdr[] = {
-        { FST_HK_SOURCE, c.fromlog ? "log" : "capture" },
-        { FST_HK_PROGRAM, c.fromlog ? c.fromlog : program },
-        { FST_HK_COMMAND, c.command },
-        { FST_HK_RANGE, c.range ? c.range : "all" },
-        { FST_HK_ARCH, fst_arch_name(c.arch) },
-        { FST_HK_TRACEOPT, c.fromlog ? "unknown" : (c.traceopt ? c.traceopt : "noregs") },
-        { FST_HK_CLOCK, "none" },
-        { NULL, NULL },
-    };
-    fst_tw *w = fst_tw_open(c.out, hdr, &err);
-    if (!w) {
-        fst_herc_kill(&herc);
-        fst_herc_finish(&herc, NULL, NULL, 0);
-        fst_die_err(&err);
-    }
-    for (size_t i = 0; i < ins.n; i++)
-        if (fst_tw_image(w, ins.seg[i].addr, ins.seg[i].data, ins.seg[i].len, &err))
-            fst_die_err(&err);
-    FILE *keep = NULL;
-    if (c.keeplog && !(keep = fopen(c.keeplog, "w")))
-        fst_die("%s: cannot create: %s", c.keeplog, strerror(errno));
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
     int failed = 0;
-    const char *end = pump(&c, h, in, c.fromlog ? NULL : &herc, keep, &err, &failed);
+    const char *end = pump(&c, h, w, in, c.fromlog ? NULL : &herc, keep, &err, &failed);
     progress(&c, h, 0, 1);
     if (!failed && fst_hlog_finish(h, &err))
         failed = 1;
@@ -375,7 +419,7 @@ int main(int argc, char **argv)
                  src, (unsigned long long)st->first_malformed_line, (unsigned long long)st->malformed,
                  st->malformed == 1 ? "" : "s", st->first_malformed);
     if (code == FST_EXIT_OK && st->insns == 0) {
-        unlink(c.out);
+        remove_output(c.out);
         if (c.fromlog)
             fst_error("%s: no traced instructions in %llu lines (was tracing on: 't+' before 'ipl'?)", src,
                       (unsigned long long)st->lines);
