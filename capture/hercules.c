@@ -20,18 +20,36 @@ static int write_text(const char *dir, const char *name, const char *text, fst_e
     return 0;
 }
 
+/* A value for the script or the configuration: one word of letters, digits and . _ / -,
+** so that no text from outside fst (a newline, a blank, a '#') can add a command or cut
+** one short. */
+static int script_word(const char *what, const char *v, fst_err *err)
+{
+    static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-";
+    if (!*v || v[strspn(v, ok)])
+        return fst_errf(err, "%s '%s' cannot go into Hercules' start-up script (letters, digits and . _ / - only)",
+                        what, v);
+    return 0;
+}
+
 static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
+    const char *traceopt = o->traceopt ? o->traceopt : "noregs";
+    if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)))
+        return -1;
     char cnf[512], rc[512], insl[8192];
+    /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\n# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             "PANRATE FAST\nSHCMDOPT DISABLE\n# Hercules wants at least one device\n000C 3505 /dev/null\n",
              archmode[o->arch & 3], o->mainsize_mb ? o->mainsize_mb : 2, o->numcpu ? o->numcpu : 1);
+    /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
+    ** the script */
     snprintf(rc, sizeof rc,
              "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\n"
-             "traceopt %s\nt+%s%s\nipl %s/program.ins\n",
-             o->traceopt ? o->traceopt : "noregs", o->range ? " " : "", o->range ? o->range : "", h->dir);
+             "traceopt %s\nt+%s%s\nipl program.ins\n",
+             traceopt, o->range ? " " : "", o->range ? o->range : "");
     /* Hercules 3.13 does not load absolute paths from an IPL list: the pieces are copied
     ** next to it, so what Hercules loads is also exactly what goes into the trace. */
     size_t k = 0;
@@ -41,11 +59,9 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
         snprintf(name, sizeof name, "piece%zu.bin", i);
         snprintf(path, sizeof path, "%s/%s", h->dir, name);
         FILE *f = fopen(path, "wb");
-        if (!f || fwrite(ins->seg[i].data, 1, ins->seg[i].len, f) != ins->seg[i].len || fclose(f)) {
-            if (f)
-                fclose(f);
+        int bad = !f || fwrite(ins->seg[i].data, 1, ins->seg[i].len, f) != ins->seg[i].len;
+        if ((f && fclose(f)) || bad)
             return fst_errno(err, "%s: cannot write", path);
-        }
         h->npieces = i + 1;
         k += (size_t)snprintf(insl + k, sizeof insl - k, "%s 0x%llX\n", name, (unsigned long long)ins->seg[i].addr);
     }
@@ -95,7 +111,12 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
     h->errfd = -1;
     h->ins = ins;
     const char *tmp = getenv("TMPDIR");
-    snprintf(h->dir, sizeof h->dir, "%s/fst-capture.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if (strlen(tmp) + sizeof "/fst-capture.XXXXXX" > sizeof h->dir)
+        return fst_errf(err, "TMPDIR is too long for a temporary folder (%zu characters, at most %zu)", strlen(tmp),
+                        sizeof h->dir - sizeof "/fst-capture.XXXXXX");
+    snprintf(h->dir, sizeof h->dir, "%s/fst-capture.XXXXXX", tmp);
     if (!mkdtemp(h->dir)) {
         fst_errno(err, "%s: cannot create a temporary folder", h->dir);
         h->dir[0] = 0;
@@ -104,11 +125,8 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
     if (write_files(h, o, ins, err) || open_stderr(h, err))
         return -1;
     const char *prog = o->hercules ? o->hercules : "hercules";
-    char cfg[300], rcenv[320];
-    snprintf(cfg, sizeof cfg, "%s/hercules.cnf", h->dir);
-    snprintf(rcenv, sizeof rcenv, "HERCULES_RC=%s/hercules.rc", h->dir);
-    char *argv[] = { (char *)prog, "-d", "-f", cfg, NULL };
-    char *env[] = { rcenv, NULL };
+    char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
+    char *env[] = { "HERCULES_RC=hercules.rc", NULL };
     if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
         if (strstr(err->msg, ": not found"))
             fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
@@ -123,28 +141,66 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
     return 0;
 }
 
-/* One whole line of the log while Hercules starts. 3.13 ends its script with HHCPN013I,
-** 4.x with HHC02264I: every file of the folder has been read by then. */
-static void watch_line(fst_herc *h, const char *s)
+/* The severity letter of the Hercules message whose id starts at m ("HHCSC003E ...",
+** 4.x "HHC01234E ..."), or 0 when m is no message id. */
+static int severity(const char *m)
 {
+    for (int i = 3; i < 8; i++)
+        if (!((m[i] >= 'A' && m[i] <= 'Z') || (m[i] >= '0' && m[i] <= '9')))
+            return 0;
+    return strchr("IWESDA", m[8]) && m[8] && (m[9] == ' ' || m[9] == 0) ? m[8] : 0;
+}
+
+/* Hercules' message names a piece of the folder: say which file of the IPL list it is. */
+static void name_piece(const fst_herc *h, const char *msg, fst_err *err)
+{
+    const char *p = strstr(msg, "piece");
+    size_t i;
+    char c;
+    if (p && sscanf(p, "piece%zu.bi%c", &i, &c) == 2 && i < h->npieces && h->ins && i < h->ins->n)
+        fst_errf(err, "%s (piece%zu.bin: a copy of %s, loaded at 0x%llX)", msg, i, h->ins->file[i],
+                 (unsigned long long)h->ins->seg[i].addr);
+    else
+        fst_errf(err, "%s", msg);
+}
+
+/* One whole line of the log while Hercules starts. An error of Hercules' (severity E or
+** S, or a warning of the loader, HHCSC: storage ran out while loading) before the script
+** has ended is a failed start-up: the IPL did not happen as written, and what would run
+** (a program check loop at 0, or nothing) is not the program. 3.13 ends its script with
+** HHCPN013I, 4.x with HHC02264I: every file of the folder has been read by then. */
+static int watch_line(fst_herc *h, const char *s, fst_err *err)
+{
+    /* 3.13 splices other threads' lines into its own: look for an id anywhere */
+    for (const char *m = strstr(s, "HHC"); m; m = strstr(m + 3, "HHC")) {
+        int sev = severity(m);
+        if (sev == 'E' || sev == 'S' || (sev == 'W' && !strncmp(m, "HHCSC", 5))) {
+            h->watching = 0;
+            name_piece(h, m, err);
+            return 1;
+        }
+    }
     if (strstr(s, "HHCPN013I") || strstr(s, "HHC02264I")) {
         h->watching = 0;
         rm_dir(h);
     }
+    return 0;
 }
 
 int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *err)
 {
-    (void)err;
     for (size_t i = 0; i < n && h->watching; i++) {
         if (buf[i] != '\n') {
             if (h->linelen < sizeof h->line - 1)
-                h->line[h->linelen++] = buf[i]; /* a longer line is no message of interest */
+                h->line[h->linelen++] = buf[i]; /* a longer line is cut: its id is at its start */
             continue;
         }
+        while (h->linelen && h->line[h->linelen - 1] == '\r')
+            h->linelen--;
         h->line[h->linelen] = 0;
         h->linelen = 0;
-        watch_line(h, h->line);
+        if (watch_line(h, h->line, err))
+            return 1;
     }
     if (traced && h->watching) { /* the IPL has loaded everything */
         h->watching = 0;

@@ -10,13 +10,21 @@
 ** 3.13, HHC00809I in 4.x). Hercules' stderr goes to an unlinked file, shown to the user
 ** when something fails.
 **
+** Nothing from outside fst reaches the script or the configuration: every path in them
+** is relative to the folder (TMPDIR never appears), and every value written there is one
+** word of letters, digits and . _ / - or refused with an error naming it. The
+** configuration also disables Hercules' `sh` command.
+**
 ** While Hercules starts, the caller gives fst_herc_watch each piece of the log it reads.
-** It removes the folder as soon as Hercules has read all of it (the script ended, or an
+** It says when the start-up failed (an error message of Hercules' before the script
+** ended: a file the IPL could not load, an invalid IPL PSW, a script line refused)
+** rather than letting a capture trace a program-check loop until its timeout, and it
+** removes the folder as soon as Hercules has read all of it (the script ended, or an
 ** instruction was traced): a capture killed later leaves nothing behind.
 **
 ** Ownership: fst_herc_finish waits for (or kills) Hercules and removes the folder, if
-** still there. Errors: -1 with err set (Hercules missing, folder not writable, exec
-** failure).
+** still there. Errors: -1 with err set (Hercules missing, folder not writable, a value
+** that cannot go into the script, exec failure).
 */
 #ifndef FST_HERCULES_H
 #define FST_HERCULES_H
@@ -49,8 +57,8 @@ typedef struct fst_herc {
 } fst_herc;
 
 int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err);
-/* The next `n` bytes of Hercules' log; `traced`: an instruction has been traced.
-** Returns 0. */
+/* The next `n` bytes of Hercules' log; `traced`: an instruction has been traced. Returns
+** 1 when the start-up failed (err holds Hercules' message), else 0. */
 int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *err);
 /* Kill Hercules (its whole process group) now. */
 void fst_herc_kill(fst_herc *h);

@@ -86,6 +86,21 @@ static void progress(const capture *c, const fst_hlog *h, double t0, int last)
             dt > 0 ? (double)n / dt / 1000 : 0.0, dt);
 }
 
+/* "A-B": hex digits only (no blank, sign or 0x: the text goes into Hercules' script as
+** it is), A <= B. */
+static int range_ok(const char *s)
+{
+    static const char hex[] = "0123456789abcdefABCDEF";
+    const char *dash = s + strspn(s, hex);
+    char lo[20];
+    uint64_t a, b;
+    if (*dash != '-' || dash == s || (size_t)(dash - s) >= sizeof lo || dash[1 + strspn(dash + 1, hex)])
+        return 0;
+    memcpy(lo, s, (size_t)(dash - s));
+    lo[dash - s] = 0;
+    return !fst_parse_u64(lo, 16, &a) && !fst_parse_u64(dash + 1, 16, &b) && a <= b;
+}
+
 static void parse_args(capture *c, int argc, char **argv, const char **program)
 {
     fst_optparser p;
@@ -102,14 +117,11 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
             if ((c->arch = fst_arch_parse(p.arg)) < 0 || c->arch == FST_ARCH_UNKNOWN)
                 fst_opt_fail(&p, "--arch wants S/370, ESA/390 or z/Arch, not '%s'", p.arg);
             break;
-        case O_RANGE: {
-            unsigned long long a, b;
-            char extra;
-            if (sscanf(p.arg, "%llx-%llx%c", &a, &b, &extra) != 2 || a > b)
+        case O_RANGE:
+            if (!range_ok(p.arg))
                 fst_opt_fail(&p, "--range wants A-B in hex with A <= B, not '%s'", p.arg);
             c->range = p.arg;
             break;
-        }
         case O_TRACEOPT:
             if (strcmp(p.arg, "noregs") && strcmp(p.arg, "traditional") && strcmp(p.arg, "regsfirst"))
                 fst_opt_fail(&p, "--traceopt wants noregs, traditional or regsfirst, not '%s'", p.arg);
@@ -241,8 +253,10 @@ static const char *pump(capture *c, fst_hlog *h, fst_tw *w, int fd, fst_herc *he
             *failed = 1;
             return "error";
         }
-        if (herc && herc->watching)
-            fst_herc_watch(herc, buf, (size_t)n, fst_hlog_getstats(h)->insns > 0, err);
+        if (herc && herc->watching && fst_herc_watch(herc, buf, (size_t)n, fst_hlog_getstats(h)->insns > 0, err)) {
+            *failed = 1;
+            return "ipl-failed";
+        }
     tick:
         if (now() - flushed >= FLUSH_EVERY) {
             flushed = now();
@@ -404,7 +418,12 @@ int main(int argc, char **argv)
     uint64_t bytes = 0;
     if (failed) {
         fst_tw_abandon(w);
-        fst_error("%s", err.msg);
+        if (!strcmp(end, "ipl-failed"))
+            fst_error("%s: Hercules could not IPL it: %s", program, err.msg);
+        else
+            fst_error("%s", err.msg);
+        if (!st->insns)
+            remove_output(c.out); /* nothing in it */
         code = FST_EXIT_FAIL;
     } else {
         bytes = fst_tw_bytes(w);
