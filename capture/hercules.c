@@ -1,10 +1,12 @@
 /* capture/hercules.c — see hercules.h. */
 #include "capture/hercules.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static int write_text(const char *dir, const char *name, const char *text, fst_err *err)
@@ -32,18 +34,34 @@ static int script_word(const char *what, const char *v, fst_err *err)
     return 0;
 }
 
+/* Priorities no more favourable than fst's own: the caller's nice value, or Hercules'
+** default (CPUPRIO 15, DEVPRIO 8) when that is nicer. */
+static void priorities(char *buf, size_t cap)
+{
+    errno = 0;
+    int n = getpriority(PRIO_PROCESS, 0);
+    if (n == -1 && errno)
+        n = 0;
+    snprintf(buf, cap, "HERCPRIO %d\nTODPRIO %d\nCPUPRIO %d\nDEVPRIO %d\n", n, n, n > 15 ? n : 15, n > 8 ? n : 8);
+}
+
 static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
     const char *traceopt = o->traceopt ? o->traceopt : "noregs";
     if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)))
         return -1;
-    char cnf[512], rc[512], insl[8192];
+    unsigned mainsize = o->mainsize_mb < FST_HERC_MAINSIZE_MIN ? FST_HERC_MAINSIZE_MIN : o->mainsize_mb;
+    if (mainsize > FST_HERC_MAINSIZE_MAX)
+        return fst_errf(err, "main storage of %u MB: Hercules 3.13 takes at most %u MB", mainsize,
+                        FST_HERC_MAINSIZE_MAX);
+    char cnf[640], prio[128], rc[512], insl[8192];
+    priorities(prio, sizeof prio);
     /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\nSHCMDOPT DISABLE\n# Hercules wants at least one device\n000C 3505 /dev/null\n",
-             archmode[o->arch & 3], o->mainsize_mb ? o->mainsize_mb : 2, o->numcpu ? o->numcpu : 1);
+             "PANRATE FAST\nSHCMDOPT DISABLE\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio);
     /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
     ** the script */
     snprintf(rc, sizeof rc,

@@ -36,6 +36,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The largest MAINSIZE (MB) Hercules 3.13 takes as it is: it computes the size in bytes
+** as MAINSIZE * 1024 in 32 bits before widening, so 4194304 MB and up wrap (4 TiB becomes
+** 0 bytes and the IPL loads nothing). The smallest is 2. Whether the host can give that
+** much storage is Hercules' to say (HHCCF031S, a failed start-up). */
+#define FST_HERC_MAINSIZE_MIN 2u
+#define FST_HERC_MAINSIZE_MAX 4194303u
+
 typedef struct fst_herc_opts {
     const char *hercules;   /* program to run; NULL = "hercules" from PATH */
     int arch;               /* FST_ARCH_* */

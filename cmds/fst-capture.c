@@ -37,7 +37,7 @@ static const fst_option options[] = {
     { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never); --follow: SEC s without a new line", O_TIMEOUT },
     { 0, "max-instructions", "N", "stop after N traced instructions", O_MAX },
     { 0, "keep-log", "FILE", "also keep Hercules' text log in FILE", O_KEEPLOG },
-    { 0, "mainsize", "MB", "main storage size (default: what the image needs, at least 2)", O_MAINSIZE },
+    { 0, "mainsize", "MB", "main storage size, 2 to 4194303 (default: what the image needs, at least 2)", O_MAINSIZE },
     { 0, "numcpu", "N", "number of CPUs (default 1)", O_NUMCPU },
     { 0, "follow", NULL, "with --from-log=FILE: keep reading as Hercules writes the file, until the program "
                          "reaches a disabled wait, Ctrl-C, or --timeout seconds without a new line", O_FOLLOW },
@@ -131,7 +131,7 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         case O_TIMEOUT: c->timeout = fst_opt_u64(&p, 0, 86400 * 365); break;
         case O_MAX: c->max = fst_opt_u64(&p, 1, UINT64_MAX); break;
         case O_KEEPLOG: c->keeplog = p.arg; break;
-        case O_MAINSIZE: c->mainsize_mb = fst_opt_u64(&p, 1, 1 << 20); break;
+        case O_MAINSIZE: c->mainsize_mb = fst_opt_u64(&p, FST_HERC_MAINSIZE_MIN, FST_HERC_MAINSIZE_MAX); break;
         case O_NUMCPU: c->numcpu = fst_opt_u64(&p, 1, 64); break;
         case O_FOLLOW: c->follow = 1; break;
         case O_QUIET: c->quiet = 1; break;
@@ -328,10 +328,20 @@ int main(int argc, char **argv)
     fst_ins ins = { 0 };
     const char *insfile = c.fromlog ? c.image : program;
     uint64_t maxstore = c.arch == FST_ARCH_S370 ? (16u << 20) : c.arch == FST_ARCH_ESA390 ? (2048ull << 20) : 0;
-    if (c.mainsize_mb)
+    const char *why = NULL;
+    if (!c.fromlog && c.arch == FST_ARCH_ZARCH) { /* a log may come from a larger machine */
+        maxstore = (uint64_t)FST_HERC_MAINSIZE_MAX << 20;
+        why = "the most main storage Hercules 3.13 takes: 4194303 MB";
+    }
+    if (c.mainsize_mb) {
         maxstore = c.mainsize_mb << 20;
-    if (insfile && fst_ins_load(&ins, insfile, maxstore, &err))
+        why = NULL;
+    }
+    if (insfile && fst_ins_load(&ins, insfile, maxstore, &err)) {
+        if (why && strstr(err.msg, "does not fit"))
+            fst_die("%s (%s)", err.msg, why);
         fst_die_err(&err);
+    }
     char *defout = NULL;
     if (!c.out)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
@@ -419,7 +429,7 @@ int main(int argc, char **argv)
     if (failed) {
         fst_tw_abandon(w);
         if (!strcmp(end, "ipl-failed"))
-            fst_error("%s: Hercules could not IPL it: %s", program, err.msg);
+            fst_error("%s: Hercules failed to start it: %s", program, err.msg);
         else
             fst_error("%s", err.msg);
         if (!st->insns)

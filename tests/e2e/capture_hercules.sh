@@ -94,8 +94,8 @@ expect_fail ".ins with a bad address" 2 "badaddr.ins:1: bad load address '0xZZ'"
 printf '%s 0x1000000\n' "$FST_PROGS/minimal.bin" > "$T/big.ins"
 expect_fail "a core image that does not fit (S/370: 16 MiB)" 2 "big.ins:1: .*does not fit in 16384 KiB" \
     fst-capture -o "$T/x.trace" "$T/big.ins"
-expect_fail "a core image that does not fit --mainsize" 2 "does not fit in 1024 KiB" \
-    fst-capture --mainsize=1 -o "$T/x.trace" "$T/big.ins"
+expect_fail "a core image that does not fit --mainsize" 2 "does not fit in 2048 KiB" \
+    fst-capture --mainsize=2 -o "$T/x.trace" "$T/big.ins"
 expect_fail "Hercules not installed" 2 "cannot run '/nonexistent/hercules': not found" \
     fst-capture --hercules=/nonexistent/hercules -o "$T/x.trace" "$FST_PROGS/minimal.ins"
 # a start-up that fails (invalid IPL PSW, a piece Hercules cannot load): capture_script.sh
