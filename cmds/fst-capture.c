@@ -185,93 +185,133 @@ static uint64_t image_mb(const fst_ins *ins)
 ** killed outright (SIGKILL, a crash, a power cut) keeps everything but the last second. */
 #define FLUSH_EVERY 1.0
 
+typedef struct pump_ctx {
+    capture *c;
+    fst_hlog *h;
+    fst_tw *w;
+    fst_herc *herc;       /* NULL for --from-log */
+    FILE *keep;
+    fst_err *err;
+    int *failed;
+    double t0, shown, flushed, waited;
+} pump_ctx;
+
+static const char *failure(pump_ctx *p, const char *why)
+{
+    *p->failed = 1;
+    return why;
+}
+
+/* Why the capture ends before the next read, or NULL. */
+static const char *should_stop(pump_ctx *p)
+{
+    const fst_hlog_stats *st = fst_hlog_getstats(p->h);
+    if (stop_signal)
+        return "interrupted";
+    if (p->herc && st->disabled_wait) {
+        /* Hercules' automatic operator quits at the disabled wait; now and then (a busy
+        ** machine) it does not. The program has ended either way: give Hercules two
+        ** seconds to quit by itself, then stop it. */
+        if (!p->waited)
+            p->waited = now();
+        else if (now() - p->waited > 2.0)
+            return "disabled-wait";
+    }
+    if (p->herc && p->c->timeout && now() - p->t0 > (double)p->c->timeout)
+        return "timeout";
+    if (st->limit_hit)
+        return "max-instructions";
+    return NULL;
+}
+
+/* A piece of the log: kept, parsed, and watched while Hercules starts. NULL, or why the
+** capture ends. */
+static const char *take(pump_ctx *p, const char *buf, size_t n)
+{
+    if (p->keep && fwrite(buf, 1, n, p->keep) != n) {
+        fst_errno(p->err, "%s: cannot write", p->c->keeplog);
+        return failure(p, "error");
+    }
+    if (fst_hlog_feed(p->h, buf, n, p->err))
+        return failure(p, "error");
+    if (p->herc && p->herc->watching &&
+        fst_herc_watch(p->herc, buf, n, fst_hlog_getstats(p->h)->insns > 0, p->err))
+        return failure(p, "ipl-failed");
+    return NULL;
+}
+
+/* Between reads: the periodic flush and the progress line. NULL, or "error". */
+static const char *tick(pump_ctx *p)
+{
+    if (now() - p->flushed >= FLUSH_EVERY) {
+        p->flushed = now();
+        if (fst_tw_flush(p->w, p->err))
+            return failure(p, "error");
+        if (p->keep)
+            fflush(p->keep);
+    }
+    if (p->c->progress && now() - p->shown > 0.5) {
+        p->shown = now();
+        progress(p->c, p->h, p->t0, 0);
+    }
+    return NULL;
+}
+
+/* Wait up to 250 ms for Hercules' log: 1 when there is something to read, 0 when not,
+** -1 on error. */
+static int log_ready(pump_ctx *p, int fd)
+{
+    struct pollfd pf = { fd, POLLIN, 0 };
+    int r = poll(&pf, 1, 250);
+    if (r < 0 && errno != EINTR) {
+        fst_errno(p->err, "poll");
+        return -1;
+    }
+    return r > 0;
+}
+
 /* Read everything from fd into the parser; returns the end reason. */
-static const char *pump(capture *c, fst_hlog *h, fst_tw *w, int fd, fst_herc *herc, FILE *keep, fst_err *err,
-                        int *failed)
+static const char *pump(pump_ctx *p, int fd)
 {
     static char buf[1 << 20];
-    double t0 = now(), last = t0, waited = 0, last_data = t0, flushed = t0;
-    for (;;) {
-        if (stop_signal)
-            return "interrupted";
-        if (herc && fst_hlog_getstats(h)->disabled_wait) {
-            /* Hercules' automatic operator quits at the disabled wait; now and then (a busy
-            ** machine) it does not. The program has ended either way: give Hercules two
-            ** seconds to quit by itself, then stop it. */
-            if (!waited)
-                waited = now();
-            else if (now() - waited > 2.0)
-                return "disabled-wait";
-        }
-        if (herc && c->timeout && now() - t0 > (double)c->timeout)
-            return "timeout";
-        if (fst_hlog_getstats(h)->limit_hit)
-            return "max-instructions";
-        if (herc) {
-            struct pollfd pf = { fd, POLLIN, 0 };
-            int r = poll(&pf, 1, 250);
-            if (r < 0 && errno != EINTR) {
-                *failed = 1;
-                fst_errno(err, "poll");
-                return "error";
-            }
-            if (r <= 0)
-                goto tick;
-        }
-        ssize_t n = read(fd, buf, sizeof buf);
+    const char *end = NULL;
+    double last_data = p->t0;
+    while (!(end = should_stop(p))) {
+        int ready = p->herc ? log_ready(p, fd) : 1;
+        if (ready < 0)
+            return failure(p, "error");
+        ssize_t n = ready ? read(fd, buf, sizeof buf) : 0;
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            *failed = 1;
-            fst_errno(err, "%s: cannot read", c->fromlog ? c->fromlog : "Hercules' log");
-            return "error";
+            fst_errno(p->err, "%s: cannot read", p->c->fromlog ? p->c->fromlog : "Hercules' log");
+            return failure(p, "error");
         }
-        if (n == 0 && c->follow) { /* the log file grows as Hercules writes it */
-            if (fst_hlog_getstats(h)->disabled_wait)
+        if (ready && n == 0 && !p->c->follow)
+            return "eof";
+        if (ready && n == 0) { /* --follow: the log file grows as Hercules writes it */
+            if (fst_hlog_getstats(p->h)->disabled_wait)
                 return "eof";
-            if (c->timeout && now() - last_data > (double)c->timeout)
+            if (p->c->timeout && now() - last_data > (double)p->c->timeout)
                 return "idle";
             struct timespec ts = { 0, 100 * 1000 * 1000 };
             nanosleep(&ts, NULL);
-            goto tick;
         }
-        if (n == 0)
-            return "eof";
-        last_data = now();
-        if (herc && (size_t)n < sizeof buf / 4) {
-            /* Hercules writes a line at a time; waking up for each costs it more than
-            ** the parsing does. Let the (enlarged) pipe fill a little between reads. */
-            struct timespec ts = { 0, 3 * 1000 * 1000 };
-            nanosleep(&ts, NULL);
-        }
-        if (keep && fwrite(buf, 1, (size_t)n, keep) != (size_t)n) {
-            *failed = 1;
-            fst_errno(err, "%s: cannot write", c->keeplog);
-            return "error";
-        }
-        if (fst_hlog_feed(h, buf, (size_t)n, err)) {
-            *failed = 1;
-            return "error";
-        }
-        if (herc && herc->watching && fst_herc_watch(herc, buf, (size_t)n, fst_hlog_getstats(h)->insns > 0, err)) {
-            *failed = 1;
-            return "ipl-failed";
-        }
-    tick:
-        if (now() - flushed >= FLUSH_EVERY) {
-            flushed = now();
-            if (fst_tw_flush(w, err)) {
-                *failed = 1;
-                return "error";
+        if (n > 0) {
+            last_data = now();
+            if (p->herc && (size_t)n < sizeof buf / 4) {
+                /* Hercules writes a line at a time; waking up for each costs it more than
+                ** the parsing does. Let the (enlarged) pipe fill a little between reads. */
+                struct timespec ts = { 0, 3 * 1000 * 1000 };
+                nanosleep(&ts, NULL);
             }
-            if (keep)
-                fflush(keep);
+            if ((end = take(p, buf, (size_t)n)))
+                return end;
         }
-        if (c->progress && now() - last > 0.5) {
-            last = now();
-            progress(c, h, t0, 0);
-        }
+        if ((end = tick(p)))
+            return end;
     }
+    return end;
 }
 
 static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint64_t v)
@@ -317,6 +357,47 @@ static fst_tw *open_trace(const capture *c, const char *program, const fst_ins *
     return w;
 }
 
+/* The storage image of the .ins (NULL: none), each piece checked against the storage
+** the machine has: S/370 16 MiB, ESA/390 2 GiB, z/Arch what Hercules 3.13 takes, or
+** --mainsize. */
+static void load_image(const capture *c, const char *insfile, fst_ins *ins)
+{
+    uint64_t maxstore = c->arch == FST_ARCH_S370 ? (16u << 20) : c->arch == FST_ARCH_ESA390 ? (2048ull << 20) : 0;
+    const char *why = NULL;
+    if (!c->fromlog && c->arch == FST_ARCH_ZARCH) { /* a log may come from a larger machine */
+        maxstore = (uint64_t)FST_HERC_MAINSIZE_MAX << 20;
+        why = "the most main storage Hercules 3.13 takes: 4194303 MB";
+    }
+    if (c->mainsize_mb) {
+        maxstore = c->mainsize_mb << 20;
+        why = NULL;
+    }
+    fst_err err;
+    if (insfile && fst_ins_load(ins, insfile, maxstore, &err)) {
+        if (why && strstr(err.msg, "does not fit"))
+            fst_die("%s (%s)", err.msg, why);
+        fst_die_err(&err);
+    }
+}
+
+/* Start Hercules on the image; returns the read end of its log. On failure nothing is
+** left: no Hercules, no folder, no trace file. */
+static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, fst_tw *w, FILE *keep)
+{
+    fst_herc_opts ho = { c->hercules, c->arch, c->range, c->traceopt ? c->traceopt : "noregs",
+                         (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), (unsigned)c->numcpu };
+    fst_err err;
+    if (fst_herc_start(herc, &ho, ins, &err)) {
+        fst_herc_finish(herc, NULL, NULL, 0);
+        fst_tw_abandon(w);
+        remove_output(c->out);
+        if (keep)
+            fclose(keep);
+        fst_die_err(&err);
+    }
+    return herc->proc.out;
+}
+
 int main(int argc, char **argv)
 {
     capture c = { 0 };
@@ -326,22 +407,7 @@ int main(int argc, char **argv)
         c.arch = c.fromlog ? FST_ARCH_UNKNOWN : FST_ARCH_S370;
     fst_err err;
     fst_ins ins = { 0 };
-    const char *insfile = c.fromlog ? c.image : program;
-    uint64_t maxstore = c.arch == FST_ARCH_S370 ? (16u << 20) : c.arch == FST_ARCH_ESA390 ? (2048ull << 20) : 0;
-    const char *why = NULL;
-    if (!c.fromlog && c.arch == FST_ARCH_ZARCH) { /* a log may come from a larger machine */
-        maxstore = (uint64_t)FST_HERC_MAINSIZE_MAX << 20;
-        why = "the most main storage Hercules 3.13 takes: 4194303 MB";
-    }
-    if (c.mainsize_mb) {
-        maxstore = c.mainsize_mb << 20;
-        why = NULL;
-    }
-    if (insfile && fst_ins_load(&ins, insfile, maxstore, &err)) {
-        if (why && strstr(err.msg, "does not fit"))
-            fst_die("%s (%s)", err.msg, why);
-        fst_die_err(&err);
-    }
+    load_image(&c, c.fromlog ? c.image : program, &ins);
     char *defout = NULL;
     if (!c.out)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
@@ -370,23 +436,13 @@ int main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
 
     fst_herc herc = { .proc = { -1, -1 }, .errfd = -1 };
-    if (!c.fromlog) {
-        fst_herc_opts ho = { c.hercules, c.arch, c.range, c.traceopt ? c.traceopt : "noregs",
-                             (unsigned)(c.mainsize_mb ? c.mainsize_mb : image_mb(&ins)), (unsigned)c.numcpu };
-        if (fst_herc_start(&herc, &ho, &ins, &err)) {
-            fst_herc_finish(&herc, NULL, NULL, 0);
-            fst_tw_abandon(w);
-            remove_output(c.out);
-            if (keep)
-                fclose(keep);
-            fst_die_err(&err);
-        }
-        in = herc.proc.out;
-    }
+    if (!c.fromlog)
+        in = start_hercules(&c, &ins, &herc, w, keep);
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
     int failed = 0;
-    const char *end = pump(&c, h, w, in, c.fromlog ? NULL : &herc, keep, &err, &failed);
+    pump_ctx pc = { &c, h, w, c.fromlog ? NULL : &herc, keep, &err, &failed, now(), now(), now(), 0 };
+    const char *end = pump(&pc, in);
     progress(&c, h, 0, 1);
     if (!failed && fst_hlog_finish(h, &err))
         failed = 1;
