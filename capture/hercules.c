@@ -3,12 +3,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static int write_text(const char *dir, const char *name, const char *text, fst_err *err)
@@ -24,18 +22,52 @@ static int write_text(const char *dir, const char *name, const char *text, fst_e
     return 0;
 }
 
+/* A value for the script or the configuration: one word of letters, digits and . _ / -,
+** so that no text from outside fst (a newline, a blank, a '#') can add a command or cut
+** one short. */
+static int script_word(const char *what, const char *v, fst_err *err)
+{
+    static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-";
+    if (!*v || v[strspn(v, ok)])
+        return fst_errf(err, "%s '%s' cannot go into Hercules' start-up script (letters, digits and . _ / - only)",
+                        what, v);
+    return 0;
+}
+
+/* Priorities no more favourable than fst's own: the caller's nice value, or Hercules'
+** default (CPUPRIO 15, DEVPRIO 8) when that is nicer. */
+static void priorities(char *buf, size_t cap)
+{
+    errno = 0;
+    int n = getpriority(PRIO_PROCESS, 0);
+    if (n == -1 && errno)
+        n = 0;
+    snprintf(buf, cap, "HERCPRIO %d\nTODPRIO %d\nCPUPRIO %d\nDEVPRIO %d\n", n, n, n > 15 ? n : 15, n > 8 ? n : 8);
+}
+
 static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
-    char cnf[512], rc[512], insl[8192];
+    const char *traceopt = o->traceopt ? o->traceopt : "noregs";
+    if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)))
+        return -1;
+    unsigned mainsize = o->mainsize_mb < FST_HERC_MAINSIZE_MIN ? FST_HERC_MAINSIZE_MIN : o->mainsize_mb;
+    if (mainsize > FST_HERC_MAINSIZE_MAX)
+        return fst_errf(err, "main storage of %u MB: Hercules 3.13 takes at most %u MB", mainsize,
+                        FST_HERC_MAINSIZE_MAX);
+    char cnf[640], prio[128], rc[512], insl[8192];
+    priorities(prio, sizeof prio);
+    /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\n# Hercules wants at least one device\n000C 3505 /dev/null\n",
-             archmode[o->arch & 3], o->mainsize_mb ? o->mainsize_mb : 2, o->numcpu ? o->numcpu : 1);
+             "PANRATE FAST\nSHCMDOPT DISABLE\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio);
+    /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
+    ** the script */
     snprintf(rc, sizeof rc,
              "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\n"
-             "traceopt %s\nt+%s%s\nipl %s/program.ins\n",
-             o->traceopt ? o->traceopt : "noregs", o->range ? " " : "", o->range ? o->range : "", h->dir);
+             "traceopt %s\nt+%s%s\nipl program.ins\n",
+             traceopt, o->range ? " " : "", o->range ? o->range : "");
     /* Hercules 3.13 does not load absolute paths from an IPL list: the pieces are copied
     ** next to it, so what Hercules loads is also exactly what goes into the trace. */
     size_t k = 0;
@@ -45,11 +77,9 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
         snprintf(name, sizeof name, "piece%zu.bin", i);
         snprintf(path, sizeof path, "%s/%s", h->dir, name);
         FILE *f = fopen(path, "wb");
-        if (!f || fwrite(ins->seg[i].data, 1, ins->seg[i].len, f) != ins->seg[i].len || fclose(f)) {
-            if (f)
-                fclose(f);
+        int bad = !f || fwrite(ins->seg[i].data, 1, ins->seg[i].len, f) != ins->seg[i].len;
+        if ((f && fclose(f)) || bad)
             return fst_errno(err, "%s: cannot write", path);
-        }
         h->npieces = i + 1;
         k += (size_t)snprintf(insl + k, sizeof insl - k, "%s 0x%llX\n", name, (unsigned long long)ins->seg[i].addr);
     }
@@ -61,126 +91,178 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     return 0;
 }
 
+/* Hercules' stderr: a file in the folder, unlinked at once (read through errfd at the
+** end), so that it never outlives the capture. */
+static int open_stderr(fst_herc *h, fst_err *err)
+{
+    char p[320];
+    snprintf(p, sizeof p, "%s/stderr.txt", h->dir);
+    h->errfd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (h->errfd < 0)
+        return fst_errno(err, "%s: cannot create", p);
+    unlink(p);
+    return 0;
+}
+
+static void rm_dir(fst_herc *h)
+{
+    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins" };
+    char p[320];
+    if (!h->dir[0])
+        return;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", h->dir, files[i]);
+        unlink(p);
+    }
+    for (size_t i = 0; i < h->npieces; i++) {
+        snprintf(p, sizeof p, "%s/piece%zu.bin", h->dir, i);
+        unlink(p);
+    }
+    rmdir(h->dir);
+    h->dir[0] = 0;
+}
+
 int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     memset(h, 0, sizeof *h);
-    h->pid = -1;
-    h->fd = -1;
+    h->proc = (fst_child){ -1, -1 };
+    h->errfd = -1;
+    h->ins = ins;
     const char *tmp = getenv("TMPDIR");
-    snprintf(h->dir, sizeof h->dir, "%s/fst-capture.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(h->dir))
-        return fst_errno(err, "%s: cannot create a temporary folder", h->dir);
-    if (write_files(h, o, ins, err))
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if (strlen(tmp) + sizeof "/fst-capture.XXXXXX" > sizeof h->dir)
+        return fst_errf(err, "TMPDIR is too long for a temporary folder (%zu characters, at most %zu)", strlen(tmp),
+                        sizeof h->dir - sizeof "/fst-capture.XXXXXX");
+    snprintf(h->dir, sizeof h->dir, "%s/fst-capture.XXXXXX", tmp);
+    if (!mkdtemp(h->dir)) {
+        fst_errno(err, "%s: cannot create a temporary folder", h->dir);
+        h->dir[0] = 0;
         return -1;
-    int out[2], ep[2];
-    if (pipe(out) || pipe(ep) || fcntl(ep[1], F_SETFD, FD_CLOEXEC))
-        return fst_errno(err, "pipe");
-    const char *prog = o->hercules ? o->hercules : "hercules";
-    char cfg[300], rcpath[300], errpath[300];
-    snprintf(cfg, sizeof cfg, "%s/hercules.cnf", h->dir);
-    snprintf(rcpath, sizeof rcpath, "%s/hercules.rc", h->dir);
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", h->dir);
-    pid_t pid = fork();
-    if (pid < 0)
-        return fst_errno(err, "fork");
-    if (pid == 0) {
-        setpgid(0, 0);
-        int null = open("/dev/null", O_RDONLY);
-        int e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (null < 0 || e < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(e, 2) < 0 || chdir(h->dir))
-            goto fail;
-        close(out[0]);
-        close(out[1]);
-        setenv("HERCULES_RC", rcpath, 1);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        execlp(prog, prog, "-d", "-f", cfg, (char *)NULL);
-    fail:;
-        int code = errno;
-        if (write(ep[1], &code, sizeof code) < 0)
-            _exit(127);
-        _exit(127);
     }
-    close(out[1]);
-    close(ep[1]);
+    if (write_files(h, o, ins, err) || open_stderr(h, err))
+        return -1;
+    const char *prog = o->hercules ? o->hercules : "hercules";
+    char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
+    char *env[] = { "HERCULES_RC=hercules.rc", NULL };
+    if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
+        if (strstr(err->msg, ": not found"))
+            fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
+                          "--hercules=PATH)", prog);
+        return -1;
+    }
 #ifndef F_SETPIPE_SZ
 #define F_SETPIPE_SZ 1031 /* Linux */
 #endif
-    fcntl(out[0], F_SETPIPE_SZ, 1 << 20); /* room for ~10 ms of trace: fewer wake-ups (best effort) */
-    setpgid(pid, pid); /* also here: no race with an early kill */
-    int code = 0;
-    ssize_t got;
-    while ((got = read(ep[0], &code, sizeof code)) < 0 && errno == EINTR)
-        ;
-    close(ep[0]);
-    h->pid = pid;
-    h->fd = out[0];
-    if (got == (ssize_t)sizeof code) {
-        int st;
-        waitpid(pid, &st, 0);
-        h->pid = -1;
-        close(h->fd);
-        h->fd = -1;
-        errno = code;
-        if (code == ENOENT)
-            return fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
-                                 "--hercules=PATH)", prog);
-        return fst_errno(err, "cannot run '%s'", prog);
+    fcntl(h->proc.out, F_SETPIPE_SZ, 1 << 20); /* room for ~10 ms of trace: fewer wake-ups (best effort) */
+    h->watching = 1;
+    return 0;
+}
+
+/* The severity letter of the Hercules message whose id starts at m ("HHCSC003E ...",
+** 4.x "HHC01234E ..."), or 0 when m is no message id. */
+static int severity(const char *m)
+{
+    for (int i = 3; i < 8; i++)
+        if (!((m[i] >= 'A' && m[i] <= 'Z') || (m[i] >= '0' && m[i] <= '9')))
+            return 0;
+    return strchr("IWESDA", m[8]) && m[8] && (m[9] == ' ' || m[9] == 0) ? m[8] : 0;
+}
+
+/* Hercules' message names a piece of the folder: say which file of the IPL list it is. */
+static void name_piece(const fst_herc *h, const char *msg, fst_err *err)
+{
+    const char *p = strstr(msg, "piece");
+    size_t i;
+    char c;
+    if (p && sscanf(p, "piece%zu.bi%c", &i, &c) == 2 && i < h->npieces && h->ins && i < h->ins->n)
+        fst_errf(err, "%s (piece%zu.bin: a copy of %s, loaded at 0x%llX)", msg, i, h->ins->file[i],
+                 (unsigned long long)h->ins->seg[i].addr);
+    else
+        fst_errf(err, "%s", msg);
+}
+
+/* One whole line of the log while Hercules starts. An error of Hercules' (severity E or
+** S, or a warning of the loader, HHCSC: storage ran out while loading) before the script
+** has ended is a failed start-up: the IPL did not happen as written, and what would run
+** (a program check loop at 0, or nothing) is not the program. 3.13 ends its script with
+** HHCPN013I, 4.x with HHC02264I: every file of the folder has been read by then. */
+static int watch_line(fst_herc *h, const char *s, fst_err *err)
+{
+    /* 3.13 splices other threads' lines into its own: look for an id anywhere */
+    for (const char *m = strstr(s, "HHC"); m; m = strstr(m + 3, "HHC")) {
+        int sev = severity(m);
+        if (sev == 'E' || sev == 'S' || (sev == 'W' && !strncmp(m, "HHCSC", 5))) {
+            h->watching = 0;
+            name_piece(h, m, err);
+            return 1;
+        }
+    }
+    if (strstr(s, "HHCPN013I") || strstr(s, "HHC02264I")) {
+        h->watching = 0;
+        rm_dir(h);
+    }
+    return 0;
+}
+
+int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *err)
+{
+    for (size_t i = 0; i < n && h->watching; i++) {
+        if (buf[i] != '\n') {
+            if (h->linelen < sizeof h->line - 1)
+                h->line[h->linelen++] = buf[i]; /* a longer line is cut: its id is at its start */
+            continue;
+        }
+        while (h->linelen && h->line[h->linelen - 1] == '\r')
+            h->linelen--;
+        h->line[h->linelen] = 0;
+        h->linelen = 0;
+        if (watch_line(h, h->line, err))
+            return 1;
+    }
+    if (traced && h->watching) { /* the IPL has loaded everything */
+        h->watching = 0;
+        rm_dir(h);
     }
     return 0;
 }
 
 void fst_herc_kill(fst_herc *h)
 {
-    if (h->pid > 0)
-        kill(-h->pid, SIGKILL);
+    fst_child_kill(&h->proc);
 }
 
-static void rm_dir(const char *dir, size_t npieces)
+/* The lines of Hercules' stderr that look like errors: its shutdown chatter is not news. */
+static void read_tail(int fd, char *tail, size_t tailcap)
 {
-    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "stderr.txt" };
-    char p[320];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-        unlink(p);
+    tail[0] = 0;
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+        return;
+    int d = dup(fd);
+    FILE *f = d >= 0 ? fdopen(d, "r") : NULL;
+    if (!f) {
+        if (d >= 0)
+            close(d);
+        return;
     }
-    for (size_t i = 0; i < npieces; i++) {
-        snprintf(p, sizeof p, "%s/piece%zu.bin", dir, i);
-        unlink(p);
-    }
-    rmdir(dir);
+    char line[256];
+    size_t k = 0;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "E ") == line + 9 || strstr(line, "S ") == line + 9 || !strstr(line, "HHC"))
+            k += (size_t)snprintf(tail + k, k < tailcap ? tailcap - k : 0, "  %s", line);
+    fclose(f);
 }
 
 void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
 {
-    int st = 0;
-    if (h->fd >= 0)
-        close(h->fd);
-    h->fd = -1;
-    if (h->pid > 0) {
-        while (waitpid(h->pid, &st, 0) < 0 && errno == EINTR)
-            ;
-        kill(-h->pid, SIGKILL); /* anything it left behind in its group */
-    }
-    h->pid = -1;
+    int st = fst_child_wait(&h->proc);
     if (status)
         *status = st;
-    if (tail && tailcap) {
-        tail[0] = 0;
-        char p[320];
-        snprintf(p, sizeof p, "%s/stderr.txt", h->dir);
-        FILE *f = fopen(p, "r");
-        if (f) {
-            char line[256];
-            size_t k = 0;
-            /* keep the error-looking lines: Hercules' shutdown chatter is not news */
-            while (fgets(line, sizeof line, f))
-                if (strstr(line, "E ") == line + 9 || strstr(line, "S ") == line + 9 || !strstr(line, "HHC"))
-                    k += (size_t)snprintf(tail + k, k < tailcap ? tailcap - k : 0, "  %s", line);
-            fclose(f);
-        }
-    }
-    if (h->dir[0])
-        rm_dir(h->dir, h->npieces);
-    h->dir[0] = 0;
+    if (tail && tailcap)
+        read_tail(h->errfd, tail, tailcap);
+    if (h->errfd >= 0)
+        close(h->errfd);
+    h->errfd = -1;
+    h->watching = 0;
+    rm_dir(h);
 }

@@ -39,7 +39,7 @@ static const fst_option options[] = {
     { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never); --follow: SEC s without a new line", O_TIMEOUT },
     { 0, "max-instructions", "N", "stop after N traced instructions", O_MAX },
     { 0, "keep-log", "FILE", "also keep Hercules' text log in FILE", O_KEEPLOG },
-    { 0, "mainsize", "MB", "main storage size (default: what the image needs, at least 2)", O_MAINSIZE },
+    { 0, "mainsize", "MB", "main storage size, 2 to 4194303 (default: what the image needs, at least 2)", O_MAINSIZE },
     { 0, "numcpu", "N", "number of CPUs (default 1)", O_NUMCPU },
     { 0, "follow", NULL, "with --from-log=FILE: keep reading as Hercules writes the file, until the program "
                          "reaches a disabled wait, Ctrl-C, or --timeout seconds without a new line", O_FOLLOW },
@@ -90,6 +90,21 @@ static void progress(const capture *c, const fst_hlog *h, double t0, int last)
             dt > 0 ? (double)n / dt / 1000 : 0.0, dt);
 }
 
+/* "A-B": hex digits only (no blank, sign or 0x: the text goes into Hercules' script as
+** it is), A <= B. */
+static int range_ok(const char *s)
+{
+    static const char hex[] = "0123456789abcdefABCDEF";
+    const char *dash = s + strspn(s, hex);
+    char lo[20];
+    uint64_t a, b;
+    if (*dash != '-' || dash == s || (size_t)(dash - s) >= sizeof lo || dash[1 + strspn(dash + 1, hex)])
+        return 0;
+    memcpy(lo, s, (size_t)(dash - s));
+    lo[dash - s] = 0;
+    return !fst_parse_u64(lo, 16, &a) && !fst_parse_u64(dash + 1, 16, &b) && a <= b;
+}
+
 static void parse_args(capture *c, int argc, char **argv, const char **program)
 {
     fst_optparser p;
@@ -107,14 +122,11 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
             if ((c->arch = fst_arch_parse(p.arg)) < 0 || c->arch == FST_ARCH_UNKNOWN)
                 fst_opt_fail(&p, "--arch wants S/370, ESA/390 or z/Arch, not '%s'", p.arg);
             break;
-        case O_RANGE: {
-            unsigned long long a, b;
-            char extra;
-            if (sscanf(p.arg, "%llx-%llx%c", &a, &b, &extra) != 2 || a > b)
+        case O_RANGE:
+            if (!range_ok(p.arg))
                 fst_opt_fail(&p, "--range wants A-B in hex with A <= B, not '%s'", p.arg);
             c->range = p.arg;
             break;
-        }
         case O_TRACEOPT:
             if (strcmp(p.arg, "noregs") && strcmp(p.arg, "traditional") && strcmp(p.arg, "regsfirst"))
                 fst_opt_fail(&p, "--traceopt wants noregs, traditional or regsfirst, not '%s'", p.arg);
@@ -124,7 +136,7 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         case O_TIMEOUT: c->timeout = fst_opt_u64(&p, 0, 86400 * 365); break;
         case O_MAX: c->max = fst_opt_u64(&p, 1, UINT64_MAX); break;
         case O_KEEPLOG: c->keeplog = p.arg; break;
-        case O_MAINSIZE: c->mainsize_mb = fst_opt_u64(&p, 1, 1 << 20); break;
+        case O_MAINSIZE: c->mainsize_mb = fst_opt_u64(&p, FST_HERC_MAINSIZE_MIN, FST_HERC_MAINSIZE_MAX); break;
         case O_NUMCPU: c->numcpu = fst_opt_u64(&p, 1, 64); break;
         case O_FOLLOW: c->follow = 1; break;
         case O_QUIET: c->quiet = 1; break;
@@ -174,81 +186,139 @@ static uint64_t image_mb(const fst_ins *ins)
     return mb < 2 ? 2 : mb;
 }
 
+/* A live trace reaches its file at least this often (seconds), as whole frames: a capture
+** killed outright (SIGKILL, a crash, a power cut) keeps everything but the last second. */
+#define FLUSH_EVERY 1.0
+
+typedef struct pump_ctx {
+    capture *c;
+    fst_hlog *h;
+    fst_tw *w;
+    fst_herc *herc;       /* NULL for --from-log */
+    FILE *keep;
+    fst_err *err;
+    int *failed;
+    double t0, shown, flushed, waited;
+} pump_ctx;
+
+static const char *failure(pump_ctx *p, const char *why)
+{
+    *p->failed = 1;
+    return why;
+}
+
+/* Why the capture ends before the next read, or NULL. */
+static const char *should_stop(pump_ctx *p)
+{
+    const fst_hlog_stats *st = fst_hlog_getstats(p->h);
+    if (stop_signal)
+        return "interrupted";
+    if (p->herc && st->disabled_wait) {
+        /* Hercules' automatic operator quits at the disabled wait; now and then (a busy
+        ** machine) it does not. The program has ended either way: give Hercules two
+        ** seconds to quit by itself, then stop it. */
+        if (!p->waited)
+            p->waited = now();
+        else if (now() - p->waited > 2.0)
+            return "disabled-wait";
+    }
+    if (p->herc && p->c->timeout && now() - p->t0 > (double)p->c->timeout)
+        return "timeout";
+    if (st->limit_hit)
+        return "max-instructions";
+    return NULL;
+}
+
+/* A piece of the log: kept, parsed, and watched while Hercules starts. NULL, or why the
+** capture ends. */
+static const char *take(pump_ctx *p, const char *buf, size_t n)
+{
+    if (p->keep && fwrite(buf, 1, n, p->keep) != n) {
+        fst_errno(p->err, "%s: cannot write", p->c->keeplog);
+        return failure(p, "error");
+    }
+    if (fst_hlog_feed(p->h, buf, n, p->err))
+        return failure(p, "error");
+    if (p->herc && p->herc->watching &&
+        fst_herc_watch(p->herc, buf, n, fst_hlog_getstats(p->h)->insns > 0, p->err))
+        return failure(p, "ipl-failed");
+    return NULL;
+}
+
+/* Between reads: the periodic flush and the progress line. NULL, or "error". */
+static const char *tick(pump_ctx *p)
+{
+    if (now() - p->flushed >= FLUSH_EVERY) {
+        p->flushed = now();
+        if (fst_tw_flush(p->w, p->err))
+            return failure(p, "error");
+        if (p->keep)
+            fflush(p->keep);
+    }
+    if (p->c->progress && now() - p->shown > 0.5) {
+        p->shown = now();
+        progress(p->c, p->h, p->t0, 0);
+    }
+    return NULL;
+}
+
+/* Wait up to 250 ms for Hercules' log: 1 when there is something to read, 0 when not,
+** -1 on error. */
+static int log_ready(pump_ctx *p, int fd)
+{
+    struct pollfd pf = { fd, POLLIN, 0 };
+    int r = poll(&pf, 1, 250);
+    if (r < 0 && errno != EINTR) {
+        fst_errno(p->err, "poll");
+        return -1;
+    }
+    return r > 0;
+}
+
 /* Read everything from fd into the parser; returns the end reason. */
-static const char *pump(capture *c, fst_hlog *h, int fd, fst_herc *herc, FILE *keep, fst_err *err, int *failed)
+static const char *pump(pump_ctx *p, int fd)
 {
     static char buf[1 << 20];
-    double t0 = now(), last = t0, waited = 0, last_data = t0;
-    for (;;) {
-        if (stop_signal)
-            return "interrupted";
-        if (herc && fst_hlog_getstats(h)->disabled_wait) {
-            /* Hercules' automatic operator quits at the disabled wait; now and then (a busy
-            ** machine) it does not. The program has ended either way: give Hercules two
-            ** seconds to quit by itself, then stop it. */
-            if (!waited)
-                waited = now();
-            else if (now() - waited > 2.0)
-                return "disabled-wait";
-        }
-        if (herc && c->timeout && now() - t0 > (double)c->timeout)
-            return "timeout";
-        if (fst_hlog_getstats(h)->limit_hit)
-            return "max-instructions";
-        if (herc) {
-            struct pollfd pf = { fd, POLLIN, 0 };
-            int r = poll(&pf, 1, 250);
-            if (r < 0 && errno != EINTR) {
-                *failed = 1;
-                fst_errno(err, "poll");
-                return "error";
-            }
-            if (r <= 0)
-                goto tick;
-        }
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))
+    const char *end = NULL;
+    double last_data = p->t0;
+    while (!(end = should_stop(p))) {
+        int ready = p->herc ? log_ready(p, fd) : 1;
+        if (ready < 0)
+            return failure(p, "error");
+        ssize_t n = ready ? read(fd, buf, sizeof buf) : 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && p->c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))
             n = 0; /* a FIFO with nothing written yet: wait as for a file that does not grow */
         if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            *failed = 1;
-            fst_errno(err, "%s: cannot read", c->fromlog ? c->fromlog : "Hercules' log");
-            return "error";
+            fst_errno(p->err, "%s: cannot read", p->c->fromlog ? p->c->fromlog : "Hercules' log");
+            return failure(p, "error");
         }
-        if (n == 0 && c->follow) { /* the log file grows as Hercules writes it */
-            if (fst_hlog_getstats(h)->disabled_wait)
+        if (ready && n == 0 && !p->c->follow)
+            return "eof";
+        if (ready && n == 0) { /* --follow: the log file grows as Hercules writes it */
+            if (fst_hlog_getstats(p->h)->disabled_wait)
                 return "eof";
-            if (c->timeout && now() - last_data > (double)c->timeout)
+            if (p->c->timeout && now() - last_data > (double)p->c->timeout)
                 return "idle";
             struct timespec ts = { 0, 100 * 1000 * 1000 };
             nanosleep(&ts, NULL);
-            goto tick;
         }
-        if (n == 0)
-            return "eof";
-        last_data = now();
-        if (herc && (size_t)n < sizeof buf / 4) {
-            /* Hercules writes a line at a time; waking up for each costs it more than
-            ** the parsing does. Let the (enlarged) pipe fill a little between reads. */
-            struct timespec ts = { 0, 3 * 1000 * 1000 };
-            nanosleep(&ts, NULL);
+        if (n > 0) {
+            last_data = now();
+            if (p->herc && (size_t)n < sizeof buf / 4) {
+                /* Hercules writes a line at a time; waking up for each costs it more than
+                ** the parsing does. Let the (enlarged) pipe fill a little between reads. */
+                struct timespec ts = { 0, 3 * 1000 * 1000 };
+                nanosleep(&ts, NULL);
+            }
+            if ((end = take(p, buf, (size_t)n)))
+                return end;
         }
-        if (keep && fwrite(buf, 1, (size_t)n, keep) != (size_t)n) {
-            *failed = 1;
-            fst_errno(err, "%s: cannot write", c->keeplog);
-            return "error";
-        }
-        if (fst_hlog_feed(h, buf, (size_t)n, err)) {
-            *failed = 1;
-            return "error";
-        }
-    tick:
-        if (c->progress && now() - last > 0.5) {
-            last = now();
-            progress(c, h, t0, 0);
-        }
+        if ((end = tick(p)))
+            return end;
     }
+    return end;
 }
 
 static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint64_t v)
@@ -300,6 +370,83 @@ static void check_outputs(const capture *c, const char *insfile, const fst_ins *
         fst_die("--keep-log=%s: the same file as the trace", c->keeplog);
 }
 
+/* Remove an output that holds nothing of use: only a regular file (never /dev/null, a
+** FIFO or a device that -o named). */
+static void remove_output(const char *path)
+{
+    struct stat sb;
+    if (!stat(path, &sb) && S_ISREG(sb.st_mode))
+        unlink(path);
+}
+
+/* The trace file with its header and storage image; on failure (disk full) nothing is
+** left of it. */
+static fst_tw *open_trace(const capture *c, const char *program, const fst_ins *ins)
+{
+    fst_kv hdr[] = {
+        { FST_HK_SOURCE, c->tf ? "tf" : c->fromlog ? "log" : "capture" },
+        { FST_HK_PROGRAM, c->fromlog ? c->fromlog : program },
+        { FST_HK_COMMAND, c->command },
+        { FST_HK_RANGE, c->range ? c->range : "all" },
+        { FST_HK_ARCH, fst_arch_name(c->arch) },
+        { FST_HK_TRACEOPT, c->fromlog ? "unknown" : (c->traceopt ? c->traceopt : "noregs") },
+        { FST_HK_CLOCK, "none" },
+        { NULL, NULL },
+    };
+    fst_err err;
+    fst_tw *w = fst_tw_open(c->out, hdr, &err);
+    if (!w)
+        fst_die_err(&err);
+    for (size_t i = 0; i < ins->n; i++)
+        if (fst_tw_image(w, ins->seg[i].addr, ins->seg[i].data, ins->seg[i].len, &err)) {
+            fst_tw_abandon(w);
+            remove_output(c->out);
+            fst_die_err(&err);
+        }
+    return w;
+}
+
+/* The storage image of the .ins (NULL: none), each piece checked against the storage
+** the machine has: S/370 16 MiB, ESA/390 2 GiB, z/Arch what Hercules 3.13 takes, or
+** --mainsize. */
+static void load_image(const capture *c, const char *insfile, fst_ins *ins)
+{
+    uint64_t maxstore = c->arch == FST_ARCH_S370 ? (16u << 20) : c->arch == FST_ARCH_ESA390 ? (2048ull << 20) : 0;
+    const char *why = NULL;
+    if (!c->fromlog && c->arch == FST_ARCH_ZARCH) { /* a log may come from a larger machine */
+        maxstore = (uint64_t)FST_HERC_MAINSIZE_MAX << 20;
+        why = "the most main storage Hercules 3.13 takes: 4194303 MB";
+    }
+    if (c->mainsize_mb) {
+        maxstore = c->mainsize_mb << 20;
+        why = NULL;
+    }
+    fst_err err;
+    if (insfile && fst_ins_load(ins, insfile, maxstore, &err)) {
+        if (why && strstr(err.msg, "does not fit"))
+            fst_die("%s (%s)", err.msg, why);
+        fst_die_err(&err);
+    }
+}
+
+/* Start Hercules on the image; returns the read end of its log. On failure nothing is
+** left: no Hercules, no folder, no trace file. */
+static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, fst_tw *w, FILE *keep)
+{
+    fst_herc_opts ho = { c->hercules, c->arch, c->range, c->traceopt ? c->traceopt : "noregs",
+                         (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), (unsigned)c->numcpu };
+    fst_err err;
+    if (fst_herc_start(herc, &ho, ins, &err)) {
+        fst_herc_finish(herc, NULL, NULL, 0);
+        fst_tw_abandon(w);
+        remove_output(c->out);
+        if (keep)
+            fclose(keep);
+        fst_die_err(&err);
+    }
+    return herc->proc.out;
+}
+
 int main(int argc, char **argv)
 {
     capture c = { 0 };
@@ -310,11 +457,7 @@ int main(int argc, char **argv)
     fst_err err;
     fst_ins ins = { 0 };
     const char *insfile = c.fromlog ? c.image : program;
-    uint64_t maxstore = c.arch == FST_ARCH_S370 ? (16u << 20) : c.arch == FST_ARCH_ESA390 ? (2048ull << 20) : 0;
-    if (c.mainsize_mb)
-        maxstore = c.mainsize_mb << 20;
-    if (insfile && fst_ins_load(&ins, insfile, maxstore, &err))
-        fst_die_err(&err);
+    load_image(&c, insfile, &ins);
     char *defout = NULL;
     if (!c.out)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
@@ -330,52 +473,33 @@ int main(int argc, char **argv)
         struct stat sb;
         c.pipe_in = fstat(in, &sb) || !S_ISREG(sb.st_mode); /* a pipe: a trace file's header is never rewritten */
     }
+    /* Everything that can fail before the capture fails before Hercules starts: nothing
+    ** to stop, no folder to remove. A write error is an error, not a signal. */
+    signal(SIGPIPE, SIG_IGN);
+    fst_tw *w = open_trace(&c, program, &ins);
+    FILE *keep = NULL;
+    if (c.keeplog && !(keep = fopen(c.keeplog, "w"))) {
+        int e = errno;
+        fst_tw_abandon(w);
+        remove_output(c.out);
+        fst_die("%s: cannot create: %s", c.keeplog, strerror(e));
+    }
     struct sigaction sa = { 0 };
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
 
-    fst_herc herc = { .pid = -1, .fd = -1 };
-    if (!c.fromlog) {
-        fst_herc_opts ho = { c.hercules, c.arch, c.range, c.traceopt ? c.traceopt : "noregs",
-                             (unsigned)(c.mainsize_mb ? c.mainsize_mb : image_mb(&ins)), (unsigned)c.numcpu };
-        if (fst_herc_start(&herc, &ho, &ins, &err)) {
-            if (herc.dir[0])
-                fst_herc_finish(&herc, NULL, NULL, 0);
-            fst_die_err(&err);
-        }
-        in = herc.fd;
-    }
-    fst_kv hdr[] = {
-        { FST_HK_SOURCE, c.tf ? "tf" : c.fromlog ? "log" : "capture" },
-        { FST_HK_PROGRAM, c.fromlog ? c.fromlog : program },
-        { FST_HK_COMMAND, c.command },
-        { FST_HK_RANGE, c.range ? c.range : "all" },
-        { FST_HK_ARCH, fst_arch_name(c.arch) },
-        { FST_HK_TRACEOPT, c.fromlog ? "unknown" : (c.traceopt ? c.traceopt : "noregs") },
-        { FST_HK_CLOCK, "none" },
-        { NULL, NULL },
-    };
-    fst_tw *w = fst_tw_open(c.out, hdr, &err);
-    if (!w) {
-        fst_herc_kill(&herc);
-        fst_herc_finish(&herc, NULL, NULL, 0);
-        fst_die_err(&err);
-    }
-    for (size_t i = 0; i < ins.n; i++)
-        if (fst_tw_image(w, ins.seg[i].addr, ins.seg[i].data, ins.seg[i].len, &err))
-            fst_die_err(&err);
-    FILE *keep = NULL;
-    if (c.keeplog && !(keep = fopen(c.keeplog, "w")))
-        fst_die("%s: cannot create: %s", c.keeplog, strerror(errno));
+    fst_herc herc = { .proc = { -1, -1 }, .errfd = -1 };
+    if (!c.fromlog)
+        in = start_hercules(&c, &ins, &herc, w, keep);
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
     if (c.tf)
         fst_hlog_want_tf(h);
     int failed = 0;
-    const char *end = pump(&c, h, in, c.fromlog ? NULL : &herc, keep, &err, &failed);
+    pump_ctx pc = { &c, h, w, c.fromlog ? NULL : &herc, keep, &err, &failed, now(), now(), now(), 0 };
+    const char *end = pump(&pc, in);
     progress(&c, h, 0, 1);
     if (!failed && fst_hlog_finish(h, &err))
         failed = 1;
@@ -422,9 +546,12 @@ int main(int argc, char **argv)
     uint64_t bytes = 0;
     if (failed) {
         fst_tw_abandon(w);
-        fst_error("%s", err.msg);
+        if (!strcmp(end, "ipl-failed"))
+            fst_error("%s: Hercules failed to start it: %s", program, err.msg);
+        else
+            fst_error("%s", err.msg);
         if (!st->insns)
-            unlink(c.out);
+            remove_output(c.out); /* nothing in it */
         else if (tf) /* a damaged trace file: what came before the damage stays readable */
             fst_note("%s keeps the %llu instructions read before that, marked incomplete (no footer)", c.out,
                      (unsigned long long)st->insns);
@@ -447,7 +574,7 @@ int main(int argc, char **argv)
                  "this multi-CPU profile is not exact; trace several CPUs with SDL Hercules 4.x (--from-tf)",
                  src, (unsigned long long)st->spliced);
     if (code == FST_EXIT_OK && st->insns == 0) {
-        unlink(c.out);
+        remove_output(c.out);
         if (c.fromlog)
             fst_error("%s: no traced instructions in %llu lines (was tracing on: 't+' before 'ipl'?)", src,
                       (unsigned long long)st->lines);

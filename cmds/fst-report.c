@@ -119,11 +119,10 @@ static void parse(report *r, int argc, char **argv, const char **path)
         case O_MAP: r->maps[r->nmaps++] = p.arg; break;
         case O_MEMBER: r->member = p.arg; break;
         case O_LOADPOINT: {
-            char *e;
-            errno = 0;
-            r->lp = strtoull(p.arg, &e, 16);
-            if (!*p.arg || *e || errno)
+            uint64_t v;
+            if (fst_parse_u64(p.arg, 16, &v))
                 fst_opt_fail(&p, "--load-point wants a hex address, not '%s'", p.arg);
+            r->lp = v;
             r->have_lp = 1;
             break;
         }
@@ -146,11 +145,10 @@ static void parse(report *r, int argc, char **argv, const char **path)
                 fst_opt_fail(&p, "--supervisor takes 'task' or 'row', not '%s'", p.arg);
             break;
         case O_SPACE: {
-            char *e;
-            errno = 0;
-            r->ro.space = strtoull(p.arg, &e, 16);
-            if (!*p.arg || *e || errno)
+            uint64_t v;
+            if (fst_parse_u64(p.arg, 16, &v))
                 fst_opt_fail(&p, "--space wants the hex CR1 value of an address space, not '%s'", p.arg);
+            r->ro.space = v;
             r->ro.space_set = 1;
             break;
         }

@@ -2,6 +2,7 @@
 #include "common/opt.h"
 #include "common/err.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -139,13 +140,38 @@ int fst_opt_next(fst_optparser *p)
     return o->id;
 }
 
+int fst_parse_u64(const char *s, int base, uint64_t *v)
+{
+    if (!s)
+        return -1;
+    int hex = base == 16;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        hex = 1;
+        s += 2;
+    }
+    if (!*s)
+        return -1;
+    uint64_t x = 0;
+    for (; *s; s++) {
+        int d = *s >= '0' && *s <= '9' ? *s - '0'
+              : hex && *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+              : hex && *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+        if (d < 0)
+            return -1; /* a blank, a sign, a digit of another base */
+        unsigned r = hex ? 16 : 10;
+        if (x > (UINT64_MAX - (uint64_t)d) / r)
+            return -1;
+        x = x * r + (uint64_t)d;
+    }
+    *v = x;
+    return 0;
+}
+
 uint64_t fst_opt_u64(const fst_optparser *p, uint64_t min, uint64_t max)
 {
     const char *s = p->arg ? p->arg : "";
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (!*s || *end || errno || s[0] == '-' || v < min || v > max)
+    uint64_t v;
+    if (fst_parse_u64(s, 10, &v) || v < min || v > max)
         fst_opt_fail(p, "%s wants a whole number from %llu to %llu, not '%s'", p->optname,
                      (unsigned long long)min, (unsigned long long)max, s);
     return v;
@@ -157,7 +183,8 @@ double fst_opt_double(const fst_optparser *p, double min, double max)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (!*s || *end || errno || !(v >= min && v <= max))
+    /* strtod skips leading blanks: refuse them, as fst_parse_u64 does */
+    if (!*s || isspace((unsigned char)*s) || *end || errno || !(v >= min && v <= max))
         fst_opt_fail(p, "%s wants a number from %g to %g, not '%s'", p->optname, min, max, s);
     return v;
 }

@@ -62,8 +62,14 @@ void fst_opt_fail(const fst_optparser *p, const char *fmt, ...)
     ;
 
 /* Numeric arguments of the option just returned; exit 2 naming the option when the
-** text is not a number in [min, max]. Accepts 0x-prefixed hex. */
+** text is not a number in [min, max]. A whole number is decimal, or hex after 0x: "010"
+** is ten, never octal eight; blanks and signs are refused (strtoull would read " -5" as
+** 2^64-5). */
 uint64_t fst_opt_u64(const fst_optparser *p, uint64_t min, uint64_t max);
 double fst_opt_double(const fst_optparser *p, double min, double max);
+/* The same rule for any unsigned number text, so that every command and format reads
+** numbers alike: digits only, no blank, no sign; base 10 reads decimal (hex after 0x),
+** base 16 hex (an optional 0x). 0 and *v set, or -1 (bad text, or more than 64 bits). */
+int fst_parse_u64(const char *s, int base, uint64_t *v);
 
 #endif

@@ -42,6 +42,7 @@
 ** the routines are known: --window at the first event (or at the listing when there was
 ** none), NAME requests when the listing is written.
 */
+#include "common/opt.h"
 #include "formats/format.h"
 #include "formats/maptime.h"
 
@@ -225,10 +226,8 @@ static void mt_event(void *ctx, const fst_event *e)
 
 static int hexopt(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *v, fst_err *err)
 {
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 16);
-    if (!*s || *end || errno || s[0] == '-' || x < min || x > max)
+    uint64_t x;
+    if (fst_parse_u64(s, 16, &x) || x < min || x > max)
         return fst_errf(err, "--%s=%s: a hexadecimal number from %llX to %llX", name, s,
                         (unsigned long long)min, (unsigned long long)max);
     *v = x;

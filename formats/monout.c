@@ -19,6 +19,7 @@
 ** it fits (and stderr says so), as profil(2) users chose a scale for a large program. A cell holds at most 65535
 ** ticks: more is an error (lower --hz), never a silent wrap.
 */
+#include "common/opt.h"
 #include "formats/profout.h"
 
 #include <errno.h>
@@ -48,10 +49,8 @@ int fst_phist_hz(const fst_fctx *fc, uint64_t def, uint64_t *hz, fst_err *err)
         *hz = 0;
         return 0;
     }
-    char *e;
-    errno = 0;
-    unsigned long long v = strtoull(s, &e, 10);
-    if (!*s || *e || errno || v < 1 || v > 1000000000 || *s == '-')
+    uint64_t v;
+    if (fst_parse_u64(s, 10, &v) || v < 1 || v > 1000000000)
         return fst_errf(err, "--hz: '%s' is neither a sampling rate in ticks per second (1 to 1000000000) nor 'insns'",
                         s);
     *hz = v;
@@ -191,10 +190,8 @@ static int hexopt(const fst_fctx *fc, const char *name, uint64_t min, uint64_t m
     const char *s = fst_fopt(fc, name);
     if (!s)
         return 0;
-    char *e;
-    errno = 0;
-    unsigned long long x = strtoull(s, &e, 0);
-    if (!*s || *e || errno || *s == '-' || x < min || x > max)
+    uint64_t x;
+    if (fst_parse_u64(s, 10, &x) || x < min || x > max)
         return fst_errf(err, "--%s: '%s' is not a number from %llu to %llu (0x for hex)", name, s,
                         (unsigned long long)min, (unsigned long long)max);
     *v = x;

@@ -12,6 +12,7 @@ for ins in "$FST_PROGS"/*.ins; do
     [ "$p" = tasks ] && continue
     [ -n "$want" ] || { fail "$p: has an expected instruction count"; continue; }
     [ "$p" = bigloop ] && continue   # captured below, with the limits
+    [ "$p" = ticker ] && continue    # a minute of waiting: captured (and killed) in capture_kill.sh
     if fst-capture -q --timeout=120 -o "$T/$p.trace" "$ins" 2> "$T/err"; then
         fst-dump --summary "$T/$p.trace" > "$T/d"
         expect_eq "$p: instructions, complete, ended by" "$want 1 disabled-wait" \
@@ -93,16 +94,11 @@ expect_fail ".ins with a bad address" 2 "badaddr.ins:1: bad load address '0xZZ'"
 printf '%s 0x1000000\n' "$FST_PROGS/minimal.bin" > "$T/big.ins"
 expect_fail "a core image that does not fit (S/370: 16 MiB)" 2 "big.ins:1: .*does not fit in 16384 KiB" \
     fst-capture -o "$T/x.trace" "$T/big.ins"
-expect_fail "a core image that does not fit --mainsize" 2 "does not fit in 1024 KiB" \
-    fst-capture --mainsize=1 -o "$T/x.trace" "$T/big.ins"
+expect_fail "a core image that does not fit --mainsize" 2 "does not fit in 2048 KiB" \
+    fst-capture --mainsize=2 -o "$T/x.trace" "$T/big.ins"
 expect_fail "Hercules not installed" 2 "cannot run '/nonexistent/hercules': not found" \
     fst-capture --hercules=/nonexistent/hercules -o "$T/x.trace" "$FST_PROGS/minimal.ins"
-# an IPL PSW that S/370 rejects (bit 32 set): Hercules' own reason is shown
-printf '\x00\x08\x00\x00\x80\x02\x00\x00' > "$T/badpsw.lc"
-printf 'badpsw.lc 0x0\n%s 0x20000\n' "$FST_PROGS/minimal.bin" > "$T/badpsw.ins"
-expect_fail "Hercules fails to IPL" 2 "traced no instruction: HHCCP030E S/370 mode IPL failed: Invalid IPL PSW" \
-    fst-capture --timeout=30 -o "$T/x.trace" "$T/badpsw.ins"
-[ ! -e "$T/x.trace" ] && ok "no trace left after a failed IPL" || fail "no trace left after a failed IPL"
+# a start-up that fails (invalid IPL PSW, a piece Hercules cannot load): capture_script.sh
 expect_fail "usage: no program" 2 "which program" fst-capture
 expect_fail "usage: bad option" 2 "unknown option '--bogus'" fst-capture --bogus x.ins
 expect_fail "usage: bad number" 2 "--max-instructions wants a whole number" fst-capture --max-instructions=lots x.ins

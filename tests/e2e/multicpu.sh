@@ -20,24 +20,29 @@ fst-capture -q --keep-log=one.log -o one.trace "$FST_PROGS/fortg.ins" || fail "f
 # merge CPU: one.log twice, the second copy's lines as CPU CPU, the first's as CPU 0000
 merge() {
     awk -v cpu="$1" '
-    /^PSW=/ { g++ }
-    g == 0 { head[++nh] = $0; next }
-    /^PSW=|^R:|^ *[0-9A-F]+:|^GR|^CR|^AR|^FR/ && !tail { ins[g] = ins[g] "\n" $0; last = g; next }
-    { tail = 1; rest[++nt] = $0 }
+    function insn(s) { return s ~ /^PSW=|^R:|^ *[0-9A-F]+:|^GR|^CR|^AR|^FR/ }
+    { line[++n] = $0; if (insn($0)) lastins = n; if (!first && /^PSW=/) first = n }
     END {
-        for (i = 1; i <= nh; i++) print head[i]
+        for (i = 1; i < first; i++) print line[i]
+        g = 0      # instruction groups; a Hercules message among them stays in run A only
+        for (i = first; i <= lastins; i++) {
+            if (line[i] ~ /^PSW=/) g++
+            grp[g] = grp[g] "\n" (insn(line[i]) ? "I" : "M") line[i]
+        }
         split("1 2 3 5 8 13", burst, " ")
         a = 1; b = 1; k = 0
-        while (a <= last || b <= last) {
-            n = burst[k % 6 + 1]; k++
-            for (j = 0; j < n && a <= last; j++) put(ins[a++], "0000")
-            for (j = 0; j < n && b <= last; j++) put(ins[b++], cpu)
+        while (a <= g || b <= g) {
+            m = burst[k % 6 + 1]; k++
+            for (j = 0; j < m && a <= g; j++) put(grp[a++], "0000", 1)
+            for (j = 0; j < m && b <= g; j++) put(grp[b++], cpu, 0)
         }
-        for (i = 1; i <= nt; i++) print rest[i]
+        for (i = lastins + 1; i <= n; i++) print line[i]
     }
-    function put(s, c,   l, i, n) {
-        n = split(substr(s, 2), l, "\n")
-        for (i = 1; i <= n; i++) print "CPU" c ":  " l[i]
+    function put(s, c, msgs,   l, i, k) {
+        k = split(substr(s, 2), l, "\n")
+        for (i = 1; i <= k; i++)
+            if (substr(l[i], 1, 1) == "I") print "CPU" c ":  " substr(l[i], 2)
+            else if (msgs) print substr(l[i], 2)
     }' one.log > "two$1.log"
 }
 

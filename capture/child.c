@@ -1,0 +1,118 @@
+/* capture/child.c — see child.h. */
+#include "capture/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+/* In the child, between fork and exec: only async-signal-safe calls, and setenv (the
+** parent is single-threaded). Any failure is reported through `ep` as an errno. */
+static void child_side(char *const argv[], const char *dir, int out, int errfd, char *const env[], int ep,
+                       pid_t parent)
+{
+#ifdef __linux__
+    /* die with the parent; if it is already gone, we were adopted: nobody reads us */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+        _exit(127);
+#else
+    (void)parent;
+#endif
+    setpgid(0, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL); /* fst ignores it; Hercules should not inherit that */
+    int null = open("/dev/null", O_RDONLY);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0 || chdir(dir))
+        goto fail;
+    for (char *const *e = env; e && *e; e++)
+        if (putenv(*e))
+            goto fail;
+    execvp(argv[0], argv);
+fail:;
+    int code = errno;
+    if (write(ep, &code, sizeof code) < 0)
+        _exit(127);
+    _exit(127);
+}
+
+static int cloexec_pipe(int fd[2])
+{
+    if (pipe(fd))
+        return -1;
+    fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+}
+
+int fst_child_spawn(fst_child *c, char *const argv[], const char *dir, int errfd, char *const env[], fst_err *err)
+{
+    c->pid = -1;
+    c->out = -1;
+    int out[2], ep[2];
+    if (cloexec_pipe(out))
+        return fst_errno(err, "pipe");
+    if (cloexec_pipe(ep)) {
+        close(out[0]);
+        close(out[1]);
+        return fst_errno(err, "pipe");
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0)
+        child_side(argv, dir, out[1], errfd, env, ep[1], parent);
+    int fork_errno = errno;
+    close(out[1]);
+    close(ep[1]);
+    if (pid < 0) {
+        close(out[0]);
+        close(ep[0]);
+        errno = fork_errno;
+        return fst_errno(err, "fork");
+    }
+    setpgid(pid, pid); /* also here: a kill of the group right after fork finds it */
+    int code = 0;
+    ssize_t got;
+    while ((got = read(ep[0], &code, sizeof code)) < 0 && errno == EINTR)
+        ;
+    close(ep[0]);
+    c->pid = pid;
+    c->out = out[0];
+    if (got == (ssize_t)sizeof code) { /* exec failed: the child says why, and exits */
+        fst_child_wait(c);
+        errno = code;
+        if (code == ENOENT)
+            return fst_errf(err, "cannot run '%s': not found", argv[0]);
+        return fst_errno(err, "cannot run '%s'", argv[0]);
+    }
+    return 0;
+}
+
+void fst_child_kill(const fst_child *c)
+{
+    if (c->pid > 0)
+        kill(-c->pid, SIGKILL);
+}
+
+int fst_child_wait(fst_child *c)
+{
+    int st = 0;
+    if (c->out >= 0)
+        close(c->out);
+    c->out = -1;
+    if (c->pid > 0) {
+        while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        kill(-c->pid, SIGKILL); /* anything it left behind in its group */
+    }
+    c->pid = -1;
+    return st;
+}

@@ -1,0 +1,38 @@
+/*
+** capture/child.h — a helper program run as a child that never outlives fst.
+**
+** fst_child_spawn forks and execs argv[0] (searched on PATH) in its own process group,
+** in folder `dir`, with stdin on /dev/null, stdout on a pipe that the caller reads and
+** stderr on `errfd`. The child dies with the process that started it, however that
+** process ends (SIGKILL included): on Linux it asks the kernel for SIGKILL when its
+** parent dies (PR_SET_PDEATHSIG), and checks that the parent did not die before it
+** asked. (The kernel drops that request when a set-user-ID or file-capability program
+** is exec'd; Hercules installed by Debian is neither.)
+**
+** Ownership: the caller owns c->out; fst_child_wait closes it and reaps the child.
+** Errors: -1 with err set (pipe or fork failed, the program could not be exec'd:
+** ENOENT gives "not found").
+*/
+#ifndef FST_CHILD_H
+#define FST_CHILD_H
+
+#include "common/err.h"
+
+#include <sys/types.h>
+
+typedef struct fst_child {
+    pid_t pid;      /* -1 when none runs; also its process group id */
+    int out;        /* read end of its stdout, -1 when closed */
+} fst_child;
+
+/* argv ends with NULL; env: "NAME=VALUE" strings added to the child's environment,
+** NULL-terminated (may be NULL). */
+int fst_child_spawn(fst_child *c, char *const argv[], const char *dir, int errfd, char *const env[],
+                    fst_err *err);
+/* SIGKILL to the child's whole process group (nothing when none runs). */
+void fst_child_kill(const fst_child *c);
+/* Close its stdout, wait for it (EINTR retried), then kill whatever it left in its
+** group. Returns the waitpid status (0 when none ran). */
+int fst_child_wait(fst_child *c);
+
+#endif
