@@ -27,15 +27,22 @@ static int write_text(const char *dir, const char *name, const char *text, fst_e
 static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
-    char cnf[512], rc[512], insl[8192];
+    char cnf[768], rc[512], insl[8192], http[160] = "";
+    if (o->httpport) /* sampling: the PSW is read through the HTTP server (capture/sample.h) */
+        snprintf(http, sizeof http, "HTTPPORT %u %s%s\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
+                 o->httpauth ? o->httpauth : "");
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\n# Hercules wants at least one device\n000C 3505 /dev/null\n",
-             archmode[o->arch & 3], o->mainsize_mb ? o->mainsize_mb : 2, o->numcpu ? o->numcpu : 1);
-    snprintf(rc, sizeof rc,
-             "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\n"
-             "traceopt %s\nt+%s%s\nipl %s/program.ins\n",
-             o->traceopt ? o->traceopt : "noregs", o->range ? " " : "", o->range ? o->range : "", h->dir);
+             "PANRATE FAST\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             archmode[o->arch & 3], o->mainsize_mb ? o->mainsize_mb : 2, o->numcpu ? o->numcpu : 1, http);
+    if (o->httpport)
+        snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl %s/program.ins\n",
+                 h->dir);
+    else
+        snprintf(rc, sizeof rc,
+                 "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\n"
+                 "traceopt %s\nt+%s%s\nipl %s/program.ins\n",
+                 o->traceopt ? o->traceopt : "noregs", o->range ? " " : "", o->range ? o->range : "", h->dir);
     /* Hercules 3.13 does not load absolute paths from an IPL list: the pieces are copied
     ** next to it, so what Hercules loads is also exactly what goes into the trace. */
     size_t k = 0;
