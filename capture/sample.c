@@ -67,6 +67,7 @@ int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, co
     uint64_t period = 1000000000u / (o->hz ? o->hz : FST_SAMPLE_DEFAULT_HZ);
     uint64_t t0 = now_ns(), next = t0, first = 0;
     unsigned misses = 0;
+    uint64_t miss_since = 0;
     char body[4096];
     for (;;) {
         if (o->hook) {
@@ -108,8 +109,12 @@ int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, co
             }
             st->errors++;
             snprintf(st->last_error, sizeof st->last_error, "%.299s", e.msg);
-            if (++misses > FST_SAMPLE_MAX_MISSES)
-                return fst_errf(err, "%s (%u requests in a row failed)", e.msg, misses);
+            if (!misses++)
+                miss_since = a;
+            /* a few failures and two seconds: time for the hook to see Hercules end */
+            if (misses > FST_SAMPLE_MAX_MISSES && b - miss_since > 2000000000u)
+                return fst_errf(err, "%s (%u requests in a row failed, for %.1f s)", e.msg, misses,
+                                (double)(b - miss_since) / 1e9);
             continue;
         }
         misses = 0;

@@ -20,8 +20,10 @@
 **   - the server stops answering or answers what is not a PSW page: -1 with err set.
 ** Before the first sample, connection refused is retried for `start_ms` (Hercules opens
 ** its port some time after it starts); any other failure of the first request is an
-** error at once (a server that is not Hercules, a garbage or slow answer). After it, up to
-** FST_SAMPLE_MAX_MISSES requests in a row may fail (counted in `errors`); more is an error.
+** error at once (a server that is not Hercules, a garbage or slow answer). After it,
+** requests may fail (counted in `errors`) until more than FST_SAMPLE_MAX_MISSES in a row
+** have failed over more than two seconds: then it is an error (the hook has had the time
+** to see that Hercules ended, which is not one).
 ** A sample whose PSW has the wait bit is written all the same (a wait PSW, where the CPU
 ** waited) and counted in `wait_samples`: reports count waits apart, as LOGTIME did.
 **

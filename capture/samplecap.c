@@ -184,7 +184,7 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         fcntl(herc.fd, F_SETFL, fcntl(herc.fd, F_GETFL) | O_NONBLOCK);
         wt.fd = herc.fd;
     }
-    fst_sample_opts so = { &addr, sc->hz, 2000, 20000, ho.arch, sc->attach ? sc->seconds : 0, 1,
+    fst_sample_opts so = { &addr, sc->hz, 2000, sc->attach ? 0 : 20000, ho.arch, sc->attach ? sc->seconds : 0, 1,
                            sc->have_range, sc->lo, sc->hi, hook, &wt };
     fst_err serr;
     int rc = fst_sample_run(w, &so, &res->st, &res->end, &serr);
@@ -211,6 +211,9 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         unlink(sc->out);
         if (rc)
             return fst_errf(err, "%s", serr.msg);
+        if (!sc->attach && !strcmp(res->end, "hercules-exited"))
+            return fst_errf(err, "Hercules ended before its HTTP server gave a sample%s%s",
+                            res->hercules_said[0] ? "; Hercules said:\n" : "", res->hercules_said);
         return fst_errf(err, "no sample was taken (%s before the first answer)%s%s", res->end,
                         res->hercules_said[0] ? "; Hercules said:\n" : "", res->hercules_said);
     }
