@@ -144,6 +144,10 @@ typedef struct fst_profile {
     uint64_t by_elimination;/* tasks identified only by elimination (tasks.h rule 4) */
     uint64_t guessed;       /* tasks guessed among several candidates */
     uint64_t intr_in_routine; /* interruptions while a routine of the task was active */
+    /* a sampled trace (analyze/sampled.h): *_insns count samples, costs are host time */
+    int sampled;
+    uint64_t samples, wait_samples; /* all samples; of them, wait PSWs (not time) */
+    unsigned sample_hz;
 } fst_profile;
 
 enum { FST_SUP_TASK = 0, FST_SUP_ROW = 1 };

@@ -55,19 +55,25 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     if (mainsize > FST_HERC_MAINSIZE_MAX)
         return fst_errf(err, "main storage of %u MB: Hercules 3.13 takes at most %u MB", mainsize,
                         FST_HERC_MAINSIZE_MAX);
-    char cnf[640], prio[128], rc[512], insl[8192];
+    char cnf[768], prio[128], rc[512], insl[8192], http[160] = "";
     priorities(prio, sizeof prio);
+    if (o->httpport) /* sampling: the PSW is read through the HTTP server (capture/sample.h) */
+        snprintf(http, sizeof http, "HTTPPORT %u %s%s\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
+                 o->httpauth ? o->httpauth : "");
     /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\nSHCMDOPT DISABLE\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
-             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio);
+             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http);
     /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
     ** the script */
-    snprintf(rc, sizeof rc,
-             "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\n"
-             "traceopt %s\nt+%s%s\nipl program.ins\n",
-             traceopt, o->range ? " " : "", o->range ? o->range : "");
+    if (o->httpport) /* sampling: untraced */
+        snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl program.ins\n");
+    else
+        snprintf(rc, sizeof rc,
+                 "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\n"
+                 "traceopt %s\nt+%s%s\nipl program.ins\n",
+                 traceopt, o->range ? " " : "", o->range ? o->range : "");
     /* Hercules 3.13 does not load absolute paths from an IPL list: the pieces are copied
     ** next to it, so what Hercules loads is also exactly what goes into the trace. */
     size_t k = 0;

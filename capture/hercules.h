@@ -50,6 +50,9 @@ typedef struct fst_herc_opts {
     const char *traceopt;   /* traditional | regsfirst | noregs */
     unsigned mainsize_mb;
     unsigned numcpu;
+    unsigned httpport;      /* nonzero: no tracing, an HTTP server on this port instead
+                               (fst-capture --sample, capture/samplecap.h) */
+    const char *httpauth;   /* with httpport: "USER PASSWORD" for HTTPPORT's AUTH, or NULL */
 } fst_herc_opts;
 
 typedef struct fst_herc {

@@ -56,8 +56,14 @@
 **                         loaded by LCTL/LCTLG, or a value the log displayed that differs
 **                         from the last one written (the log parser writes CR1 only: the
 **                         address space)
+**   0x5B       SAMPLE v u8 psw..  a sampled PSW (fst-capture --sample, capture/sample.h): the
+**                         host time of the sample in nanoseconds after the previous SAMPLE
+**                         (the first: after the sampling began) as a varint, PSW length (8
+**                         or 16), PSW bytes. Not an execution: a sampled trace holds no
+**                         instructions, only where the CPU was (a wait PSW included) when
+**                         it was asked; the header's source is then "sample"
 **
-** The ops 0x59 and 0x5A were added to version 1 without changing the version number: an
+** The ops 0x59, 0x5A and 0x5B were added to version 1 without changing the version number: an
 ** older trace is still read by this reader, but a reader older than these ops stops at
 ** the first of them with an "unknown event op" error naming its byte offset.
 **
@@ -85,6 +91,7 @@
 #define FST_HK_RANGE    "range"     /* traced address range, "all" when none */
 #define FST_HK_TRACEOPT "traceopt"  /* traditional | regsfirst | noregs | unknown */
 #define FST_HK_CLOCK    "clock"     /* source of time stamps: none (a model is chosen at report time) */
+#define FST_HK_SAMPLE_HZ "sample-hz" /* a sampled trace: the rate asked for */
 
 /* Footer keys (decimal values). */
 #define FST_FK_COMPLETE     "complete"      /* 1 = the capture ended normally */
@@ -97,6 +104,7 @@
 #define FST_FK_UNKNOWN      "log-lines-not-understood"
 #define FST_FK_MALFORMED    "log-lines-malformed"
 #define FST_FK_SPLICED      "log-lines-spliced"     /* of them: several CPUs' lines run together */
+#define FST_FK_SAMPLES      "samples"       /* SAMPLE records (a sampled trace) */
 
 /* PSW state word. */
 enum {
@@ -147,6 +155,10 @@ int fst_tw_time(fst_tw *w, uint32_t secs);
 int fst_tw_lpsw(fst_tw *w, uint64_t operand, const uint8_t *psw, unsigned pswlen);
 /* Control register crno (0-15) has `value` from here on. */
 int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value);
+/* A sampled PSW (op SAMPLE) taken `ns` host nanoseconds after the sampling began
+** (never less than the previous sample's). */
+int fst_tw_sample(fst_tw *w, uint64_t ns, const uint8_t *psw, unsigned pswlen);
+uint64_t fst_tw_samples(const fst_tw *w);
 /* Push buffered events to the file as a frame now (a live capture does this so that a
 ** crash loses little). */
 int fst_tw_flush(fst_tw *w, fst_err *err);
@@ -171,18 +183,20 @@ typedef enum fst_rec_kind {
     FST_REC_TIME,
     FST_REC_LPSW,
     FST_REC_CR,
+    FST_REC_SAMPLE,
 } fst_rec_kind;
 
 typedef struct fst_rec {
     fst_rec_kind kind;
-    uint64_t addr;      /* INSN: its address; LPSW: the operand address */
-    uint64_t value;     /* CR: the register's new value */
+    uint64_t addr;      /* INSN: its address; LPSW: the operand address; SAMPLE: the PSW's
+                           instruction address */
+    uint64_t value;     /* CR: the register's new value; SAMPLE: host ns since sampling began */
     uint8_t len;        /* INSN: 2, 4 or 6 */
     uint8_t bytes[6];   /* INSN */
     uint8_t ilc;        /* PGMCHK */
     uint8_t cls;        /* INTR class; WAIT kind; CR: register number */
-    uint8_t pswlen;     /* WAIT, LPSW: 8 or 16 (0 = not known) */
-    uint8_t psw[16];    /* WAIT, LPSW */
+    uint8_t pswlen;     /* WAIT, LPSW, SAMPLE: 8 or 16 (0 = not known) */
+    uint8_t psw[16];    /* WAIT, LPSW, SAMPLE */
     uint16_t cpu;       /* CPU of this record (all kinds) */
     uint32_t state;     /* PSW state in force (all kinds) */
     uint32_t code;      /* PGMCHK, INTR: interruption code (SVC: its number); TIME: seconds */

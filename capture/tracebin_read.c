@@ -1,4 +1,5 @@
 /* capture/tracebin_read.c — the trace.bin reader; the format is in tracebin.h. */
+#include "capture/emit.h"
 #include "capture/tracebin_int.h"
 #include "common/bytes.h"
 
@@ -34,6 +35,7 @@ struct fst_tr {
     uint32_t state;
     uint16_t cpu;
     uint64_t insns, ftr_insns;
+    uint64_t sample_ns;    /* host time of the last SAMPLE */
     /* a frame read ahead while loading the image */
     char ptag[4];
     uint8_t *pbuf;
@@ -439,6 +441,24 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             rec->state = r->state;
             r->fpos += 2 + n;
             return 1;
+        case FST_OP_SAMPLE: {
+            if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
+                return bad_op(r, "truncated sample", err);
+            uint8_t len = p[1 + n];
+            if ((len != 8 && len != 16) || p + 2 + n + len > end)
+                return bad_op(r, "truncated sample", err);
+            if (v > UINT64_MAX - r->sample_ns)
+                return bad_op(r, "sample time overflows", err);
+            r->sample_ns += v;
+            rec->kind = FST_REC_SAMPLE;
+            rec->value = r->sample_ns;
+            rec->pswlen = len;
+            memcpy(rec->psw, p + 2 + n, len);
+            rec->addr = fst_psw_ia(rec->psw, len);
+            rec->state = r->state;
+            r->fpos += 2 + n + len;
+            return 1;
+        }
         default: {
             char what[48];
             snprintf(what, sizeof what, "unknown event op 0x%02X", op);

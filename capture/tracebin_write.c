@@ -29,6 +29,7 @@ struct fst_tw {
     unsigned cpu;
     uint32_t time;
     uint64_t insns, pgmchks, intrs, waits;
+    uint64_t samples, sample_ns;
 };
 
 static int write_all(fst_tw *w, const void *p, size_t n, fst_err *err)
@@ -290,6 +291,21 @@ int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value)
     return w->failed ? -1 : 0;
 }
 
+int fst_tw_sample(fst_tw *w, uint64_t ns, const uint8_t *psw, unsigned pswlen)
+{
+    if (ns < w->sample_ns)
+        ns = w->sample_ns; /* the clock is monotonic; a caller's mistake must not wrap the delta */
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_SAMPLE;
+    size_t n = 1 + fst_put_uvar(p + 1, ns - w->sample_ns);
+    w->blen += n + put_psw(p + n, psw, pswlen);
+    w->sample_ns = ns;
+    w->samples++;
+    return w->failed ? -1 : 0;
+}
+
+uint64_t fst_tw_samples(const fst_tw *w) { return w->samples; }
+
 int fst_tw_flush(fst_tw *w, fst_err *err)
 {
     seq_out(w);
@@ -327,6 +343,10 @@ int fst_tw_close(fst_tw *w, int complete, const char *end, const fst_kv *ftr, fs
         { FST_FK_INSNS, w->insns }, { FST_FK_PGMCHKS, w->pgmchks },
         { FST_FK_INTRS, w->intrs }, { FST_FK_WAITS, w->waits },
     };
+    if (w->samples) {
+        snprintf(num, sizeof num, "%llu", (unsigned long long)w->samples);
+        fst_kv_put(&p, &len, &cap, FST_FK_SAMPLES, num);
+    }
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         snprintf(num, sizeof num, "%llu", (unsigned long long)counts[i].v);
         fst_kv_put(&p, &len, &cap, counts[i].k, num);

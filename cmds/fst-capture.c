@@ -7,12 +7,14 @@
 #include "capture/herclog.h"
 #include "capture/hercules.h"
 #include "capture/ins.h"
+#include "capture/samplecap.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
 #include "common/outfile.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,7 +27,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
-       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF };
+       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
@@ -43,13 +45,21 @@ static const fst_option options[] = {
     { 0, "numcpu", "N", "number of CPUs (default 1)", O_NUMCPU },
     { 0, "follow", NULL, "with --from-log=FILE: keep reading as Hercules writes the file, until the program "
                          "reaches a disabled wait, Ctrl-C, or --timeout seconds without a new line", O_FOLLOW },
+    { 0, "sample", "[HZ]", "run the program untraced and sample its PSW HZ times a second (default 300) through "
+                           "Hercules' HTTP server: LOGTIME at full speed, no calls (capture/sample.h)", O_SAMPLE },
+    { 0, "attach", "HOST:PORT", "with --sample: sample a Hercules already running with an HTTP port (loopback; "
+                                "another host with --remote), until Ctrl-C, --seconds or a disabled wait", O_ATTACH },
+    { 0, "seconds", "N", "with --attach: sample for N seconds", O_SECONDS },
+    { 0, "remote", NULL, "with --attach: the host may be another machine", O_REMOTE },
     { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
     { 0 }
 };
 
 static const fst_cmd cmd = {
     "fst-capture",
-    "[options] [-o TRACE] PROGRAM.ins\n--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]\n"
+    "[options] [-o TRACE] PROGRAM.ins\n--sample[=HZ] [-o TRACE] PROGRAM.ins\n"
+    "--sample[=HZ] --attach=HOST:PORT [--seconds=N] [--range=A-B] -o TRACE\n"
+    "--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]\n"
     "--from-tf=FILE|- [--image=PROGRAM.ins] [-o TRACE]",
     "Run a standalone S/370 program under Hercules with instruction tracing on, from IPL to\n"
     "its disabled wait, and write the executed instructions to a compact trace file that\n"
@@ -66,6 +76,10 @@ typedef struct capture {
     const char *out, *fromlog, *image, *range, *traceopt, *hercules, *keeplog;
     int arch, quiet, progress, follow, tf, pipe_in;
     uint64_t timeout, max, mainsize_mb, numcpu;
+    int sample, remote;     /* --sample */
+    unsigned hz;
+    const char *attach;
+    uint64_t seconds, lo, hi;
     char command[1024];
 } capture;
 
@@ -126,7 +140,15 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
             if (!range_ok(p.arg))
                 fst_opt_fail(&p, "--range wants A-B in hex with A <= B, not '%s'", p.arg);
             c->range = p.arg;
+            sscanf(p.arg, "%" SCNx64 "-%" SCNx64, &c->lo, &c->hi); /* range_ok checked it */
             break;
+        case O_SAMPLE:
+            c->sample = 1;
+            c->hz = p.arg ? (unsigned)fst_opt_u64(&p, 1, 10000) : FST_SAMPLE_DEFAULT_HZ;
+            break;
+        case O_ATTACH: c->attach = p.arg; break;
+        case O_SECONDS: c->seconds = fst_opt_u64(&p, 1, 86400 * 365); break;
+        case O_REMOTE: c->remote = 1; break;
         case O_TRACEOPT:
             if (strcmp(p.arg, "noregs") && strcmp(p.arg, "traditional") && strcmp(p.arg, "regsfirst"))
                 fst_opt_fail(&p, "--traceopt wants noregs, traditional or regsfirst, not '%s'", p.arg);
@@ -143,9 +165,27 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         }
     }
     int npos = argc - p.optind;
+    if ((c->attach || c->seconds || c->remote) && !c->sample)
+        fst_opt_fail(&p, "--attach, --seconds and --remote go with --sample");
+    if ((c->seconds || c->remote) && !c->attach)
+        fst_opt_fail(&p, "--seconds and --remote go with --attach (a program of your own runs to its disabled wait)");
+    if (c->sample && (c->fromlog || c->traceopt || c->max || c->keeplog || c->numcpu > 1))
+        fst_opt_fail(&p, "--sample does not trace: --from-log, --from-tf, --traceopt, --max-instructions, "
+                         "--keep-log and --numcpu do not go with it");
+    if (c->sample && c->range && !c->attach)
+        fst_opt_fail(&p, "--range goes with --attach when sampling (your own program's samples are all kept)");
+    if (c->attach) {
+        if (npos)
+            fst_opt_fail(&p, "with --attach there is no program to run ('%s')", argv[p.optind]);
+        if (!c->out)
+            fst_opt_fail(&p, "with --attach, say where the trace goes with -o TRACE");
+        npos = -1;
+    }
     if (c->follow && (!c->fromlog || !strcmp(c->fromlog, "-")))
         fst_opt_fail(&p, "--follow goes with --from-log=FILE (a pipe is followed anyway)");
-    if (c->fromlog) {
+    if (npos < 0) {
+        /* --attach: nothing to run */
+    } else if (c->fromlog) {
         if (npos)
             fst_opt_fail(&p, "with --from-log, give the image as --image=PROGRAM.ins, not '%s'", argv[p.optind]);
         if (!c->out && !strcmp(c->fromlog, "-"))
@@ -447,6 +487,69 @@ static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, 
     return herc->proc.out;
 }
 
+/* --sample: capture/samplecap.c does it; here the summary and the exit code. */
+static int run_sample(const capture *c, const char *program, const fst_ins *ins)
+{
+    fst_samplecap sc = { 0 };
+    sc.out = c->out;
+    sc.program = program;
+    sc.ins = c->attach ? NULL : ins;
+    sc.herc = (fst_herc_opts){ c->hercules, c->arch, NULL, NULL,
+                               (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), 1, 0, NULL };
+    sc.attach = c->attach;
+    sc.allow_remote = c->remote;
+    sc.hz = c->hz;
+    sc.seconds = c->seconds;
+    sc.timeout = c->timeout;
+    sc.have_range = c->range != NULL;
+    sc.lo = c->lo;
+    sc.hi = c->hi;
+    sc.range = c->range;
+    sc.command = c->command;
+    sc.stop = &stop_signal;
+    fst_samplecap_result res;
+    fst_err err;
+    if (fst_samplecap_run(&sc, &res, &err)) {
+        fst_error("%s", err.msg);
+        if (res.hercules_said[0] && !strstr(err.msg, "Hercules said"))
+            fprintf(stderr, "Hercules said:\n%s", res.hercules_said);
+        return FST_EXIT_FAIL;
+    }
+    const fst_sample_stats *st = &res.st;
+    double secs = (double)st->ns / 1e9;
+    if (!res.complete) {
+        fst_error("%s before the program reached a disabled wait: %s holds %llu samples and is marked incomplete%s%s",
+                  !strcmp(res.end, "hercules-exited") ? "Hercules ended" : !strcmp(res.end, "timeout") ? "timed out"
+                  : res.end, c->out, (unsigned long long)st->samples, res.hercules_said[0] ? "; Hercules said:\n" : "",
+                  res.hercules_said);
+        return !strcmp(res.end, "interrupted") ? FST_EXIT_INTR : FST_EXIT_FAIL;
+    }
+    if (!c->quiet) {
+        fst_note("%s: %llu samples (%llu in a wait state%s) in %.2f s, %.0f a second (asked %u), round trip %.2f ms "
+                 "average, %.2f ms at most; %llu failed requests; ended by %s",
+                 c->out, (unsigned long long)st->samples, (unsigned long long)st->wait_samples,
+                 c->range ? "" : "", secs, secs > 0 ? (double)st->samples / secs : 0.0, c->hz,
+                 st->requests ? (double)st->rtt_ns_sum / 1e6 / (double)st->requests : 0.0, (double)st->rtt_ns_max / 1e6,
+                 (unsigned long long)st->errors, res.end);
+        if (st->out_of_range)
+            fst_note("%s: %llu samples outside --range=%s were not kept", c->out, (unsigned long long)st->out_of_range,
+                     c->range);
+        if (st->errors)
+            fst_warn("%llu requests failed and were retried (last: %s)", (unsigned long long)st->errors, st->last_error);
+    }
+    return FST_EXIT_OK;
+}
+
+/* SIGINT, TERM, HUP end the capture cleanly (stop_signal), with what it has. */
+static void catch_signals(void)
+{
+    struct sigaction sa = { 0 };
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
     capture c = { 0 };
@@ -462,6 +565,14 @@ int main(int argc, char **argv)
     if (!c.out)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
     check_outputs(&c, insfile, &ins);
+    if (c.sample) { /* no log and no trace writer here: capture/samplecap.c */
+        signal(SIGPIPE, SIG_IGN);
+        catch_signals();
+        int code = run_sample(&c, program, &ins);
+        fst_ins_free(&ins);
+        free(defout);
+        return code;
+    }
 
     int in = -1;
     if (c.fromlog) {
@@ -484,11 +595,7 @@ int main(int argc, char **argv)
         remove_output(c.out);
         fst_die("%s: cannot create: %s", c.keeplog, strerror(e));
     }
-    struct sigaction sa = { 0 };
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    catch_signals();
 
     fst_herc herc = { .proc = { -1, -1 }, .errfd = -1 };
     if (!c.fromlog)

@@ -19,7 +19,7 @@ static const fst_cmd cmd = { "fst-dump", "[--summary] TRACE",
                              options };
 
 static const char *const hkeys[] = { FST_HK_SOURCE, FST_HK_PROGRAM, FST_HK_COMMAND, FST_HK_ARCH, FST_HK_RANGE,
-                                     FST_HK_TRACEOPT, FST_HK_CLOCK, NULL };
+                                     FST_HK_TRACEOPT, FST_HK_CLOCK, FST_HK_SAMPLE_HZ, NULL };
 
 /* PSW bytes as Hercules prints them: words of 4 bytes */
 static void psw_words(const uint8_t *psw, unsigned len)
@@ -60,6 +60,11 @@ static void record(const fst_rec *r)
         printf("\n");
         break;
     case FST_REC_CR: printf("cr%u = %08llX\n", r->cls, (unsigned long long)r->value); break;
+    case FST_REC_SAMPLE:
+        printf("sample ns=%llu addr=%llX psw=", (unsigned long long)r->value, (unsigned long long)r->addr);
+        psw_words(r->psw, r->pswlen);
+        printf("\n");
+        break;
     case FST_REC_END: break;
     }
 }
@@ -89,7 +94,7 @@ int main(int argc, char **argv)
         printf("image %llX %zu\n", (unsigned long long)seg[i].addr, seg[i].len);
     fst_rec rec;
     int rc;
-    uint64_t kinds[FST_REC_CR + 1] = { 0 };
+    uint64_t kinds[FST_REC_SAMPLE + 1] = { 0 };
     while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
         kinds[rec.kind]++;
         if (!summary)
@@ -103,11 +108,14 @@ int main(int argc, char **argv)
     static const char *names[] = { "end", "insn", "state", "cpu", "pgmchk", "intr", "wait", "gap", "time", "lpsw", "cr" };
     for (int k = 1; k <= FST_REC_CR; k++)
         printf("count.%s=%llu\n", names[k], (unsigned long long)kinds[k]);
+    if (kinds[FST_REC_SAMPLE]) /* a sampled trace only: an exact trace's dump stays as it was */
+        printf("count.sample=%llu\n", (unsigned long long)kinds[FST_REC_SAMPLE]);
     static const char *fkeys[] = { FST_FK_COMPLETE, FST_FK_END, FST_FK_INSNS, FST_FK_PGMCHKS, FST_FK_INTRS,
                                    FST_FK_WAITS, FST_FK_LINES, FST_FK_UNKNOWN, FST_FK_MALFORMED, "redisplays",
                                    "traceopt-seen", "hercules", "arch-at-end", "tf-format", "tf-bytes", "tf-records",
                                    "tf-instruction-records", "tf-device-records", "tf-unknown-records", "tf-closed",
-                                   "tf-header-instructions", NULL };
+                                   "tf-header-instructions", FST_FK_SAMPLES, "sample-wait-samples", "sample-ns",
+                                   "sample-errors", "sample-out-of-range", "sample-requests", NULL };
     for (const char **k = fkeys; *k; k++) {
         const char *v = fst_tr_footer(r, *k);
         if (v)

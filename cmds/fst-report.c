@@ -7,6 +7,7 @@
 #include "analyze/diagnose.h"
 #include "analyze/pricing.h"
 #include "analyze/profile.h"
+#include "analyze/sampled.h"
 #include "capture/progmodel.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
@@ -260,7 +261,18 @@ int main(int argc, char **argv)
         fst_die_err(&err);
     fst_diag *diag = fst_diag_new(pm);
     fst_sink sinks[2] = { { fst_diag_event, diag }, { fmt->event, ctx } };
-    if (fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err) < 0)
+    int sampled = fst_trace_sampled(tr);
+    if (sampled) {
+        /* LOGTIME data, not a trace (analyze/sampled.h): say what it cannot tell */
+        static const char *const need_calls[] = { "fortstat", "callgrind", "gmon", "speedscope", NULL };
+        for (const char *const *f = need_calls; *f; f++)
+            if (!strcmp(r.format, *f))
+                fst_warn("%s is a sampled trace: it has no calls, so the %s report shows none (call counts 0, "
+                         "no arcs); it prints the sampled time it has", path, r.format);
+        fst_note("%s", FST_SAMPLED_BIAS);
+    }
+    if ((sampled ? fst_sampled_build(tr, pm, &r.ro, &prof, sinks + 1, fmt->event ? 1 : 0, &err)
+                 : fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err)) < 0)
         fst_die_err(&err);
     fst_out out; /* all or nothing: no half-written report is left behind (common/outfile.h) */
     if (fst_out_open(&out, r.out, &err) < 0)
@@ -280,8 +292,13 @@ int main(int argc, char **argv)
     }
     if (prof.mainline < 0 && prof.total_insns)
         fst_warn("no routine of the program model was entered: everything is outside");
-    fst_diag_report(diag, &prof, tr, say_cb);
-    say_pricing(&prof, clk);
+    if (sampled) {
+        fst_note("%llu samples, %llu of them in a wait state (not time)", (unsigned long long)prof.samples,
+                 (unsigned long long)prof.wait_samples);
+    } else {
+        fst_diag_report(diag, &prof, tr, say_cb);
+        say_pricing(&prof, clk);
+    }
     fst_diag_free(diag);
     if (fmt->done)
         fmt->done(ctx);

@@ -199,7 +199,9 @@ static void exec(mt_ctx *c, const fst_event *e)
     c->next_image = 0;
     c->used = 1;
     uint64_t v = e->cost;
-    if (!c->l.exact) {
+    if (e->profile && e->profile->sampled && !c->l.exact)
+        v = 1; /* real LOGTIME data: each sample is one interval-timer interrupt */
+    else if (!c->l.exact) {
         c->acc += 3 * e->cost;
         v = c->acc / c->thr;
         c->acc %= c->thr;

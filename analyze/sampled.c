@@ -1,0 +1,142 @@
+/* analyze/sampled.c — see sampled.h. */
+#include "analyze/sampled.h"
+#include "analyze/decode.h"
+#include "common/bytes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fst_trace_sampled(const fst_tr *tr)
+{
+    const char *s = fst_tr_header(tr, FST_HK_SOURCE);
+    return s && !strcmp(s, "sample");
+}
+
+typedef struct byaddr {
+    uint64_t entry;
+    size_t r;
+} byaddr;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const byaddr *x = a, *y = b;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* The routine holding addr: the nearest entry at or below it, inside the extent. */
+static size_t routine_at(const fst_profile *p, const byaddr *t, size_t n, uint64_t addr)
+{
+    if (!n || addr < t[0].entry || addr >= p->hi)
+        return FST_NONE;
+    size_t lo = 0, hi = n; /* last entry <= addr */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (t[mid].entry <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return t[lo].r;
+}
+
+int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p, const fst_sink *sinks,
+                      size_t nsinks, fst_err *err)
+{
+    memset(p, 0, sizeof *p);
+    p->mainline = -1;
+    p->supervisor = o->supervisor;
+    p->sampled = 1;
+    if (!fst_trace_sampled(tr))
+        return fst_errf(err, "%s: not a sampled trace", fst_tr_path(tr));
+    const char *hz = fst_tr_header(tr, FST_HK_SAMPLE_HZ);
+    p->sample_hz = hz ? (unsigned)strtoul(hz, NULL, 10) : 0;
+    if (fst_routines_build(p, tr, pm, o, err))
+        return -1;
+    p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
+    byaddr *t = fst_xcalloc(p->nr + 1, sizeof *t);
+    size_t n = 0;
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].entry || p->r[i].name[0] != '(') /* not a pseudo-routine such as (supervisor) */
+            t[n++] = (byaddr){ p->r[i].entry, i };
+    qsort(t, n, sizeof *t, cmp_entry);
+    size_t nseg;
+    const fst_image_seg *seg = fst_tr_image(tr, &nseg);
+    fst_rec rec;
+    int k;
+    uint64_t last_ns = 0;
+    size_t stack[1];
+    while ((k = fst_tr_next(tr, &rec, err)) > 0) {
+        if (rec.kind != FST_REC_SAMPLE)
+            continue;
+        uint64_t dt = rec.value - last_ns;
+        last_ns = rec.value;
+        p->samples++;
+        fst_event e = { 0 };
+        e.cpu = rec.cpu;
+        e.state = rec.state;
+        e.profile = p;
+        e.task = 0;
+        if (rec.state & FST_ST_WAIT) {
+            p->wait_samples++;
+            e.kind = FST_EV_WAIT;
+            e.cls = (rec.state & (FST_ST_IOMASK | FST_ST_EXTMASK)) ? 0 : 1;
+            p->waits++;
+            for (size_t i = 0; i < nsinks; i++)
+                sinks[i].event(sinks[i].ctx, &e);
+            continue;
+        }
+        fst_fx cost = (fst_fx)dt * 512000u; /* ns to fx (1/512 ps) */
+        uint8_t b[6] = { 0 };
+        if (fst_image_read(seg, nseg, rec.addr, b, 2) == 0)
+            fst_image_read(seg, nseg, rec.addr, b, (size_t)fst_insn_len(b[0]));
+        fst_insn d;
+        fst_decode(&d, b, rec.addr, rec.state);
+        size_t r = routine_at(p, t, n, rec.addr);
+        int excluded = (o->cpu_problem && !(rec.state & FST_ST_PROBLEM)) || (r != FST_NONE && p->r[r].excluded);
+        if (r != FST_NONE && !p->r[r].timed)
+            r = FST_NONE; /* not listed: its samples are outside, there is no caller to give them to */
+        e.kind = FST_EV_EXEC;
+        e.insn = &d;
+        e.cost = cost;
+        e.routine = excluded ? FST_NONE : r;
+        e.charged = excluded ? FST_CHARGE_EXCLUDED : r == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+        stack[0] = r;
+        e.stack = stack;
+        e.depth = r == FST_NONE ? 0 : 1;
+        p->total_insns++;
+        p->total_cost += cost;
+        if (e.charged == FST_CHARGE_EXCLUDED) {
+            p->excluded_insns++;
+            p->excluded_cost += cost;
+        } else if (e.charged == FST_CHARGE_OUTSIDE) {
+            p->outside_insns++;
+            p->outside_cost += cost;
+        } else {
+            fst_routine *rt = &p->r[r];
+            rt->self_insns++;
+            rt->incl_insns++;
+            rt->self_cost += cost;
+            rt->incl_cost += cost;
+            if (p->mainline < 0)
+                p->mainline = (int)r;
+        }
+        e.tinsns = p->total_insns;
+        e.tcost = p->total_cost;
+        for (size_t i = 0; i < nsinks; i++)
+            sinks[i].event(sinks[i].ctx, &e);
+    }
+    free(t);
+    if (k < 0)
+        return -1;
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].mainline)
+            p->mainline = (int)i;
+    const char *why;
+    p->complete = fst_tr_complete(tr, &why);
+    if (!p->complete)
+        snprintf(p->incomplete, sizeof p->incomplete, "%s", why);
+    snprintf(p->clock, sizeof p->clock, "host time where Hercules ran (not modelled S/370 time), PSW sampled %u/s",
+             p->sample_hz);
+    return fst_profile_check(p, err);
+}

@@ -1,0 +1,74 @@
+/*
+** capture/sample.h — LOGTIME for Hercules: sample the PSW of a running Hercules through
+** its HTTP server (GET /cgi-bin/registers/psw) at a steady rate, and write each sample
+** into a trace (capture/tracebin.h, op SAMPLE, with the state word before it).
+**
+** What a sample measures: where the emulated CPU was when Hercules' HTTP thread looked,
+** so samples fall where Hercules spends *host* time, not where the modelled 370 spends
+** its time (an instruction Hercules emulates slowly collects more samples than its
+** 370 cost says). Reports say so.
+**
+** Hercules' answer is an HTML page with a line "PSW=hhhhhhhh hhhhhhhh" (S/370, ESA/390;
+** 16-byte PSWs in four words). fst_psw_page parses it; anything else is not Hercules' page.
+**
+** The loop (fst_sample_run) asks every 1/hz s on a fixed schedule (a late answer makes
+** the next request go at once, not a burst to catch up), until:
+**   - a sample shows a disabled wait (wait bit, I/O and external interruptions masked):
+**     the program ended; end = "disabled-wait", complete;
+**   - `seconds` have passed (end = "seconds", complete: what was asked for);
+**   - the caller's hook says so (Hercules ended, Ctrl-C): end = what the hook returns;
+**   - the server stops answering or answers what is not a PSW page: -1 with err set.
+** Before the first sample, connection refused is retried for `start_ms` (Hercules opens
+** its port some time after it starts); any other failure of the first request is an
+** error at once (a server that is not Hercules, a garbage or slow answer). After it,
+** requests may fail (counted in `errors`) until more than FST_SAMPLE_MAX_MISSES in a row
+** have failed over more than two seconds: then it is an error (the hook has had the time
+** to see that Hercules ended, which is not one).
+** A sample whose PSW has the wait bit is written all the same (a wait PSW, where the CPU
+** waited) and counted in `wait_samples`: reports count waits apart, as LOGTIME did.
+**
+** Ownership: the caller owns w and closes it (complete or not) after the run.
+** Errors: -1 with err set (the message names HOST:PORT); samples written before stay in w.
+*/
+#ifndef FST_SAMPLE_H
+#define FST_SAMPLE_H
+
+#include "capture/http.h"
+#include "capture/tracebin.h"
+#include "common/err.h"
+
+#include <stdint.h>
+
+#define FST_SAMPLE_PATH "/cgi-bin/registers/psw"
+#define FST_SAMPLE_DEFAULT_HZ 300   /* LOGTIME's rate (seed 003) */
+#define FST_SAMPLE_MAX_MISSES 5
+
+/* Parse Hercules' PSW page: 0 with psw/len (8 or 16) set, -1 when there is no PSW line. */
+int fst_psw_page(const char *body, uint8_t psw[16], unsigned *len);
+
+typedef struct fst_sample_opts {
+    const fst_http_addr *addr;
+    unsigned hz;                /* requests a second (1..10000) */
+    int timeout_ms;             /* one request, connect to last byte */
+    int start_ms;               /* how long "connection refused" is retried before the first sample */
+    int arch;                   /* FST_ARCH_* of an 8-byte PSW */
+    uint64_t seconds;           /* stop after this many seconds (0 = no limit) */
+    int until_disabled_wait;    /* stop at a disabled wait */
+    int have_range;             /* write only samples whose address is in [lo, hi] (others counted) */
+    uint64_t lo, hi;
+    /* called between requests (and while waiting): NULL to go on, or why to stop */
+    const char *(*hook)(void *ctx);
+    void *ctx;
+} fst_sample_opts;
+
+typedef struct fst_sample_stats {
+    uint64_t requests, samples, wait_samples, out_of_range, errors;
+    uint64_t ns;                /* host time from the first sample to the last */
+    uint64_t rtt_ns_sum, rtt_ns_max; /* request round trips */
+    int disabled_wait;
+    char last_error[300];     /* the last failed request's error (errors > 0) */
+} fst_sample_stats;
+
+int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, const char **end, fst_err *err);
+
+#endif
