@@ -261,7 +261,7 @@ int main(int argc, char **argv)
     if (fmt->init && !(ctx = fmt->init(&fc, NULL, &err)))
         fst_die_err(&err);
     fst_diag *diag = fst_diag_new(pm);
-    fst_sink sinks[2] = { { fst_diag_event, diag }, { fmt->event, ctx } };
+    fst_sink sinks[2] = { { fst_diag_event, diag, FST_WANT_EXEC_OUTSIDE }, { fmt->event, ctx, FST_WANT_ALL } };
     if (fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err) < 0)
         fst_die_err(&err);
     fst_out out; /* all or nothing: no half-written report is left behind (common/outfile.h) */
