@@ -81,32 +81,6 @@ static size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
     return p->narcs++;
 }
 
-static void exec(fst_profile *p, const fst_event *e)
-{
-    p->total_cost += e->cost;
-    p->total_insns++;
-    fst_taskprof *tp = e->task != FST_NOTASK && e->task < p->ntasks ? &p->tasks[e->task] : NULL;
-    if (tp) {
-        tp->insns++;
-        tp->cost += e->cost;
-        tp->problem_insns += (e->state & FST_ST_PROBLEM) != 0;
-    }
-    if (e->charged == FST_CHARGE_EXCLUDED) {
-        p->excluded_cost += e->cost;
-        p->excluded_insns++;
-    } else if (e->charged == FST_CHARGE_OUTSIDE) {
-        p->outside_cost += e->cost;
-        p->outside_insns++;
-    } else {
-        p->r[e->routine].self_cost += e->cost;
-        p->r[e->routine].self_insns++;
-        if (tp) {
-            tp->r[e->routine].self_cost += e->cost;
-            tp->r[e->routine].self_insns++;
-        }
-    }
-}
-
 static void call(fst_callgraph *cg, const fst_event *e)
 {
     fst_profile *p = cg->p;
@@ -162,7 +136,7 @@ void fst_callgraph_event(void *ctx, const fst_event *e)
 {
     fst_callgraph *cg = ctx;
     switch (e->kind) {
-    case FST_EV_EXEC: exec(cg->p, e); break;
+    case FST_EV_EXEC: fst_callgraph_exec(cg->p, e); break;
     case FST_EV_CALL: call(cg, e); break;
     case FST_EV_UNWIND: cg->p->unwinds++; /* fall through */
     case FST_EV_RETURN: ret(cg, e); break;

@@ -75,9 +75,18 @@ typedef struct fst_event {
     const struct fst_profile *profile; /* the routines (names, entries, timed) */
 } fst_event;
 
+/* What a sink wants (fst_sink.kinds): FST_WANT(kind) for every event of that kind, and
+** FST_WANT_EXEC_OUTSIDE for only the EXECs charged outside (diagnose.c). 0 = everything.
+** The replayer does not call a sink for what it did not ask: an EXEC per instruction to a
+** sink that counts calls was a tenth of the replay. */
+#define FST_WANT(kind) (1u << (kind))
+#define FST_WANT_EXEC_OUTSIDE (1u << 16)
+#define FST_WANT_ALL 0u
+
 typedef struct fst_sink {
     void (*event)(void *ctx, const fst_event *e);
     void *ctx;
+    unsigned kinds;     /* FST_WANT_*; 0: every event */
 } fst_sink;
 
 #endif

@@ -73,6 +73,9 @@ typedef struct rp {
     const fst_replay_opts *o;
     fst_sink *sinks;
     size_t nsinks;
+    /* the sinks that want each event kind, in order; [NKINDS]: an EXEC charged outside */
+    fst_sink *want[FST_EV_MARK + 2];
+    size_t nwant[FST_EV_MARK + 2];
     dcache_ent *dc;
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
@@ -84,22 +87,23 @@ typedef struct rp {
     size_t nt, tcap;
     cpu *cpus;          /* by CPU number (up to 65535, as trace.bin allows), grown on use */
     size_t ncpu;
+    int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
 } rp;
 
 static const size_t no_stack[1];
 
-static cpu *cpu_of(rp *x, uint16_t n)
+static cpu *cpu_grow(rp *x, uint16_t n)
 {
-    if (n >= x->ncpu) {
-        size_t m = (size_t)n + 1;
-        x->cpus = fst_xrealloc(x->cpus, m * sizeof *x->cpus);
-        memset(x->cpus + x->ncpu, 0, (m - x->ncpu) * sizeof *x->cpus);
-        for (size_t i = x->ncpu; i < m; i++)
-            x->cpus[i].task = x->cpus[i].prev_task = FST_NONE;
-        x->ncpu = m;
-    }
+    size_t m = (size_t)n + 1;
+    x->cpus = fst_xrealloc(x->cpus, m * sizeof *x->cpus);
+    memset(x->cpus + x->ncpu, 0, (m - x->ncpu) * sizeof *x->cpus);
+    for (size_t i = x->ncpu; i < m; i++)
+        x->cpus[i].task = x->cpus[i].prev_task = FST_NONE;
+    x->ncpu = m;
     return &x->cpus[n];
 }
+
+static inline cpu *cpu_of(rp *x, uint16_t n) { return n < x->ncpu ? &x->cpus[n] : cpu_grow(x, n); }
 
 static void emit(rp *x, fst_event *e, size_t tid)
 {
@@ -118,8 +122,24 @@ static void emit(rp *x, fst_event *e, size_t tid)
         e->tcost = t->cost;
     }
     e->profile = x->p;
-    for (size_t i = 0; i < x->nsinks; i++)
-        x->sinks[i].event(x->sinks[i].ctx, e);
+    if (e->kind == FST_EV_EXEC)
+        fst_callgraph_exec(x->p, e);     /* sinks[0], the call graph, asks for the rest */
+    size_t k = e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind;
+    for (size_t i = 0; i < x->nwant[k]; i++)
+        x->want[k][i].event(x->want[k][i].ctx, e);
+}
+
+/* Who gets what (events.h FST_WANT_*): a list per kind, so that an instruction nobody
+** but the call graph wants costs no loop over the sinks. */
+static void sort_sinks(rp *x)
+{
+    for (size_t k = 0; k <= FST_EV_MARK + 1; k++) {
+        x->want[k] = fst_xcalloc(x->nsinks + 1, sizeof *x->want[k]);
+        unsigned bit = k <= FST_EV_MARK ? FST_WANT(k) : FST_WANT(FST_EV_EXEC) | FST_WANT_EXEC_OUTSIDE;
+        for (size_t i = 0; i < x->nsinks; i++)
+            if (!x->sinks[i].kinds || (x->sinks[i].kinds & bit))
+                x->want[k][x->nwant[k]++] = x->sinks[i];
+    }
 }
 
 /* ---- entry points ---- */
@@ -557,8 +577,9 @@ static void insn(rp *x, const fst_rec *rec)
     c->prev_task = c->task;
     c->have_prev = 1;
     c->prev_owner = owner;
-    c->prev_excluded = (owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
-                       (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space));
+    c->prev_excluded = x->may_exclude &&
+                       ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
+                        (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space)));
     c->intr = c->gap = 0;
     c->pgm = 0;
 }
@@ -640,13 +661,19 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     if (fst_routines_build(p, tr, pm, o, err))
         goto out;
     build_hash(&x);
+    x.may_exclude = o->cpu_problem || o->space_set;
+    for (size_t r = 0; r < p->nr; r++)
+        x.may_exclude |= p->r[r].excluded != 0;
     x.ids = fst_tasks_new();
     cg = fst_callgraph_new(p);
     x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
-    x.sinks[0] = (fst_sink){ fst_callgraph_event, cg };
+    x.sinks[0] = (fst_sink){ fst_callgraph_event, cg,
+                             FST_WANT(FST_EV_CALL) | FST_WANT(FST_EV_RETURN) | FST_WANT(FST_EV_UNWIND) |
+                                 FST_WANT(FST_EV_INTERRUPT) | FST_WANT(FST_EV_WAIT) | FST_WANT(FST_EV_MARK) };
     for (size_t i = 0; i < nsinks; i++)
         x.sinks[i + 1] = sinks[i];
     x.nsinks = nsinks + 1;
+    sort_sinks(&x);
     x.dc = fst_xcalloc(DCACHE, sizeof *x.dc);
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rec rec;
@@ -677,6 +704,8 @@ out:
     fst_tasks_free(x.ids);
     fst_callgraph_free(cg);
     free(x.sinks);
+    for (size_t w = 0; w <= FST_EV_MARK + 1; w++)
+        free(x.want[w]);
     free(x.hash);
     free(x.dc);
     free(x.cpus);

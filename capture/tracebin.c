@@ -19,22 +19,10 @@ int fst_arch_parse(const char *s)
 
 /* ---- shared machinery: the instruction-bytes cache and the jump-target list ---- */
 
-static size_t ihash(uint64_t a, size_t cap)
+void fst_icache_init(fst_icache *c)
 {
-    a = (a >> 1) * 0x9E3779B97F4A7C15ull;
-    return (size_t)(a >> 20) & (cap - 1);
-}
-
-fst_icache_ent *fst_icache_slot(fst_icache *c, uint64_t addr)
-{
-    if (!c->t) {
-        c->cap = 4096;
-        c->t = fst_xcalloc(c->cap, sizeof *c->t);
-    }
-    size_t i = ihash(addr, c->cap);
-    while (c->t[i].len && c->t[i].addr != addr)
-        i = (i + 1) & (c->cap - 1);
-    return &c->t[i];
+    c->cap = 4096;
+    c->t = fst_xcalloc(c->cap, sizeof *c->t);
 }
 
 void fst_icache_put(fst_icache *c, uint64_t addr, const uint8_t *b, int len)

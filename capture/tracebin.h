@@ -1,5 +1,5 @@
 /*
-** capture/tracebin.h — trace.bin v1: writer (tracebin_write.c) and streaming reader
+** capture/tracebin.h — trace.bin v2 (and v1): writer (tracebin_write.c) and streaming reader
 ** (tracebin_read.c); what both share is in tracebin.c and tracebin_int.h.
 **
 ** A trace records *what* executed, once, so that it can be replayed into any report.
@@ -11,11 +11,24 @@
 **   frame*                          each frame:  tag[4] | u32 len | payload[len] | u32 crc
 **                                   crc = CRC-32 (zlib) of tag, len and payload
 **
-**   HEAD  first frame. u16 version (1), then key NUL value NUL ... (see FST_HK_*)
+**   HEAD  first frame. u16 version (1 or 2), then key NUL value NUL ... (see FST_HK_*)
 **   IMAG  storage image: u64 absolute address, then the bytes (one per .ins file piece,
 **         at most 1 MiB per frame). All IMAG frames precede the first EVNT.
 **   EVNT  u64 instructions before this frame, then the event op stream (below).
 **   FOOT  last frame. key NUL value NUL ...: counts (FST_FK_*) and "complete" = 1|0.
+**
+** Version 2 (what the writer writes) packs the bytes of IMAG and EVNT frames with zstd:
+**
+**   IMAG  u64 address, u32 n, one zstd frame that unpacks to exactly the n image bytes
+**   EVNT  u64 instructions before, u32 n, one zstd frame that unpacks to exactly the n
+**         bytes of the op stream (at most 256 KiB)
+**
+** Each frame is packed on its own (no zstd history crosses a frame), so the promises below
+** hold for version 2 as they do for version 1, frame for frame; a zstd frame that does not
+** unpack to exactly n bytes is damage, an error naming the trace.bin frame's byte offset.
+** The op stream is the same in both versions. Version 1 files (ops 0x59 and 0x5A
+** included) are read as before; a version 2 error inside an op stream names the frame's
+** byte offset and the op's offset in the unpacked stream.
 **
 ** A file with no FOOT was cut short (crash, kill -9, disk full): it is read up to its
 ** last whole frame and reported as incomplete. A FOOT with complete=0 is a capture that
@@ -80,7 +93,8 @@
 #include <stdint.h>
 
 #define FST_TRACE_MAGIC "FSTTRACE"
-#define FST_TRACE_VERSION 1
+#define FST_TRACE_VERSION 2      /* what fst_tw_open writes */
+#define FST_TRACE_VERSION_MIN 1  /* the oldest the reader reads */
 
 /* Header keys. */
 #define FST_HK_ARCH     "arch"      /* S/370 | ESA/390 | z/Arch | unknown */
@@ -139,6 +153,8 @@ typedef struct fst_tw fst_tw;
 
 /* Create (truncate) `path` and write the magic and HEAD; `hdr` ends with {NULL, NULL}. */
 fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err);
+/* The same, writing format `version` (1 or 2; tests and old readers). */
+fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned version, fst_err *err);
 int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *err);
 /* Event calls buffer in memory; a full frame is written as it fills. They return -1
 ** only when writing fails (disk full); the error is then sticky. */
@@ -163,7 +179,7 @@ uint64_t fst_tw_samples(const fst_tw *w);
 ** crash loses little). */
 int fst_tw_flush(fst_tw *w, fst_err *err);
 uint64_t fst_tw_insns(const fst_tw *w);
-uint64_t fst_tw_bytes(const fst_tw *w);   /* bytes written so far */
+uint64_t fst_tw_bytes(const fst_tw *w);   /* bytes written so far (v1: and buffered) */
 /* Write the footer (`ftr` extra keys; counts are added here) and close. `complete` 0
 ** marks a capture that was stopped. Frees w even on error. */
 int fst_tw_close(fst_tw *w, int complete, const char *end, const fst_kv *ftr, fst_err *err);
@@ -225,6 +241,15 @@ const fst_image_seg *fst_tr_image(const fst_tr *r, size_t *n);
 /* Copy n bytes at absolute addr from the image; 0 when all are present, -1 otherwise. */
 int fst_image_read(const fst_image_seg *segs, size_t nseg, uint64_t addr, uint8_t *out, size_t n);
 const char *fst_tr_path(const fst_tr *r);
+unsigned fst_tr_version(const fst_tr *r);
+
+/* What the frames read so far hold, per kind: how many, their payload bytes as stored,
+** and as unpacked (equal in version 1 and for HEAD and FOOT). */
+enum { FST_FRAME_HEAD, FST_FRAME_IMAG, FST_FRAME_EVNT, FST_FRAME_FOOT, FST_FRAME_KINDS };
+typedef struct fst_frame_stats {
+    uint64_t frames, stored, unpacked;
+} fst_frame_stats;
+const fst_frame_stats *fst_tr_frame_stats(const fst_tr *r);   /* FST_FRAME_KINDS entries */
 void fst_tr_close(fst_tr *r);
 
 #endif

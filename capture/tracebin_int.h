@@ -23,6 +23,22 @@ enum {
 #define FST_TB_FRAME_PAYLOAD (64 * 1024)
 #define FST_TB_OP_MAX 40            /* longest op: LPSW with a 10-byte varint and a 16-byte PSW (28) */
 #define FST_TB_MAX_FRAME (16u << 20)
+/* Version 2: an EVNT frame holds up to this many op-stream bytes before packing (bigger
+** frames pack better; memory stays one frame), and an IMAG frame up to 1 MiB of storage. */
+#define FST_TB_V2_PAYLOAD (256 * 1024)
+#define FST_TB_IMAG_MAX (1u << 20)
+#define FST_TB_ZSTD_LEVEL 7         /* chosen by measurement: see tracebin_zstd.c */
+
+/* zstd contexts (tracebin_zstd.c), made once per writer (level > 0: packs) or reader
+** (level 0: unpacks) and reused for every frame. */
+typedef struct fst_tbz fst_tbz;
+fst_tbz *fst_tbz_new(int level);
+void fst_tbz_free(fst_tbz *z);
+size_t fst_tbz_bound(size_t n);
+/* One zstd frame of src at dst; its length, 0 on failure. */
+size_t fst_tbz_pack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
+/* 0 when src is exactly one zstd frame of exactly rawlen bytes, unpacked at dst; -1 otherwise. */
+int fst_tbz_unpack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen);
 
 typedef struct fst_icache_ent {
     uint64_t addr;
@@ -35,8 +51,19 @@ typedef struct fst_icache {
     size_t cap, n;
 } fst_icache;
 
-/* The slot of addr: its entry, or the empty slot where it would go. */
-fst_icache_ent *fst_icache_slot(fst_icache *c, uint64_t addr);
+void fst_icache_init(fst_icache *c);   /* the first table */
+
+/* The slot of addr: its entry, or the empty slot where it would go. Inline: the reader
+** looks up every instruction of a SEQ run here (a call was a twentieth of the replay). */
+static inline fst_icache_ent *fst_icache_slot(fst_icache *c, uint64_t addr)
+{
+    if (!c->t)
+        fst_icache_init(c);
+    size_t i = (size_t)(((addr >> 1) * 0x9E3779B97F4A7C15ull) >> 20) & (c->cap - 1);
+    while (c->t[i].len && c->t[i].addr != addr)
+        i = (i + 1) & (c->cap - 1);
+    return &c->t[i];
+}
 void fst_icache_put(fst_icache *c, uint64_t addr, const uint8_t *b, int len);
 
 typedef struct fst_mru {

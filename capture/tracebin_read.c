@@ -24,13 +24,18 @@ struct fst_tr {
     uint8_t *frame;        /* current EVNT payload */
     size_t flen, fpos;
     uint64_t frame_off;    /* file offset of the payload */
+    unsigned version;
+    fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
+    uint8_t *raw;          /* version 2: the unpacked EVNT payload (u64, then the ops) */
+    int packed;            /* the current EVNT frame was unpacked: errors say where in it */
+    fst_frame_stats st[FST_FRAME_KINDS];
     int ended, have_foot, complete;
     char why[320];
     fst_icache ic;
     fst_mru jm;
     uint64_t cur;
     unsigned seq;          /* SEQ instructions still to hand out */
-    uint64_t seq_off;      /* file offset of that SEQ op */
+    size_t seq_pos;        /* frame offset of that SEQ op */
     uint64_t foot_off;     /* file offset of the footer's payload */
     uint32_t state;
     uint16_t cpu;
@@ -109,6 +114,14 @@ static int read_frame(fst_tr *r, char tag[4], uint8_t **payload, size_t *len, fs
     memcpy(tag, h, 4);
     *payload = p;
     *len = l;
+    static const char kinds[FST_FRAME_KINDS][4] = { { 'H', 'E', 'A', 'D' }, { 'I', 'M', 'A', 'G' },
+                                                   { 'E', 'V', 'N', 'T' }, { 'F', 'O', 'O', 'T' } };
+    for (int k = 0; k < FST_FRAME_KINDS; k++)
+        if (!memcmp(h, kinds[k], 4)) {
+            r->st[k].frames++;
+            r->st[k].stored += l;
+            r->st[k].unpacked += l;
+        }
     r->frame_off = r->off + 8;
     r->off += 12 + l;
     return 1;
@@ -146,15 +159,20 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
         return NULL;
     }
     unsigned version = (unsigned)p[0] | (unsigned)p[1] << 8; /* u16 */
-    if (version != FST_TRACE_VERSION) {
-        fst_errf(err, "%s: byte %llu: trace version %u, this fst reads version %u", path,
-                 (unsigned long long)r->frame_off, version, FST_TRACE_VERSION);
+    if (version < FST_TRACE_VERSION_MIN || version > FST_TRACE_VERSION) {
+        fst_errf(err, "%s: byte %llu: trace version %u, this fst reads versions %d to %d", path,
+                 (unsigned long long)r->frame_off, version, FST_TRACE_VERSION_MIN, FST_TRACE_VERSION);
         free(p);
         fst_tr_close(r);
         return NULL;
     }
     r->hdr = p;
     r->hdrlen = len;
+    r->version = version;
+    if (version >= 2) {
+        r->z = fst_tbz_new(0);
+        r->raw = fst_xmalloc(8 + FST_TB_V2_PAYLOAD + FST_TB_OP_MAX);
+    }
     /* the storage image, up to the first other frame */
     for (;;) {
         rc = read_frame(r, tag, &p, &len, err);
@@ -164,6 +182,26 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
         }
         if (rc == 0)
             break;
+        if (!memcmp(tag, "IMAG", 4) && r->version >= 2) {
+            uint32_t n = len >= 12 ? fst_get_le32(p + 8) : 0;
+            uint8_t *img = len >= 12 && n <= FST_TB_IMAG_MAX ? fst_xmalloc(n ? n : 1) : NULL;
+            if (!img || fst_tbz_unpack(r->z, p + 12, len - 12, img, n)) {
+                free(p);
+                free(img);
+                fst_errf(err, "%s: byte %llu: IMAG frame does not unpack (damaged file)", path,
+                         (unsigned long long)r->frame_off - 8);
+                fst_tr_close(r);
+                return NULL;
+            }
+            r->st[FST_FRAME_IMAG].unpacked += 8 + (uint64_t)n - len;
+            r->img = fst_xrealloc(r->img, (r->nimg + 1) * sizeof *r->img);
+            r->img[r->nimg].addr = fst_get_le64(p);
+            r->img[r->nimg].len = n;
+            r->img[r->nimg].data = img;
+            r->nimg++;
+            free(p);
+            continue;
+        }
         if (!memcmp(tag, "IMAG", 4)) {
             if (len < 8) {
                 free(p);
@@ -225,9 +263,27 @@ static int next_frame(fst_tr *r, fst_err *err)
                                 r->path, (unsigned long long)r->frame_off, (unsigned long long)first,
                                 (unsigned long long)r->insns);
             }
-            free(r->frame);
-            r->frame = p;
-            r->flen = len;
+            if (r->frame != r->raw)
+                free(r->frame);
+            r->frame = NULL;
+            if (r->version >= 2) {
+                uint32_t n = len >= 12 ? fst_get_le32(p + 8) : 0;
+                if (len < 12 || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX ||
+                    fst_tbz_unpack(r->z, p + 12, len - 12, r->raw + 8, n)) {
+                    free(p);
+                    return fst_errf(err, "%s: byte %llu: EVNT frame does not unpack (damaged file)", r->path,
+                                    (unsigned long long)r->frame_off - 8);
+                }
+                r->st[FST_FRAME_EVNT].unpacked += 8 + (uint64_t)n - len;
+                memcpy(r->raw, p, 8);
+                free(p);
+                r->frame = r->raw;
+                r->flen = 8 + (size_t)n;
+                r->packed = 1;
+            } else {
+                r->frame = p;
+                r->flen = len;
+            }
             r->fpos = 8;
             return 1;
         }
@@ -248,11 +304,18 @@ static int next_frame(fst_tr *r, fst_err *err)
     }
 }
 
-static int bad_op(fst_tr *r, const char *what, fst_err *err)
+/* An error at the op at frame offset pos: its file offset (version 1), or the frame's
+** and where in its unpacked op stream (version 2). */
+static int bad_op_at(fst_tr *r, size_t pos, const char *what, fst_err *err)
 {
-    return fst_errf(err, "%s: byte %llu: %s (damaged file)", r->path, (unsigned long long)(r->frame_off + r->fpos),
+    if (r->packed)
+        return fst_errf(err, "%s: byte %llu: EVNT frame, op stream byte %zu: %s (damaged file)", r->path,
+                        (unsigned long long)r->frame_off - 8, pos - 8, what);
+    return fst_errf(err, "%s: byte %llu: %s (damaged file)", r->path, (unsigned long long)(r->frame_off + pos),
                     what);
 }
+
+static int bad_op(fst_tr *r, const char *what, fst_err *err) { return bad_op_at(r, r->fpos, what, err); }
 
 static int finish(fst_tr *r, fst_err *err)
 {
@@ -283,8 +346,7 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
     if (r->seq) { /* fast path: the next instruction of a SEQ run */
         fst_icache_ent *e = fst_icache_slot(&r->ic, r->cur);
         if (!e->len)
-            return fst_errf(err, "%s: byte %llu: SEQ runs into an address with no known instruction (damaged file)",
-                            r->path, (unsigned long long)r->seq_off);
+            return bad_op_at(r, r->seq_pos, "SEQ runs into an address with no known instruction", err);
         r->seq--;
         rec->kind = FST_REC_INSN;
         rec->addr = r->cur;
@@ -318,7 +380,7 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
         rec->cpu = r->cpu;
         if (op < FST_OP_JMP) {
             r->seq = (unsigned)op + 1;
-            r->seq_off = r->frame_off + r->fpos;
+            r->seq_pos = r->fpos;
             r->fpos++;
             return fst_tr_next(r, rec, err);
         }
@@ -477,6 +539,8 @@ int fst_tr_complete(const fst_tr *r, const char **why)
 
 uint64_t fst_tr_insns(const fst_tr *r) { return r->insns; }
 const char *fst_tr_path(const fst_tr *r) { return r->path; }
+unsigned fst_tr_version(const fst_tr *r) { return r->version; }
+const fst_frame_stats *fst_tr_frame_stats(const fst_tr *r) { return r->st; }
 
 const fst_image_seg *fst_tr_image(const fst_tr *r, size_t *n)
 {
@@ -510,7 +574,10 @@ void fst_tr_close(fst_tr *r)
     free(r->img);
     free(r->hdr);
     free(r->ftr);
-    free(r->frame);
+    if (r->frame != r->raw)
+        free(r->frame);
+    free(r->raw);
+    fst_tbz_free(r->z);
     free(r->pbuf);
     free(r->ic.t);
     free(r->path);

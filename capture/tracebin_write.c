@@ -16,6 +16,11 @@ struct fst_tw {
     int fd;
     char *path;
     int failed;
+    unsigned version;
+    fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
+    uint8_t *zbuf;         /* version 2: a packed frame */
+    size_t zcap;
+    size_t fmax;           /* op-stream bytes per EVNT frame */
     uint64_t written;
     uint8_t *buf;          /* frame being filled: header room + payload */
     size_t blen;           /* payload bytes in buf */
@@ -63,8 +68,40 @@ static int write_frame(fst_tw *w, const char tag[4], const uint8_t *payload, siz
     return 0;
 }
 
+/* Version 2: the frame `tag` of header `h` (hn bytes: address or instruction count),
+** u32 n and the n bytes of src packed. */
+static int packed_frame(fst_tw *w, const char tag[4], const uint8_t *h, size_t hn, const uint8_t *src, size_t n,
+                        fst_err *err)
+{
+    size_t need = hn + 4 + fst_tbz_bound(n);
+    if (need > w->zcap) {
+        free(w->zbuf);
+        w->zcap = need;
+        w->zbuf = fst_xmalloc(need);
+    }
+    memcpy(w->zbuf, h, hn);
+    fst_put_le32(w->zbuf + hn, (uint32_t)n);
+    size_t k = fst_tbz_pack(w->z, src, n, w->zbuf + hn + 4, w->zcap - hn - 4);
+    if (!k) {
+        w->failed = 1;
+        return fst_errf(err, "%s: byte %llu: zstd could not pack a %.4s frame", w->path,
+                        (unsigned long long)w->written, tag);
+    }
+    return write_frame(w, tag, w->zbuf, hn + 4 + k, err);
+}
+
 fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err)
 {
+    return fst_tw_open_version(path, hdr, FST_TRACE_VERSION, err);
+}
+
+fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned version, fst_err *err)
+{
+    if (version < FST_TRACE_VERSION_MIN || version > FST_TRACE_VERSION) {
+        fst_errf(err, "%s: trace version %u: this fst writes versions %d to %d", path, version,
+                 FST_TRACE_VERSION_MIN, FST_TRACE_VERSION);
+        return NULL;
+    }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         fst_errno(err, "%s: cannot create", path);
@@ -73,10 +110,14 @@ fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err)
     fst_tw *w = fst_xcalloc(1, sizeof *w);
     w->fd = fd;
     w->path = fst_xstrdup(path);
-    w->buf = fst_xmalloc(8 + FST_TB_FRAME_PAYLOAD + FST_TB_OP_MAX + 8);
+    w->version = version;
+    w->fmax = version >= 2 ? FST_TB_V2_PAYLOAD : FST_TB_FRAME_PAYLOAD;
+    if (version >= 2)
+        w->z = fst_tbz_new(FST_TB_ZSTD_LEVEL);
+    w->buf = fst_xmalloc(8 + w->fmax + FST_TB_OP_MAX + 8);
     size_t len = 2, cap = 256;
     uint8_t *p = fst_xmalloc(cap);
-    p[0] = FST_TRACE_VERSION;
+    p[0] = (uint8_t)version;
     p[1] = 0;
     for (const fst_kv *kv = hdr; kv && kv->key; kv++)
         if (kv->value)
@@ -96,7 +137,17 @@ fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err)
 int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *err)
 {
     while (n) {
-        size_t k = n > (1u << 20) ? (1u << 20) : n;
+        size_t k = n > FST_TB_IMAG_MAX ? FST_TB_IMAG_MAX : n;
+        if (w->version >= 2) {
+            uint8_t h[8];
+            fst_put_le64(h, addr);
+            if (packed_frame(w, "IMAG", h, 8, p, k, err))
+                return -1;
+            addr += k;
+            p += k;
+            n -= k;
+            continue;
+        }
         uint8_t *f = fst_xmalloc(8 + k);
         fst_put_le64(f, addr);
         memcpy(f + 8, p, k);
@@ -118,7 +169,8 @@ static int frame_out(fst_tw *w, fst_err *err)
     if (w->blen <= 8)
         return 0;
     fst_put_le64(w->buf, w->frame_first);
-    int rc = write_frame(w, "EVNT", w->buf, w->blen, err);
+    int rc = w->version >= 2 ? packed_frame(w, "EVNT", w->buf, 8, w->buf + 8, w->blen - 8, err)
+                             : write_frame(w, "EVNT", w->buf, w->blen, err);
     w->blen = 8;
     w->frame_first = w->insns - (uint64_t)w->pending; /* a pending SEQ run goes into the next frame */
     return rc;
@@ -127,7 +179,7 @@ static int frame_out(fst_tw *w, fst_err *err)
 /* Room for one op; a full frame goes out first. */
 static uint8_t *op_room(fst_tw *w)
 {
-    if (w->blen + FST_TB_OP_MAX > FST_TB_FRAME_PAYLOAD + 8) {
+    if (w->blen + FST_TB_OP_MAX > w->fmax + 8) {
         fst_err e;
         frame_out(w, &e);
     }
@@ -313,7 +365,7 @@ int fst_tw_flush(fst_tw *w, fst_err *err)
 }
 
 uint64_t fst_tw_insns(const fst_tw *w) { return w->insns; }
-uint64_t fst_tw_bytes(const fst_tw *w) { return w->written + w->blen; }
+uint64_t fst_tw_bytes(const fst_tw *w) { return w->written + (w->version >= 2 ? 0 : w->blen); }
 
 static void tw_free(fst_tw *w)
 {
@@ -321,6 +373,8 @@ static void tw_free(fst_tw *w)
         close(w->fd);
     free(w->ic.t);
     free(w->buf);
+    free(w->zbuf);
+    fst_tbz_free(w->z);
     free(w->path);
     free(w);
 }

@@ -1,6 +1,7 @@
 /*
 ** fst-dump — print what a trace holds: header, storage image, every record, footer.
-** For looking inside a trace and for tests (like `uftrace dump`). Wiring only.
+** For looking inside a trace and for tests (like `uftrace dump`); with the format version and
+** how each kind of frame packs (stored and unpacked bytes). Wiring only.
 */
 #include "capture/tracebin.h"
 #include "common/err.h"
@@ -121,6 +122,15 @@ int main(int argc, char **argv)
         if (v)
             printf("footer.%s=%s\n", *k, v);
     }
+    /* how each kind of frame packs (version 2 packs IMAG and EVNT with zstd) */
+    printf("version=%u\n", fst_tr_version(r));
+    static const char *fnames[FST_FRAME_KINDS] = { "HEAD", "IMAG", "EVNT", "FOOT" };
+    const fst_frame_stats *fs = fst_tr_frame_stats(r);
+    for (int k = 0; k < FST_FRAME_KINDS; k++)
+        if (fs[k].frames)
+            printf("frames.%s=%llu stored=%llu unpacked=%llu ratio=%.1f\n", fnames[k],
+                   (unsigned long long)fs[k].frames, (unsigned long long)fs[k].stored,
+                   (unsigned long long)fs[k].unpacked, fs[k].stored ? (double)fs[k].unpacked / (double)fs[k].stored : 0.0);
     const char *why;
     int complete = fst_tr_complete(r, &why);
     printf("complete=%d\n", complete);

@@ -3,10 +3,13 @@
 # side in this one run (so the machine's speed cancels out). Release build (-O2).
 #   capture overhead   fst-capture wall time / bare Hercules tracing the same program to
 #                      /dev/null                                          goal <= 1.10
-#   log conversion     fst-capture --from-log / grep -c '^PSW=' on the same log  goal <= 4
-#   size               trace.bin bytes per executed instruction              goal <= 1
+#   log conversion     fst-capture --from-log / grep -c '^PSW=' on the same log  goal <= 1.0
+#   size               trace.bin bytes per executed instruction, storage image included, on
+#                      bigloop and on a branchy program (cprog callheavy -O0)  goal <= 0.05
 #   replay             fst-report (whole profile) / grep -c '^PSW=' on the same run's log
-#                                                                         goal <= 0.5
+#                      goal <= 0.12, and >= 100 M instructions/s
+#   replay memory      peak RSS of fst-report on a 1 M- and a 20 M-instruction trace (the
+#                      bigloop log 18 times over, converted)       goal: within 10 %
 #   tf conversion      fst-capture --from-tf / --from-log on the 4.9 text log of the same
 #                      program (fixtures), instructions/s; bytes/instruction from a tf file
 set -euo pipefail
@@ -50,17 +53,32 @@ logbytes=$(stat -c %s "$W/run.log")
 t_grep=$(best 3 grep -c '^PSW=' "$W/run.log")
 t_conv=$(best 3 "$BIN/fst-capture" -q --from-log="$W/run.log" -o "$W/conv.trace")
 printf '%-18s %8s s  vs %8s s  ratio %5s  (goal <= 1.10)\n' "capture overhead" "$t_cap" "$t_bare" "$(ratio "$t_cap" "$t_bare")"
-printf '%-18s %8s s  vs %8s s  ratio %5s  (goal <= 4)    log %d MB\n' "log conversion" "$t_conv" "$t_grep" "$(ratio "$t_conv" "$t_grep")" $((logbytes >> 20))
-printf '%-18s %8d B  / %8d instructions = %s bytes/instruction  (goal <= 1; the log: %s)\n' "size" "$bytes" "$insns" \
-    "$(ratio "$bytes" "$insns")" "$(ratio "$logbytes" "$insns")"
+printf '%-18s %8s s  vs %8s s  ratio %5s  (goal <= 1.0)  log %d MB\n' "log conversion" "$t_conv" "$t_grep" "$(ratio "$t_conv" "$t_grep")" $((logbytes >> 20))
+bpi() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }
+printf '%-18s %8d B  / %8d instructions = %s bytes/instruction  (goal <= 0.05; the log: %s)\n' "size bigloop" \
+    "$bytes" "$insns" "$(bpi "$bytes" "$insns")" "$(ratio "$logbytes" "$insns")"
+"$BIN/fst-dump" --summary "$W/run.trace" | grep '^frames\.' | sed 's/^/                   /'
+BRANCHY=$PWD/build/cprogs/callheavy-m31-z900-O0.ins
+if [ -r "$BRANCHY" ]; then
+    "$BIN/fst-capture" -q --arch=ESA/390 -o "$W/branchy.trace" "$BRANCHY"
+    bi=$("$BIN/fst-dump" --summary "$W/branchy.trace" | sed -n 's/^count.insn=//p')
+    bb=$(stat -c %s "$W/branchy.trace")
+    printf '%-18s %8d B  / %8d instructions = %s bytes/instruction  (goal <= 0.05; callheavy -O0, ESA/390)\n' \
+        "size branchy" "$bb" "$bi" "$(bpi "$bb" "$bi")"
+    "$BIN/fst-dump" --summary "$W/branchy.trace" | grep '^frames\.' | sed 's/^/                   /'
+fi
 if [ -x "$BIN/fst-report" ]; then
     t_rep=$(best 3 "$BIN/fst-report" --timed=all -o "$W/rep.txt" "$W/run.trace")
-    printf '%-18s %8s s  vs %8s s  ratio %5s  (goal <= 0.5)  %s M instructions/s\n' "replay" "$t_rep" "$t_grep" \
-        "$(ratio "$t_rep" "$t_grep")" "$(awk -v n="$insns" -v t="$t_rep" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
-    mem=$( { /usr/bin/time -f '%M' "$BIN/fst-report" --timed=all -o /dev/null "$W/run.trace" > /dev/null; } 2>&1 | tail -1)
-    "$BIN/fst-capture" -q --max-instructions=100000 -o "$W/small.trace" "$PROG"
-    mem_s=$( { /usr/bin/time -f '%M' "$BIN/fst-report" --timed=all -o /dev/null "$W/small.trace" > /dev/null; } 2>&1 | tail -1)
-    printf '%-18s %8s KB for %d instructions, %s KB for 100000 (independent of trace length)\n' "replay memory" "$mem" "$insns" "$mem_s"
+    printf '%-18s %8s s  vs %8s s  ratio %5s  (goal <= 0.12)  %s M instructions/s (goal >= 100)\n' "replay" "$t_rep" \
+        "$t_grep" "$(ratio "$t_rep" "$t_grep")" "$(awk -v n="$insns" -v t="$t_rep" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
+    # 1 M and 20 M instructions: the bigloop log 18 times over (each copy IPLs again)
+    "$BIN/fst-capture" -q --max-instructions=1000000 -o "$W/m1.trace" "$PROG"
+    "$BIN/fst-capture" -q --from-log=<(for _ in $(seq 18); do cat "$W/run.log"; done) -o "$W/m20.trace" 2> /dev/null || true
+    i20=$("$BIN/fst-dump" --summary "$W/m20.trace" | sed -n 's/^count.insn=//p')
+    mem1=$( { /usr/bin/time -f '%M' "$BIN/fst-report" --timed=all -o /dev/null "$W/m1.trace" > /dev/null; } 2>&1 | tail -1)
+    mem20=$( { /usr/bin/time -f '%M' "$BIN/fst-report" --timed=all -o /dev/null "$W/m20.trace" > /dev/null; } 2>&1 | tail -1)
+    printf '%-18s %8s KB for 1000000 instructions, %s KB for %s: ratio %s (goal: within 10 %%)\n' "replay memory" \
+        "$mem1" "$mem20" "$i20" "$(ratio "$mem20" "$mem1")"
 fi
 
 # SDL Hercules trace files: --from-tf on the largest tf fixture, its records repeated 100

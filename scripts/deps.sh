@@ -4,7 +4,7 @@
 set -e
 # gcc-s390x-linux-gnu and lib32gcc-12-dev-s390x-cross (its 31-bit libgcc, for -m31) build
 # the C test programs (tests/cprogs); valgrind runs their x86-64 builds under callgrind
-PKGS="hercules binutils-s390x-linux-gnu libpcre2-dev libcsv-dev zlib1g-dev pkg-config libcmocka-dev make gcc valgrind
+PKGS="hercules binutils-s390x-linux-gnu libpcre2-dev libcsv-dev zlib1g-dev libzstd-dev pkg-config libcmocka-dev make gcc valgrind
       gcc-s390x-linux-gnu lib32gcc-12-dev-s390x-cross"
 missing=""
 for p in $PKGS; do

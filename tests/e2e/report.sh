@@ -104,7 +104,17 @@ grep -q "^0INCOMPLETE TRACE: cut short at byte\|^INCOMPLETE TRACE: cut short at 
     && ok "a truncated trace gives a report marked incomplete" || fail "a truncated trace gives a report marked incomplete" "$(tail -2 "$T/cut.txt")"
 grep -q "warning: .*cut.trace is incomplete" "$T/err" && ok "... and a warning" || fail "... and a warning" "$(cat "$T/err")"
 cp "$T/bigloop.trace" "$T/bad.trace"
-flip_byte "$T/bad.trace" $((size / 3))
+# a byte in the middle of the first EVNT frame (trace.bin v2: the frames are small, packed)
+evnt_mid() {
+    local f=$1 off=8 n len
+    n=$(stat -c %s "$f")
+    while [ $((off + 8)) -le "$n" ]; do
+        len=$(od -A n -t u4 -j $((off + 4)) -N 4 "$f" | tr -d ' ')
+        [ "$(dd if="$f" bs=1 skip="$off" count=4 status=none)" = EVNT ] && { echo $((off + 8 + len / 2)); return; }
+        off=$((off + 12 + len))
+    done
+}
+flip_byte "$T/bad.trace" "$(evnt_mid "$T/bad.trace")"
 expect_fail "a damaged trace: error with the byte offset, no report" 2 "bad.trace: byte [0-9]+: EVNT frame CRC mismatch" \
     fst-report -o "$T/bad.txt" "$T/bad.trace"
 expect_fail "bad --clock" 2 "mips" fst-report --clock=mips:zero "$T/fortg.trace"

@@ -2,33 +2,49 @@
 # a truncated trace stays readable up to its last whole frame.
 . "$(dirname "$0")/../lib.sh"
 dumpval() { sed -n "s/^$1=//p" "$2"; }
+frames() {   # frames FILE: "offset tag length" of each frame
+    local f=$1 off=8 size len
+    size=$(stat -c %s "$f")
+    while [ $((off + 8)) -le "$size" ]; do
+        len=$(od -A n -t u4 -j $((off + 4)) -N 4 "$f" | tr -d ' ')
+        echo "$off $(dd if="$f" bs=1 skip="$off" count=4 status=none) $len"
+        off=$((off + 12 + len))
+    done
+}
 
-# a trace of several frames: bigloop stopped at 200000 instructions
-fst-capture -q --max-instructions=200000 -o "$T/t.trace" "$FST_PROGS/bigloop.ins"
+# a trace of several frames: bigloop, 1.1 M instructions (version 2: 256 KiB of ops a frame)
+fst-capture -q -o "$T/t.trace" "$FST_PROGS/bigloop.ins"
 size=$(stat -c %s "$T/t.trace")
 fst-dump --summary "$T/t.trace" > "$T/d"
-expect_eq "complete trace reads back" "200000 1" "$(dumpval count.insn "$T/d") $(dumpval complete "$T/d")"
-bpi=$(awk -v s="$size" 'BEGIN { printf "%d", s * 1000 / 200000 }')
-[ "$bpi" -le 1000 ] && ok "at most 1 byte per instruction (${bpi}/1000)" || fail "at most 1 byte per instruction" "$size bytes"
+ninsn=$(dumpval count.insn "$T/d")
+expect_eq "complete trace reads back" "1100017 1 2" "$ninsn $(dumpval complete "$T/d") $(dumpval version "$T/d")"
+bpi=$(awk -v s="$size" -v n="$ninsn" 'BEGIN { printf "%d", s * 1000 / n }')
+[ "$bpi" -le 50 ] && ok "at most 0.05 byte per instruction, storage image included (${bpi}/1000)" \
+    || fail "at most 0.05 byte per instruction" "$size bytes"
+nev=$(sed -n 's/^frames.EVNT=\([0-9]*\) .*/\1/p' "$T/d")
+[ "${nev:-0}" -ge 3 ] && ok "several EVNT frames ($nev), each packed: $(grep '^frames.EVNT' "$T/d")" \
+    || fail "several EVNT frames" "$(grep '^frames' "$T/d")"
 
-# cut short in the middle: readable up to the last whole frame, marked incomplete
-head -c $((size / 2)) "$T/t.trace" > "$T/half.trace"
+# cut short in the middle of the last event frame: readable up to the last whole frame,
+# marked incomplete
+head -c "$(frames "$T/t.trace" | awk '$2 == "EVNT" { m = $1 + 8 + int($3 / 2) } END { print m }')" "$T/t.trace" \
+    > "$T/half.trace"
 fst-dump --summary "$T/half.trace" > "$T/d" 2> "$T/err"
 expect_eq "truncated: exit 0, incomplete" "0" "$(dumpval complete "$T/d")"
 n=$(dumpval count.insn "$T/d")
-[ "$n" -gt 0 ] && [ "$n" -lt 200000 ] && ok "truncated: the whole frames are read ($n instructions)" \
+[ "$n" -gt 0 ] && [ "$n" -lt 1100017 ] && ok "truncated: the whole frames are read ($n instructions)" \
     || fail "truncated: the whole frames are read" "$n"
 grep -q "^incomplete=cut short at byte [0-9]* (inside a EVNT frame), after instruction $n" "$T/d" \
     && ok "truncated: says where it was cut" || fail "truncated: says where it was cut" "$(grep incomplete "$T/d")"
 
 # only the footer missing
 head -c $((size - 20)) "$T/t.trace" > "$T/nofoot.trace"
-expect_eq "footer cut off: all instructions, incomplete" "200000 0" \
+expect_eq "footer cut off: all instructions, incomplete" "1100017 0" \
     "$(fst-dump --summary "$T/nofoot.trace" | awk -F= '/^count.insn=/{i=$2}/^complete=/{c=$2}END{print i, c}')"
 
-# one byte changed inside an event frame: an error naming the frame's offset
+# one byte changed inside an event frame (its packed bytes): an error naming the frame's offset
 cp "$T/t.trace" "$T/bad.trace"
-flip_byte "$T/bad.trace" $((size / 2))
+flip_byte "$T/bad.trace" "$(frames "$T/t.trace" | awk '$2 == "EVNT" { m = $1 + 8 + int($3 / 2) } END { print m }')"
 expect_fail "damaged frame: exit 2 with the byte offset" 2 "bad.trace: byte [0-9]+: EVNT frame CRC mismatch" \
     fst-dump --summary "$T/bad.trace"
 expect_fail "not a trace" 2 "not an fst trace" fst-dump "$FST_ROOT/README.md"
@@ -39,15 +55,6 @@ expect_fail "header cut short" 2 "byte 8: the trace has no header" fst-dump "$T/
 expect_fail "missing trace" 2 "cannot open" fst-dump "$T/nothere.trace"
 
 # damage that once read as something else (issue 12 item 10)
-frames() {   # frames FILE: "offset tag length" of each frame
-    local f=$1 off=8 size len
-    size=$(stat -c %s "$f")
-    while [ $((off + 8)) -le "$size" ]; do
-        len=$(od -A n -t u4 -j $((off + 4)) -N 4 "$f" | tr -d ' ')
-        echo "$off $(dd if="$f" bs=1 skip="$off" count=4 status=none) $len"
-        off=$((off + 12 + len))
-    done
-}
 last_evnt=$(frames "$T/t.trace" | awk '$2 == "EVNT" { o = $1 } END { print o }')
 cp "$T/t.trace" "$T/len.trace"
 flip_byte "$T/len.trace" $((last_evnt + 5))   # the length runs past the end of the file
@@ -61,3 +68,22 @@ cp "$T/t.trace" "$T/tail.trace"
 echo >> "$T/tail.trace"
 expect_fail "a byte after the footer: an error naming it" 2 "tail.trace: byte $size: data after the footer" \
     fst-dump --summary "$T/tail.trace"
+
+# version 1 traces, as fst wrote them before version 2 (tests/traces: from the Hercules 3.13
+# fixture logs, with the fst-dump of that time): read record for record as then, and the
+# report of each equals the report of a version 2 trace made now from the same log
+for n in z_noregs bc_noregs; do
+    v1=$FST_ROOT/tests/traces/$n.v1.trace
+    fst-dump "$v1" | grep -v '^version=\|^frames\.' > "$T/$n.dump"
+    if cmp -s "$T/$n.dump" "$FST_ROOT/tests/traces/$n.v1.dump"; then ok "$n: a version 1 trace reads as it did"
+    else fail "$n: a version 1 trace reads as it did" "$(diff "$T/$n.dump" "$FST_ROOT/tests/traces/$n.v1.dump" | head -5)"; fi
+    fst-capture -q --from-log="$FST_FIXTURES/hercules-3.13/$n.log" -o "$T/$n.v2.trace"
+    expect_eq "$n: made now, version 2" "2" "$(fst-dump --summary "$T/$n.v2.trace" | sed -n 's/^version=//p')"
+    diff <(fst-dump "$T/$n.v2.trace" | grep -v '^header.command=\|^version=\|^frames\.') \
+         <(grep -v '^header.command=' "$FST_ROOT/tests/traces/$n.v1.dump") > "$T/dd" \
+        && ok "$n: version 2 holds the same records" || fail "$n: version 2 holds the same records" "$(head -5 "$T/dd")"
+    fst-report --timed=all -o "$T/$n.r1" "$v1" 2> /dev/null
+    fst-report --timed=all -o "$T/$n.r2" "$T/$n.v2.trace" 2> /dev/null
+    cmp -s "$T/$n.r1" "$T/$n.r2" && ok "$n: the same report from version 1 and version 2" \
+        || fail "$n: the same report from version 1 and version 2" "$(diff "$T/$n.r1" "$T/$n.r2" | head -5)"
+done

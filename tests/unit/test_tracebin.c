@@ -1,7 +1,7 @@
-/* Unit tests of capture/tracebin.c: every record survives a round trip; a trace cut at
-** any byte reads as a prefix of the records and says it is incomplete; any changed byte
-** is an error, never a silently different trace; an op this reader does not know is an
-** error naming its byte offset. */
+/* Unit tests of capture/tracebin.c: every record survives a round trip, in version 1 and
+** in version 2 (zstd-packed frames); a trace cut at any byte reads as a prefix of the
+** records and says it is incomplete; any changed byte is an error, never a silently
+** different trace; an op this reader does not know is an error naming its byte offset. */
 #include "capture/tracebin.h"
 #include "common/bytes.h"
 
@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #define NREC 5000
 
@@ -25,11 +26,11 @@ static size_t nwant;
 /* A stream like a real one: loops, calls and returns, new bytes at an address now and
 ** then (self-modifying code), state and CPU switches, interruptions, PSWs loaded by LPSW
 ** and control registers loaded. Deterministic. */
-static void make_trace(const char *p, int complete)
+static void make_trace_v(const char *p, int complete, unsigned version)
 {
     fst_err err;
     fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
-    fst_tw *w = fst_tw_open(p, hdr, &err);
+    fst_tw *w = fst_tw_open_version(p, hdr, version, &err);
     assert_non_null(w);
     uint8_t img[64];
     for (int i = 0; i < 64; i++)
@@ -115,6 +116,8 @@ static void make_trace(const char *p, int complete)
     }
 }
 
+static void make_trace(const char *p, int complete) { make_trace_v(p, complete, FST_TRACE_VERSION); }
+
 /* Read p; returns how many of the wanted records matched in order; -1 on a read error. */
 static long read_back(const char *p, int *complete)
 {
@@ -153,6 +156,25 @@ static long read_back(const char *p, int *complete)
     return rc < 0 ? -1 : (long)k;
 }
 
+static size_t slurp(uint8_t *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
+static unsigned file_version(const char *p)
+{
+    fst_err err;
+    fst_tr *r = fst_tr_open(p, &err);
+    assert_non_null(r);
+    unsigned v = fst_tr_version(r);
+    fst_tr_close(r);
+    return v;
+}
+
 static void test_roundtrip(void **state)
 {
     (void)state;
@@ -160,6 +182,45 @@ static void test_roundtrip(void **state)
     int complete;
     assert_int_equal(read_back(path, &complete), (long)nwant);
     assert_int_equal(complete, 1);
+    assert_int_equal(file_version(path), 2);
+}
+
+/* Version 1, as fst wrote it before version 2: still read, record for record. */
+static void test_roundtrip_v1(void **state)
+{
+    (void)state;
+    make_trace_v(path, 1, 1);
+    int complete;
+    assert_int_equal(read_back(path, &complete), (long)nwant);
+    assert_int_equal(complete, 1);
+    assert_int_equal(file_version(path), 1);
+}
+
+/* Version 2 packs: the same records take a fraction of version 1's bytes, and fst-dump's
+** figures (stored, unpacked) say so per frame kind. */
+static void test_v2_packs(void **state)
+{
+    (void)state;
+    static uint8_t buf[1 << 20];
+    make_trace_v(path, 1, 1);
+    size_t n1 = slurp(buf, sizeof buf);
+    make_trace_v(path, 1, 2);
+    size_t n2 = slurp(buf, sizeof buf);
+    assert_true(n2 * 3 < n1);
+    fst_err err;
+    fst_tr *r = fst_tr_open(path, &err);
+    assert_non_null(r);
+    fst_rec rec;
+    while (fst_tr_next(r, &rec, &err) > 0)
+        ;
+    const fst_frame_stats *st = fst_tr_frame_stats(r);
+    assert_int_equal(st[FST_FRAME_HEAD].frames, 1);
+    assert_int_equal(st[FST_FRAME_IMAG].frames, 1);
+    assert_int_equal(st[FST_FRAME_IMAG].unpacked, 8 + 64);
+    assert_int_equal(st[FST_FRAME_FOOT].frames, 1);
+    assert_true(st[FST_FRAME_EVNT].frames >= 1);
+    assert_true(st[FST_FRAME_EVNT].stored * 3 < st[FST_FRAME_EVNT].unpacked);
+    fst_tr_close(r);
 }
 
 /* The new ops between instructions, with their edge values, read back field by field and
@@ -243,7 +304,7 @@ static void test_unknown_op_names_its_offset(void **state)
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     fwrite(FST_TRACE_MAGIC, 1, 8, f);
-    static const uint8_t head[2] = { FST_TRACE_VERSION, 0 };
+    static const uint8_t head[2] = { 1, 0 };   /* version 1: the ops as they are stored */
     put_frame(f, "HEAD", head, 2);
     /* u64 instructions before (0), INS 0DC0, then an op no fst knows */
     static const uint8_t ev[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0x51, 0x0D, 0xC0, 0x7F };
@@ -261,26 +322,16 @@ static void test_unknown_op_names_its_offset(void **state)
     fst_tr_close(r);
 }
 
-static size_t slurp(uint8_t *buf, size_t cap)
+static void cut_anywhere(unsigned version, size_t step)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    size_t n = fread(buf, 1, cap, f);
-    fclose(f);
-    return n;
-}
-
-static void test_cut_anywhere(void **state)
-{
-    (void)state;
-    make_trace(path, 1);
+    make_trace_v(path, 1, version);
     static uint8_t buf[1 << 20];
     size_t n = slurp(buf, sizeof buf);
     FILE *f;
     char cut[80];
     snprintf(cut, sizeof cut, "%s.cut", path);
     long last = -1;
-    for (size_t len = 0; len < n; len += (len < 200 ? 1 : 37)) {
+    for (size_t len = 0; len < n; len += (len < 200 ? 1 : step)) {
         f = fopen(cut, "wb");
         fwrite(buf, 1, len, f);
         fclose(f);
@@ -296,16 +347,23 @@ static void test_cut_anywhere(void **state)
     unlink(cut);
 }
 
-static void test_any_changed_byte_is_an_error(void **state)
+/* Version 2 at every byte (the trace is a few KB), version 1 at every 37th. */
+static void test_cut_anywhere(void **state)
 {
     (void)state;
-    make_trace(path, 1);
+    cut_anywhere(2, 1);
+    cut_anywhere(1, 37);
+}
+
+static void any_changed_byte(unsigned version, size_t step)
+{
+    make_trace_v(path, 1, version);
     static uint8_t buf[1 << 20];
     size_t n = slurp(buf, sizeof buf);
     FILE *f;
     char bad[80];
     snprintf(bad, sizeof bad, "%s.bad", path);
-    for (size_t at = 0; at < n; at += (at < 300 ? 1 : 53)) {
+    for (size_t at = 0; at < n; at += (at < 300 ? 1 : step)) {
         buf[at] ^= 0x10;
         f = fopen(bad, "wb");
         fwrite(buf, 1, n, f);
@@ -319,6 +377,13 @@ static void test_any_changed_byte_is_an_error(void **state)
             fail_msg("byte %zu changed: read as %s (%ld records)", at, complete ? "complete" : "cut short", k);
     }
     unlink(bad);
+}
+
+static void test_any_changed_byte_is_an_error(void **state)
+{
+    (void)state;
+    any_changed_byte(2, 1);
+    any_changed_byte(1, 53);
 }
 
 static void test_incomplete_without_footer(void **state)
@@ -397,18 +462,18 @@ static void test_damage_is_named(void **state)
     write_file(bad, two, 2 * n);
     assert_non_null(strstr(read_error(bad, msg, sizeof msg), "data after the footer: another trace appended"));
 
-    /* version 257 (1 in the low byte), with a valid CRC: the whole u16 is the version */
+    /* version 258 (2 in the low byte), with a valid CRC: the whole u16 is the version */
     uint32_t hl = fst_get_le32(buf + 12);
     buf[17] = 1;
     fst_put_le32(buf + 16 + hl, (uint32_t)crc32(crc32(0L, buf + 8, 8), buf + 16, hl));
     write_file(bad, buf, n);
-    assert_non_null(strstr(read_error(bad, msg, sizeof msg), "byte 16: trace version 257, this fst reads version 1"));
+    assert_non_null(strstr(read_error(bad, msg, sizeof msg), "byte 16: trace version 258, this fst reads versions 1 to 2"));
 
     /* a SEQ op at an address with no known instruction: the op's own offset */
     FILE *f = fopen(bad, "wb");
     assert_non_null(f);
     fwrite(FST_TRACE_MAGIC, 1, 8, f);
-    static const uint8_t head[2] = { FST_TRACE_VERSION, 0 };
+    static const uint8_t head[2] = { 1, 0 };
     put_frame(f, "HEAD", head, 2);
     /* u64 0, INS 0DC0 (at 0, current address 2), JMPA -2 (back to 0), SEQ 1 (0 and 2: 2 is unknown) */
     static const uint8_t evs[15] = { 0, 0, 0, 0, 0, 0, 0, 0, 0x51, 0x0D, 0xC0, 0x50, 0x03, 0x01 };
@@ -419,11 +484,54 @@ static void test_damage_is_named(void **state)
     unlink(bad);
 }
 
+/* Version 2 frames whose CRC matches but whose packed bytes are wrong (a writer's bug, or
+** damage made to look whole): errors naming the frame, never a different trace. An op
+** error inside a packed frame names the frame and the op's place in the unpacked stream. */
+static void test_v2_bad_packing_is_named(void **state)
+{
+    (void)state;
+    char msg[800];
+    static const uint8_t head[2] = { 2, 0 };
+    /* the op stream of the SEQ test above, packed as fst's writer packs (with zstd's checksum) */
+    static const uint8_t ops[6] = { 0x51, 0x0D, 0xC0, 0x50, 0x03, 0x01 };
+    uint8_t z[128];
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    size_t zn = ZSTD_compress2(c, z, sizeof z, ops, sizeof ops);
+    ZSTD_freeCCtx(c);
+    assert_false(ZSTD_isError(zn));
+    for (int variant = 0; variant < 4; variant++) {
+        uint8_t ev[160] = { 0 };
+        fst_put_le32(ev + 8, variant == 1 ? 7 : 6);     /* 1: says 7 bytes, unpacks to 6 */
+        memcpy(ev + 12, z, zn);
+        size_t evn = 12 + zn;
+        if (variant == 2)
+            ev[12 + zn - 5] ^= 0x55;                    /* 2: the packed bytes changed (its CRC-32 made to match) */
+        if (variant == 3)
+            evn++;                                      /* 3: a byte after the zstd frame */
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fwrite(FST_TRACE_MAGIC, 1, 8, f);
+        put_frame(f, "HEAD", head, 2);
+        put_frame(f, "EVNT", ev, (uint32_t)evn);
+        fclose(f);
+        read_error(path, msg, sizeof msg);
+        if (variant == 0) /* magic 8 + HEAD 14: the frame at 22; the SEQ op is op byte 5 */
+            assert_non_null(strstr(msg, "byte 22: EVNT frame, op stream byte 5: SEQ runs into an address"));
+        else
+            assert_non_null(strstr(msg, "byte 22: EVNT frame does not unpack"));
+    }
+    unlink(path);
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/fst-test-tracebin.%d", (int)getpid());
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_roundtrip_v1),
+        cmocka_unit_test(test_v2_packs),
+        cmocka_unit_test(test_v2_bad_packing_is_named),
         cmocka_unit_test(test_cut_anywhere),
         cmocka_unit_test(test_any_changed_byte_is_an_error),
         cmocka_unit_test(test_incomplete_without_footer),
