@@ -253,7 +253,7 @@ int main(int argc, char **argv)
     r.ro.clock = clk;
     r.ro.warn = warn_cb;
     fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out && strcmp(r.out, "-") ? r.out : r.out ? "standard output" : NULL,
-                    &r.ro };
+                    &r.ro, r.out && strcmp(r.out, "-") ? r.out : NULL };
     fst_profile prof;
     /* the format's context is made before the replay, so that bad options are rejected
     ** before the work; it sees the profile (routines) in its event and write calls */

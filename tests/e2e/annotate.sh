@@ -88,3 +88,39 @@ if [ -f bigloop.ann ]; then
         fst-report --format=annotate --routine=NOPE bigloop.trace
 fi
 
+
+# callgrind: fl= names the listing written beside it (FILE.lst), each cost line's line
+# position is its instruction's line there, and callgrind_annotate --auto=yes shows it
+if [ -f fortg.trace ]; then
+    expect_ok "callgrind: with -o FILE" fst-report --format=callgrind -o fortg.cg fortg.trace
+    if [ -f fortg.cg.lst ]; then ok "callgrind: the listing is written beside it"; else fail "callgrind: the listing is written beside it"; fi
+    expect_eq "callgrind: fl= names the listing" "fl=(2) fortg.cg.lst" "$(grep '^fl=(2) ' fortg.cg)"
+    bad=$(python3 - <<'EOF'
+import re
+lst = open("fortg.cg.lst").read().splitlines()
+fl, bad, n = None, [], 0
+for l in open("fortg.cg"):
+    m = re.match(r"fl=\((\d)\)", l)
+    if m: fl = m.group(1)
+    m = re.match(r"0x([0-9A-F]+) (\d+) (\d+) \d+$", l)
+    if m and fl == "2" and not l.startswith("calls"):
+        a, ln, ir = m.group(1).zfill(8), int(m.group(2)), m.group(3)
+        f = lst[ln - 1][2:].split() if 0 < ln <= len(lst) else []
+        n += 1
+        if len(f) < 6 or f[0] != a or (f[5] != ir and "BALR" not in f[3]):
+            bad.append(f"0x{a} line {ln}: {lst[ln - 1] if 0 < ln <= len(lst) else 'none'}")
+print("\n".join(bad) if bad or n < 40 else "", end="")
+EOF
+)
+    expect_eq "callgrind: every line position is its instruction's line in the listing" "" "$bad"
+    callgrind_annotate --auto=yes fortg.cg > cga.out 2> cga.err
+    if grep -q "could not be found\|not opened" cga.out cga.err; then fail "callgrind_annotate --auto=yes finds the listing" "$(grep 'found' cga.out cga.err)"
+    elif grep -q -- "-- Auto-annotated source: fortg.cg.lst" cga.out; then ok "callgrind_annotate --auto=yes finds the listing"
+    else fail "callgrind_annotate --auto=yes finds the listing" "$(tail -5 cga.out)"; fi
+    # MAIN's first call loop: L, BALR, BCT 10 times each (fortg.s), in callgrind_annotate's Ir column
+    got=$(awk '/0002004[48A] \+/ { print $1 }' cga.out | paste -sd' ')
+    expect_eq "callgrind_annotate: Ir beside the loop's instructions = construction" "10 10 10" "$got"
+    fst-report --format=callgrind -o - fortg.trace > stdout.cg 2> /dev/null
+    expect_eq "callgrind to standard output: no listing, instruction positions" "positions: instr|0" \
+        "$(grep '^positions' stdout.cg)|$(grep -c '^fl=(2)' stdout.cg)"
+fi
