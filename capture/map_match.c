@@ -350,10 +350,14 @@ int fst_pm_find_load_point(const fst_pm *pm, int module, const fst_pm_evidence *
     if (rc == 0 && ev->nimage)
         rc = decide_image(&j, &t, load_point, err);   /* 1 decided, 0 no image votes */
     if (rc == 0 && !j.na)
-        rc = fst_errf(err, "%s: no evidence for the load point: %s", j.what, ev->nimage ?
-                      "no identifier in the storage image names a routine of the module, "
-                      "and no executed addresses were given" : "neither a storage image nor "
-                      "executed addresses were given");
+        /* say only what was looked at: a caller that gave no addresses (fst-report looks
+        ** at the storage image only) must not read as if the trace had none (issue 16) */
+        rc = fst_errf(err, "%s: no evidence for the load point: %s", j.what,
+                      ev->nimage && ev->naddrs ? "no identifier in the storage image names a routine of the "
+                                                 "module, and no executed address lines up with it"
+                      : ev->nimage ? "no identifier in the storage image names a routine of the module"
+                      : ev->naddrs ? "no storage image, and no executed address lines up with the module"
+                      : "neither a storage image nor executed addresses were given");
     if (rc == 0)
         rc = decide_trace(&j, &t, load_point, err);
     free(j.a);
