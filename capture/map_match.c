@@ -272,7 +272,8 @@ static int decide_image(const job *j, votes *t, uint64_t *lp, fst_err *err)
         had += t->v[i].img > 0;
     size_t n = keep(j, t, 1);
     char buf[600];
-    qsort(t->v, n, sizeof *t->v, by_img);
+    if (n)  /* no votes: t->v may be NULL, which qsort must not be given */
+        qsort(t->v, n, sizeof *t->v, by_img);
     if (n == 1 || (n > 1 && t->v[0].img >= 2 && t->v[0].img >= 2 * t->v[1].img)) {
         *lp = t->v[0].lp;
         return 1;
