@@ -75,3 +75,17 @@ got=$(fst-report --format=prof --digits=9 --clock=mips:1000 fortg.trace 2> /dev/
 expect_eq "prof --digits=9: Seconds from the construction" "MAIN 0.000000051 SUBA 0.000000208 SUBB 0.000000042" "$got"
 expect_fail "--digits out of range" 2 "--digits: '10' is not a number of decimals from 2 to 9" \
     fst-report --digits=10 fortg.trace
+
+# gprof (item 3): the hints on stderr, and the behaviour they describe (fortg: SUBA 16
+# calls, SUBB 3; its run of 306 instructions is far below one 1/100 s tick)
+GPROF=${S390_GPROF:-s390x-linux-gnu-gprof}
+fst-report --format=gmon -o g.out fortg.trace 2> g.err
+if grep -q 'no time accumulated.*--hz=insns' g.err && grep -q -- '--elf=FILE writes' g.err; then ok "gmon: --hz and --elf hints"
+else fail "gmon: --hz and --elf hints" "$(cat g.err)"; fi
+fst-report --format=gmon --hz=insns --elf=s.elf -o g2.out fortg.trace 2> g2.err
+if grep -q 'gmon:' g2.err; then fail "gmon: no hint when --hz=insns --elf are given" "$(cat g2.err)"
+else ok "gmon: no hint when --hz=insns --elf are given"; fi
+expect_eq "gprof with the --elf file: every routine, exact calls" "MAIN - SUBA 16 SUBB 3" \
+    "$($GPROF -b -p s.elf g2.out 2> /dev/null | awk 'NR > 5 && NF { print $NF, (NF == 7 ? $4 : "-") }' | sort | paste -sd' ')"
+expect_eq "gprof with the program's own ELF: what the hint says (last routine and calls lost)" "MAIN - SUBA -" \
+    "$($GPROF -b -p "$FST_PROGS/fortg.elf" g2.out 2> /dev/null | awk 'NR > 5 && NF { print $NF, (NF == 7 ? $4 : "-") }' | sort | paste -sd' ')"
