@@ -89,3 +89,16 @@ expect_eq "gprof with the --elf file: every routine, exact calls" "MAIN - SUBA 1
     "$($GPROF -b -p s.elf g2.out 2> /dev/null | awk 'NR > 5 && NF { print $NF, (NF == 7 ? $4 : "-") }' | sort | paste -sd' ')"
 expect_eq "gprof with the program's own ELF: what the hint says (last routine and calls lost)" "MAIN - SUBA -" \
     "$($GPROF -b -p "$FST_PROGS/fortg.elf" g2.out 2> /dev/null | awk 'NR > 5 && NF { print $NF, (NF == 7 ? $4 : "-") }' | sort | paste -sd' ')"
+
+# JSON (item 7): integers above 2^53 - 1 as digit strings, exact; smaller ones numbers.
+# bigloop at --clock=mips:0.001: 1100017 instructions (EXPECTED) of 1 ms = 512e9 fx each
+fst-capture -q -o bigloop.trace "$FST_PROGS/bigloop.ins" || fail "bigloop: capture"
+fst-report --format=json --timed=all --clock=mips:0.001 bigloop.trace > big.json 2> /dev/null
+got=$(python3 -c '
+import json, sys
+j = json.load(open("big.json"))
+t = j["totals"]; m = [r for r in j["routines"] if r["name"] == "MAIN"][0]
+print(type(t["time_fx"]).__name__, t["time_fx"], type(t["time_ns"]).__name__, t["time_ns"],
+      type(m["self_time_fx"]).__name__, m["self_time_fx"], type(t["instructions"]).__name__)')
+expect_eq "json: time_fx beyond 2^53 as exact strings, the rest numbers" \
+    "str $((1100017 * 512000000000)) int $((1100017 * 1000000)) str $((300012 * 512000000000)) int" "$got"
