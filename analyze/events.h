@@ -59,6 +59,9 @@ typedef struct fst_event {
     const fst_insn *insn;   /* EXEC */
     fst_fx cost;            /* EXEC */
     int charged;            /* EXEC: FST_CHARGE_* */
+    int taken;              /* EXEC: whether it branched, as priced: 1, 0 (also for an
+                               instruction that cannot branch) or FST_TAKEN_UNKNOWN (an
+                               interruption or the trace's end came next) */
     size_t routine;         /* EXEC: the routine charged (FST_CHARGE_ROUTINE) or FST_NONE;
                                CALL/RETURN/UNWIND: the frame's routine */
     size_t owner;           /* CALL/RETURN/UNWIND: the nearest timed routine of the frame */

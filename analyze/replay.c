@@ -353,6 +353,7 @@ static void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
     e->insn = &c->prev;
     e->state = c->prev_state;
     e->cost = price(x, c, taken);
+    e->taken = taken;
     e->routine = c->prev_owner;
     e->charged = c->prev_excluded ? FST_CHARGE_EXCLUDED
                : c->prev_owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;

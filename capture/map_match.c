@@ -272,7 +272,8 @@ static int decide_image(const job *j, votes *t, uint64_t *lp, fst_err *err)
         had += t->v[i].img > 0;
     size_t n = keep(j, t, 1);
     char buf[600];
-    qsort(t->v, n, sizeof *t->v, by_img);
+    if (n)  /* no votes: t->v may be NULL, which qsort must not be given */
+        qsort(t->v, n, sizeof *t->v, by_img);
     if (n == 1 || (n > 1 && t->v[0].img >= 2 && t->v[0].img >= 2 * t->v[1].img)) {
         *lp = t->v[0].lp;
         return 1;
@@ -350,10 +351,14 @@ int fst_pm_find_load_point(const fst_pm *pm, int module, const fst_pm_evidence *
     if (rc == 0 && ev->nimage)
         rc = decide_image(&j, &t, load_point, err);   /* 1 decided, 0 no image votes */
     if (rc == 0 && !j.na)
-        rc = fst_errf(err, "%s: no evidence for the load point: %s", j.what, ev->nimage ?
-                      "no identifier in the storage image names a routine of the module, "
-                      "and no executed addresses were given" : "neither a storage image nor "
-                      "executed addresses were given");
+        /* say only what was looked at: a caller that gave no addresses (fst-report looks
+        ** at the storage image only) must not read as if the trace had none (issue 16) */
+        rc = fst_errf(err, "%s: no evidence for the load point: %s", j.what,
+                      ev->nimage && ev->naddrs ? "no identifier in the storage image names a routine of the "
+                                                 "module, and no executed address lines up with it"
+                      : ev->nimage ? "no identifier in the storage image names a routine of the module"
+                      : ev->naddrs ? "no storage image, and no executed address lines up with the module"
+                      : "neither a storage image nor executed addresses were given");
     if (rc == 0)
         rc = decide_trace(&j, &t, load_point, err);
     free(j.a);

@@ -754,6 +754,7 @@ int fst_pm_load_mem(fst_pm *pm, const char *name, const void *buf, size_t len,
             return fst_errf(err, "%s: an ELF file: give its symbols as `nm -P %s` prints "
                             "them", name, name);
         return fst_errf(err, "%s: %s", name, len ? "not a map fst knows (IEWL or loader listing, "
-                        "load module, CSV, nm output); name the kind to be sure" : "empty file");
+                        "load module, CSV, nm output); `fst-map --kind=KIND FILE` reads it as one kind and "
+                        "says what does not fit" : "empty file");
     }
 }

@@ -165,6 +165,9 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         }
     }
     int npos = argc - p.optind;
+    if (c->out && !strcmp(c->out, "-"))   /* not a file named '-' (issue 16) */
+        fst_opt_fail(&p, "-o -: a trace is written to a file (its end is rewritten when the run ends); "
+                         "give a file name, then fst-report FILE");
     if ((c->attach || c->seconds || c->remote) && !c->sample)
         fst_opt_fail(&p, "--attach, --seconds and --remote go with --sample");
     if ((c->seconds || c->remote) && !c->attach)

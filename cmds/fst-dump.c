@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     if (argc - p.optind != 1)
         fst_opt_fail(&p, "one TRACE, please");
     fst_err err;
-    fst_tr *r = fst_tr_open(argv[p.optind], &err);
+    fst_tr *r = fst_tr_open(fst_opt_infile(argv[p.optind]), &err);
     if (!r)
         fst_die_err(&err);
     for (const char *const *k = hkeys; *k; k++) {

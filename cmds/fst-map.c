@@ -212,7 +212,7 @@ int main(int argc, char **argv)
         ev.image = ins.seg, ev.nimage = ins.n;
     }
     if (a.trace) {
-        if (!(tr = fst_tr_open(a.trace, &err)))
+        if (!(tr = fst_tr_open(fst_opt_infile(a.trace), &err)))
             fst_die_err(&err);
         if (!a.image)
             ev.image = fst_tr_image(tr, &ev.nimage);

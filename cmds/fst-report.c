@@ -96,6 +96,31 @@ static char *summary(void)
     return s;
 }
 
+static int has_option(const fst_format *f, const char *name)
+{
+    for (const fst_option *o = f->options; o && o->name; o++)
+        if (!strcmp(o->name, name))
+            return 1;
+    return 0;
+}
+
+/* A format's option given with another format would be ignored in silence: an error,
+** naming the formats it belongs to. */
+static void reject_foreign(const fst_optparser *p, const report *r)
+{
+    const fst_format *fmt = fst_format_find(r->format);
+    for (size_t i = 0; i < r->nfopts; i++) {
+        if (has_option(fmt, r->fopts[i].name))
+            continue;
+        char owners[256] = "";
+        size_t n = 0;
+        for (const fst_format *const *f = fst_formats; *f; f++)
+            if (has_option(*f, r->fopts[i].name) && n + strlen((*f)->name) + 16 < sizeof owners)
+                n += (size_t)sprintf(owners + n, "%s--format=%s", n ? " or " : "", (*f)->name);
+        fst_opt_fail(p, "--%s is an option of %s, not of --format=%s", r->fopts[i].name, owners, r->format);
+    }
+}
+
 static void parse(report *r, int argc, char **argv, const char **path)
 {
     fst_option *table = r->table = option_table(&r->helps);
@@ -161,6 +186,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
     }
     if (argc - p.optind != 1)
         fst_opt_fail(&p, argc == p.optind ? "which trace?" : "one trace at a time");
+    reject_foreign(&p, r);
     if (fst_format_find(r->format)->binary && !r->out)
         fst_opt_fail(&p, "--format=%s writes binary data: say where with -o FILE", r->format);
     *path = argv[p.optind];
@@ -244,7 +270,7 @@ int main(int argc, char **argv)
     fst_clock *clk = fst_clock_open(r.clockspec, &err);
     if (!clk)
         fst_die_err(&err);
-    fst_tr *tr = fst_tr_open(path, &err);
+    fst_tr *tr = fst_tr_open(fst_opt_infile(path), &err);   /* "-": standard input */
     if (!tr)
         fst_die_err(&err);
     fst_pm *pm = load_maps(&r, tr);
@@ -252,7 +278,7 @@ int main(int argc, char **argv)
     r.ro.clock = clk;
     r.ro.warn = warn_cb;
     fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out && strcmp(r.out, "-") ? r.out : r.out ? "standard output" : NULL,
-                    &r.ro };
+                    &r.ro, r.out && strcmp(r.out, "-") ? r.out : NULL };
     fst_profile prof;
     /* the format's context is made before the replay, so that bad options are rejected
     ** before the work; it sees the profile (routines) in its event and write calls */

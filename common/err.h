@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-enum { FST_EXIT_OK = 0, FST_EXIT_DIFF = 1, FST_EXIT_FAIL = 2, FST_EXIT_INTR = 3 };
+enum { FST_EXIT_OK = 0, FST_EXIT_DIFF = 1, FST_EXIT_FAIL = 2, FST_EXIT_INTR = 130 };   /* 128 + SIGINT, the shell's convention */
 
 typedef struct fst_err {
     char msg[768];

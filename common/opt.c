@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OPT_HELP_ID (-1000)
+#define OPT_VERSION_ID (-1001)
 
 typedef struct priv {
     struct option *longopts;
@@ -48,6 +48,15 @@ void fst_opt_usage(const fst_cmd *cmd, int to_stderr)
         fprintf(f, "  %-26s %s\n", left, o->help);
     }
     fprintf(f, "  %-26s %s\n", "-h, --help", "show this help");
+    fprintf(f, "  %-26s %s\n", "    --version", "show the version");
+    fprintf(f, "\nA file argument '-' is standard input; -o - is standard output.\n"
+               "\nexit status:\n  0    done\n  1    differences found (fst-diff)\n  2    error (a message says what)\n"
+               "  130  interrupted (SIGINT); no partial output file is left\n");
+}
+
+const char *fst_opt_infile(const char *path)
+{
+    return path && !strcmp(path, "-") ? "/dev/stdin" : path;
 }
 
 void fst_opt_init(fst_optparser *p, const fst_cmd *cmd, int argc, char **argv)
@@ -61,7 +70,7 @@ void fst_opt_init(fst_optparser *p, const fst_cmd *cmd, int argc, char **argv)
     for (const fst_option *o = cmd->opts; o && o->name; o++)
         n++;
     priv *pv = fst_xcalloc(1, sizeof *pv);
-    pv->longopts = fst_xcalloc((size_t)n + 2, sizeof(struct option));
+    pv->longopts = fst_xcalloc((size_t)n + 3, sizeof(struct option));
     size_t k = 0;
     pv->shortopts[k++] = ':'; /* report missing arguments distinctly */
     int i = 0;
@@ -78,7 +87,8 @@ void fst_opt_init(fst_optparser *p, const fst_cmd *cmd, int argc, char **argv)
             }
         }
     }
-    pv->longopts[i] = (struct option){ "help", no_argument, NULL, 'h' };
+    pv->longopts[i++] = (struct option){ "help", no_argument, NULL, 'h' };
+    pv->longopts[i] = (struct option){ "version", no_argument, NULL, OPT_VERSION_ID };
     pv->shortopts[k++] = 'h';
     pv->shortopts[k] = 0;
     p->priv = pv;
@@ -115,6 +125,10 @@ int fst_opt_next(fst_optparser *p)
     }
     if (c == 'h') {
         fst_opt_usage(p->cmd, 0);
+        exit(0);
+    }
+    if (c == OPT_VERSION_ID) {
+        printf("%s (fst) %s\n", p->cmd->name, FST_VERSION);
         exit(0);
     }
     if (c == '?' || c == ':') {

@@ -18,11 +18,19 @@
 **
 ** An option whose `arg` is NULL takes no argument; one whose arg starts with '[' takes
 ** an optional one (`--keep-log[=FILE]`).
+**
+** Every command also has --version (prints "NAME (fst) FST_VERSION", exits 0), and its
+** --help ends with the exit statuses every command shares (common/err.h): 0 done, 1
+** differences found (fst-diff only), 2 error, 130 interrupted (SIGINT).
+** A file argument "-" is standard input (fst_opt_infile) and `-o -` standard output
+** (common/outfile.h).
 */
 #ifndef FST_OPT_H
 #define FST_OPT_H
 
 #include <stdint.h>
+
+#define FST_VERSION "0.16"
 
 typedef struct fst_option {
     int shortname;        /* 'o', or 0 for long-only */
@@ -60,6 +68,9 @@ void fst_opt_fail(const fst_optparser *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn))
 #endif
     ;
+
+/* The path to open for an input file argument: "/dev/stdin" for "-", else path. */
+const char *fst_opt_infile(const char *path);
 
 /* Numeric arguments of the option just returned; exit 2 naming the option when the
 ** text is not a number in [min, max]. A whole number is decimal, or hex after 0x: "010"

@@ -26,10 +26,19 @@
 **     over the calls into a routine is then exactly csv's incl_instr; the mainline, which
 **     nobody calls, gets its own cost plus its calls'. An --exclude'd routine's own time
 **     is under "(excluded)", not under it.
+** The listing (formats/annotate.h): with -o FILE, the annotated assembler listing of the
+** timed routines is written beside it as FILE.lst, and each timed routine's `fl=` names it,
+** with `positions: instr line`: every cost line carries the line of its instruction in the
+** listing, so callgrind_annotate --auto=yes and KCachegrind's source view show the
+** annotated instructions. Lines of what the listing has not (outside, excluded) are 0,
+** under `fl=(1) ???` (callgrind's "no source"). Written to standard output, the file has no listing and names
+** the program, with `positions: instr`.
 ** Ownership: the context is freed by done. Errors: --unit's value (init); writing.
 */
 #include "formats/format.h"
+#include "formats/annotate.h"
 #include "formats/jsonw.h"
+#include "common/outfile.h"
 #include "common/map.h"
 #include "common/quote.h"
 
@@ -73,6 +82,7 @@ typedef struct cg {
     size_t nfr;
     uint64_t insns;
     fst_fx cost;
+    fst_annot *an;          /* the listing's aggregate, when there is a listing */
 } cg;
 
 static struct fstack *fstack_of(cg *g, uint32_t task)
@@ -164,6 +174,8 @@ static void *cg_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
                NULL;
     cg *g = fst_xcalloc(1, sizeof *g);
     g->unit = (fst_tunit)u;
+    if (fc->out_file)
+        g->an = fst_annot_new();
     return g;
 }
 
@@ -214,6 +226,8 @@ static void cg_event(void *ctx, const fst_event *e)
 {
     cg *g = ctx;
     const fst_profile *p = e->profile;
+    if (g->an)
+        fst_annot_event(g->an, e);
     switch (e->kind) {
     case FST_EV_EXEC: on_exec(g, e); break;
     case FST_EV_CALL:
@@ -250,7 +264,24 @@ typedef struct wr {
     const fst_profile *p;
     char *named;            /* per fn id: its name was given once */
     int rc;
+    const fst_annot *an;    /* the listing written, or NULL */
 } wr;
+
+/* " LINE" of addr in fn's listing, when the file has line positions */
+static const char *line_of(const wr *w, size_t fn, uint64_t addr, char buf[24])
+{
+    buf[0] = 0;
+    if (w->an)
+        snprintf(buf, 24, " %llu", (unsigned long long)(fn < w->p->nr ? fst_annot_line(w->an, fn, addr) : 0));
+    return buf;
+}
+
+/* fl=/cfi=: (2) the listing for a routine it lists, else (1) the program */
+static void put_file(wr *w, const char *key, size_t fn)
+{
+    if (w->an)
+        w->rc |= fprintf(w->out, "%s=(%d)\n", key, fn < w->p->nr && w->p->r[fn].timed && !w->p->r[fn].excluded ? 2 : 1) < 0;
+}
 
 static size_t fn_id(const wr *w, size_t fn)
 {
@@ -275,20 +306,26 @@ static void put_fn_body(wr *w, const cg *g, size_t fn, const cell *c, size_t nc,
                         uint64_t sum[2])
 {
     fst_rounder rd = { g->unit, 0, 0 };
+    char ln[24];
     w->rc |= fprintf(w->out, "\n") < 0;
+    put_file(w, "fl", fn);
     put_fn(w, "fn", fn);
     for (size_t i = 0; i < nc; i++) {
         uint64_t t = fst_rounder_next(&rd, c[i].cost, 0);
-        w->rc |= fprintf(w->out, "0x%llX %llu %llu\n", (unsigned long long)c[i].addr, (unsigned long long)c[i].insns,
-                         (unsigned long long)t) < 0;
+        w->rc |= fprintf(w->out, "0x%llX%s %llu %llu\n", (unsigned long long)c[i].addr, line_of(w, fn, c[i].addr, ln),
+                         (unsigned long long)c[i].insns, (unsigned long long)t) < 0;
         sum[0] += c[i].insns;
         sum[1] += t;
     }
     for (size_t i = 0; i < nr; i++) {
+        char cl[24];
+        put_file(w, "cfi", r[i].callee);
         put_fn(w, "cfn", r[i].callee);
-        w->rc |= fprintf(w->out, "calls=%llu 0x%llX\n0x%llX %llu %llu\n", (unsigned long long)r[i].count,
-                         (unsigned long long)w->p->r[r[i].callee].entry, (unsigned long long)r[i].site,
-                         (unsigned long long)r[i].insns, (unsigned long long)fst_tunit_of(g->unit, r[i].cost)) < 0;
+        uint64_t entry = w->p->r[r[i].callee].entry;
+        w->rc |= fprintf(w->out, "calls=%llu 0x%llX%s\n0x%llX%s %llu %llu\n", (unsigned long long)r[i].count,
+                         (unsigned long long)entry, line_of(w, r[i].callee, entry, cl), (unsigned long long)r[i].site,
+                         line_of(w, fn, r[i].site, ln), (unsigned long long)r[i].insns,
+                         (unsigned long long)fst_tunit_of(g->unit, r[i].cost)) < 0;
     }
 }
 
@@ -302,9 +339,35 @@ static const char *program_of(const fst_fctx *fc, char *buf, size_t cap)
     return fst_printable(b && b[1] ? b + 1 : s, buf, cap);
 }
 
+/* FILE.lst beside -o FILE, all or nothing (common/outfile.h); *name: its printable name */
+static int write_listing(const cg *g, const fst_fctx *fc, const fst_profile *p, char **name, fst_err *err)
+{
+    size_t n = strlen(fc->out_file) + 5;
+    char *path = fst_xmalloc(n);
+    snprintf(path, n, "%s.lst", fc->out_file);
+    fst_fctx lc = *fc;
+    lc.out_path = lc.out_file = path;
+    fst_out o;
+    int rc = fst_out_open(&o, path, err);
+    if (!rc && fst_annot_write(g->an, o.f, &lc, p, NULL, 0, err) < 0) {
+        fst_out_abort(&o);
+        rc = -1;
+    } else if (!rc)
+        rc = fst_out_close(&o, err);
+    *name = fst_xmalloc(2 * n + 8);
+    fst_printable(path, *name, 2 * n + 8);
+    free(path);
+    return rc;
+}
+
 static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     cg *g = ctx;
+    char *lst = NULL;
+    if (g->an && write_listing(g, fc, p, &lst, err) < 0) {
+        free(lst);
+        return -1;
+    }
     cell *c = g->cells.v;
     crec *r = g->recs.v;
     if (g->cells.n)     /* the index is not used after this */
@@ -317,14 +380,20 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     FILE *m = open_memstream(&body, &blen);
     if (!m)
         return fst_errno(err, "callgrind: out of memory");
-    wr w = { m, p, fst_xcalloc(p->nr + 3, 1), 0 };
+    wr w = { m, p, fst_xcalloc(p->nr + 3, 1), 0, g->an };
     uint64_t sum[2] = { 0, 0 };
     char prog[512], trace[512];
     program_of(fc, prog, sizeof prog);
     fst_printable(fc->trace_path ? fc->trace_path : "", trace, sizeof trace);
     char clk[512];
     fst_printable(p->clock, clk, sizeof clk);
-    w.rc |= fprintf(m, "ob=(1) %s\nfl=(1) %s\n", prog, prog) < 0;
+    if (lst)
+        /* "???": callgrind's own name for no source, which callgrind_annotate --auto=yes
+        ** does not look for */
+        w.rc |= fprintf(m, "ob=(1) %s\nfl=(2) %s\nfl=(1) ???\n", prog, lst) < 0;
+    else
+        w.rc |= fprintf(m, "ob=(1) %s\nfl=(1) %s\n", prog, prog) < 0;
+    free(lst);
     /* cells and recs are sorted by fn: routines by index, then (excluded), (outside) */
     size_t ic = 0, ir = 0;
     for (size_t k = 0; k < p->nr + 2; k++) {
@@ -344,10 +413,10 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     if (!rc)
         rc = fprintf(out,
                      "# callgrind format\nversion: 1\ncreator: fst-report (fst, System/370 trace replay)\n"
-                     "cmd: %s\ndesc: Trace: %s\ndesc: Clock: %s\npositions: instr\n"
+                     "cmd: %s\ndesc: Trace: %s\ndesc: Clock: %s\npositions: instr%s\n"
                      "event: Ir : Instructions\nevent: %s : CPU time (%s)\nevents: Ir %s\n"
                      "summary: %llu %llu\ntotals: %llu %llu\n",
-                     prog, trace, clk, u,
+                     prog, trace, clk, g->an ? " line" : "", u,
                      g->unit == FST_TU_TOD ? "TOD clock units, 1/4096 us" : "nanoseconds", u,
                      (unsigned long long)sum[0], (unsigned long long)sum[1], (unsigned long long)sum[0],
                      (unsigned long long)sum[1]) < 0;
@@ -368,6 +437,7 @@ static void cg_done(void *ctx)
     free(g->cells.hash);
     free(g->recs.v);
     free(g->recs.hash);
+    fst_annot_free(g->an);
     for (size_t i = 0; i < g->nfr; i++) {
         free(g->fr[i].f);
         fst_map_free(&g->fr[i].active);

@@ -2,6 +2,7 @@
 #include "formats/formats.h"
 
 #include <stdio.h>
+#include "common/err.h"
 
 
 void fst_fmt_sec2(fst_fx x, char *buf)
@@ -11,6 +12,31 @@ void fst_fmt_sec2(fst_fx x, char *buf)
         sprintf(buf, "%llu.%02llu", (unsigned long long)(cs / 100), (unsigned long long)(cs % 100));
     else
         sprintf(buf, ".%02llu", (unsigned long long)cs);
+}
+
+void fst_fmt_secn(fst_fx x, int digits, char *buf)
+{
+    uint64_t unit = FST_FX_PER_SEC, scale = 1;
+    for (int i = 0; i < digits; i++) {
+        unit /= 10;
+        scale *= 10;
+    }
+    uint64_t v = x / unit + (x % unit >= unit - unit / 2);   /* half up, without overflow */
+    if (v >= scale)
+        sprintf(buf, "%llu.%0*llu", (unsigned long long)(v / scale), digits, (unsigned long long)(v % scale));
+    else
+        sprintf(buf, ".%0*llu", digits, (unsigned long long)v);
+}
+
+int fst_digits_opt(const char *s, int *digits, fst_err *err)
+{
+    *digits = 2;
+    if (!s)
+        return 0;
+    if (s[0] < '0' || s[0] > '9' || s[1] || s[0] < '2')
+        return fst_errf(err, "--digits: '%s' is not a number of decimals from 2 to 9", s);
+    *digits = s[0] - '0';
+    return 0;
 }
 
 void fst_fmt_sec9(fst_fx x, char *buf)

@@ -23,17 +23,14 @@
 ** Ownership: the context (init) is freed by done. Errors: --unit's value (init); writing.
 */
 #include "formats/format.h"
+#include "formats/folded.h"
 #include "formats/jsonw.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct node {
-    size_t parent, routine;    /* root: parent = routine = FST_NONE */
-    uint64_t insns;
-    fst_fx cost;
-} node;
+typedef fst_stacknode node;
 
 typedef struct tpath {          /* a task's stack of timed routines, as trie nodes */
     size_t *at;                 /* at[0] = root, at[i] = the node of the i timed routines */
@@ -85,7 +82,7 @@ static size_t child(folded *f, size_t parent, size_t routine)
         f->capn *= 2;
         f->n = fst_xrealloc(f->n, f->capn * sizeof *f->n);
     }
-    f->n[f->nn] = (node){ parent, routine, 0, 0 };
+    f->n[f->nn] = (node){ parent, routine, 0, 0, 0 };
     f->hash[s] = f->nn + 1;
     return f->nn++;
 }
@@ -117,6 +114,7 @@ static void follow(folded *f, const fst_event *e)
             t->at = fst_xrealloc(t->at, t->cap * sizeof *t->at);
         }
         size_t at = child(f, t->at[t->n], e->routine);
+        f->n[at].calls += e->counted != 0;
         t->at[++t->n] = at;
     } else if (t->n)
         t->n--;
@@ -132,7 +130,7 @@ static void *folded_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
     f->unit = (fst_tunit)u;
     f->capn = 256;
     f->n = fst_xmalloc(f->capn * sizeof *f->n);
-    f->n[0] = (node){ FST_NONE, FST_NONE, 0, 0 };
+    f->n[0] = (node){ FST_NONE, FST_NONE, 0, 0, 0 };
     f->nn = 1;
     return f;
 }
@@ -261,6 +259,13 @@ static int folded_write(FILE *out, const fst_fctx *fc, const fst_profile *p, voi
     if (rc)
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
+}
+
+const fst_stacknode *fst_folded_nodes(const void *ctx, size_t *n)
+{
+    const folded *f = ctx;
+    *n = f->nn;
+    return f->n;
 }
 
 static void folded_done(void *ctx)

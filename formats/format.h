@@ -42,6 +42,8 @@ typedef struct fst_fctx {
     const char *trace_path;
     const char *out_path;       /* -o FILE, or NULL for standard output */
     const fst_replay_opts *ro;  /* how the replay was made: clock, timing choices */
+    const char *out_file;       /* -o FILE when it names a file (not standard output), else
+                                   NULL: a format may write a companion file beside it */
 } fst_fctx;
 
 typedef struct fst_format {

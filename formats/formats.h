@@ -14,11 +14,17 @@
 ** printed them; and with nine decimals for CSV. buf >= 32 bytes. (formats/fmt.c) */
 void fst_fmt_sec2(fst_fx x, char *buf);
 void fst_fmt_sec9(fst_fx x, char *buf);
+/* Seconds with `digits` (2-9) decimals, as fst_fmt_sec2 (which it equals at 2): for a short
+** program whose routines all round to .00 (--digits). */
+void fst_fmt_secn(fst_fx x, int digits, char *buf);
+/* --digits=N: 2 (absent) to 9; -1 with err set otherwise. */
+int fst_digits_opt(const char *s, int *digits, fst_err *err);
 
 /* FORTSTAT's listing (seed 000, Appendix B): ROUTINE CALLED TIME (SEC), one row per timed
 ** routine in load-module order, the mainline marked '*', a TOTAL row. With `asa`, 133-byte
-** FBA records with an ASA control character, as STATOUT (BLKSIZE=133, RECFM=FBA). */
-int fst_write_fortstat(FILE *out, const fst_profile *p, int asa);
+** FBA records with an ASA control character, as STATOUT (BLKSIZE=133, RECFM=FBA). `digits`:
+** decimals of TIME (SEC), 2 as FORTSTAT printed; more widen the column by as many. */
+int fst_write_fortstat(FILE *out, const fst_profile *p, int asa, int digits);
 
 /* CSV, DESIGN §8: routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec; one row per
 ** timed routine in load-module order, then the rows (outside), (excluded) and (total),

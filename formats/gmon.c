@@ -213,6 +213,24 @@ static void arcs(wr *w, const fst_profile *p)
     }
 }
 
+/* What gprof will do with this file that a user would not guess (issue 16 item 3). */
+static void say_hints(const fst_fctx *fc, const gmon *g, const fst_profile *p)
+{
+    if (!fc->ro || !fc->ro->warn)
+        return;
+    char msg[400];
+    uint64_t hz = fst_phist_hzof(g->h);
+    if (hz && !fst_phist_total(g->h) && p->total_insns) {
+        snprintf(msg, sizeof msg, "gmon: the whole run is shorter than one tick (1/%llu s): gprof will say \"no time "
+                 "accumulated\"; --hz=insns counts instructions instead (or give a larger --hz)", (unsigned long long)hz);
+        fc->ro->warn(msg);
+    }
+    if (!g->elf)
+        fc->ro->warn("gmon: read it with the ELF that --elf=FILE writes (s390x-linux-gnu-gprof -b FILE gmon.out): "
+                     "gprof given a program's own ELF, whose routines are labels without a size or an end "
+                     "marker, drops the last routine and every call count");
+}
+
 static int gmon_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     gmon *g = ctx;
@@ -235,6 +253,7 @@ static int gmon_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
         return fst_errno(err, "%s: cannot write", fc->out_path);
     if (g->elf && fst_write_stub_elf(g->elf, p, lo, hi, err) < 0)
         return -1;
+    say_hints(fc, g, p);
     return 0;
 }
 

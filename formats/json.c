@@ -1,9 +1,12 @@
 /*
 ** formats/json.c — the whole profile as one JSON object (fst-report --format=json).
 **
-** Schema (version 1). Every count is an integer. Times are given twice: `*_fx` exact, in
-** fst's fixed-point unit (analyze/clock.h: 1 ns = 512000 fx, 1 TOD unit = 125000 fx,
-** 1 s = 512e12 fx; values may exceed 2^53, exact in Python, not in JavaScript numbers), and
+** Schema (version 1). Every count is an integer; an integer above 2^53 - 1, which a
+** JavaScript number cannot hold exactly, is written as a string of its decimal digits
+** ("9007199254740993"): read every integer field as "number or digit string". Times are
+** given twice: `*_fx` exact, in fst's fixed-point unit (analyze/clock.h: 1 ns = 512000 fx,
+** 1 TOD unit = 125000 fx, 1 s = 512e12 fx: 2^53 fx is 17.6 s, so a longer run has string
+** time_fx values), and
 ** `*_ns` rounded to the nearest nanosecond, ties up, as csv's seconds are (so *_ns / 1e9
 ** is csv's self_sec / incl_sec, digit for digit).
 **
@@ -75,10 +78,22 @@
 #include <errno.h>
 #include <string.h>
 
+/* An unsigned integer as JSON keeps it exact in every reader: a number up to 2^53 - 1
+** (the largest integer a JavaScript number holds exactly), a decimal string above (time_fx
+** passes 2^53 after 17.6 s). Rotating buffers: one fprintf uses at most 11. */
+static const char *ju(uint64_t v)
+{
+    static char buf[16][24];
+    static unsigned k;
+    char *b = buf[k++ % 16];
+    snprintf(b, sizeof buf[0], v > (UINT64_C(1) << 53) - 1 ? "\"%llu\"" : "%llu", (unsigned long long)v);
+    return b;
+}
+
 static int cost3(FILE *out, const char *key, uint64_t insns, fst_fx fx, const char *end)
 {
-    return fprintf(out, "  \"%s\": {\"instructions\": %llu, \"time_fx\": %llu, \"time_ns\": %llu}%s\n", key,
-                   (unsigned long long)insns, (unsigned long long)fx, (unsigned long long)fst_fx_to_ns(fx), end) < 0;
+    return fprintf(out, "  \"%s\": {\"instructions\": %s, \"time_fx\": %s, \"time_ns\": %s}%s\n", key,
+                   ju(insns), ju(fx), ju(fst_fx_to_ns(fx)), end) < 0;
 }
 
 static int kv_str(FILE *out, const char *pre, const char *key, const char *val, const char *post)
@@ -115,18 +130,18 @@ static int routine(FILE *out, const fst_profile *p, size_t i)
     const fst_routine *r = &p->r[i];
     int rc = fprintf(out, "    {\"index\": %zu, ", i) < 0;
     rc |= kv_str(out, "", "name", r->name, "");
-    rc |= fprintf(out, ", \"entry\": %llu, \"entry_hex\": \"%llX\", \"fortran\": %s, \"timed\": %s, "
+    rc |= fprintf(out, ", \"entry\": %s, \"entry_hex\": \"%llX\", \"fortran\": %s, \"timed\": %s, "
                        "\"excluded\": %s, \"mainline\": %s,\n",
-                  (unsigned long long)r->entry, (unsigned long long)r->entry,
+                  ju(r->entry), (unsigned long long)r->entry,
                   r->fortran == FST_ID_FORTG ? "\"G\"" : r->fortran == FST_ID_FORTH ? "\"H\"" : "null",
                   r->timed ? "true" : "false", r->excluded ? "true" : "false", r->mainline ? "true" : "false") < 0;
-    return rc | (fprintf(out, "     \"calls\": %llu, \"self_instructions\": %llu, \"incl_instructions\": %llu, "
-                              "\"self_time_fx\": %llu, \"incl_time_fx\": %llu, \"self_time_ns\": %llu, "
-                              "\"incl_time_ns\": %llu}%s\n",
-                         (unsigned long long)r->calls, (unsigned long long)r->self_insns,
-                         (unsigned long long)r->incl_insns, (unsigned long long)r->self_cost,
-                         (unsigned long long)r->incl_cost, (unsigned long long)fst_fx_to_ns(r->self_cost),
-                         (unsigned long long)fst_fx_to_ns(r->incl_cost), i + 1 < p->nr ? "," : "") < 0);
+    return rc | (fprintf(out, "     \"calls\": %s, \"self_instructions\": %s, \"incl_instructions\": %s, "
+                              "\"self_time_fx\": %s, \"incl_time_fx\": %s, \"self_time_ns\": %s, "
+                              "\"incl_time_ns\": %s}%s\n",
+                         ju(r->calls), ju(r->self_insns),
+                         ju(r->incl_insns), ju(r->self_cost),
+                         ju(r->incl_cost), ju(fst_fx_to_ns(r->self_cost)),
+                         ju(fst_fx_to_ns(r->incl_cost)), i + 1 < p->nr ? "," : "") < 0);
 }
 
 static int arc(FILE *out, const fst_profile *p, size_t i)
@@ -140,9 +155,9 @@ static int arc(FILE *out, const fst_profile *p, size_t i)
         rc |= kv_str(out, "", "caller_name", p->r[a->caller].name, "");
     }
     rc |= kv_str(out, ", ", "callee_name", p->r[a->callee].name, "");
-    return rc | (fprintf(out, ", \"count\": %llu, \"instructions\": %llu, \"time_fx\": %llu, \"time_ns\": %llu}%s\n",
-                         (unsigned long long)a->count, (unsigned long long)a->insns, (unsigned long long)a->cost,
-                         (unsigned long long)fst_fx_to_ns(a->cost), i + 1 < p->narcs ? "," : "") < 0);
+    return rc | (fprintf(out, ", \"count\": %s, \"instructions\": %s, \"time_fx\": %s, \"time_ns\": %s}%s\n",
+                         ju(a->count), ju(a->insns), ju(a->cost),
+                         ju(fst_fx_to_ns(a->cost)), i + 1 < p->narcs ? "," : "") < 0);
 }
 
 static int task(FILE *out, const fst_profile *p, size_t i)
@@ -153,10 +168,10 @@ static int task(FILE *out, const fst_profile *p, size_t i)
     int rc = fprintf(out, "    {\"id\": %zu, \"space\": \"%s\", \"first\": \"%llX\", ", i, space,
                      (unsigned long long)t->first) < 0;
     rc |= kv_str(out, "", "mainline", t->mainline != FST_NONE ? p->r[t->mainline].name : NULL, "");
-    return rc | (fprintf(out, ", \"instructions\": %llu, \"problem_instructions\": %llu, \"time_fx\": %llu, "
-                              "\"time_ns\": %llu}%s\n",
-                         (unsigned long long)t->insns, (unsigned long long)t->problem_insns,
-                         (unsigned long long)t->cost, (unsigned long long)fst_fx_to_ns(t->cost),
+    return rc | (fprintf(out, ", \"instructions\": %s, \"problem_instructions\": %s, \"time_fx\": %s, "
+                              "\"time_ns\": %s}%s\n",
+                         ju(t->insns), ju(t->problem_insns),
+                         ju(t->cost), ju(fst_fx_to_ns(t->cost)),
                          i + 1 < p->ntasks ? "," : "") < 0);
 }
 
@@ -164,14 +179,14 @@ static int pricing(FILE *out, const fst_fctx *fc, const fst_profile *p)
 {
     fst_pricing s;
     fst_pricing_of(&s, p, fc->ro ? fc->ro->clock : NULL);
-    int rc = fprintf(out, "  \"pricing\": {\"rule\": %llu, \"default\": %llu, \"undecoded\": %llu,\n"
-                          "    \"unpriced\": [", (unsigned long long)s.rule_insns,
-                     (unsigned long long)s.default_insns, (unsigned long long)s.undecoded_insns) < 0;
+    int rc = fprintf(out, "  \"pricing\": {\"rule\": %s, \"default\": %s, \"undecoded\": %s,\n"
+                          "    \"unpriced\": [", ju(s.rule_insns),
+                     ju(s.default_insns), ju(s.undecoded_insns)) < 0;
     for (size_t i = 0; i < s.nrule + s.ndefault; i++) {
         const fst_unpriced *u = &s.ops[i];
         rc |= kv_str(out, i ? ",\n      {" : "\n      {", "mnemonic", u->mnem, "");
         rc |= kv_str(out, ", ", "opcode", u->code, "");
-        rc |= fprintf(out, ", \"instructions\": %llu, \"how\": \"%s\"", (unsigned long long)u->insns,
+        rc |= fprintf(out, ", \"instructions\": %s, \"how\": \"%s\"", ju(u->insns),
                       u->how == FST_PRICE_RULE ? "rule" : "default") < 0;
         rc |= kv_str(out, ", ", "rule", u->rule, "}");
     }
@@ -179,8 +194,8 @@ static int pricing(FILE *out, const fst_fctx *fc, const fst_profile *p)
     for (size_t i = 0; i < s.nundecoded; i++) {
         char op[5];
         fst_opcode_str(s.undecoded[i].key, op);
-        rc |= fprintf(out, "%s{\"opcode\": \"%s\", \"instructions\": %llu}", i ? ", " : "", op,
-                      (unsigned long long)s.undecoded[i].insns) < 0;
+        rc |= fprintf(out, "%s{\"opcode\": \"%s\", \"instructions\": %s}", i ? ", " : "", op,
+                      ju(s.undecoded[i].insns)) < 0;
     }
     rc |= fprintf(out, "]},\n") < 0;
     fst_pricing_free(&s);
@@ -195,15 +210,15 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     rc |= cost3(out, "totals", p->total_insns, p->total_cost, ",");
     rc |= cost3(out, "outside", p->outside_insns, p->outside_cost, ",");
     rc |= cost3(out, "excluded", p->excluded_insns, p->excluded_cost, ",");
-    rc |= fprintf(out, "  \"events\": {\"program_checks\": %llu, \"interruptions\": %llu, \"waits\": %llu, "
-                       "\"unwinds\": %llu, \"open_frames\": %llu, \"unmodeled\": %llu,\n             \"svcs\": %llu, "
-                       "\"dispatches\": %llu, \"interruptions_in_routines\": %llu, \"tasks_by_elimination\": %llu, "
-                       "\"tasks_guessed\": %llu},\n",
-                  (unsigned long long)p->pgmchks, (unsigned long long)p->intrs, (unsigned long long)p->waits,
-                  (unsigned long long)p->unwinds, (unsigned long long)p->open_frames,
-                  (unsigned long long)p->unmodeled, (unsigned long long)p->svcs, (unsigned long long)p->dispatches,
-                  (unsigned long long)p->intr_in_routine, (unsigned long long)p->by_elimination,
-                  (unsigned long long)p->guessed) < 0;
+    rc |= fprintf(out, "  \"events\": {\"program_checks\": %s, \"interruptions\": %s, \"waits\": %s, "
+                       "\"unwinds\": %s, \"open_frames\": %s, \"unmodeled\": %s,\n             \"svcs\": %s, "
+                       "\"dispatches\": %s, \"interruptions_in_routines\": %s, \"tasks_by_elimination\": %s, "
+                       "\"tasks_guessed\": %s},\n",
+                  ju(p->pgmchks), ju(p->intrs), ju(p->waits),
+                  ju(p->unwinds), ju(p->open_frames),
+                  ju(p->unmodeled), ju(p->svcs), ju(p->dispatches),
+                  ju(p->intr_in_routine), ju(p->by_elimination),
+                  ju(p->guessed)) < 0;
     rc |= pricing(out, fc, p);
     rc |= fprintf(out, "  \"tasks\": [\n") < 0;
     for (size_t i = 0; i < p->ntasks && !rc; i++)

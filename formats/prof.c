@@ -17,6 +17,7 @@
 ** fst_fx and rounded half up at its last printed digit, so it agrees with the csv report.
 */
 #include "formats/format.h"
+#include "formats/formats.h"
 #include "common/quote.h"
 
 #include <stdlib.h>
@@ -31,7 +32,7 @@ static void fixed(char *out, size_t size, int width, int dec, u128 num, u128 den
     for (int i = 0; i < dec; i++)
         scale *= 10;
     u128 v = den ? (num * scale * 2 + den) / (den * 2) : 0;
-    char frac[8] = "";
+    char frac[16] = "";
     if (dec)
         snprintf(frac, sizeof frac, "%0*llu", dec, (unsigned long long)(v % scale));
     char s[64];
@@ -62,7 +63,7 @@ static int cmp(const void *a, const void *b)
 }
 
 typedef struct prof_opts {
-    int key, zero, addr;
+    int key, zero, addr, digits;    /* digits: of Seconds and Cumsecs (--digits) */
 } prof_opts;
 
 static int options(const fst_fctx *fc, prof_opts *o, fst_err *err)
@@ -80,7 +81,7 @@ static int options(const fst_fctx *fc, prof_opts *o, fst_err *err)
     }
     o->zero = fst_fopt(fc, "zero") != NULL;
     o->addr = fst_fopt(fc, "addresses") != NULL;
-    return 0;
+    return fst_digits_opt(fst_fopt(fc, "digits"), &o->digits, err);
 }
 
 static void *prof_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
@@ -96,8 +97,8 @@ static int row(FILE *out, const prof_opts *o, const fst_routine *r, fst_fx total
 {
     char pct[48], sec[48], cs[48], per[96] = "";
     fixed(pct, sizeof pct, 6, 1, (u128)r->self_cost * 100, total, 0);
-    fixed(sec, sizeof sec, 8, 2, r->self_cost, FST_FX_PER_SEC, 0);
-    fixed(cs, sizeof cs, 8, 2, cum, FST_FX_PER_SEC, 0);
+    fixed(sec, sizeof sec, 6 + o->digits, o->digits, r->self_cost, FST_FX_PER_SEC, 0);
+    fixed(cs, sizeof cs, 6 + o->digits, o->digits, cum, FST_FX_PER_SEC, 0);
     if (r->calls) {
         int fd = fprecision(r->calls);
         char ms[48];
@@ -147,6 +148,7 @@ static const fst_option prof_options[] = {
     { 0, "sort", "KEY", "time (default), calls, name or address: prof's -t, -c, -n, -a", 0 },
     { 0, "zero", NULL, "list routines with no calls and no time too (prof -z)", 0 },
     { 0, "addresses", NULL, "print each routine's entry address in hex (prof -x)", 0 },
+    { 0, "digits", "N", "decimals of Seconds and Cumsecs (2-9; default 2)", 0 },
     { 0 }
 };
 

@@ -56,7 +56,7 @@ def annotate(text):
         if "PROGRAM TOTALS" in line:
             m = re.match(r"\s*([\d,]+) \(.*?\)\s+([\d,]+) ", line)
             res["(program totals)"] = (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")))
-        m = re.match(r"\s*([\d,]+) \(.*?\)\s+([\d,]+) \(.*?\)\s+[^ :]*:(.*) \[", line)
+        m = re.match(r"\s*([\d,]+) \(.*?\)\s+([\d,]+) \(.*?\)\s+\S*:([^:\s]*) \[", line)  # FILE:FN [OB]; FILE may hold ':' 
         if m:
             res[m.group(3)] = (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")))
     return res
@@ -175,7 +175,7 @@ expect_eq "linkage: folded stacks of the recursion, 5 levels" \
     "MAIN;RECUR MAIN;RECUR;RECUR MAIN;RECUR;RECUR;RECUR MAIN;RECUR;RECUR;RECUR;RECUR MAIN;RECUR;RECUR;RECUR;RECUR;RECUR" \
     "$(grep RECUR linkage-all-model/fold.i | cut -d' ' -f1 | xargs)"
 expect_eq "linkage: callgrind's recursive calls carry no inclusive cost (counted once)" "calls=4 0x200B0|0" \
-    "$(awk '/^calls=4 0x200B0/ { c = $0; getline; print c "|" $2 }' linkage-all-model/cg)"
+    "$(awk '/^calls=4 0x200B0/ { c = $1 " " $2; getline; print c "|" $3 }' linkage-all-model/cg)"   # positions: instr line
 # untimed (seed 000, Figure 1): B and C are transparent by default
 expect_eq "untimed default: folded stacks are A and A;D (B and C transparent)" "A 133
 A;D 65" "$(cat untimed-default-model/fold.i)"

@@ -1,0 +1,42 @@
+/*
+** formats/annotate.h — where in a routine the time goes: an assembler listing of a routine
+** with, per instruction, its executions, time and share, and for branches how often they
+** were taken (--format=annotate; the listing callgrind's `fl=` names).
+**
+** The aggregate is a sink of EXEC events keyed by (routine charged, instruction address):
+** its counts are the replay's own, so a routine's lines add up exactly to its self figures
+** (csv's self_instr and self_sec). Instructions charged to no routine (outside, excluded)
+** are not kept.
+**
+** The listing of routine R covers R's code, from its entry to the next routine's entry
+** (or the end of its piece of the storage image): an executed address prints its
+** instruction in the assembler's notation (analyze/decode.h fst_disasm), the FORTRAN
+** identifier after a 47F0F00C entry prints as DC X'06'/X'07' and the name, and every
+** other byte (constants, save areas, code that never ran) prints as data (DC). The
+** instructions charged to R that lie outside that range (an untimed routine's, charged to
+** its timed caller) follow under "charged to R, elsewhere". The three hottest lines are
+** marked; colour is used only when `color` is set (the caller decides: a terminal).
+**
+** Ownership: fst_annot_new's result is freed by fst_annot_free. Errors: writing only.
+*/
+#ifndef FST_ANNOTATE_H
+#define FST_ANNOTATE_H
+
+#include "formats/format.h"
+
+#include <stdio.h>
+
+typedef struct fst_annot fst_annot;
+
+fst_annot *fst_annot_new(void);
+void fst_annot_event(void *a, const fst_event *e);
+/* List every timed routine that executed (or only `routine`, by name, when not NULL:
+** -1 with err set when the profile has no such routine). Returns 0, or -1 with err set. */
+int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profile *p, const char *routine,
+                    int color, fst_err *err);
+/* After fst_annot_write: the line (from 1) of the instruction at addr charged to routine
+** fn in the listing written, or 0 when it has none. */
+uint64_t fst_annot_line(const fst_annot *a, size_t fn, uint64_t addr);
+void fst_annot_free(fst_annot *a);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+** formats/folded.h — the tree of call stacks that formats/folded.c aggregates, for the
+** formats drawn from it (formats/svg.c). The aggregate is made and fed through
+** fst_format_folded's init/event/done; fst_folded_nodes gives its nodes after the replay.
+**
+** Node 0 is the root (no routine); every other node is one stack of timed routines: its
+** parent's stack and one routine more. A parent's index is always below its children's.
+** insns/cost: what executed with exactly this stack (self); calls: the counted calls that
+** made it (events.h CALL `counted`). Ownership: the aggregate's; valid until done.
+*/
+#ifndef FST_FOLDED_H
+#define FST_FOLDED_H
+
+#include "analyze/clock.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fst_stacknode {
+    size_t parent, routine;    /* root: parent = routine = FST_NONE */
+    uint64_t insns;
+    fst_fx cost;
+    uint64_t calls;
+} fst_stacknode;
+
+const fst_stacknode *fst_folded_nodes(const void *ctx, size_t *n);
+
+#endif
