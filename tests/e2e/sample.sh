@@ -98,6 +98,10 @@ printf 'ipl %s/h/big.ins\n' "$T" > "$T/h/h.rc"
 # its own process group, killed whole: Hercules ignores SIGTERM once the program waits
 (cd "$T/h" && HERCULES_RC="$T/h/h.rc" exec setsid timeout -s KILL 60 hercules -d -f h.cnf > h.log 2>&1 < /dev/null) &
 hpid=$!
+for _ in $(seq 100); do   # its HTTP server listens once Hercules says so (a loaded machine: seconds)
+    grep -q "Waiting for HTTP requests" "$T/h/h.log" 2> /dev/null && break
+    sleep 0.2
+done
 expect_ok "--attach to a running Hercules for 1 s" \
     fst-capture --sample --attach=127.0.0.1:$hport --seconds=1 -o "$T/h.trace"
 echo "# $(cat "$T/err")"
