@@ -4,7 +4,7 @@
 # have a bc_noregs.log for each Hercules version: one `cp` into one folder kept only one).
 #   fuzz_herclog   every Hercules 3.13 and 4.9 log
 #   fuzz_tf        every 4.9 trace file
-#   fuzz_maps      IEWL listings, their CSV, a loader map and a CESD (tests/fuzz/seeds), the
+#   fuzz_maps      IEWL listings, their CSV, a loader map and a CESD (tests/fuzz/seeds/), the
 #                  test programs' nm -P
 #   fuzz_tracebin, fuzz_replay   traces captured from the logs
 #   fuzz_mapmatch  each test program's nm -P (as CSV) and an IEWL listing, with its image and
@@ -29,7 +29,8 @@ for f in "$FIX"/maps/*.iewl; do
     cp "$f" "$C/corpus-fuzz_maps/"
     "$BIN/fst-map" "$f" > "$C/corpus-fuzz_maps/$(basename "$f" .iewl).csv" 2> /dev/null || true
 done
-cp tests/fuzz/seeds/* "$C/corpus-fuzz_maps/"
+# committed seeds: a loader map, a CESD; inputs that crashed or leaked once (regressions)
+for d in tests/fuzz/seeds/*/; do cp "$d"* "$C/corpus-$(basename "$d")/"; done
 u16() { printf "\\$(printf '%03o' $(($1 >> 8 & 255)))\\$(printf '%03o' $(($1 & 255)))"; }
 u32() { printf "\\$(printf '%03o' $(($1 >> 24 & 255)))\\$(printf '%03o' $(($1 >> 16 & 255)))"; u16 $(($1 & 65535)); }
 NM=${S390_NM:-s390x-linux-gnu-nm}
