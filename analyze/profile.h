@@ -185,7 +185,7 @@ typedef struct fst_replay_opts {
 
 /* Build the routine list from the model `pm` (which may be NULL: then the storage image
 ** of the trace is scanned for FORTRAN identifiers), replay the trace into *prof and into
-** the `nsinks` extra sinks (may be 0). */
+** the `nsinks` extra sinks (may be 0). On error (-1) *prof holds nothing to free. */
 int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *prof, const fst_sink *sinks,
                size_t nsinks, fst_err *err);
 void fst_profile_free(fst_profile *p);

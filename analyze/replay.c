@@ -710,5 +710,7 @@ out:
     free(x.hash);
     free(x.dc);
     free(x.cpus);
+    if (rc < 0)
+        fst_profile_free(p);   /* a failed replay leaves nothing to free (fst-diff goes on) */
     return rc;
 }

@@ -278,7 +278,10 @@ static void stor_line(fst_hlog *h, const char *s, size_t n)
         return;
     uint64_t addr = 0;
     uint8_t data[16];
-    fst_em_operand(h->em, addr, data, (unsigned)stor_parse(s, n, &addr, data));
+    /* parsed first: the order in which arguments are evaluated is unspecified, and clang
+    ** reads addr before a stor_parse call among the arguments would have set it */
+    unsigned got = (unsigned)stor_parse(s, n, &addr, data);
+    fst_em_operand(h->em, addr, data, got);
 }
 
 static int is_reg_line(const char *s, size_t n)

@@ -86,6 +86,14 @@ static int is_routine(const fst_pm_sym *s)
     return s->type == FST_PM_SD || s->type == FST_PM_PC || s->type == FST_PM_LR;
 }
 
+/* qsort with nothing to sort: the arrays start NULL, and qsort(NULL, 0) is undefined
+** (UBSan's nonnull-attribute check aborts on it). */
+static void sort_n(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(v, n, size, cmp);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -95,7 +103,7 @@ static int cmp_u64(const void *a, const void *b)
 /* Sort v and drop repeats; returns the new count. */
 static size_t sort_unique(uint64_t *v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_u64);
+    sort_n(v, n, sizeof *v, cmp_u64);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (!k || v[i] != v[k - 1])
@@ -272,19 +280,18 @@ static int decide_image(const job *j, votes *t, uint64_t *lp, fst_err *err)
         had += t->v[i].img > 0;
     size_t n = keep(j, t, 1);
     char buf[600];
-    if (n)  /* no votes: t->v may be NULL, which qsort must not be given */
-        qsort(t->v, n, sizeof *t->v, by_img);
+    sort_n(t->v, n, sizeof *t->v, by_img);
     if (n == 1 || (n > 1 && t->v[0].img >= 2 && t->v[0].img >= 2 * t->v[1].img)) {
         *lp = t->v[0].lp;
         return 1;
     }
     if (n > 1) {
-        qsort(t->v, n, sizeof *t->v, by_score);          /* the trace may tell them apart */
+        sort_n(t->v, n, sizeof *t->v, by_score);          /* the trace may tell them apart */
         if (trace_decides(t->v, n)) {
             *lp = t->v[0].lp;
             return 1;
         }
-        qsort(t->v, n, sizeof *t->v, by_img);
+        sort_n(t->v, n, sizeof *t->v, by_img);
         list(t->v, n, 1, buf, sizeof buf);
         return fst_errf(err, "%s: ambiguous load point: routine names in the storage image "
                         "line up at %s", j->what, buf);
@@ -325,7 +332,7 @@ static int decide_trace(const job *j, votes *t, uint64_t *lp, fst_err *err)
     if (rc)
         return rc;
     size_t n = keep(j, t, 0);
-    qsort(t->v, n, sizeof *t->v, by_score);
+    sort_n(t->v, n, sizeof *t->v, by_score);
     if (trace_decides(t->v, n)) {
         *lp = t->v[0].lp;
         return 1;
@@ -383,7 +390,7 @@ int fst_pm_check_load_point(const fst_pm *pm, int module, uint64_t load_point,
     if (rc == 0 && ev->nimage) {         /* what the image says must not contradict it */
         image_votes(&j, &t);
         size_t n = keep(&j, &t, 1), agree = 0;
-        qsort(t.v, n, sizeof *t.v, by_img);
+        sort_n(t.v, n, sizeof *t.v, by_img);
         int decided = n == 1 || (n > 1 && t.v[0].img >= 2 && t.v[0].img >= 2 * t.v[1].img);
         for (size_t i = 0; i < n; i++)
             agree |= t.v[i].lp == load_point && (!decided || i == 0);

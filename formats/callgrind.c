@@ -404,7 +404,9 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
         while (ir < g->recs.n && r[ir].fn == fn)
             ir++;
         if ((k < p->nr && p->r[k].timed) || ic > c0 || ir > r0)
-            put_fn_body(&w, g, fn, c + c0, ic - c0, r + r0, ir - r0, sum);
+            /* no cells or no calls: the table is NULL, and NULL + 0 is undefined in C */
+            put_fn_body(&w, g, fn, ic > c0 ? c + c0 : NULL, ic - c0, ir > r0 ? r + r0 : NULL,
+                        ir - r0, sum);
     }
     free(w.named);
     int mrc = fclose(m);

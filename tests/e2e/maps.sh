@@ -320,6 +320,14 @@ if [ -f "$FST_PROGS/fortg.ins" ] && command -v hercules > /dev/null && command -
             fail "$n: fst-capture" "$(head -3 "$T/err")"
         fi
     done
+    # a map that does not fit (one routine at an odd offset: no name of it in the image,
+    # no call target its start) is an error; it used to reach qsort(NULL, 0) (item 9)
+    printf 'name,type,origin,length\nZED,MODULE,0,400\nZED,SD,3,100\n' > "$T/nofit.csv"
+    expect_fail "fortg: a map that does not fit its trace is an error, not a sanitizer abort" 2 \
+        "ZED of .*nofit.csv: no load point fits: no executed address is the start of a routine" \
+        fst-map --trace="$T/fortg.trace" "$T/nofit.csv"
+    expect_fail "fortg: ... nor its call targets alone" 2 "ZED of .*nofit.csv: no load point fits" \
+        fst-map --trace="$T/fortg.noimg" "$T/nofit.csv"
     fst-map --image="$FST_PROGS/fortg.ins" > "$T/ids.csv"
     expect_eq "fortg: the routines its storage image names" \
         "MAIN,SD,20020|SUBA,SD,20070|SUBB,SD,200B0" \

@@ -192,7 +192,7 @@ static char *with_cc(const char *text, char plain, char eject, int asa)
                 *o++ = '+';
                 memcpy(o, "  ____", 6), o += 6, *o++ = '\n';   /* and underline it */
             } else {
-                o[-len - 2] = 0x01;               /* write, no space: the next line overprints */
+                *(o - len - 2) = 0x01;              /* write, no space: the next line overprints */
                 *o++ = plain;
                 memcpy(o, p, len), o += len, *o++ = '\n';
             }
