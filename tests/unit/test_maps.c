@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/unit/fixture.h"
+
 #include "capture/progmodel.h"
 
 #include <stdio.h>
@@ -74,16 +76,9 @@ static int load_edit(fst_pm *pm, const char *text, const char *old, const char *
 
 static char *fixture(const char *name, size_t *len)
 {
-    const char *dir = getenv("FST_FIXTURES");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/maps/%s", dir ? dir : "../shared/fixtures", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc(1 << 20);
-    *len = fread(buf, 1, 1 << 20, f);
-    fclose(f);
-    return buf;
+    char rel[256];
+    snprintf(rel, sizeof rel, "maps/%s", name);
+    return fst_test_fixture(rel, len);
 }
 
 /* ---- IEWL listings ---- */

@@ -17,22 +17,17 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/unit/fixture.h"
+
 static const char *const fixtures[] = { "io370", "esapc", "dat390", "zarch", "mp2", "bigloop_n100" };
 
 static uint8_t *load(const char *name, size_t *n)
 {
-    const char *dir = getenv("FST_FIXTURES");
-    char path[512];
-    snprintf(path, sizeof path, "%s/hercules-4.9/tf/%s.tf", dir ? dir : "../shared/fixtures", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    *n = (size_t)ftell(f);
-    rewind(f);
-    uint8_t *p = malloc(*n + 1);
-    assert_int_equal(fread(p, 1, *n, f), *n);
-    fclose(f);
+    char rel[128];
+    snprintf(rel, sizeof rel, "hercules-4.9/tf/%s.tf", name);
+    uint8_t *p = (uint8_t *)fst_test_fixture(rel, n);
+    if (!p)
+        fail_msg("cannot read fixture %s", rel);
     return p;
 }
 
