@@ -721,7 +721,7 @@ int main(int argc, char **argv)
                  (unsigned long long)fst_tf_getstats(tf)->first_unknown_at,
                  (unsigned long long)fst_tf_getstats(tf)->unknown, fst_tf_getstats(tf)->first_unknown_type);
     if (code == FST_EXIT_OK && !c.quiet) {
-        fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.2f bytes/instruction",
+        fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.3g bytes/instruction",
                  c.out, (unsigned long long)st->insns, (unsigned long long)st->pgmchks, (unsigned long long)st->waits,
                  end, st->insns ? (double)bytes / (double)st->insns : 0.0);
         if (st->unknown)
