@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXCPU 256
+#define MAXCPU FST_EM_MAXCPU
 
 /* What the storage operand of a CPU's last instruction is wanted for. */
 enum { AW_NONE, AW_LPSW, AW_LPSWE, AW_LCTL, AW_LCTLG };

@@ -25,6 +25,10 @@
 #ifndef FST_EMIT_H
 #define FST_EMIT_H
 
+/* CPU numbers the emitter keeps state for (Hercules 4.x has at most 128 CPUs, 3.13 64):
+** the readers refuse a larger one rather than fold it onto another. */
+#define FST_EM_MAXCPU 256u
+
 #include "capture/tracebin.h"
 
 #include <stddef.h>

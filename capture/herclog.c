@@ -470,6 +470,10 @@ static void line(fst_hlog *h, const char *s, size_t n)
             return;
         }
         if (n > skip && (s[skip] == 'P' || s[skip] == 'R' || s[skip] == 'V' || is_reg_line(s + skip, n - skip))) {
+            if (cpu >= FST_EM_MAXCPU) { /* no Hercules has that many: never fold it onto another CPU */
+                malformed(h, s, n);
+                return;
+            }
             fst_em_cpu(h->em, cpu);
             s += skip;
             n -= skip;

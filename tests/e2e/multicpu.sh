@@ -73,6 +73,13 @@ $(fact calls $r) $(fact self $r) $(fact incl $r)" \
     else ok "CPU $cpu: no sanitizer report"; fi
 done
 
+# CPU 256: more than any Hercules has; its lines are refused (said), never folded onto CPU 0
+merge 0100
+fst-capture -q --from-log=two0100.log --image="$FST_PROGS/fortg.ins" -o two0100.trace 2> err
+expect_eq "CPU 0100: its lines refused, CPU 0's kept" \
+    "$(awk '$1 == "fortg" && $2 == "instructions" { print $3 }' "$EXPECTED") 1" \
+    "$(fst-dump --summary two0100.trace | sed -n 's/^count.insn=//p') $(grep -c 'could not be read' err)"
+
 # a live two-CPU run under Hercules 3.13: spliced lines are said, by capture and report
 if fst-capture --numcpu=2 -o live.trace "$FST_PROGS/twocpu.ins" 2> cap.err; then
     if grep -q "run into each other" cap.err; then
