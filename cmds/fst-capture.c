@@ -241,7 +241,7 @@ typedef struct pump_ctx {
     FILE *keep;
     fst_err *err;
     int *failed;
-    double t0, shown, flushed, waited;
+    double t0, shown, flushed;
 } pump_ctx;
 
 static const char *failure(pump_ctx *p, const char *why)
@@ -256,15 +256,8 @@ static const char *should_stop(pump_ctx *p)
     const fst_hlog_stats *st = fst_hlog_getstats(p->h);
     if (stop_signal)
         return "interrupted";
-    if (p->herc && st->disabled_wait) {
-        /* Hercules' automatic operator quits at the disabled wait; now and then (a busy
-        ** machine) it does not. The program has ended either way: give Hercules two
-        ** seconds to quit by itself, then stop it. */
-        if (!p->waited)
-            p->waited = now();
-        else if (now() - p->waited > 2.0)
-            return "disabled-wait";
-    }
+    if (p->herc && st->disabled_wait) /* the program ended; every trace line came before */
+        return "disabled-wait";         /* the message: Hercules is stopped (capture/hercules.c) */
     if (p->herc && p->c->timeout && now() - p->t0 > (double)p->c->timeout)
         return "timeout";
     if (st->limit_hit)
@@ -608,7 +601,7 @@ int main(int argc, char **argv)
     if (c.tf)
         fst_hlog_want_tf(h);
     int failed = 0;
-    pump_ctx pc = { &c, h, w, c.fromlog ? NULL : &herc, keep, &err, &failed, now(), now(), now(), 0 };
+    pump_ctx pc = { &c, h, w, c.fromlog ? NULL : &herc, keep, &err, &failed, now(), now(), now() };
     const char *end = pump(&pc, in);
     progress(&c, h, 0, 1);
     if (!failed && fst_hlog_finish(h, &err))
