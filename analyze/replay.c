@@ -26,7 +26,6 @@ typedef struct dcache_ent {
     uint8_t bytes[6];
     uint8_t valid;
     uint8_t costed[2];      /* cost[taken] known: pricing was another eighth of the replay */
-    uint8_t unmodeled;      /* the cost model has no row for it */
     fst_fx cost[2];
     fst_insn d;
 } dcache_ent;
@@ -81,7 +80,6 @@ typedef struct rp {
     size_t hcap;
     int mainline_fixed; /* the model named the mainline */
     size_t sup;         /* the "(supervisor)" routine, FST_NONE unless --supervisor=row */
-    uint64_t unmodeled; /* instructions priced without a model row */
     fst_tasks *ids;     /* task identity (tasks.h) */
     task *t;            /* call state, by task id */
     size_t nt, tcap;
@@ -306,20 +304,12 @@ static fst_fx price(rp *x, cpu *c, int taken)
     dcache_ent *d = c->prev_dc;
     int cached = taken >= 0 && d && d->valid && d->addr == c->prev.addr && d->state == c->prev_state &&
                  !memcmp(d->bytes, c->prev.bytes, 6);
-    if (cached && d->costed[taken]) {
-        x->unmodeled += d->unmodeled;
+    if (cached && d->costed[taken])
         return d->cost[taken];
-    }
-    fst_clock_stats before, after;
-    fst_clock_stats_get(x->o->clock, &before);
     fst_fx cost = fst_clock_cost(x->o->clock, &c->prev, taken);
-    fst_clock_stats_get(x->o->clock, &after);
-    uint8_t unmodeled = after.unmodeled != before.unmodeled;
-    x->unmodeled += unmodeled;
     if (cached) {
         d->cost[taken] = cost;
         d->costed[taken] = 1;
-        d->unmodeled = unmodeled;
     }
     return cost;
 }
@@ -341,6 +331,19 @@ static void count_op(fst_profile *p, const fst_insn *d)
         p->undecoded[p->nundecoded++] = (fst_opcount){ key, 0 };
     }
     p->undecoded[i].insns++;
+}
+
+/* Instructions priced without a row of the cost model (by a class rule or the default):
+** from the instruction mix, as fst-report's pricing lines count them (analyze/pricing.c). */
+static uint64_t unmodeled_insns(const fst_profile *p, const fst_clock *clk)
+{
+    uint64_t n = 0;
+    for (unsigned op = 0, nops = fst_op_count(); op < nops; op++)
+        if (p->op_insns[op]) {
+            int how = fst_clock_how(clk, op, NULL);
+            n += how == FST_PRICE_RULE || how == FST_PRICE_DEFAULT ? p->op_insns[op] : 0;
+        }
+    return n;
 }
 
 /* The EXEC of the previous instruction, now that its successor shows whether it branched. */
@@ -693,7 +696,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     if (!p->complete)
         snprintf(p->incomplete, sizeof p->incomplete, "%s", why);
     snprintf(p->clock, sizeof p->clock, "%s", fst_clock_name(o->clock));
-    p->unmodeled = x.unmodeled;
+    p->unmodeled = unmodeled_insns(p, o->clock);
     rc = fst_profile_check(p, err);
 out:
     for (size_t i = 0; i < x.nt; i++) {
