@@ -217,14 +217,19 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         return fst_errf(err, "no sample was taken (%s before the first answer)%s%s", res->end,
                         res->hercules_said[0] ? "; Hercules said:\n" : "", res->hercules_said);
     }
-    char store[6][32];
+    char store[8][32];
     snprintf(store[0], 32, "%llu", (unsigned long long)res->st.wait_samples);
     snprintf(store[1], 32, "%llu", (unsigned long long)res->st.ns);
     snprintf(store[2], 32, "%llu", (unsigned long long)res->st.errors);
     snprintf(store[3], 32, "%llu", (unsigned long long)res->st.out_of_range);
     snprintf(store[4], 32, "%llu", (unsigned long long)res->st.requests);
+    snprintf(store[5], 32, "%llu", (unsigned long long)res->st.rtt_ns_median);
+    snprintf(store[6], 32, "%llu", (unsigned long long)res->st.rtt_ns_p99);
+    snprintf(store[7], 32, "%llu", (unsigned long long)res->st.late);
     fst_kv ftr[] = { { "sample-wait-samples", store[0] }, { "sample-ns", store[1] }, { "sample-errors", store[2] },
-                     { "sample-out-of-range", store[3] }, { "sample-requests", store[4] }, { NULL, NULL } };
+                     { "sample-out-of-range", store[3] }, { "sample-requests", store[4] },
+                     { "sample-rtt-median-ns", store[5] }, { "sample-rtt-p99-ns", store[6] },
+                     { "sample-late", store[7] }, { NULL, NULL } };
     const char *end = rc ? "http-error" : res->end;
     if (fst_tw_close(w, res->complete, end, ftr, err))
         return -1;

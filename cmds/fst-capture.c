@@ -521,11 +521,12 @@ static int run_sample(const capture *c, const char *program, const fst_ins *ins)
         return !strcmp(res.end, "interrupted") ? FST_EXIT_INTR : FST_EXIT_FAIL;
     }
     if (!c->quiet) {
-        fst_note("%s: %llu samples (%llu in a wait state%s) in %.2f s, %.0f a second (asked %u), round trip %.2f ms "
-                 "average, %.2f ms at most; %llu failed requests; ended by %s",
-                 c->out, (unsigned long long)st->samples, (unsigned long long)st->wait_samples,
-                 c->range ? "" : "", secs, secs > 0 ? (double)st->samples / secs : 0.0, c->hz,
-                 st->requests ? (double)st->rtt_ns_sum / 1e6 / (double)st->requests : 0.0, (double)st->rtt_ns_max / 1e6,
+        fst_note("%s: %llu samples (%llu in a wait state) in %.2f s, %.0f a second (asked %u; %llu requests late by "
+                 "more than a period), round trip %.2f ms median, %.2f ms 99th percentile, %.2f ms at most; "
+                 "%llu failed requests; ended by %s",
+                 c->out, (unsigned long long)st->samples, (unsigned long long)st->wait_samples, secs,
+                 secs > 0 ? (double)st->samples / secs : 0.0, c->hz, (unsigned long long)st->late,
+                 (double)st->rtt_ns_median / 1e6, (double)st->rtt_ns_p99 / 1e6, (double)st->rtt_ns_max / 1e6,
                  (unsigned long long)st->errors, res.end);
         if (st->out_of_range)
             fst_note("%s: %llu samples outside --range=%s were not kept", c->out, (unsigned long long)st->out_of_range,
