@@ -57,6 +57,46 @@ grep -q 'sampled trace: it has no calls' "$T/err" && grep -q 'ALPHA' "$T/out" &&
 fst-report --format=callgrind -o "$T/cg.out" "$T/s.trace" 2> "$T/err"
 grep -q 'no calls' "$T/err" && ok "callgrind says there are no calls" || fail "callgrind says there are no calls" "$(cat "$T/err")"
 
+# --- fst-diff on sampled profiles: shares, with a bound from the sample counts
+# a second run of the same program, a variant whose ALPHA and BETA swap their K (ALPHA
+# 1206, BETA 2006 of 4025 a round: 20 points each way), and an exact trace of 10 rounds
+s390x-linux-gnu-as -m31 --defsym ROUNDS=150000 --defsym KA=300 --defsym KB=500 -I "$P" -o "$T/var.o" "$P/shares.s" &&
+s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/var.elf" "$T/var.o" &&
+s390x-linux-gnu-objcopy -O binary -j .text "$T/var.elf" "$T/var.bin" &&
+printf 'big.lc 0x0\nvar.bin 0x20000\n' > "$T/var.ins" &&
+s390x-linux-gnu-as -m31 -I "$P" -o "$T/ten.o" "$P/shares.s" &&
+s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/ten.elf" "$T/ten.o" &&
+s390x-linux-gnu-objcopy -O binary -j .text "$T/ten.elf" "$T/ten.bin" &&
+printf 'big.lc 0x0\nten.bin 0x20000\n' > "$T/ten.ins" || fail "assemble the variants of shares.s"
+expect_ok "a second sampled run" fst-capture -q --sample -o "$T/s2.trace" "$T/big.ins"
+expect_ok "a sampled run of the variant" fst-capture -q --sample -o "$T/var.trace" "$T/var.ins"
+expect_ok "an exact capture of 10 rounds" fst-capture -q -o "$T/ten.trace" "$T/ten.ins"
+verdicts() { awk -F, '$1 ~ /^(ALPHA|BETA|GAMMA)$/ { v[$1] = $3 } END { print v["ALPHA"], v["BETA"], v["GAMMA"] }' "$1"; }
+# two runs of one program differ by sampling noise alone: nothing beyond the bound at
+# 99.99 % (a false alarm about once in 2500 runs of this test, for its 4 routines)
+expect_ok "fst-diff: two sampled runs of shares agree" fst-diff --confidence=99.99 "$T/s.trace" "$T/s2.trace"
+grep -q '^rule: a routine differs when its shares of samples differ by more than z = 3.89 standard errors of a difference of two proportions' "$T/out" \
+    && grep -q '^BASE .*s.trace (sampled, [0-9]* samples)' "$T/out" && ok "fst-diff states its rule" \
+    || fail "fst-diff states its rule" "$(head -4 "$T/out")"
+fst-diff --format=csv "$T/s.trace" "$T/var.trace" > "$T/dv.csv" 2> "$T/err"; rc=$?
+expect_eq "fst-diff: the variant's ALPHA and BETA are beyond the bound, GAMMA is not (exit 1)" "1 over over ok" \
+    "$rc $(verdicts "$T/dv.csv")"
+grep -q 'ALPHA: share .* -> .*: -[0-9.]* points, beyond [0-9.]* (3.29 standard errors)' "$T/err" \
+    && ok "fst-diff names what is beyond, and the bound" || fail "fst-diff names what is beyond, and the bound" "$(cat "$T/err")"
+# exact against sampled: the exact share (ALPHA 2006 x 10 of 4025 x 10 + 16) has no error
+fst-diff --format=csv --confidence=99.99 "$T/ten.trace" "$T/s.trace" > "$T/de.csv" 2> "$T/err"
+expect_eq "fst-diff exact vs sampled: the exact side's counts, the sampled shares within" "20060 12060 8060 ok ok ok" \
+    "$(awk -F, '$1 ~ /^(ALPHA|BETA|GAMMA)$/ { c[$1] = $4 } END { print c["ALPHA"], c["BETA"], c["GAMMA"] }' "$T/de.csv") $(verdicts "$T/de.csv")"
+fst-diff --confidence=99.99 "$T/ten.trace" "$T/var.trace" > "$T/out" 2> "$T/err"; rc=$?
+grep -q "^rule: .*from the exact side's share of instructions p0 (which has no error)" "$T/out" \
+    && grep -q '^note: an exact share is a share of instructions, a sampled one a share of Hercules' "$T/out" \
+    && ok "exact vs sampled: the rule and the bias said" || fail "exact vs sampled: the rule and the bias said" "$(head -5 "$T/out")"
+fst-diff --format=csv "$T/ten.trace" "$T/var.trace" > "$T/de.csv" 2> /dev/null
+expect_eq "fst-diff exact vs the variant sampled: ALPHA and BETA beyond (exit 1)" "1 over over" \
+    "$rc $(verdicts "$T/de.csv" | cut -d' ' -f1-2)"
+expect_fail "--confidence takes three values" 2 "confidence takes 99, 99.9 or 99.99, not '95'" \
+    fst-diff --confidence=95 "$T/s.trace" "$T/s2.trace"
+
 # --- errors: nothing left claiming to be complete
 expect_fail "a Hercules without an HTTP server" 2 'Hercules ended before its HTTP server' \
     env FAKEHERC=exit fst-capture --sample --hercules="$D/fakeherc.py" -o "$T/e1.trace" "$T/big.ins"
