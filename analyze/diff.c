@@ -5,6 +5,8 @@
 ** the writers (text table, csv, JUnit suites). Percentages are integers (hundredths).
 */
 #include "analyze/diff.h"
+#include "analyze/diffstat.h"
+#include "analyze/sampled.h"
 #include "common/quote.h"
 
 #include <stdlib.h>
@@ -164,14 +166,17 @@ static int load_trace(fst_dside *s, const char *path, const fst_dload_opts *o, f
         nmaps++;
     if (!tr || fst_pm_for_trace(&pm, o->maps, nmaps, o->member, tr, NULL, err) < 0)
         goto out;
-    if (fst_dmeta_of(&m, o, fst_clock_name(clk), fst_clock_mips_cost(clk), err) < 0)
+    int sampled = fst_trace_sampled(tr);
+    /* a sampled trace's times are host time, whatever --clock says */
+    if (fst_dmeta_of(&m, o, sampled ? "host" : fst_clock_name(clk), sampled ? 0 : fst_clock_mips_cost(clk), err) < 0)
         goto out;
     fst_replay_opts ro = { o->statin, o->timed_all, o->exclude, o->cpu_problem, clk, o->warn };
-    if (fst_replay(tr, pm, &ro, &prof, NULL, 0, err) < 0)
+    if ((sampled ? fst_sampled_build(tr, pm, &ro, &prof, NULL, 0, err) : fst_replay(tr, pm, &ro, &prof, NULL, 0, err)) < 0)
         goto out;
     have_prof = 1;
     fst_dside_from_profile(s, &prof, &m);
     s->is_trace = 1;
+    s->sampled = sampled;
     rc = 0;
 out:
     if (have_prof)
@@ -327,6 +332,8 @@ int fst_diff_check(const fst_dside *base, const fst_dside *new_, fst_err *err)
         if (!s->complete)
             return fst_errf(err, "%s %s is incomplete (%s): not compared", k ? "NEW" : "BASE", s->path, s->incomplete);
     }
+    if (base->sampled || new_->sampled) /* shares, not times: the clocks do not matter */
+        return check_timing(base, new_, err) < 0 ? -1 : fst_diff_shares_check(base, new_, err);
     if (check_clock(base, new_, err) < 0 || check_timing(base, new_, err) < 0)
         return -1;
     return 0;
@@ -419,6 +426,10 @@ static int same_row(const fst_drow *a, const fst_drow *b)
 
 void fst_diff_compare(const fst_dside *base, const fst_dside *new_, const fst_dthresh *t, fst_diff *d)
 {
+    if (base->sampled || new_->sampled) {
+        fst_diff_shares(base, new_, t->confidence, d);
+        return;
+    }
     memset(d, 0, sizeof *d);
     d->r = fst_xcalloc(base->nr + new_->nr + 1, sizeof *d->r);
     for (size_t i = 0; i < base->nr; i++) {
@@ -507,6 +518,8 @@ static int text_row(FILE *out, const fst_drowdiff *r, int judged)
 
 int fst_diff_write_text(FILE *out, const fst_diff *d, const fst_dside *base, const fst_dside *new_)
 {
+    if (d->shares)
+        return fst_diff_write_shares_text(out, d, base, new_);
     int rc = 0;
     rc |= fprintf(out, "BASE %s\nNEW  %s\n", base->path, new_->path) < 0;
     const fst_dmeta *m = base->meta.clock[0] ? &base->meta : &new_->meta;
@@ -565,6 +578,8 @@ static int csv_row(FILE *out, const fst_drowdiff *r, int judged)
 
 int fst_diff_write_csv(FILE *out, const fst_diff *d)
 {
+    if (d->shares)
+        return fst_diff_write_shares_csv(out, d);
     int rc = fprintf(out, "routine,kind,verdict,calls_base,calls_new,self_instr_base,self_instr_new,self_sec_base,"
                           "self_sec_new,self_change_pct,incl_sec_base,incl_sec_new,incl_change_pct,why\n") < 0 ? -1 : 0;
     for (size_t i = 0; i < d->nr && !rc; i++)

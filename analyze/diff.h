@@ -19,10 +19,10 @@
 ** is a function of its instruction count, so a csv whose times are not that function
 ** for the other side's mips clock was made with another clock (fst_diff_check).
 **
-** Comparison (fst_diff_compare): rows matched by name; new and vanished routines are
-** outside the thresholds; calls must be equal unless --max-calls-change allows a
-** percentage; self time may grow by at most max_time_change (per routine) and the
-** total likewise (a faster run is within the thresholds). Percentages are hundredths of
+** Comparison (fst_diff_compare) of two exact sides: rows matched by name; new and
+** vanished routines are outside the thresholds; calls must be equal unless
+** --max-calls-change allows a percentage; self time may grow by at most max_time_change
+** (per routine) and the total likewise (a faster run is within the thresholds). Percentages are hundredths of
 ** a percent, compared in integers: no floating point decides a verdict.
 **
 ** Ownership: a fst_dside owns its rows (fst_dside_free); a fst_diff owns its rows
@@ -62,6 +62,7 @@ typedef struct fst_dside {
     fst_dmeta meta;
     int complete;       /* a trace side: the trace was complete; else why not: */
     char incomplete[320];
+    int sampled;        /* a sampled trace (analyze/sampled.h): *_insns count samples */
 } fst_dside;
 
 /* How trace sides are replayed: fst-report's options. */
@@ -94,6 +95,7 @@ void fst_dside_free(fst_dside *s);
 typedef struct fst_dthresh {
     uint64_t max_time_bp;   /* hundredths of a percent a routine's self time (and the total) may grow */
     uint64_t max_calls_bp;  /* hundredths of a percent calls may change (either way); 0 = exact */
+    unsigned confidence;    /* a sampled side: FST_DS_CONF_* (analyze/diffstat.h); 0 = the default */
 } fst_dthresh;
 /* "5", "2.5", "0.01" -> hundredths of a percent; -1 when not such a number. */
 int fst_diff_parse_pct(const char *s, uint64_t *bp);
@@ -105,6 +107,8 @@ typedef struct fst_drowdiff {
     int kind;               /* FST_D_* */
     int over;               /* outside the thresholds */
     char why[160];          /* what is outside them ("self time +7.69% > 5%") */
+    /* a comparison of shares (analyze/diffstat.h), for display: hundredths of a percent */
+    uint64_t share_bp[2], bound_bp;
 } fst_drowdiff;
 
 typedef struct fst_diff {
@@ -115,12 +119,16 @@ typedef struct fst_diff {
     fst_drowdiff outside;   /* "(outside)": shown, not judged */
     size_t nover;           /* rows (total included) outside the thresholds */
     char notes[512];        /* what the reader should know ("NEW: trace incomplete") */
+    int shares;             /* FST_DS_* (analyze/diffstat.h): a sampled side, shares compared */
+    unsigned confidence;    /* with shares: FST_DS_CONF_* */
 } fst_diff;
 
 /* Can the sides be compared? -1 with err saying why not: a trace cut short (its calls
-** and times would read as changes), different clocks or timing. */
+** and times would read as changes), different clocks or timing. When a side is sampled,
+** shares are compared instead (analyze/diffstat.h): clocks do not matter, the sides'
+** sizes do (fst_diff_shares_check). */
 int fst_diff_check(const fst_dside *base, const fst_dside *new_, fst_err *err);
-/* Compare (after fst_diff_check). */
+/* Compare (after fst_diff_check); with a sampled side, fst_diff_shares. */
 void fst_diff_compare(const fst_dside *base, const fst_dside *new_, const fst_dthresh *t, fst_diff *d);
 void fst_diff_free(fst_diff *d);
 

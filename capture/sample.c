@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -50,22 +51,44 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Sleep until the absolute time t: the time spent before the call (a request, the hook)
+** does not add to the period. A signal ends the sleep early, so that the hook sees it. */
 static void sleep_until(uint64_t t)
 {
-    uint64_t n = now_ns();
-    if (t <= n)
-        return;
-    struct timespec ts = { (time_t)((t - n) / 1000000000u), (long)((t - n) % 1000000000u) };
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-        return; /* a signal: let the hook see it */
+    struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+    (void)clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, const char **end, fst_err *err)
+uint64_t fst_sample_next(uint64_t *sched, uint64_t period, uint64_t now)
 {
-    memset(st, 0, sizeof *st);
-    *end = "unknown";
+    *sched += period;
+    if (*sched + FST_SAMPLE_MAX_DEBT_NS < now) /* far behind (a stall): forgive the older debt */
+        *sched = now - FST_SAMPLE_MAX_DEBT_NS;
+    uint64_t soonest = now + period / 2;       /* behind: catch up at twice the rate at most */
+    return *sched > soonest ? *sched : soonest;
+}
+
+/* Round trips in 50 us buckets; the last holds 50 ms and more. */
+#define RTT_BUCKET_NS 50000u
+#define RTT_BUCKETS 1001
+
+static uint64_t rtt_quantile(const uint32_t *h, uint64_t n, unsigned permille)
+{
+    if (!n)
+        return 0;
+    uint64_t want = (n * permille + 999) / 1000, seen = 0; /* the smallest bucket holding that many */
+    for (unsigned i = 0; i < RTT_BUCKETS; i++)
+        if ((seen += h[i]) >= want)
+            return (uint64_t)i * RTT_BUCKET_NS + RTT_BUCKET_NS / 2;
+    return (uint64_t)RTT_BUCKETS * RTT_BUCKET_NS;
+}
+
+static int run_loop(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, const char **end, uint32_t *hist,
+                    fst_err *err)
+{
     uint64_t period = 1000000000u / (o->hz ? o->hz : FST_SAMPLE_DEFAULT_HZ);
-    uint64_t t0 = now_ns(), next = t0, first = 0;
+    uint64_t start = now_ns(), sched = start, go = start, t0 = 0;
+    int have_first = 0;
     unsigned misses = 0;
     uint64_t miss_since = 0;
     char body[4096];
@@ -77,13 +100,17 @@ int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, co
                 return 0;
             }
         }
-        if (o->seconds && st->samples + st->out_of_range && now_ns() - first >= o->seconds * 1000000000u) {
+        if (o->seconds && have_first && now_ns() - t0 >= o->seconds * 1000000000u) {
             *end = "seconds";
             return 0;
         }
-        sleep_until(next);
+        sleep_until(go);
         uint64_t a = now_ns();
-        next = (next + period > a) ? next + period : a + period; /* late: the next goes a period on, no burst */
+        if (a < go) /* a signal woke us: let the hook look at it first */
+            continue;
+        if (have_first && a > sched + period)
+            st->late++;
+        go = fst_sample_next(&sched, period, a);
         size_t blen;
         fst_err e;
         st->requests++;
@@ -96,13 +123,12 @@ int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, co
                               "is this Hercules' HTTP server?", o->addr->name, FST_SAMPLE_PATH);
         }
         if (rc) {
-            int first_one = st->samples + st->out_of_range == 0;
             int refused = strstr(e.msg, "connection refused") != NULL;
-            if (first_one && refused && b - t0 < (uint64_t)o->start_ms * 1000000u) {
-                next = b + 50 * 1000000u; /* the server is not up yet */
+            if (!have_first && refused && b - start < (uint64_t)o->start_ms * 1000000u) {
+                go = sched = b + 50 * 1000000u; /* the server is not up yet */
                 continue;
             }
-            if (first_one) {
+            if (!have_first) {
                 if (refused)
                     return fst_errf(err, "%s (waited %d ms for it)", e.msg, o->start_ms);
                 return fst_errf(err, "%s", e.msg);
@@ -122,9 +148,14 @@ int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, co
         st->rtt_ns_sum += rtt;
         if (rtt > st->rtt_ns_max)
             st->rtt_ns_max = rtt;
+        hist[rtt / RTT_BUCKET_NS < RTT_BUCKETS ? rtt / RTT_BUCKET_NS : RTT_BUCKETS - 1]++;
+        /* host time counts from the first answered request: Hercules' start-up before
+        ** it is not the program's time */
+        if (!have_first) {
+            have_first = 1;
+            t0 = a;
+        }
         uint64_t at = a + rtt / 2 - t0; /* the PSW was read somewhere in the round trip: its middle */
-        if (!first)
-            first = a;
         uint32_t state = fst_psw_state(psw, (int)plen, o->arch);
         int wait = (state & FST_ST_WAIT) != 0;
         int disabled = wait && !(state & (FST_ST_IOMASK | FST_ST_EXTMASK));
@@ -144,4 +175,19 @@ int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, co
             return 0;
         }
     }
+}
+
+int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, const char **end, fst_err *err)
+{
+    memset(st, 0, sizeof *st);
+    *end = "unknown";
+    uint32_t *hist = fst_xcalloc(RTT_BUCKETS, sizeof *hist);
+    int rc = run_loop(w, o, st, end, hist, err);
+    uint64_t n = 0;
+    for (unsigned i = 0; i < RTT_BUCKETS; i++)
+        n += hist[i];
+    st->rtt_ns_median = rtt_quantile(hist, n, 500);
+    st->rtt_ns_p99 = rtt_quantile(hist, n, 990);
+    free(hist);
+    return rc;
 }

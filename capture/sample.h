@@ -11,8 +11,15 @@
 ** Hercules' answer is an HTML page with a line "PSW=hhhhhhhh hhhhhhhh" (S/370, ESA/390;
 ** 16-byte PSWs in four words). fst_psw_page parses it; anything else is not Hercules' page.
 **
-** The loop (fst_sample_run) asks every 1/hz s on a fixed schedule (a late answer makes
-** the next request go at once, not a burst to catch up), until:
+** The loop (fst_sample_run) asks on a fixed schedule of absolute deadlines, one every
+** 1/hz s from the first request (clock_nanosleep TIMER_ABSTIME on CLOCK_MONOTONIC, so
+** the time a request takes does not stretch the period). A late request (a slow answer,
+** the host busy) is caught up without a burst: the requests after it go at most twice as
+** often as asked until the schedule is met again, and a debt of more than a quarter of a
+** second is forgiven (a host that stalled for that long is not made up for by a train of
+** requests then). Hercules 3.13 closes the connection after each answer ("Connection:
+** close", HTTP/1.0 even when asked for keep-alive), so each sample is one connection; its
+** round trip is measured (median and 99th percentile in the stats). The loop runs until:
 **   - a sample shows a disabled wait (wait bit, I/O and external interruptions masked):
 **     the program ended; end = "disabled-wait", complete;
 **   - `seconds` have passed (end = "seconds", complete: what was asked for);
@@ -43,6 +50,13 @@
 #define FST_SAMPLE_DEFAULT_HZ 300   /* LOGTIME's rate (seed 003) */
 #define FST_SAMPLE_MAX_MISSES 5
 
+/* The schedule: *sched is the deadline of the request that went at `now` (nanoseconds,
+** CLOCK_MONOTONIC); it becomes the next one's, a period on (never more than
+** FST_SAMPLE_MAX_DEBT_NS behind now: an old debt is forgiven). Returns when the next
+** request goes: its deadline, but not before now + period/2 (catching up, no burst). */
+#define FST_SAMPLE_MAX_DEBT_NS 250000000u
+uint64_t fst_sample_next(uint64_t *sched, uint64_t period, uint64_t now);
+
 /* Parse Hercules' PSW page: 0 with psw/len (8 or 16) set, -1 when there is no PSW line. */
 int fst_psw_page(const char *body, uint8_t psw[16], unsigned *len);
 
@@ -63,8 +77,10 @@ typedef struct fst_sample_opts {
 
 typedef struct fst_sample_stats {
     uint64_t requests, samples, wait_samples, out_of_range, errors;
-    uint64_t ns;                /* host time from the first sample to the last */
+    uint64_t ns;                /* host time from the first answered request's start to the last sample */
     uint64_t rtt_ns_sum, rtt_ns_max; /* request round trips */
+    uint64_t rtt_ns_median, rtt_ns_p99; /* from a histogram of 50 us buckets (the last: 50 ms and more) */
+    uint64_t late;              /* requests that went more than a period after their deadline */
     int disabled_wait;
     char last_error[300];     /* the last failed request's error (errors > 0) */
 } fst_sample_stats;

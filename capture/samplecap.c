@@ -59,9 +59,11 @@ static int random_hex(char *out, size_t nbytes, fst_err *err)
 typedef struct watch {
     const fst_samplecap *sc;
     int fd;                     /* Hercules' log, or -1 */
+    fst_herc *herc;             /* own Hercules: its start-up is watched (fst_herc_watch) */
     char line[512];
     size_t ll;
-    int wait_seen, eof, http_up;
+    int wait_seen, eof, http_up, ipl_failed;
+    fst_err ipl_err;            /* Hercules' message when the start-up failed */
     double t0;
 } watch;
 
@@ -94,6 +96,11 @@ static const char *hook(void *ctx)
                 w->eof = 1;
                 break;
             }
+            /* a failed IPL (a piece not loaded, an invalid IPL PSW) leaves a stopped CPU
+            ** whose PSW would be sampled until the timeout: it is an error at once, as in
+            ** a traced capture */
+            if (w->herc && fst_herc_watch(w->herc, buf, (size_t)n, 0, &w->ipl_err))
+                w->ipl_failed = 1;
             for (ssize_t i = 0; i < n; i++) {
                 if (buf[i] == '\n' || w->ll == sizeof w->line - 1)
                     log_line(w);
@@ -102,6 +109,8 @@ static const char *hook(void *ctx)
             }
         }
     }
+    if (w->ipl_failed)
+        return "ipl-failed";
     if (w->wait_seen)
         return "disabled-wait";
     if (w->eof)
@@ -173,7 +182,7 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
             unlink(sc->out);
             return -1;
         }
-    watch wt = { sc, -1, { 0 }, 0, 0, 0, 0, now_s() };
+    watch wt = { .sc = sc, .fd = -1, .t0 = now_s() };
     if (!sc->attach) {
         if (fst_herc_start(&herc, &ho, sc->ins, err)) {
             fst_tw_abandon(w);
@@ -183,6 +192,7 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         }
         fcntl(herc.proc.out, F_SETFL, fcntl(herc.proc.out, F_GETFL) | O_NONBLOCK);
         wt.fd = herc.proc.out;
+        wt.herc = &herc;
     }
     fst_sample_opts so = { &addr, sc->hz, 2000, sc->attach ? 0 : 20000, ho.arch, sc->attach ? sc->seconds : 0, 1,
                            sc->have_range, sc->lo, sc->hi, hook, &wt };
@@ -194,11 +204,18 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         if (rc || strcmp(res->end, "hercules-exited"))
             fst_herc_kill(&herc);
         fst_herc_finish(&herc, &status, res->hercules_said, sizeof res->hercules_said);
-        if (rc && !wt.http_up && strstr(serr.msg, "connection refused"))
+        /* no answer and no "Waiting for HTTP requests" in the log while Hercules ran (refused
+        ** for start_ms, or the program reached its disabled wait unsampled): a Hercules
+        ** without an HTTP server. (One that ended is said below, with what it said.) */
+        if (!wt.http_up && res->st.samples == 0 && !wt.ipl_failed &&
+            (rc ? strstr(serr.msg, "connection refused") != NULL : !strcmp(res->end, "disabled-wait"))) {
             snprintf(serr.msg, sizeof serr.msg,
                      "Hercules' HTTP server never answered on 127.0.0.1:%u (Hercules did not say 'Waiting for HTTP "
                      "requests'): this Hercules may be built without one (HTTPPORT)%s", ho.httpport,
-                     wt.eof ? "; Hercules ended" : "");
+                     !strcmp(res->end, "disabled-wait") ? "; the program ran to its disabled wait unsampled"
+                     : wt.eof ? "; Hercules ended" : "");
+            rc = -1;
+        }
     }
     /* a disabled wait seen in the log or in a sample ends the program; so does the user's
     ** Ctrl-C or --seconds for an attach (what was asked for) */
@@ -206,6 +223,11 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
                                                                                  !strcmp(res->end, "interrupted"))));
     if (!strcmp(res->end, "disabled-wait"))
         res->st.disabled_wait = 1;
+    if (!rc && wt.ipl_failed) { /* what was sampled is not the program: no trace */
+        fst_tw_abandon(w);
+        unlink(sc->out);
+        return fst_errf(err, "%s: Hercules failed to start it: %s", sc->program, wt.ipl_err.msg);
+    }
     if (res->st.samples == 0) {
         fst_tw_abandon(w);
         unlink(sc->out);
@@ -217,14 +239,19 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         return fst_errf(err, "no sample was taken (%s before the first answer)%s%s", res->end,
                         res->hercules_said[0] ? "; Hercules said:\n" : "", res->hercules_said);
     }
-    char store[6][32];
+    char store[8][32];
     snprintf(store[0], 32, "%llu", (unsigned long long)res->st.wait_samples);
     snprintf(store[1], 32, "%llu", (unsigned long long)res->st.ns);
     snprintf(store[2], 32, "%llu", (unsigned long long)res->st.errors);
     snprintf(store[3], 32, "%llu", (unsigned long long)res->st.out_of_range);
     snprintf(store[4], 32, "%llu", (unsigned long long)res->st.requests);
+    snprintf(store[5], 32, "%llu", (unsigned long long)res->st.rtt_ns_median);
+    snprintf(store[6], 32, "%llu", (unsigned long long)res->st.rtt_ns_p99);
+    snprintf(store[7], 32, "%llu", (unsigned long long)res->st.late);
     fst_kv ftr[] = { { "sample-wait-samples", store[0] }, { "sample-ns", store[1] }, { "sample-errors", store[2] },
-                     { "sample-out-of-range", store[3] }, { "sample-requests", store[4] }, { NULL, NULL } };
+                     { "sample-out-of-range", store[3] }, { "sample-requests", store[4] },
+                     { "sample-rtt-median-ns", store[5] }, { "sample-rtt-p99-ns", store[6] },
+                     { "sample-late", store[7] }, { NULL, NULL } };
     const char *end = rc ? "http-error" : res->end;
     if (fst_tw_close(w, res->complete, end, ftr, err))
         return -1;

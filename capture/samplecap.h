@@ -6,7 +6,9 @@
 ** (capture/hercules.h) with `HTTPPORT port AUTH user password` — a random user and
 ** password for this run, kept only in the private configuration folder — and without
 ** tracing; its log is read as it comes (so that Hercules never blocks on a full pipe) for
-** the disabled-wait message (HHCCP011I / HHC00809I) and for its end. The trace holds the
+** the disabled-wait message (HHCCP011I / HHC00809I), for its end, and for a failed
+** start-up (fst_herc_watch: a piece the IPL could not load, an invalid IPL PSW — an error
+** at once, naming the program and Hercules' message, and no trace). The trace holds the
 ** storage image of the program, as an exact capture's does, so that --map, names and the
 ** FORTRAN identifier scan work alike.
 **

@@ -48,8 +48,11 @@ static const fst_option options[] = {
     { 0, "sample", "[HZ]", "run the program untraced and sample its PSW HZ times a second (default 300) through "
                            "Hercules' HTTP server: LOGTIME at full speed, no calls (capture/sample.h)", O_SAMPLE },
     { 0, "attach", "HOST:PORT", "with --sample: sample a Hercules already running with an HTTP port (loopback; "
-                                "another host with --remote), until Ctrl-C, --seconds or a disabled wait", O_ATTACH },
-    { 0, "seconds", "N", "with --attach: sample for N seconds", O_SECONDS },
+                                "another host with --remote), until Ctrl-C, --seconds or a disabled wait; Ctrl-C "
+                                "keeps the trace whole and exits 0 (it is how an attach without --seconds ends)",
+      O_ATTACH },
+    { 0, "seconds", "N", "with --attach: sample for N seconds (a Ctrl-C before then keeps the trace, exit 130)",
+      O_SECONDS },
     { 0, "remote", NULL, "with --attach: the host may be another machine", O_REMOTE },
     { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
     { 0 }
@@ -521,17 +524,29 @@ static int run_sample(const capture *c, const char *program, const fst_ins *ins)
         return !strcmp(res.end, "interrupted") ? FST_EXIT_INTR : FST_EXIT_FAIL;
     }
     if (!c->quiet) {
-        fst_note("%s: %llu samples (%llu in a wait state%s) in %.2f s, %.0f a second (asked %u), round trip %.2f ms "
-                 "average, %.2f ms at most; %llu failed requests; ended by %s",
-                 c->out, (unsigned long long)st->samples, (unsigned long long)st->wait_samples,
-                 c->range ? "" : "", secs, secs > 0 ? (double)st->samples / secs : 0.0, c->hz,
-                 st->requests ? (double)st->rtt_ns_sum / 1e6 / (double)st->requests : 0.0, (double)st->rtt_ns_max / 1e6,
-                 (unsigned long long)st->errors, res.end);
+        fst_note("%s: %llu samples (%llu in a wait state) in %.2f s, %.0f a second (asked %u; %llu requests late by "
+                 "more than a period), round trip %.2f ms median, %.2f ms 99th percentile, %.2f ms at most; "
+                 "%llu failed requests; ended by %s",
+                 c->out, (unsigned long long)st->samples, (unsigned long long)st->wait_samples, secs,
+                 secs > 0 ? (double)st->samples / secs : 0.0, c->hz, (unsigned long long)st->late,
+                 (double)st->rtt_ns_median / 1e6, (double)st->rtt_ns_p99 / 1e6, (double)st->rtt_ns_max / 1e6,
+                 (unsigned long long)st->errors, !strcmp(res.end, "interrupted") ? "a signal (Ctrl-C)" : res.end);
         if (st->out_of_range)
             fst_note("%s: %llu samples outside --range=%s were not kept", c->out, (unsigned long long)st->out_of_range,
                      c->range);
         if (st->errors)
             fst_warn("%llu requests failed and were retried (last: %s)", (unsigned long long)st->errors, st->last_error);
+    }
+    /* --attach ends at Ctrl-C (or SIGTERM, SIGHUP) by design: the trace of what was
+    ** sampled is whole (every sample written, the footer too) and kept. Without --seconds
+    ** that is how the user ends it: exit 0, so that `fst-capture ... && fst-report ...`
+    ** goes on. With --seconds the signal cut the interval asked for short: the trace is
+    ** kept all the same, and the exit status says interrupted (130) to the script that
+    ** asked for N seconds. */
+    if (c->attach && !strcmp(res.end, "interrupted") && c->seconds) {
+        fst_error("interrupted after %.2f of the %llu s asked: %s holds the %llu samples taken (complete for the "
+                  "time sampled)", secs, (unsigned long long)c->seconds, c->out, (unsigned long long)st->samples);
+        return FST_EXIT_INTR;
     }
     return FST_EXIT_OK;
 }

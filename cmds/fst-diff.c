@@ -9,9 +9,11 @@
 **
 ** Exit: 0 within the thresholds, 1 outside them (each routine named on stderr, or each
 ** failed run's summary line), 2 unusable input (also: sides made with different clocks
-** or timing, which are reported, not compared).
+** or timing, which are reported, not compared). When a side is a sampled trace, shares
+** are compared against a bound from the sample counts (analyze/diffstat.h).
 */
 #include "analyze/diff.h"
+#include "analyze/diffstat.h"
 #include "common/err.h"
 #include "common/opt.h"
 #include "common/outfile.h"
@@ -35,6 +37,9 @@ static const fst_option opts[] = {
     { 0, "batch", "FILE", "compare every run of a manifest (CSV: name,program|trace,baseline,options,...)", O_BATCH },
     { 0, "max-time-change", "PCT", "how much a routine's self time, and the total, may grow (default 0)", O_GENERIC },
     { 0, "max-calls-change", "PCT", "how much a routine's calls may change (default 0: exact)", O_GENERIC },
+    { 0, "confidence", "PCT", "a sampled side (fst-capture --sample): shares are compared, and a routine differs "
+                              "when its change is beyond what the sample counts explain at this two-sided "
+                              "confidence: 99, 99.9 (default) or 99.99 (the rule is printed)", O_GENERIC },
     { 0, "clock", "C", "for trace sides: mips:R or model[:FILE], as fst-report (default model)", O_GENERIC },
     { 0, "statin", "FILE", "for trace sides: time only the routines on these STATIN cards", O_GENERIC },
     { 0, "timed", "all", "for trace sides: time every routine of the program model", O_GENERIC },
@@ -61,6 +66,9 @@ static int set_opt(runcfg *c, const char *name, const char *v, char *msg, size_t
     if (!strcmp(name, "max-time-change") || !strcmp(name, "max-calls-change")) {
         if (fst_diff_parse_pct(v, name[4] == 't' ? &c->th.max_time_bp : &c->th.max_calls_bp) < 0)
             return snprintf(msg, cap, "--%s wants a percentage (5, 2.5), not '%s'", name, v), -1;
+    } else if (!strcmp(name, "confidence")) {
+        if (fst_ds_parse_confidence(v, &c->th.confidence) < 0)
+            return snprintf(msg, cap, "--confidence takes 99, 99.9 or 99.99, not '%s'", v), -1;
     } else if (!strcmp(name, "clock"))
         c->lo.clock = v;
     else if (!strcmp(name, "statin"))

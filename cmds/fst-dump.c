@@ -116,7 +116,8 @@ int main(int argc, char **argv)
                                    "traceopt-seen", "hercules", "arch-at-end", "tf-format", "tf-bytes", "tf-records",
                                    "tf-instruction-records", "tf-device-records", "tf-unknown-records", "tf-closed",
                                    "tf-header-instructions", FST_FK_SAMPLES, "sample-wait-samples", "sample-ns",
-                                   "sample-errors", "sample-out-of-range", "sample-requests", NULL };
+                                   "sample-errors", "sample-out-of-range", "sample-requests", "sample-rtt-median-ns",
+                                   "sample-rtt-p99-ns", "sample-late", NULL };
     for (const char **k = fkeys; *k; k++) {
         const char *v = fst_tr_footer(r, *k);
         if (v)

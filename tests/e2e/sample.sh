@@ -57,6 +57,46 @@ grep -q 'sampled trace: it has no calls' "$T/err" && grep -q 'ALPHA' "$T/out" &&
 fst-report --format=callgrind -o "$T/cg.out" "$T/s.trace" 2> "$T/err"
 grep -q 'no calls' "$T/err" && ok "callgrind says there are no calls" || fail "callgrind says there are no calls" "$(cat "$T/err")"
 
+# --- fst-diff on sampled profiles: shares, with a bound from the sample counts
+# a second run of the same program, a variant whose ALPHA and BETA swap their K (ALPHA
+# 1206, BETA 2006 of 4025 a round: 20 points each way), and an exact trace of 10 rounds
+s390x-linux-gnu-as -m31 --defsym ROUNDS=150000 --defsym KA=300 --defsym KB=500 -I "$P" -o "$T/var.o" "$P/shares.s" &&
+s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/var.elf" "$T/var.o" &&
+s390x-linux-gnu-objcopy -O binary -j .text "$T/var.elf" "$T/var.bin" &&
+printf 'big.lc 0x0\nvar.bin 0x20000\n' > "$T/var.ins" &&
+s390x-linux-gnu-as -m31 -I "$P" -o "$T/ten.o" "$P/shares.s" &&
+s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/ten.elf" "$T/ten.o" &&
+s390x-linux-gnu-objcopy -O binary -j .text "$T/ten.elf" "$T/ten.bin" &&
+printf 'big.lc 0x0\nten.bin 0x20000\n' > "$T/ten.ins" || fail "assemble the variants of shares.s"
+expect_ok "a second sampled run" fst-capture -q --sample -o "$T/s2.trace" "$T/big.ins"
+expect_ok "a sampled run of the variant" fst-capture -q --sample -o "$T/var.trace" "$T/var.ins"
+expect_ok "an exact capture of 10 rounds" fst-capture -q -o "$T/ten.trace" "$T/ten.ins"
+verdicts() { awk -F, '$1 ~ /^(ALPHA|BETA|GAMMA)$/ { v[$1] = $3 } END { print v["ALPHA"], v["BETA"], v["GAMMA"] }' "$1"; }
+# two runs of one program differ by sampling noise alone: nothing beyond the bound at
+# 99.99 % (a false alarm about once in 2500 runs of this test, for its 4 routines)
+expect_ok "fst-diff: two sampled runs of shares agree" fst-diff --confidence=99.99 "$T/s.trace" "$T/s2.trace"
+grep -q '^rule: a routine differs when its shares of samples differ by more than z = 3.89 standard errors of a difference of two proportions' "$T/out" \
+    && grep -q '^BASE .*s.trace (sampled, [0-9]* samples)' "$T/out" && ok "fst-diff states its rule" \
+    || fail "fst-diff states its rule" "$(head -4 "$T/out")"
+fst-diff --format=csv "$T/s.trace" "$T/var.trace" > "$T/dv.csv" 2> "$T/err"; rc=$?
+expect_eq "fst-diff: the variant's ALPHA and BETA are beyond the bound, GAMMA is not (exit 1)" "1 over over ok" \
+    "$rc $(verdicts "$T/dv.csv")"
+grep -q 'ALPHA: share .* -> .*: -[0-9.]* points, beyond [0-9.]* (3.29 standard errors)' "$T/err" \
+    && ok "fst-diff names what is beyond, and the bound" || fail "fst-diff names what is beyond, and the bound" "$(cat "$T/err")"
+# exact against sampled: the exact share (ALPHA 2006 x 10 of 4025 x 10 + 16) has no error
+fst-diff --format=csv --confidence=99.99 "$T/ten.trace" "$T/s.trace" > "$T/de.csv" 2> "$T/err"
+expect_eq "fst-diff exact vs sampled: the exact side's counts, the sampled shares within" "20060 12060 8060 ok ok ok" \
+    "$(awk -F, '$1 ~ /^(ALPHA|BETA|GAMMA)$/ { c[$1] = $4 } END { print c["ALPHA"], c["BETA"], c["GAMMA"] }' "$T/de.csv") $(verdicts "$T/de.csv")"
+fst-diff --confidence=99.99 "$T/ten.trace" "$T/var.trace" > "$T/out" 2> "$T/err"; rc=$?
+grep -q "^rule: .*from the exact side's share of instructions p0 (which has no error)" "$T/out" \
+    && grep -q '^note: an exact share is a share of instructions, a sampled one a share of Hercules' "$T/out" \
+    && ok "exact vs sampled: the rule and the bias said" || fail "exact vs sampled: the rule and the bias said" "$(head -5 "$T/out")"
+fst-diff --format=csv "$T/ten.trace" "$T/var.trace" > "$T/de.csv" 2> /dev/null
+expect_eq "fst-diff exact vs the variant sampled: ALPHA and BETA beyond (exit 1)" "1 over over" \
+    "$rc $(verdicts "$T/de.csv" | cut -d' ' -f1-2)"
+expect_fail "--confidence takes three values" 2 "confidence takes 99, 99.9 or 99.99, not '95'" \
+    fst-diff --confidence=95 "$T/s.trace" "$T/s2.trace"
+
 # --- errors: nothing left claiming to be complete
 expect_fail "a Hercules without an HTTP server" 2 'Hercules ended before its HTTP server' \
     env FAKEHERC=exit fst-capture --sample --hercules="$D/fakeherc.py" -o "$T/e1.trace" "$T/big.ins"
@@ -66,6 +106,40 @@ expect_fail "Hercules dies mid-run" 2 'Hercules ended before the program reached
 expect_eq "its trace is marked incomplete" "complete=0" "$(fst-dump --summary "$T/e2.trace" 2>/dev/null | grep '^complete=')"
 fst-report --format=csv "$T/e2.trace" > /dev/null 2> "$T/err"
 grep -q 'incomplete' "$T/err" && ok "the report says incomplete" || fail "the report says incomplete" "$(cat "$T/err")"
+
+expect_fail "a Hercules built without an HTTP server (runs, opens no port)" 2 \
+    "HTTP server never answered on 127.0.0.1:[0-9]+ .*may be built without one .*disabled wait unsampled" \
+    env FAKEHERC=nohttp fst-capture --sample --hercules="$D/fakeherc.py" -o "$T/e0.trace" "$T/big.ins"
+[ ! -e "$T/e0.trace" ] && ok "no trace left" || fail "no trace left"
+# a real Hercules killed (SIGKILL) half a second after its HTTP server answered
+expect_fail "a real Hercules killed mid-run" 2 'Hercules ended before the program reached a disabled wait: .* holds [1-9][0-9]* samples and is marked incomplete' \
+    fst-capture --sample --hercules="$D/dieherc.py" -o "$T/e6.trace" "$T/big.ins"
+expect_eq "its trace is kept, marked incomplete" "complete=0 footer.end=hercules-exited" \
+    "$(fst-dump --summary "$T/e6.trace" 2>/dev/null | grep -E '^(complete|footer.end)=' | sort | tr '\n' ' ' | sed 's/ $//')"
+
+# a failed IPL while sampling: Hercules' error at once (not the PSW of a stopped CPU
+# sampled until the timeout), no trace left, as for a traced capture (capture_script.sh)
+sample_ipl_fails() {   # NAME REGEX ARGS...
+    local name=$1 re=$2 t0 t1
+    shift 2
+    rm -f "$T/ipl.trace"
+    t0=$(date +%s.%N)
+    expect_fail "--sample, $name: Hercules' error" 2 "$re" fst-capture --sample --timeout=60 -o "$T/ipl.trace" "$@"
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { exit !((b - a) * 4 < 60) }' \
+        && ok "--sample, $name: stops at the error, not at the timeout" \
+        || fail "--sample, $name: stops at the error, not at the timeout" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a " s" }')"
+    [ ! -e "$T/ipl.trace" ] && ok "--sample, $name: no trace left" || fail "--sample, $name: no trace left"
+}
+printf '\x00\x08\x00\x00\x80\x02\x00\x00' > "$T/badpsw.lc"   # bit 32 set: S/370 rejects it
+printf 'badpsw.lc 0x0\nbig.bin 0x20000\n' > "$T/badpsw.ins"
+sample_ipl_fails "an invalid IPL PSW" \
+    "badpsw.ins: Hercules failed to start it: HHCCP030E S/370 mode IPL failed: Invalid IPL PSW" "$T/badpsw.ins"
+printf '#!/bin/sh\nrm -f piece1.bin\nexec hercules "$@"\n' > "$T/rmpiece"
+chmod +x "$T/rmpiece"
+sample_ipl_fails "a missing piece" \
+    "big.ins: Hercules failed to start it: HHCSC003E Load from piece1.bin failed: .*\(piece1.bin: a copy of .*big.bin, loaded at 0x20000\)" \
+    --hercules="$T/rmpiece" "$T/big.ins"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 expect_fail "--attach to a closed port" 2 'connection refused' fst-capture --sample --attach=127.0.0.1:$port -o "$T/e3.trace"
@@ -90,9 +164,29 @@ expect_ok "--attach --seconds=1 to a server with a PSW page" \
 kill $pid; wait $pid 2>/dev/null
 expect_eq "attach: complete" "complete=1" "$(fst-dump --summary "$T/a.trace" | grep '^complete=')"
 
-# --attach to a real Hercules the test starts with an HTTP port
+# the server goes away mid-run: an error once requests have failed for two seconds, the
+# samples before kept in a trace marked incomplete
+rm -f "$T/port"
+python3 "$D/fakeserver.py" psw "$T/port" & pid=$!
+for i in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+fst-capture --sample --attach=127.0.0.1:$(cat "$T/port") -o "$T/gone.trace" > "$T/out" 2> "$T/err" & cpid=$!
+sleep 1
+kill $pid; wait $pid 2>/dev/null
+wait $cpid; rc=$?
+[ $rc = 2 ] && grep -q 'connection refused.*requests in a row failed.*keeps the [1-9][0-9]* samples taken before, marked incomplete' "$T/err" \
+    && ok "--attach, the server gone mid-run: an error, the samples kept" \
+    || fail "--attach, the server gone mid-run: an error, the samples kept" "exit $rc" "$(cat "$T/err")"
+expect_eq "its trace is marked incomplete" "complete=0 footer.end=http-error" \
+    "$(fst-dump --summary "$T/gone.trace" 2>/dev/null | grep -E '^(complete|footer.end)=' | sort | tr '\n' ' ' | sed 's/ $//')"
+
+# --attach to a real Hercules the test starts with an HTTP port, running shares.s with
+# 3 000 000 rounds (12 G instructions: it runs through every attach below)
+s390x-linux-gnu-as -m31 --defsym ROUNDS=3000000 -I "$P" -o "$T/long.o" "$P/shares.s" &&
+s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/long.elf" "$T/long.o" &&
+s390x-linux-gnu-objcopy -O binary -j .text "$T/long.elf" "$T/long.bin" &&
+s390x-linux-gnu-nm -P "$T/long.elf" > "$T/long.nm" || fail "assemble shares.s with ROUNDS=3000000"
 hport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-mkdir -p "$T/h"; cp "$T/big.lc" "$T/big.bin" "$T/big.ins" "$T/h/"
+mkdir -p "$T/h"; cp "$T/big.lc" "$T/big.ins" "$T/h/"; cp "$T/long.bin" "$T/h/big.bin"
 printf 'ARCHMODE S/370\nMAINSIZE 2\nNUMCPU 1\nCPUSERIAL 000611\nCPUMODEL 3090\nPANRATE FAST\nHTTPPORT %s NOAUTH\n000C 3505 /dev/null\n' $hport > "$T/h/h.cnf"
 printf 'ipl %s/h/big.ins\n' "$T" > "$T/h/h.rc"
 # its own process group, killed whole: Hercules ignores SIGTERM once the program waits
@@ -105,7 +199,34 @@ done
 expect_ok "--attach to a running Hercules for 1 s" \
     fst-capture --sample --attach=127.0.0.1:$hport --seconds=1 -o "$T/h.trace"
 echo "# $(cat "$T/err")"
-kill -KILL -- -$hpid 2>/dev/null; wait $hpid 2>/dev/null
-fst-report --format=csv --map=/dev/null "$T/h.trace" > /dev/null 2>&1
 n=$(fst-dump --summary "$T/h.trace" | sed -n 's/^footer.samples=//p')
 [ "${n:-0}" -gt 0 ] && ok "attach took samples ($n)" || fail "attach took samples"
+
+# Ctrl-C: SIGINT to fst-capture attached to that Hercules. Without --seconds it is how the
+# user ends an attach: exit 0, the trace whole (complete, end=interrupted) and kept. With
+# --seconds it cut the interval asked for short: the trace kept and whole, exit 130.
+attach_sigint() {   # NAME EXPECTED-EXIT ARGS...
+    local name=$1 want=$2 cpid rc n
+    shift 2
+    rm -f "$T/int.trace"
+    fst-capture --sample --attach=127.0.0.1:$hport "$@" -o "$T/int.trace" > "$T/out" 2> "$T/err" & cpid=$!
+    for _ in $(seq 100); do [ -e "$T/int.trace" ] && break; sleep 0.05; done   # its handler is set by then
+    sleep 1
+    kill -INT $cpid; wait $cpid; rc=$?
+    expect_eq "$name: exit $want" "$want" "$rc"
+    [ -z "$(grep -E 'AddressSanitizer|runtime error' "$T/err")" ] || fail "$name: sanitizer report" "$(head -5 "$T/err")"
+    expect_eq "$name: the trace is kept, complete, ended by the signal" "complete=1 footer.end=interrupted" \
+        "$(fst-dump --summary "$T/int.trace" 2>/dev/null | grep -E '^(complete|footer.end)=' | sort | tr '\n' ' ' | sed 's/ $//')"
+    n=$(fst-dump --summary "$T/int.trace" 2>/dev/null | sed -n 's/^footer.samples=//p')
+    [ "${n:-0}" -gt 0 ] && ok "$name: samples in it ($n)" || fail "$name: samples in it" "$(cat "$T/err")"
+    fst-report --format=csv --map="$T/long.nm" "$T/int.trace" > "$T/rep.csv" 2> "$T/rep.err" \
+        && ! grep -q incomplete "$T/rep.err" && grep -q '^ALPHA,' "$T/rep.csv" && ok "$name: fst-report takes it as whole" \
+        || fail "$name: fst-report takes it as whole" "$(cat "$T/rep.err")"
+}
+attach_sigint "Ctrl-C ends an --attach" 0
+grep -q 'ended by a signal (Ctrl-C)' "$T/err" && ok "Ctrl-C: the note says how it ended" \
+    || fail "Ctrl-C: the note says how it ended" "$(cat "$T/err")"
+attach_sigint "Ctrl-C before --seconds=60" 130 --seconds=60
+grep -q 'interrupted after .* of the 60 s asked: .*int.trace holds the [1-9][0-9]* samples taken' "$T/err" \
+    && ok "Ctrl-C before --seconds: said" || fail "Ctrl-C before --seconds: said" "$(cat "$T/err")"
+kill -KILL -- -$hpid 2>/dev/null; wait $hpid 2>/dev/null || true

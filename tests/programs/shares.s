@@ -12,11 +12,22 @@
 #   GAMMA  200 x 4 + 6                    =  806      x R
 #   a round: 4025 instructions: ALPHA 49.84 %, BETA 29.96 %, GAMMA 20.02 %, MAIN 0.17 %
 # R = 50000: 201 million instructions, a few seconds untraced.
+# KA, KB, KC (--defsym, default 500, 300, 200) change the routines' K: a variant whose
+# shares differ by construction (fst-diff on sampled profiles, tests/e2e/sample.sh).
 
         .ifdef  ROUNDS
         .set    .LR, ROUNDS
         .else
         .set    .LR, 10
+        .endif
+        .ifndef KA
+        .set    KA, 500
+        .endif
+        .ifndef KB
+        .set    KB, 300
+        .endif
+        .ifndef KC
+        .set    KC, 200
         .endif
 
         .include "s370.inc"
@@ -55,9 +66,9 @@
 .Lk\name: .long \k
         .endm
 
-        LEAF    ALPHA, 500
-        LEAF    BETA, 300
-        LEAF    GAMMA, 200
+        LEAF    ALPHA, KA
+        LEAF    BETA, KB
+        LEAF    GAMMA, KC
 
         .balign 8
 .Lsaves: .fill  4*72, 1, 0

@@ -2,9 +2,17 @@
 # fakeherc.py -d -f CONFIG -- stands in for hercules (--hercules=PATH) in fst-capture
 # --sample's tests. FAKEHERC=exit: ends at once, no HTTP server. FAKEHERC=die: serves the
 # PSW page on the configuration's HTTPPORT for one second, then dies (no disabled wait).
+# FAKEHERC=nohttp: a Hercules built without an HTTP server: opens no port, says the
+# program reached its disabled wait after half a second, and stays (as 3.13 would without
+# the automatic operator's quit).
 import os, socket, sys, time
-if os.environ.get("FAKEHERC", "exit") == "exit":
+mode = os.environ.get("FAKEHERC", "exit")
+if mode == "exit":
     print("HHCIN001S fake Hercules: no HTTP server here", file=sys.stderr); sys.exit(1)
+if mode == "nohttp":
+    time.sleep(0.5)
+    print("HHCCP011I CPU0000: Disabled wait state", flush=True)
+    time.sleep(60); sys.exit(0)
 port = None
 for line in open(sys.argv[sys.argv.index("-f") + 1]):
     w = line.split()
