@@ -400,9 +400,10 @@ int main(int argc, char **argv)
     static const fst_cmd cmd = {
         "fst-diff", "[options] BASE NEW\n[options] --batch=MANIFEST",
         "Compare two runs of a program: BASE and NEW are each a trace (fst-capture) or a csv report\n"
-        "(fst-report --format=csv), or - for standard input (one of them). Prints calls, self and inclusive time of every routine in both\n"
-        "runs and the changes, sorted by impact. Exit 0 within the thresholds, 1 outside them\n"
-        "(each routine named), 2 on unusable input or sides made with different clocks or timing.",
+        "(fst-report --format=csv); one of them may be - for standard input. Prints calls, self\n"
+        "and inclusive time of every routine in both runs and the changes, sorted by impact.\n"
+        "Exit 0 within the thresholds, 1 outside them (each routine named), 2 on unusable input\n"
+        "or sides made with different clocks or timing.",
         opts };
     fst_optparser p;
     fst_opt_init(&p, &cmd, argc, argv);

@@ -56,7 +56,7 @@ else
     convert shot.png -crop 1050x360+345+115 -resize 200% -colorspace Gray src.png
     tesseract src.png src > /dev/null 2>&1
     txt=$(tr -s ' ' < src.txt)
-    for want in "From '$T/" "demo.cg" "EXECUTIONS" "TICK entry 00020068" "STM" "14,12,12(13)" "100000"; do
+    for want in "From '/" "/kcachegrind/" "demo.cg" "EXECUTIONS" "TICK entry 00020068" "STM" "14,12,12(13)" "100000"; do
         case "$txt" in *"$want"*) ok "Source Code tab shows '$want'" ;;
             *) fail "Source Code tab shows '$want'" "OCR of $T/shot.png:" "$(head -12 src.txt)" ;; esac
     done
