@@ -375,15 +375,43 @@ static int batch(const runcfg *global, const char *manifest, const char *junit)
     return error ? FST_EXIT_FAIL : fail ? FST_EXIT_DIFF : FST_EXIT_OK;
 }
 
+/* "-": standard input, copied to a temporary file first, since a side is opened twice (its
+** kind from its first bytes, then read) and a pipe cannot be read twice. Removed at exit. */
+static char stdin_copy[512];
+static void rm_stdin_copy(void) { unlink(stdin_copy); }
+static const char *side_path(const char *arg)
+{
+    if (strcmp(arg, "-"))
+        return arg;
+    if (stdin_copy[0])
+        fst_die("only one side can be standard input ('-')");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(stdin_copy, sizeof stdin_copy, "%s/fst-diff-stdin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(stdin_copy);
+    if (fd < 0)
+        fst_die("%s: cannot create: %s", stdin_copy, strerror(errno));
+    atexit(rm_stdin_copy);          /* returning from main */
+    fst_at_exit_now(rm_stdin_copy); /* fst_die, SIGINT */
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(0, buf, sizeof buf)) > 0)
+        if (write(fd, buf, (size_t)n) != n)
+            fst_die("%s: cannot write a copy of standard input: %s", stdin_copy, strerror(errno));
+    if (n < 0 || close(fd) < 0)
+        fst_die("standard input: cannot read: %s", strerror(errno));
+    return stdin_copy;
+}
+
 int main(int argc, char **argv)
 {
     fst_setprog(argv[0]);
     static const fst_cmd cmd = {
         "fst-diff", "[options] BASE NEW\n[options] --batch=MANIFEST",
         "Compare two runs of a program: BASE and NEW are each a trace (fst-capture) or a csv report\n"
-        "(fst-report --format=csv). Prints calls, self and inclusive time of every routine in both\n"
-        "runs and the changes, sorted by impact. Exit 0 within the thresholds, 1 outside them\n"
-        "(each routine named), 2 on unusable input or sides made with different clocks or timing.",
+        "(fst-report --format=csv); one of them may be - for standard input. Prints calls, self\n"
+        "and inclusive time of every routine in both runs and the changes, sorted by impact.\n"
+        "Exit 0 within the thresholds, 1 outside them (each routine named), 2 on unusable input\n"
+        "or sides made with different clocks or timing.",
         opts };
     fst_optparser p;
     fst_opt_init(&p, &cmd, argc, argv);
@@ -426,5 +454,6 @@ int main(int argc, char **argv)
     check_outputs(out, junit, in, n);
     if (manifest)
         return batch(&c, manifest, junit);
-    return single(&c, argv[p.optind], argv[p.optind + 1], format, out, junit);
+    const char *base = side_path(argv[p.optind]);
+    return single(&c, base, side_path(argv[p.optind + 1]), format, out, junit);
 }

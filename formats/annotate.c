@@ -1,7 +1,9 @@
 /* formats/annotate.c — the annotated assembler listing; see annotate.h. */
 #include "formats/annotate.h"
 #include "formats/formats.h"
+#include "analyze/sampled.h"
 #include "capture/progmodel.h"
+#include "common/bytes.h"
 #include "common/map.h"
 #include "common/quote.h"
 
@@ -15,6 +17,7 @@ typedef struct cell {       /* one address as executed for one routine */
     size_t fn;
     uint64_t addr, insns, taken, nottaken, unknown, line;
     fst_fx cost;
+    uint32_t state;         /* the PSW state it ran in (a sampled listing decodes with it) */
     fst_insn d;             /* the instruction as first executed there */
 } cell;
 
@@ -44,7 +47,7 @@ void fst_annot_event(void *ctx, const fst_event *e)
             a->cap = a->cap ? 2 * a->cap : 256;
             a->c = fst_xrealloc(a->c, a->cap * sizeof *a->c);
         }
-        a->c[a->n] = (cell){ .fn = fn, .addr = e->insn->addr, .d = *e->insn };
+        a->c[a->n] = (cell){ .fn = fn, .addr = e->insn->addr, .d = *e->insn, .state = e->state };
         *v = a->n++;
     }
     cell *c = &a->c[*v];
@@ -91,6 +94,8 @@ typedef struct wr {
     FILE *out;
     uint64_t line;          /* lines written so far */
     int rc, color;
+    int sampled;            /* samples, not executions (analyze/sampled.h) */
+    uint32_t state;         /* sampled: the PSW state of the routine being listed */
     const fst_image_seg *segs;
     size_t nseg;
     const fst_annot *a;
@@ -157,6 +162,13 @@ static void put_insn(wr *w, const fst_insn *d, const cell *c, const fst_routine 
     char execs[24] = "-";
     if (c)
         snprintf(execs, sizeof execs, "%llu", (unsigned long long)c->insns);
+    if (w->sampled) {   /* a sample's time is the host's, and nothing says where a branch went */
+        if (c)
+            share(sh, 0, 0, c->insns, r->self_insns);
+        emit(w, "%s%s%08llX %6s  %-14s  %-6s %-24s %12s %6s%s", color_of(w, rank), mark_of(rank),
+             (unsigned long long)d->addr, off, hx, dis, ops ? ops : "", execs, sh, w->color && rank ? "\033[0m" : "");
+        return;
+    }
     emit(w, "%s%s%08llX %6s  %-14s  %-6s %-24s %12s %13s %6s  %s%s", color_of(w, rank), mark_of(rank),
          (unsigned long long)d->addr, off, hx, dis, ops ? ops : "", execs, sec, sh, br, w->color && rank ? "\033[0m" : "");
 }
@@ -225,6 +237,30 @@ static void put_data(wr *w, const fst_routine *r, uint64_t pos, uint64_t end)
     }
 }
 
+/* Sampled: bytes no sample fell on, [pos, end), are mostly code that ran unseen; decode
+** them as instructions while the opcode is known and the text ends by `end` (the next
+** sampled instruction). Returns where it stopped: the rest prints as data. */
+static uint64_t put_sweep(wr *w, const fst_routine *r, uint64_t pos, uint64_t end)
+{
+    while (pos < end) {
+        uint8_t b[6] = { 0 };
+        if (fst_image_read(w->segs, w->nseg, pos, b, 2) < 0)
+            return pos;
+        size_t len = (size_t)fst_insn_len(b[0]);
+        if (pos + len > end || fst_image_read(w->segs, w->nseg, pos, b, len) < 0)
+            return pos;
+        fst_insn d;
+        fst_decode(&d, b, pos, w->state);
+        if (d.op == FST_OP_UNKNOWN)
+            return pos;
+        put_insn(w, &d, NULL, r, 0, 1);
+        pos += len;
+        if (pos == r->entry + 4 && !memcmp(b, "\x47\xF0\xF0\x0C", 4))
+            pos = put_ident(w, r, pos);
+    }
+    return pos;
+}
+
 static size_t first_at_or_after(const wr *w, uint64_t addr)
 {
     size_t lo = 0, hi = w->nxs;
@@ -258,7 +294,7 @@ static uint64_t range_end(const wr *w, const fst_profile *p, size_t i)
 }
 
 /* The three hottest of routine fn's cells (by time, then executions): rank 1-3, else 0. */
-static void hottest(const fst_annot *a, size_t fn, const cell *top[3])
+static void hottest(const fst_annot *a, size_t fn, int sampled, const cell *top[3])
 {
     top[0] = top[1] = top[2] = NULL;
     for (size_t i = 0; i < a->n; i++) {
@@ -266,7 +302,8 @@ static void hottest(const fst_annot *a, size_t fn, const cell *top[3])
         if (c->fn != fn || !c->insns)
             continue;
         for (int k = 0; k < 3; k++)
-            if (!top[k] || c->cost > top[k]->cost || (c->cost == top[k]->cost && c->insns > top[k]->insns)) {
+            if (!top[k] || (sampled ? c->insns > top[k]->insns
+                                       : c->cost > top[k]->cost || (c->cost == top[k]->cost && c->insns > top[k]->insns))) {
                 memmove(top + k + 1, top + k, (size_t)(2 - k) * sizeof *top);
                 top[k] = c;
                 break;
@@ -294,6 +331,15 @@ static void put_head(wr *w, const fst_profile *p, size_t i)
     char nm[sizeof r->name], sec[32], sh[16];
     fst_fmt_sec9(r->self_cost, sec);
     share(sh, r->self_cost, p->total_cost, r->self_insns, p->total_insns);
+    if (w->sampled) {
+        share(sh, 0, 0, r->self_insns, p->total_insns);
+        emit(w, "%s%s%s  entry %08llX%s  sampled: %llu samples (%s of the samples), about %s s of host time%s",
+             w->color ? "\033[1m" : "", fst_printable(r->name, nm, sizeof nm), r->mainline ? " (mainline)" : "",
+             (unsigned long long)r->entry, r->fortran == FST_ID_FORTG ? "  FORTRAN G" : r->fortran == FST_ID_FORTH ? "  FORTRAN H" : "",
+             (unsigned long long)r->self_insns, sh, sec, w->color ? "\033[0m" : "");
+        emit(w, "  %-8s %6s  %-14s  %-31s %12s %6s", "ADDRESS", "OFFSET", "HEX", "INSTRUCTION", "SAMPLES", "SHARE");
+        return;
+    }
     emit(w, "%s%s%s  entry %08llX%s%s  calls %llu  self %llu instructions, %s s (%s of the total)%s",
          w->color ? "\033[1m" : "", fst_printable(r->name, nm, sizeof nm), r->mainline ? " (mainline)" : "",
          (unsigned long long)r->entry, r->fortran == FST_ID_FORTG ? "  FORTRAN G" : r->fortran == FST_ID_FORTH ? "  FORTRAN H" : "",
@@ -308,7 +354,8 @@ static void put_routine(wr *w, const fst_profile *p, size_t i)
 {
     const fst_routine *r = &p->r[i];
     const cell *top[3];
-    hottest(w->a, i, top);
+    hottest(w->a, i, w->sampled, top);
+    w->state = top[0] ? top[0]->state : 0;
     put_head(w, p, i);
     uint64_t pos = r->entry, end = range_end(w, p, i), insns = 0;
     fst_fx cost = 0;
@@ -333,6 +380,8 @@ static void put_routine(wr *w, const fst_profile *p, size_t i)
             continue;
         }
         uint64_t next = k < w->nxs && w->xs[k] < end ? w->xs[k] : end;
+        if (w->sampled && (pos = put_sweep(w, r, pos, next)) >= next)
+            continue;
         put_data(w, r, pos, next);
         pos = next;
     }
@@ -355,8 +404,12 @@ static void put_routine(wr *w, const fst_profile *p, size_t i)
     free(else_);
     char sec[32];
     fst_fmt_sec9(cost, sec);
-    emit(w, "  total %llu instructions, %s s%s", (unsigned long long)insns, sec,
-         insns == r->self_insns && cost == r->self_cost ? "" : "  (differs from the routine's self figures)");
+    if (w->sampled)
+        emit(w, "  total %llu samples%s", (unsigned long long)insns,
+             insns == r->self_insns ? "" : "  (differs from the routine's self figures)");
+    else
+        emit(w, "  total %llu instructions, %s s%s", (unsigned long long)insns, sec,
+             insns == r->self_insns && cost == r->self_cost ? "" : "  (differs from the routine's self figures)");
     emit(w, "%s", "");
 }
 
@@ -386,9 +439,17 @@ int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profi
     if (routine && (only = find_routine(p, routine)) == FST_NONE)
         return fst_errf(err, "--routine: the program has no routine '%s' (fst-report --format=csv --timed=all lists them)",
                         routine);
-    wr w = { out, 0, 0, color, NULL, 0, a, NULL, 0, NULL };
+    wr w = { .out = out, .color = color, .sampled = p->sampled, .a = a };
     if (fc->tr)
         w.segs = fst_tr_image(fc->tr, &w.nseg);
+    if (p->sampled) {
+        emit(&w, "* A SAMPLED TRACE: %llu samples, %u a second. Per instruction: the samples that fell on it and",
+             (unsigned long long)p->samples, p->sample_hz);
+        emit(&w, "* their share of the routine's samples, not executions; no branch counts. The instructions");
+        emit(&w, "* no sample fell on are decoded from the storage image (samples '-') until an opcode is unknown.");
+        emit(&w, "* %s.", FST_SAMPLED_BIAS);
+        emit(&w, "%s", "");
+    }
     /* every executed address once, with one cell there for its text */
     const cell **by = fst_xcalloc(a->n + 1, sizeof *by);
     uint64_t *xs = fst_xcalloc(a->n + 1, sizeof *xs);
@@ -439,6 +500,6 @@ static const fst_option an_opts[] = {
 };
 
 const fst_format fst_format_annotate = {
-    "annotate", "assembler listing of each timed routine: executions, time and branches per instruction", 0,
+    "annotate", "assembler listing of each timed routine: executions, time and branches per instruction (samples, for a sampled trace)", 0,
     an_opts, an_init, fst_annot_event, an_write, an_done,
 };

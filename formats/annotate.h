@@ -17,6 +17,12 @@
 ** its timed caller) follow under "charged to R, elsewhere". The three hottest lines are
 ** marked; colour is used only when `color` is set (the caller decides: a terminal).
 **
+** A sampled trace (fst_profile.sampled, analyze/sampled.h) lists samples instead: a
+** heading says so, each line has the samples that fell on the instruction and their share
+** of the routine's, no time (host time, not the program's) and no branch counts (a sample
+** does not see where control went); bytes no sample fell on are decoded from the storage
+** image as instructions until an opcode is unknown (the code ran, unseen), then data.
+**
 ** Ownership: fst_annot_new's result is freed by fst_annot_free. Errors: writing only.
 */
 #ifndef FST_ANNOTATE_H

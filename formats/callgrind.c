@@ -17,14 +17,17 @@
 **     self_sec in ns (the lines of a routine are rounded so that their sum is its self time
 **     rounded as csv rounds: line = round(running sum) - round(previous running sum));
 **   - summary/totals = the sum of every cost line (callgrind_annotate's PROGRAM TOTALS):
-**     Ir = csv's (total) instructions; ns within 1 ns per routine of csv's (total);
+**     Ir = csv's (total) instructions; ns within 1 ns per routine of csv's (total) (each
+**     routine's lines are rounded apart);
 **   - calls: the counts of fst's arcs (caller = the nearest timed routine, as in csv);
 **   - inclusive: callgrind_annotate --inclusive=yes takes a called routine's inclusive
 **     cost as the sum of the costs of the calls *into* it. So a call's cost here is the time
 **     of that call only when the callee was not already active on the CPU's stack, and 0
 **     for a recursive call (a recursion's time counts once, as in fst's incl_instr). The sum
-**     over the calls into a routine is then exactly csv's incl_instr; the mainline, which
-**     nobody calls, gets its own cost plus its calls'. An --exclude'd routine's own time
+**     over the calls into a routine is then exactly csv's incl_instr, and in time exactly
+**     csv's incl_sec in ns: the calls into a routine are rounded as one running sum, as
+**     its lines are. The mainline, which nobody calls, gets its own cost plus its calls',
+**     each rounded apart: within 1 ns per routine it calls of csv's incl_sec. An --exclude'd routine's own time
 **     is under "(excluded)", not under it.
 ** The listing (formats/annotate.h): with -o FILE, the annotated assembler listing of the
 ** timed routines is written beside it as FILE.lst, and each timed routine's `fl=` names it,
@@ -265,6 +268,7 @@ typedef struct wr {
     char *named;            /* per fn id: its name was given once */
     int rc;
     const fst_annot *an;    /* the listing written, or NULL */
+    fst_rounder *into;      /* per routine: the calls into it, rounded as one sum */
 } wr;
 
 /* " LINE" of addr in fn's listing, when the file has line positions */
@@ -325,7 +329,7 @@ static void put_fn_body(wr *w, const cg *g, size_t fn, const cell *c, size_t nc,
         w->rc |= fprintf(w->out, "calls=%llu 0x%llX%s\n0x%llX%s %llu %llu\n", (unsigned long long)r[i].count,
                          (unsigned long long)entry, line_of(w, r[i].callee, entry, cl), (unsigned long long)r[i].site,
                          line_of(w, fn, r[i].site, ln), (unsigned long long)r[i].insns,
-                         (unsigned long long)fst_tunit_of(g->unit, r[i].cost)) < 0;
+                         (unsigned long long)fst_rounder_next(&w->into[r[i].callee], r[i].cost, 0)) < 0;
     }
 }
 
@@ -380,7 +384,9 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     FILE *m = open_memstream(&body, &blen);
     if (!m)
         return fst_errno(err, "callgrind: out of memory");
-    wr w = { m, p, fst_xcalloc(p->nr + 3, 1), 0, g->an };
+    wr w = { m, p, fst_xcalloc(p->nr + 3, 1), 0, g->an, fst_xcalloc(p->nr + 1, sizeof(fst_rounder)) };
+    for (size_t i = 0; i < p->nr; i++)
+        w.into[i].unit = g->unit;
     uint64_t sum[2] = { 0, 0 };
     char prog[512], trace[512];
     program_of(fc, prog, sizeof prog);
@@ -409,6 +415,7 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
                         ir - r0, sum);
     }
     free(w.named);
+    free(w.into);
     int mrc = fclose(m);
     const char *u = g->unit == FST_TU_TOD ? "tod" : "ns";
     int rc = w.rc || mrc;

@@ -44,3 +44,16 @@ void fst_fmt_sec9(fst_fx x, char *buf)
     uint64_t ns = fst_fx_to_ns(x);
     sprintf(buf, "%llu.%09llu", (unsigned long long)(ns / 1000000000ull), (unsigned long long)(ns % 1000000000ull));
 }
+
+/* XML text: the five characters with a meaning escaped, control characters as '?' */
+int fst_put_xml(FILE *out, const char *s, size_t max)
+{
+    int rc = 0;
+    for (size_t i = 0; s[i] && i < max && !rc; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
+                      : c == '\'' ? "&apos;" : NULL;
+        rc = e ? fputs(e, out) < 0 : fputc(c < 0x20 || c == 0x7F ? '?' : c, out) == EOF;
+    }
+    return rc;
+}

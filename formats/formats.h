@@ -20,6 +20,10 @@ void fst_fmt_secn(fst_fx x, int digits, char *buf);
 /* --digits=N: 2 (absent) to 9; -1 with err set otherwise. */
 int fst_digits_opt(const char *s, int *digits, fst_err *err);
 
+/* XML text of s (at most max bytes): & < > " ' escaped, control characters as '?'.
+** Returns 0, or 1 when writing failed. (For the SVG writers.) */
+int fst_put_xml(FILE *out, const char *s, size_t max);
+
 /* FORTSTAT's listing (seed 000, Appendix B): ROUTINE CALLED TIME (SEC), one row per timed
 ** routine in load-module order, the mainline marked '*', a TOTAL row. With `asa`, 133-byte
 ** FBA records with an ASA control character, as STATOUT (BLKSIZE=133, RECFM=FBA). `digits`:

@@ -305,6 +305,7 @@ static void *mt_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
     c->l.timeunit = 0x100;
     c->l.exact = fst_fopt(fc, "exact") != NULL;
     c->merge = fst_fopt(fc, "one-image") != NULL;
+    c->l.svg = fst_fopt(fc, "svg") != NULL;
     int rc = 0;
     if ((s = fst_fopt(fc, "range")))
         rc = range_opt(c, s, err);
@@ -335,7 +336,10 @@ static int mt_write_fmt(FILE *out, const fst_fctx *fc, const fst_profile *p, voi
         *err = c->err;
         return -1;
     }
-    if (mt_write(out, &c->l, p, c->rs, c->nr, c->im, c->nim, err))
+    const char *prog = fc->tr ? fst_tr_header(fc->tr, FST_HK_PROGRAM) : NULL;
+    const char *base = prog ? strrchr(prog, '/') : NULL;
+    prog = base ? base + 1 : prog && *prog ? prog : fc->trace_path ? fc->trace_path : "trace";
+    if (mt_write(out, &c->l, p, prog, c->rs, c->nr, c->im, c->nim, err))
         return -1;
     if (fflush(out) || ferror(out))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
@@ -351,6 +355,7 @@ static const fst_option mt_options[] = {
     { 0, "requests", "FILE", "MAPTIME requests, one per line, up to TERM or an empty line", 0 },
     { 0, "window", "NAME", "record only while routine NAME is on the stack (repeatable)", 0 },
     { 0, "one-image", NULL, "one LOGDATA image for the whole trace, not one per run", 0 },
+    { 0, "svg", NULL, "draw the histograms as one self-contained SVG instead of the listing", 0 },
     { 0 }
 };
 

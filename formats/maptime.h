@@ -7,6 +7,7 @@
 **   maptime_req.c   MAPTIME requests in their own syntax (SPAN/NAME/TERM)
 **   maptime_list.c  the listing: the three INTERRUPTS IN ... RANGE counts and one
 **                   histogram per request and image
+**   maptime_svg.c   the same histograms drawn as one self-contained SVG (--svg)
 **
 ** The LOGDATA table is kept sparse: per image, the value recorded at each executed
 ** address (samples, or fst_fx with --exact). LOGTIME's range and span size are applied
@@ -70,9 +71,40 @@ typedef struct mt_listing {
     uint64_t lspan;         /* LOGTIME's span size */
     uint64_t timeunit;      /* for the heading; 0 with --exact */
     int exact;
+    int svg;                /* draw the histograms (maptime_svg.c) instead of listing them */
 } mt_listing;
 
-int mt_write(FILE *out, const mt_listing *l, const fst_profile *p, const mt_req *rs, size_t nr,
+/* One line of a histogram, as the listing prints it. */
+typedef struct mt_row {
+    int span;               /* 0: a control section's line; 1: a span inside the section above */
+    const char *name;       /* the section's name */
+    uint64_t start;         /* the section's address */
+    uint64_t a, b;          /* a span: its first and last byte, offsets from the section */
+    uint64_t v;             /* recorded: samples, or fx with --exact */
+    uint32_t h;             /* hundredths of a percent of the MAPTIME range (rounded half up) */
+    int bar;                /* a section line of a span histogram has no bar: 0 */
+} mt_row;
+
+/* One request over one image: the listing's heading, counts and lines. */
+typedef struct mt_hist {
+    size_t image, nimages;
+    uint64_t a0, a1, lspan;
+    char timeunit[32];      /* "0100" or "EXACT" */
+    const char *clock, *request;
+    int exact;
+    uint64_t machine, logtime, maptime;
+    mt_row *rows;
+    size_t nrows;
+} mt_hist;
+
+/* maptime_svg.c: every histogram as one SVG, one panel each, top to bottom; a bar's
+** width is its value against the panel's largest, its tooltip the figures. `program`
+** titles it; `incomplete` (or NULL) is said under the title. Returns 0, or 1 when writing
+** failed. */
+int mt_svg_write(FILE *out, const char *program, const mt_hist *h, size_t n, const char *incomplete);
+
+/* The listing (or with l->svg, the SVG); `program` names the run in the SVG's title. */
+int mt_write(FILE *out, const mt_listing *l, const fst_profile *p, const char *program, const mt_req *rs, size_t nr,
              const mt_image *im, size_t nim, fst_err *err);
 /* Sorted (address, value) pairs of an image: malloc'd arrays of im->n; free both. */
 void mt_image_sorted(const mt_image *im, uint64_t **addr, uint64_t **val);

@@ -175,9 +175,8 @@ static void count_line(FILE *out, int exact, const char *range, uint64_t v)
         fprintf(out, "INTERRUPTS IN %-13s %16llu\n", range, (unsigned long long)v);
 }
 
-static void pct_bar(FILE *out, uint64_t v, uint64_t total)
+static void pct_bar(FILE *out, uint32_t h)
 {
-    uint32_t h = hundredths(v, total);
     char bar[64];
     size_t nb = (h + 199) / 200;
     memset(bar, '*', nb);
@@ -185,10 +184,13 @@ static void pct_bar(FILE *out, uint64_t v, uint64_t total)
     fprintf(out, " %3u.%02u |%s\n", h / 100, h % 100, bar);
 }
 
-static void histogram(FILE *out, const mt_req *r, const mt_sects *ss, size_t lo, size_t hi, const mt_unit *u,
-                      size_t nu, uint64_t total)
+/* The request's lines: every section lo..hi; for a span request, after each section its
+** spans with something recorded and at least the threshold. Returns their number. */
+static size_t rows_of(const mt_req *r, const mt_sects *ss, size_t lo, size_t hi, const mt_unit *u, size_t nu,
+                      uint64_t total, mt_row **out)
 {
-    size_t j = 0;
+    mt_row *w = fst_xcalloc(hi - lo + 1 + nu, sizeof *w);
+    size_t n = 0, j = 0;
     for (size_t s = lo; s <= hi; s++) {
         const mt_sect *sc = &ss->s[s];
         uint64_t sum = 0;
@@ -197,25 +199,37 @@ static void histogram(FILE *out, const mt_req *r, const mt_sects *ss, size_t lo,
         size_t first = j;
         for (; j < nu && u[j].sect == s; j++)
             sum += u[j].v;
-        char nm[sizeof sc->name];
-        fprintf(out, "%-8s %06llX", fst_printable(sc->name, nm, sizeof nm), (unsigned long long)sc->start);
-        if (!r->span) {
-            pct_bar(out, sum, total);
-            continue;
-        }
-        fputc('\n', out);
-        for (size_t k = first; k < j; k++) {
+        w[n++] = (mt_row){ 0, sc->name, sc->start, 0, 0, sum, hundredths(sum, total), !r->span };
+        for (size_t k = first; r->span && k < j; k++) {
             if (hundredths(u[k].v, total) < r->pct || !u[k].v)
                 continue;
             uint64_t a = u[k].start > sc->start ? u[k].start - sc->start : 0;
-            fprintf(out, "         %06llX-%06llX", (unsigned long long)a, (unsigned long long)(u[k].end - sc->start));
-            pct_bar(out, u[k].v, total);
+            w[n++] = (mt_row){ 1, sc->name, sc->start, a, u[k].end - sc->start, u[k].v, hundredths(u[k].v, total), 1 };
         }
+    }
+    *out = w;
+    return n;
+}
+
+static void histogram(FILE *out, const mt_hist *h)
+{
+    for (size_t i = 0; i < h->nrows; i++) {
+        const mt_row *w = &h->rows[i];
+        char nm[64];
+        if (w->span)
+            fprintf(out, "         %06llX-%06llX", (unsigned long long)w->a, (unsigned long long)w->b);
+        else
+            fprintf(out, "%-8s %06llX", fst_printable(w->name, nm, sizeof nm), (unsigned long long)w->start);
+        if (w->bar)
+            pct_bar(out, w->h);
+        else
+            fputc('\n', out);
     }
 }
 
-static int one(FILE *out, const mt_listing *l, const fst_profile *p, const mt_req *r, const mt_sects *ss,
-               const mt_image *im, size_t i, size_t nim, fst_err *err)
+/* Request r over image i: its histogram in *h (rows malloc'd). */
+static int one(const mt_listing *l, const fst_profile *p, const mt_req *r, const mt_sects *ss, const mt_image *im,
+               size_t i, size_t nim, mt_hist *h, fst_err *err)
 {
     size_t lo = 0, hi = 0;
     if (req_range(r, l, ss, &lo, &hi, err))
@@ -233,23 +247,29 @@ static int one(FILE *out, const mt_listing *l, const fst_profile *p, const mt_re
     for (size_t k = 0; k < nu; k++)
         if (u[k].sect >= lo && u[k].sect <= hi)
             maptime += u[k].v;
-    char tu[32];
-    snprintf(tu, sizeof tu, l->exact ? "EXACT" : "%04llX", (unsigned long long)l->timeunit);
-    fprintf(out, "LOGTIME IMAGE %zu OF %zu  RANGE %06llX-%06llX  SPAN %llX  TIMEUNIT %s  CLOCK %s\n\n", i + 1, nim,
-            (unsigned long long)l->a0, (unsigned long long)l->a1, (unsigned long long)l->lspan, tu, p->clock);
-    count_line(out, l->exact, "MACHINE RANGE", machine);
-    count_line(out, l->exact, "LOGTIME RANGE", logtime);
-    count_line(out, l->exact, "MAPTIME RANGE", maptime);
-    fprintf(out, "\nHISTOGRAM (MAPTIME %s)\n\n", r->text);
-    histogram(out, r, ss, lo, hi, u, nu, maptime);
-    fputc('\n', out);
+    *h = (mt_hist){ i, nim, l->a0, l->a1, l->lspan, "", p->clock, r->text, l->exact, machine, logtime, maptime, NULL, 0 };
+    snprintf(h->timeunit, sizeof h->timeunit, l->exact ? "EXACT" : "%04llX", (unsigned long long)l->timeunit);
+    h->nrows = rows_of(r, ss, lo, hi, u, nu, maptime, &h->rows);
     free(u);
     free(addr);
     free(val);
     return 0;
 }
 
-int mt_write(FILE *out, const mt_listing *l0, const fst_profile *p, const mt_req *rs, size_t nr,
+static void print_one(FILE *out, const mt_hist *h)
+{
+    fprintf(out, "LOGTIME IMAGE %zu OF %zu  RANGE %06llX-%06llX  SPAN %llX  TIMEUNIT %s  CLOCK %s\n\n", h->image + 1,
+            h->nimages, (unsigned long long)h->a0, (unsigned long long)h->a1, (unsigned long long)h->lspan,
+            h->timeunit, h->clock);
+    count_line(out, h->exact, "MACHINE RANGE", h->machine);
+    count_line(out, h->exact, "LOGTIME RANGE", h->logtime);
+    count_line(out, h->exact, "MAPTIME RANGE", h->maptime);
+    fprintf(out, "\nHISTOGRAM (MAPTIME %s)\n\n", h->request);
+    histogram(out, h);
+    fputc('\n', out);
+}
+
+int mt_write(FILE *out, const mt_listing *l0, const fst_profile *p, const char *program, const mt_req *rs, size_t nr,
              const mt_image *im, size_t nim, fst_err *err)
 {
     mt_listing l = *l0;
@@ -263,11 +283,24 @@ int mt_write(FILE *out, const mt_listing *l0, const fst_profile *p, const mt_req
     mt_sects ss;
     sections(p, l.pm, l.a0, l.a1, &ss);
     int rc = 0;
+    mt_hist *h = fst_xcalloc(nim * nr + 1, sizeof *h);
+    size_t nh = 0;
     for (size_t i = 0; i < nim && !rc; i++)
         for (size_t k = 0; k < nr && !rc; k++)
-            rc = one(out, &l, p, &rs[k], &ss, &im[i], i, nim, err);
+            if (!(rc = one(&l, p, &rs[k], &ss, &im[i], i, nim, &h[nh], err)))
+                nh++;
+    if (!rc && l.svg) {
+        if (mt_svg_write(out, program, h, nh, p->complete ? NULL : p->incomplete))
+            rc = fst_errno(err, "cannot write the SVG");
+    } else if (!rc) {
+        for (size_t i = 0; i < nh; i++)
+            print_one(out, &h[i]);
+        if (!p->complete)
+            fprintf(out, "INCOMPLETE TRACE: %.120s\n", p->incomplete);
+    }
+    for (size_t i = 0; i < nh; i++)
+        free(h[i].rows);
+    free(h);
     free(ss.s);
-    if (!rc && !p->complete)
-        fprintf(out, "INCOMPLETE TRACE: %.120s\n", p->incomplete);
     return rc;
 }

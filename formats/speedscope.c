@@ -8,9 +8,12 @@
 ** clock's time in nanoseconds, "unit": "nanoseconds"; --unit=instructions: "unit":
 ** "none"): instructions outside every routine and those of --exclude'd routines do not
 ** advance it. So a profile's endValue is the sum of the timed routines' self figures,
-** the same as the sum of the folded format's counts, and each frame's self weight in
-** speedscope is csv's self figure for its routine (in ns, within rounding: `at` is the
-** running sum of fx rounded to the nanosecond). Untimed routines are transparent; a
+** the same as the sum of the folded format's counts (in instructions), and each frame's
+** self weight in speedscope is exactly csv's self figure for its routine: in ns, each
+** routine's time is rounded as one running sum (fst_rounder) over all its intervals and
+** tasks, and the time axis advances by those parts. So endValue, the sum of the routines'
+** rounded self times, is within 1 ns per routine of their sum rounded once, and a frame's
+** inclusive time (from its 'O' to its 'C') is within 1 ns per routine below it of csv's. Untimed routines are transparent; a
 ** recursion opens one frame per level. Frames still open at the end are closed there.
 ** Ownership: the context is freed by done. Errors: --unit's value (init); writing.
 */
@@ -40,12 +43,13 @@ typedef struct cpu {
     size_t nopen, capopen;
     size_t same;        /* open[0..same) == want[0..same): no scan of the stack at any depth */
     int spill_err;
-    fst_rounder clock;  /* the time axis */
-    uint64_t insns, now;
+    uint64_t insns, now;    /* the time axis */
 } cpu;
 
 typedef struct ss {
     fst_tunit unit;
+    fst_rounder *self;  /* per routine, over every task: its self time, rounded as one sum */
+    size_t nself;
     cpu **c;            /* by task: each task is a profile with its own time axis */
     size_t nc;
 } ss;
@@ -127,10 +131,8 @@ static void ss_event(void *ctx, const fst_event *e)
         memset(s->c + s->nc, 0, (k + 1 - s->nc) * sizeof *s->c);
         s->nc = k + 1;
     }
-    if (!s->c[k]) {
+    if (!s->c[k])
         s->c[k] = fst_xcalloc(1, sizeof *s->c[k]);
-        s->c[k]->clock.unit = s->unit;
-    }
     cpu *c = s->c[k];
     if (e->kind == FST_EV_CALL || e->kind == FST_EV_RETURN || e->kind == FST_EV_UNWIND) {
         if (e->profile->r[e->routine].timed)
@@ -141,7 +143,16 @@ static void ss_event(void *ctx, const fst_event *e)
         return;
     sync_stack(c, e);
     c->insns++;
-    c->now += fst_rounder_next(&c->clock, e->cost, 1);
+    if (e->routine >= s->nself) {
+        size_t n = e->profile->nr > e->routine ? e->profile->nr : e->routine + 1;
+        s->self = fst_xrealloc(s->self, n * sizeof *s->self);
+        for (size_t i = s->nself; i < n; i++)
+            s->self[i] = (fst_rounder){ s->unit, 0, 0 };
+        s->nself = n;
+    }
+    /* the top frame's interval grows by its routine's next rounded part: so each frame's
+    ** self weight adds up to its routine's self time rounded once, csv's figure */
+    c->now += fst_rounder_next(&s->self[e->routine], e->cost, 1);
 }
 
 static int put_ev(FILE *out, const sev *v, int first)
@@ -231,6 +242,7 @@ static void ss_done(void *ctx)
             free(s->c[i]);
         }
     free(s->c);
+    free(s->self);
     free(s);
 }
 

@@ -28,19 +28,6 @@ static void *svg_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
     return fst_format_folded.init(fc, p, err);
 }
 
-/* XML text: the five characters with a meaning escaped, control characters as '?' */
-static int put_xml(FILE *out, const char *s, size_t max)
-{
-    int rc = 0;
-    for (size_t i = 0; s[i] && i < max && !rc; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
-                      : c == '\'' ? "&apos;" : NULL;
-        rc = e ? fputs(e, out) < 0 : fputc(c < 0x20 || c == 0x7F ? '?' : c, out) == EOF;
-    }
-    return rc;
-}
-
 /* a warm colour from the name, the same in every graph */
 static void colour(const char *name, char buf[8])
 {
@@ -110,7 +97,7 @@ static int frame(FILE *out, const char *name, const lay *l, const fst_stacknode 
     char c[8], sec[32];
     colour(name, c);
     fst_fmt_sec9(l->cost, sec);
-    int rc = fputs("<g><title>", out) < 0 || put_xml(out, name, 64);
+    int rc = fputs("<g><title>", out) < 0 || fst_put_xml(out, name, 64);
     if (nd && nd->calls)
         rc |= fprintf(out, ": calls %llu,", (unsigned long long)nd->calls) < 0;
     else
@@ -124,7 +111,7 @@ static int frame(FILE *out, const char *name, const lay *l, const fst_stacknode 
     if (fit >= 2) {
         size_t len = strlen(name);
         rc |= fprintf(out, "<text x=\"%.3Lf\" y=\"%.1Lf\">", x + 3, y + 11.5L) < 0;
-        rc |= put_xml(out, name, len <= fit ? len : fit - 2);
+        rc |= fst_put_xml(out, name, len <= fit ? len : fit - 2);
         rc |= fputs(len <= fit ? "</text>" : "..</text>", out) < 0;
     }
     return rc | (fputs("</g>\n", out) < 0);
@@ -154,9 +141,9 @@ static int svg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
                      WIDTH, height, WIDTH, height, WIDTH / 2) < 0;
     const char *prog = fc->tr ? fst_tr_header(fc->tr, FST_HK_PROGRAM) : NULL;
     const char *base = prog ? strrchr(prog, '/') : NULL;
-    rc |= put_xml(out, base ? base + 1 : prog ? prog : fc->trace_path ? fc->trace_path : "trace", 80);
+    rc |= fst_put_xml(out, base ? base + 1 : prog ? prog : fc->trace_path ? fc->trace_path : "trace", 80);
     rc |= fprintf(out, " \xE2\x80\x94 %llu instructions, %s s (", (unsigned long long)l[0].insns, sec) < 0;
-    rc |= put_xml(out, p->clock, 80);
+    rc |= fst_put_xml(out, p->clock, 80);
     rc |= fputs(")</text>\n", out) < 0;
     rc |= frame(out, "all", &l[0], NULL, scale, height, by_time ? l[0].cost : 0);
     for (size_t k = 1; k < nn && !rc; k++)

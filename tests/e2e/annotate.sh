@@ -117,6 +117,11 @@ EOF
     if grep -q "could not be found\|not opened" cga.out cga.err; then fail "callgrind_annotate --auto=yes finds the listing" "$(grep 'found' cga.out cga.err)"
     elif grep -q -- "-- Auto-annotated source: fortg.cg.lst" cga.out; then ok "callgrind_annotate --auto=yes finds the listing"
     else fail "callgrind_annotate --auto=yes finds the listing" "$(tail -5 cga.out)"; fi
+    if [ -s cga.err ] || grep -qi 'warning' cga.out; then fail "callgrind_annotate --auto=yes: no warning" "$(grep -i warning cga.out; head -3 cga.err)"
+    else ok "callgrind_annotate --auto=yes: no warning"; fi
+    # the hottest line of each routine (marked >>) is in callgrind_annotate's annotated source
+    expect_eq "callgrind_annotate: the listing's hottest lines, with their Ir" \
+        "$(grep -c '^>>' fortg.cg.lst)" "$(grep -c '^ *[0-9,]\+ ([ 0-9.]*%) .*  >>[0-9A-F]\{8\} ' cga.out)"
     # MAIN's first call loop: L, BALR, BCT 10 times each (fortg.s), in callgrind_annotate's Ir column
     got=$(awk '/0002004[48A] \+/ { print $1 }' cga.out | paste -sd' ')
     expect_eq "callgrind_annotate: Ir beside the loop's instructions = construction" "10 10 10" "$got"

@@ -42,6 +42,20 @@ for clk in mips:1 model; do
     expect_eq "... (--clock=$clk) verdicts" "ok ok ok ok" "$(awk -F, 'NR > 1 && $3 != "" { printf "%s%s", s, $3; s = " " }' "$T/out")"
 done
 
+# ---- '-': one side from standard input, through a pipe (read twice: kind, then figures) ----
+fst-report --format=csv --clock=mips:1 "$T/slow.trace" 2> /dev/null \
+    | fst-diff --clock=mips:1 --format=csv "$T/fortg.trace" - > "$T/out" 2> "$T/err"
+expect_eq "fst-diff TRACE - (a csv piped in): exit 1, SUBA slower as from the file" \
+    "1 SUBA,changed,over,16,16,208,224" "$? $(sed -n 2p "$T/out" | cut -d, -f1-7)"
+cat "$T/fortg.trace" | fst-diff --clock=mips:1 - "$T/fortg2.trace" > "$T/out" 2> "$T/err"
+expect_eq "fst-diff - TRACE (a trace piped in): exit 0, the same" "0 MAIN SUBA SUBB (total)" \
+    "$? $(awk '$NF == "same" { printf "%s ", $1 }' "$T/out" | sed 's/ $//')"
+expect_fail "fst-diff - - : one side only" 2 "only one side can be standard input" \
+    fst-diff --clock=mips:1 - - < "$T/fortg.trace"
+echo garbage | fst-diff --clock=mips:1 "$T/fortg.trace" - > "$T/out" 2> "$T/err"
+expect_eq "fst-diff TRACE - (garbage piped in): exit 2, no copy left behind" "2 0" \
+    "$? $(ls "${TMPDIR:-/tmp}"/fst-diff-stdin-* 2> /dev/null | wc -l)"
+
 # ---- a routine made slower: SUBA 13 -> 14 instructions per entry, 16 entries ----
 fst-diff --clock=mips:1 --max-time-change=5 --format=csv -o "$T/slow.csv" "$T/fortg.trace" "$T/slow.trace" 2> "$T/err"
 expect_eq "slower SUBA: exit 1" 1 $?

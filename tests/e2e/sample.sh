@@ -57,6 +57,30 @@ grep -q 'sampled trace: it has no calls' "$T/err" && grep -q 'ALPHA' "$T/out" &&
 fst-report --format=callgrind -o "$T/cg.out" "$T/s.trace" 2> "$T/err"
 grep -q 'no calls' "$T/err" && ok "callgrind says there are no calls" || fail "callgrind says there are no calls" "$(cat "$T/err")"
 
+# --format=annotate: samples per instruction (shares.s: each leaf's loop AR, AR, AR, BCT at
+# +16..+1C runs 4 x K of its K x 4 + 6 instructions, so its hottest line lies there), said
+# to be sampled, no executions, times or branch counts; code no sample fell on decoded from
+# the image (the leaf's STM 14,12,12(13) after the 12-byte FORTRAN entry, MAIN's 3 BALRs)
+expect_ok "annotate on a sampled trace" fst-report --format=annotate -o "$T/s.ann" "$T/s.trace"
+grep -q '^\* A SAMPLED TRACE: [0-9]* samples' "$T/s.ann" && ok "annotate: says it is sampled" \
+    || fail "annotate: says it is sampled" "$(head -3 "$T/s.ann")"
+if grep -q 'EXECUTIONS\|TIME (S)\|taken' "$T/s.ann"; then fail "annotate: no executions, times or branch counts"
+else ok "annotate: no executions, times or branch counts"; fi
+for r in ALPHA BETA GAMMA; do
+    want=$(awk -F, -v r=$r '$1 == r { print $4 }' "$T/s.csv")
+    got=$(awk -v r=$r '/^[^ >*]/ { on = ($1 == r) } NF == 0 { on = 0 }
+        on && /^(>>|> |  )[0-9A-F]+ / && $0 !~ / DC / { l = substr($0, 3); split(l, f, " "); if (f[6] != "-") s += f[6] }
+        on && /^  total / { t = $2 } END { print s + 0, t + 0 }' "$T/s.ann")
+    expect_eq "annotate: $r lines add up to csv's samples, and its total says so" "$want $want" "$got"
+    hot=$(awk -v r=$r '/^[^ >*]/ { on = ($1 == r) } on && /^>>/ { split(substr($0, 3), f, " "); print f[2], f[4]; exit }' "$T/s.ann")
+    case "$hot" in "+00016 "*|"+00018 "*|"+0001A "*|"+0001C "*) ok "annotate: $r's hottest line is in its loop ($hot)";;
+        *) fail "annotate: $r's hottest line is in its loop" "got: $hot" ;; esac
+    stm=$(awk -v r=$r '/^[^ >*]/ { on = ($1 == r) } on { split(substr($0, 3), f, " ") } on && f[2] == "+0000C" { print f[4], f[5] }' "$T/s.ann")
+    expect_eq "annotate: $r's STM decoded" "STM 14,12,12(13)" "$stm"
+done
+expect_eq "annotate: MAIN's BALRs decoded, sampled or not" 3 \
+    "$(awk '/^[^ >*]/ { on = ($1 == "MAIN") } on && / BALR +14,15 /' "$T/s.ann" | wc -l)"
+
 # --- fst-diff on sampled profiles: shares, with a bound from the sample counts
 # a second run of the same program, a variant whose ALPHA and BETA swap their K (ALPHA
 # 1206, BETA 2006 of 4025 a round: 20 points each way), and an exact trace of 10 rounds

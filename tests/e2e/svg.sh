@@ -4,9 +4,45 @@
 # construction in fortg.s. Widths are checked against those numbers, the tooltips hold the
 # calls, the file is self-contained, and headless Chromium renders it: the PNG has the
 # SVG's size, MAIN's bar in its colour where the SVG puts it, nothing above SUBA.
+# Then the MAPTIME histogram (--format=maptime --svg), checked the same way.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 CHROMIUM=${CHROMIUM:-chromium}
+
+# png.py: the pixels of a PNG (argv[1]) that Chromium wrote: w, hh, px(x, y) -> "#RRGGBB"
+cat > png.py <<'EOF'
+import re, struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat, ihdr = 8, b"", None
+while pos < len(d):
+    n, typ = struct.unpack(">I4s", d[pos:pos + 8])
+    body = d[pos + 8:pos + 8 + n]
+    if typ == b"IHDR": ihdr = struct.unpack(">IIBBBBB", body)
+    if typ == b"IDAT": idat += body
+    pos += 12 + n
+w, hh, depth, ctype = ihdr[:4]
+bpp = {2: 3, 6: 4}[ctype]
+raw, rows, prev = zlib.decompress(idat), [], bytearray(w * bpp)
+for y in range(hh):
+    f, line = raw[y * (w * bpp + 1)], bytearray(raw[y * (w * bpp + 1) + 1:(y + 1) * (w * bpp + 1)])
+    for i in range(len(line)):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+px = lambda x, y: "#%02X%02X%02X" % tuple(rows[y][x * bpp:x * bpp + 3])
+EOF
+# render SVG PNG WIDTH HEIGHT: headless Chromium draws the SVG at its size
+render() {
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$T/$2" \
+        --window-size=$3,$4 "file://$T/$1" > chromium.log 2>&1
+}
 
 fst-capture -q -o fortg.trace "$FST_PROGS/fortg.ins" || fail "fortg: capture"
 expect_ok "svg: written" fst-report --format=svg --timed=all --clock=mips:0.001 -o f.svg fortg.trace
@@ -41,36 +77,11 @@ if ! command -v "$CHROMIUM" > /dev/null; then
     fail "svg: headless chromium" "no $CHROMIUM (scripts/deps.sh installs Debian's chromium)"
 else
     h=$(sed -n 's/.*<svg [^>]* height="\([0-9]*\)".*/\1/p' f.svg)
-    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$T/f.png" \
-        --window-size=1200,"$h" "file://$T/f.svg" > chromium.log 2>&1
-    res=$(python3 - "$h" <<'EOF'
-import re, struct, sys, zlib
-h = int(sys.argv[1])
-d = open("f.png", "rb").read()
-assert d[:8] == b"\x89PNG\r\n\x1a\n"
-pos, idat, ihdr = 8, b"", None
-while pos < len(d):
-    n, typ = struct.unpack(">I4s", d[pos:pos + 8])
-    body = d[pos + 8:pos + 8 + n]
-    if typ == b"IHDR": ihdr = struct.unpack(">IIBBBBB", body)
-    if typ == b"IDAT": idat += body
-    pos += 12 + n
-w, hh, depth, ctype = ihdr[:4]
-bpp = {2: 3, 6: 4}[ctype]
-raw, rows, prev = zlib.decompress(idat), [], bytearray(w * bpp)
-for y in range(hh):
-    f, line = raw[y * (w * bpp + 1)], bytearray(raw[y * (w * bpp + 1) + 1:(y + 1) * (w * bpp + 1)])
-    for i in range(len(line)):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line); prev = line
-px = lambda x, y: "#%02X%02X%02X" % tuple(rows[y][x * bpp:x * bpp + 3])
+    render f.svg f.png 1200 "$h"
+    res=$(python3 - f.png "$h" <<'EOF'
+import re, sys
+exec(open("png.py").read())
+h = int(sys.argv[2])
 svg = open("f.svg").read()
 m = re.search(r'<title>MAIN:[^<]*</title><rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="15" fill="(#[0-9A-F]+)"', svg)
 main_y, main_fill = float(m.group(1)), m.group(2)
@@ -82,3 +93,65 @@ EOF
 fi
 expect_fail "svg: an option of another format is refused" 2 "--unit is an option of" \
     fst-report --format=svg --unit=ns -o x.svg fortg.trace
+
+# ---- --format=maptime --svg: the MAPTIME histogram drawn. maptime.s at 1 us an
+# instruction, --exact: the sections' shares are their instruction counts of construction
+# (EXPECTED: MAIN 50032 of which 32 under LOGTIME's X'5C' flag, IHOEXP 28000, IHOLGN 30000,
+# IHOCVT 92000, IHOERR all flagged: 0), so bar widths are those counts against IHOCVT's,
+# the largest, which spans the bar area (1000 - 2 x 10 margin - 200 label - 70 percent).
+fst-capture -q -o mt.trace "$FST_PROGS/maptime.ins" || fail "maptime: capture"
+expect_ok "maptime --svg: written" fst-report --format=maptime --svg --exact --clock=mips:1 \
+    "--request=SPAN 0 0 0 0.0" "--request=NAME MAIN IHOCVT 10 1.0" -o m.svg mt.trace
+fact() { awk -v r="$1" '$1 == "maptime" && $2 == "self" && $3 == r { print $NF }' "$FST_ROOT/tests/programs/EXPECTED"; }
+res=$(python3 - "$(fact MAIN)" "$(fact IHOEXP)" "$(fact IHOLGN)" "$(fact IHOCVT)" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+main, exp, lgn, cvt = (int(x) for x in sys.argv[1:])
+want = {"MAIN": main - 32, "IHOEXP": exp, "IHOLGN": lgn, "IHOCVT": cvt, "IHOERR": 0}
+total, area = sum(want.values()), 1000 - 2 * 10 - 200 - 70
+root = ET.parse("m.svg").getroot()
+out, seen, panels = [], {}, [t.text for t in root.iter(ns + "text") if t.text and t.text.startswith("HISTOGRAM")]
+for g in root.iter(ns + "g"):
+    t, r = g.find(ns + "title").text, g.find(ns + "rect")
+    m = re.match(r"(\S+) ([0-9A-F]{6}): (\d+\.\d\d)% of the MAPTIME range, ([\d.]+) s$", t)
+    if m and m.group(1) not in seen:       # the first panel: one line per section
+        seen[m.group(1)] = (float(r.get("width")) if r is not None else None, m.group(3), m.group(4))
+for n, v in want.items():
+    got = seen.get(n)
+    ok = got and got[0] is not None and abs(got[0] - area * v / cvt) < 0.001 \
+        and got[1] == "%.2f" % (100 * v / total) and got[2] == "%.9f" % (v / 1e6)
+    out.append(f"{n} " + ("ok" if ok else f"got {got}"))
+spans = [g for g in root.iter(ns + "g") if re.match(r"\S+ \+[0-9A-F]{6}-[0-9A-F]{6}: ", g.find(ns + "title").text)]
+out.append(f"panels {len(panels)} spans {'yes' if spans else 'none'}")
+print(" | ".join(out))
+EOF
+)
+expect_eq "maptime --svg: a bar per section, widths and figures from the construction" \
+    "MAIN ok | IHOEXP ok | IHOLGN ok | IHOCVT ok | IHOERR ok | panels 2 spans yes" "$res"
+if grep -qi '<script\|href=\|@import\|url(' m.svg; then fail "maptime --svg: self-contained (no script, no link)"
+else ok "maptime --svg: self-contained (no script, no link)"; fi
+fst-report --format=maptime --exact --clock=mips:1 "--request=SPAN 0 0 0 0.0" -o m.txt mt.trace 2> /dev/null
+expect_eq "maptime --svg: the listing's percentages" \
+    "$(awk '$3 ~ /^[0-9]+\.[0-9][0-9]$/ && $2 ~ /^0/ { print $1, $3 }' m.txt | head -5)" \
+    "$(sed -n 's/.*<title>\([A-Z]*\) [0-9A-F]*: \([0-9.]*\)% of.*/\1 \2/p' m.svg | head -5)"
+if command -v "$CHROMIUM" > /dev/null; then
+    h=$(sed -n 's/.*<svg [^>]* height="\([0-9]*\)".*/\1/p' m.svg)
+    render m.svg m.png 1000 "$h"
+    res=$(python3 - m.png "$h" <<'EOF'
+import re, sys
+exec(open("png.py").read())
+svg = open("m.svg").read()
+bar = lambda n: re.search(r'<title>' + n + r' [^<]*</title><text[^>]*>[^<]*</text><rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="12" fill="(#[0-9A-F]+)"', svg)
+out = [f"{w}x{hh}"]
+for n in ("MAIN", "IHOCVT"):
+    x, y, wd, fill = bar(n).groups()
+    x, y, wd = float(x), int(float(y)) + 6, float(wd)
+    inside, after = px(int(x + wd) - 2, y), px(int(x + wd) + 60, y)   # after: past its percentage
+    out.append(f"{n} " + ("ok" if inside == fill and (after == "#FFFFFF" or x + wd + 60 >= w) else f"{inside} {after}"))
+print(" ".join(out))
+EOF
+)
+    expect_eq "maptime --svg: rendered by headless chromium (bars end where the SVG says)" "1000x$h MAIN ok IHOCVT ok" "$res"
+fi
+expect_fail "maptime: --svg is maptime's own option" 2 "--svg is an option of" \
+    fst-report --format=csv --svg mt.trace
