@@ -129,6 +129,20 @@ typedef struct outcome {
     char msg[800];      /* ERROR: why */
 } outcome;
 
+static char stdin_copy[512]; /* side_path's copy of standard input, "" if none */
+
+/* The copy is fst-diff's own business: messages and headers say "standard input". */
+static void unalias_stdin(char *buf, size_t cap)
+{
+    size_t n = strlen(stdin_copy);
+    char *at = n ? strstr(buf, stdin_copy) : NULL;
+    if (!at)
+        return;
+    char rest[1024];
+    snprintf(rest, sizeof rest, "%s", at + n);
+    snprintf(at, cap - (size_t)(at - buf), "standard input%s", rest);
+}
+
 /* Load both sides, check, compare. On FST_EXIT_FAIL msg says why; otherwise free with
 ** outcome_free. */
 static void compare(outcome *o, const char *base, const char *new_, const runcfg *c)
@@ -138,11 +152,14 @@ static void compare(outcome *o, const char *base, const char *new_, const runcfg
     if (fst_dside_load(&o->base, base, &c->lo, &err) < 0 || fst_dside_load(&o->new_, new_, &c->lo, &err) < 0 ||
         fst_diff_check(&o->base, &o->new_, &err) < 0) {
         snprintf(o->msg, sizeof o->msg, "%s", err.msg);
+        unalias_stdin(o->msg, sizeof o->msg);
         fst_dside_free(&o->base);
         fst_dside_free(&o->new_);
         o->code = FST_EXIT_FAIL;
         return;
     }
+    unalias_stdin(o->base.path, sizeof o->base.path);
+    unalias_stdin(o->new_.path, sizeof o->new_.path);
     fst_diff_compare(&o->base, &o->new_, &c->th, &o->d);
     o->code = o->d.nover ? FST_EXIT_DIFF : FST_EXIT_OK;
 }
@@ -377,7 +394,6 @@ static int batch(const runcfg *global, const char *manifest, const char *junit)
 
 /* "-": standard input, copied to a temporary file first, since a side is opened twice (its
 ** kind from its first bytes, then read) and a pipe cannot be read twice. Removed at exit. */
-static char stdin_copy[512];
 static void rm_stdin_copy(void) { unlink(stdin_copy); }
 static const char *side_path(const char *arg)
 {

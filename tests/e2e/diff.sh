@@ -55,6 +55,12 @@ expect_fail "fst-diff - - : one side only" 2 "only one side can be standard inpu
 echo garbage | fst-diff --clock=mips:1 "$T/fortg.trace" - > "$T/out" 2> "$T/err"
 expect_eq "fst-diff TRACE - (garbage piped in): exit 2, no copy left behind" "2 0" \
     "$? $(ls "${TMPDIR:-/tmp}"/fst-diff-stdin-* 2> /dev/null | wc -l)"
+grep -q '^fst-diff: error: standard input:1: ' "$T/err" && ! grep -q 'fst-diff-stdin' "$T/err" \
+    && ok "fst-diff TRACE - (garbage): the error names standard input, not fst-diff's copy" \
+    || fail "fst-diff TRACE - (garbage): the error names standard input, not fst-diff's copy" "$(cat "$T/err")"
+cat "$T/fortg.trace" | fst-diff --clock=mips:1 - "$T/fortg2.trace" > "$T/out" 2> "$T/err"
+grep -q '^BASE .*standard input' "$T/out" && ! grep -q 'fst-diff-stdin' "$T/out" \
+    && ok "fst-diff - TRACE: the header names standard input" || fail "fst-diff - TRACE: the header names standard input" "$(head -3 "$T/out")"
 
 # ---- a routine made slower: SUBA 13 -> 14 instructions per entry, 16 entries ----
 fst-diff --clock=mips:1 --max-time-change=5 --format=csv -o "$T/slow.csv" "$T/fortg.trace" "$T/slow.trace" 2> "$T/err"
