@@ -134,7 +134,7 @@ static void rm_dir(fst_herc *h)
 int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     memset(h, 0, sizeof *h);
-    h->proc = (fst_child){ -1, -1 };
+    h->proc = (fst_child){ -1, -1, -1 };
     h->errfd = -1;
     h->ins = ins;
     const char *tmp = getenv("TMPDIR");

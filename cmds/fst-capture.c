@@ -593,7 +593,7 @@ int main(int argc, char **argv)
     }
     catch_signals();
 
-    fst_herc herc = { .proc = { -1, -1 }, .errfd = -1 };
+    fst_herc herc = { .proc = { -1, -1, -1 }, .errfd = -1 };
     if (!c.fromlog)
         in = start_hercules(&c, &ins, &herc, w, keep);
 
