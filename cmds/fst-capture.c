@@ -256,8 +256,9 @@ static const char *should_stop(pump_ctx *p)
     const fst_hlog_stats *st = fst_hlog_getstats(p->h);
     if (stop_signal)
         return "interrupted";
-    if (p->herc && st->disabled_wait) /* the program ended; every trace line came before */
-        return "disabled-wait";         /* the message: Hercules is stopped (capture/hercules.c) */
+    if (p->herc && st->disabled_wait && !p->herc->tf) /* the program ended; every trace line */
+        return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules.c);
+                                   4.x tf: read to the FIFO's end, where the file was closed */
     if (p->herc && p->c->timeout && now() - p->t0 > (double)p->c->timeout)
         return "timeout";
     if (st->limit_hit)
@@ -269,7 +270,7 @@ static const char *should_stop(pump_ctx *p)
 ** capture ends. */
 static const char *take(pump_ctx *p, const char *buf, size_t n)
 {
-    if (p->keep && fwrite(buf, 1, n, p->keep) != n) {
+    if (p->keep && !(p->herc && p->herc->tf) && fwrite(buf, 1, n, p->keep) != n) { /* tf: binary */
         fst_errno(p->err, "%s: cannot write", p->c->keeplog);
         return failure(p, "error");
     }
@@ -318,10 +319,14 @@ static const char *pump(pump_ctx *p, int fd)
     const char *end = NULL;
     double last_data = p->t0;
     while (!(end = should_stop(p))) {
-        int ready = p->herc ? log_ready(p, fd) : 1;
+        int v4 = p->herc && p->herc->v4, eof = 0; /* 4.x: capture/herc4.c reads and waits */
+        int ready = p->herc && !v4 ? log_ready(p, fd) : 1;
         if (ready < 0)
             return failure(p, "error");
-        ssize_t n = ready ? read(fd, buf, sizeof buf) : 0;
+        ssize_t n = v4 ? fst_herc_read(p->herc, buf, sizeof buf, &eof, p->err) : ready ? read(fd, buf, sizeof buf) : 0;
+        if (v4 && (n < 0 || eof))
+            return n < 0 ? failure(p, p->herc->start_failed ? "ipl-failed" : "error") : "eof";
+        ready = !v4 || n > 0;
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && p->c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -469,9 +474,14 @@ static void load_image(const capture *c, const char *insfile, fst_ins *ins)
 ** left: no Hercules, no folder, no trace file. */
 static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, fst_tw *w, FILE *keep)
 {
-    fst_herc_opts ho = { c->hercules, c->arch, c->range, c->traceopt ? c->traceopt : "noregs",
-                         (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), (unsigned)c->numcpu };
+    static fst_herc_ver ver; /* 3.13 and 4.x are driven differently: the banner says which */
     fst_err err;
+    if (!fst_herc_probe(c->hercules, ".", &ver, &err) && !ver.major) /* cannot run it: said below */
+        fst_warn("'%s' printed no version banner for --help=version: driving it as Hercules 3.13",
+                 c->hercules ? c->hercules : "hercules");
+    fst_herc_opts ho = { c->hercules, c->arch, c->range, c->traceopt ? c->traceopt : "noregs",
+                         (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), (unsigned)c->numcpu,
+                         0, NULL, &ver };
     if (fst_herc_start(herc, &ho, ins, &err)) {
         fst_herc_finish(herc, NULL, NULL, 0);
         fst_tw_abandon(w);
@@ -596,6 +606,7 @@ int main(int argc, char **argv)
     fst_herc herc = { .proc = { -1, -1, -1 }, .errfd = -1 };
     if (!c.fromlog)
         in = start_hercules(&c, &ins, &herc, w, keep);
+    herc.keep = keep; /* 4.x with tf: the log is not the trace, and is kept as it is read */
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
     if (c.tf)
