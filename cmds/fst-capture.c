@@ -371,7 +371,8 @@ static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint6
 
 /* A trace file's footer keys, and whether the trace is complete: a file cut short, or one
 ** Hercules never closed (killed), is not — unless it is read from a pipe (where Hercules
-** cannot rewrite the header) or followed as Hercules writes it and the program reached its
+** cannot rewrite the header) or followed as Hercules writes it (--follow, or a live 4.x
+** capture through a FIFO) and the program reached its
 ** disabled wait. */
 static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *st, int complete, const char **end,
                      fst_kv *ftr, int *nf, char store[][32], char *why, size_t cap)
@@ -386,8 +387,10 @@ static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *s
     add_num(ftr, nf, store, "tf-closed", (uint64_t)ts->closed);
     if (ts->closed)
         add_num(ftr, nf, store, "tf-header-instructions", ts->hdr_insns);
-    int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait"); /* not stopped early */
-    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || (c->follow && st->disabled_wait));
+    /* not stopped early; --follow's idle end is the input as written: a writer killed
+    ** inside a record, or before its disabled wait, left an incomplete file */
+    int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait") || !strcmp(*end, "idle");
+    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || ((c->follow || !c->fromlog) && st->disabled_wait));
     if (!complete || !whole_input || open_ok || fst_tf_complete(tf, why, cap)) {
         why[0] = 0;
         return complete;
