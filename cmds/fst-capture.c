@@ -37,7 +37,7 @@ static const fst_option options[] = {
     { 0, "arch", "MODE", "S/370 (the default for a capture; a log says its own), ESA/390 or z/Arch", O_ARCH },
     { 0, "range", "A-B", "trace only addresses A to B (hex), as Hercules' 't+ A-B'", O_RANGE },
     { 0, "traceopt", "MODE", "Hercules' trace display: noregs (default, fastest), traditional, regsfirst", O_TRACEOPT },
-    { 0, "hercules", "PATH", "the Hercules program (default: hercules on PATH)", O_HERC },
+    { 0, "hercules", "PATH", "the Hercules program (default: hercules on PATH): 3.13, or SDL 4.x (tf into a FIFO), told by its banner", O_HERC },
     { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never); --follow: SEC s without a new line", O_TIMEOUT },
     { 0, "max-instructions", "N", "stop after N traced instructions", O_MAX },
     { 0, "keep-log", "FILE", "also keep Hercules' text log in FILE", O_KEEPLOG },
