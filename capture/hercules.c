@@ -149,6 +149,7 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
     memset(h, 0, sizeof *h);
     h->proc = (fst_child){ -1, -1, -1 };
     h->errfd = -1;
+    h->logfd = h->tffd = -1;
     h->ins = ins;
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
@@ -162,7 +163,6 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
         h->dir[0] = 0;
         return -1;
     }
-    h->logfd = h->tffd = -1;
     h->v4 = o->ver && fst_herc_is4(o->ver);
     h->tf = h->v4 && fst_herc_has_tf(o->ver) && !o->httpport;
     if (write_files(h, o, ins, err) || open_stderr(h, err))
