@@ -163,8 +163,12 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
         h->dir[0] = 0;
         return -1;
     }
-    h->v4 = o->ver && fst_herc_is4(o->ver);
-    h->tf = h->v4 && fst_herc_has_tf(o->ver) && !o->httpport;
+    /* in the folder: a wrapper script around Hercules writes nothing where fst was run */
+    if (o->probe && fst_herc_probe(o->hercules, h->dir, &h->ver, err) && strstr(err->msg, ": not found"))
+        return fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
+                             "--hercules=PATH)", o->hercules ? o->hercules : "hercules");
+    h->v4 = fst_herc_is4(&h->ver);
+    h->tf = h->v4 && fst_herc_has_tf(&h->ver) && !o->httpport;
     if (write_files(h, o, ins, err) || open_stderr(h, err))
         return -1;
     if (h->v4)

@@ -69,7 +69,8 @@ typedef struct fst_herc_opts {
     unsigned httpport;      /* nonzero: no tracing, an HTTP server on this port instead
                                (fst-capture --sample, capture/samplecap.h) */
     const char *httpauth;   /* with httpport: "USER PASSWORD" for HTTPPORT's AUTH, or NULL */
-    const fst_herc_ver *ver; /* NULL or 3.x: driven as Debian's 3.13; 4.x: capture/herc4.c */
+    int probe;              /* 1: run `hercules --help=version` in the folder first, and drive
+                               it as its banner says (capture/hercver.h); 0: as 3.13 */
 } fst_herc_opts;
 
 typedef struct fst_herc {
@@ -83,6 +84,7 @@ typedef struct fst_herc {
     size_t linelen;
     /* SDL Hercules 4.x (capture/herc4.c): the log is a file in the folder (-o), read as it
     ** grows; with `tf` the trace comes through a FIFO, else it is that log. */
+    fst_herc_ver ver;       /* what the probe found (major 0: no banner, driven as 3.13) */
     int v4, tf;
     int logfd, tffd;        /* -1 when not open */
     uint64_t tfgot;         /* bytes read from the FIFO */

@@ -477,14 +477,10 @@ static void load_image(const capture *c, const char *insfile, fst_ins *ins)
 ** left: no Hercules, no folder, no trace file. */
 static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, fst_tw *w, FILE *keep)
 {
-    static fst_herc_ver ver; /* 3.13 and 4.x are driven differently: the banner says which */
-    fst_err err;
-    if (!fst_herc_probe(c->hercules, ".", &ver, &err) && !ver.major) /* cannot run it: said below */
-        fst_warn("'%s' printed no version banner for --help=version: driving it as Hercules 3.13",
-                 c->hercules ? c->hercules : "hercules");
     fst_herc_opts ho = { c->hercules, c->arch, c->range, c->traceopt ? c->traceopt : "noregs",
                          (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), (unsigned)c->numcpu,
-                         0, NULL, &ver };
+                         0, NULL, 1 }; /* 3.13 and 4.x are driven differently: the banner says which */
+    fst_err err;
     if (fst_herc_start(herc, &ho, ins, &err)) {
         fst_herc_finish(herc, NULL, NULL, 0);
         fst_tw_abandon(w);
@@ -493,6 +489,9 @@ static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, 
             fclose(keep);
         fst_die_err(&err);
     }
+    if (!herc->ver.major)
+        fst_warn("'%s' printed no version banner for --help=version: driving it as Hercules 3.13",
+                 c->hercules ? c->hercules : "hercules");
     return herc->proc.out;
 }
 
