@@ -14,7 +14,7 @@
 
 /* In the child, between fork and exec: only async-signal-safe calls, and setenv (the
 ** parent is single-threaded). Any failure is reported through `ep` as an errno. */
-static void child_side(char *const argv[], const char *dir, int out, int errfd, char *const env[], int ep,
+static void child_side(char *const argv[], const char *dir, int in, int out, int errfd, char *const env[], int ep,
                        pid_t parent)
 {
 #ifdef __linux__
@@ -30,7 +30,7 @@ static void child_side(char *const argv[], const char *dir, int out, int errfd, 
     sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGINT, SIG_DFL);
     signal(SIGPIPE, SIG_DFL); /* fst ignores it; Hercules should not inherit that */
-    int null = open("/dev/null", O_RDONLY);
+    int null = in >= 0 ? in : open("/dev/null", O_RDONLY);
     if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0 || chdir(dir))
         goto fail;
     for (char *const *e = env; e && *e; e++)
@@ -53,28 +53,45 @@ static int cloexec_pipe(int fd[2])
     return 0;
 }
 
-int fst_child_spawn(fst_child *c, char *const argv[], const char *dir, int errfd, char *const env[], fst_err *err)
+static int spawn(fst_child *c, char *const argv[], const char *dir, int errfd, char *const env[], int want_in,
+                 fst_err *err)
 {
     c->pid = -1;
     c->out = -1;
-    int out[2], ep[2];
-    if (cloexec_pipe(out))
+    c->in = -1;
+    int out[2], ep[2], in[2] = { -1, -1 };
+    if (want_in && cloexec_pipe(in))
         return fst_errno(err, "pipe");
+    if (cloexec_pipe(out)) {
+        if (want_in) {
+            close(in[0]);
+            close(in[1]);
+        }
+        return fst_errno(err, "pipe");
+    }
     if (cloexec_pipe(ep)) {
         close(out[0]);
         close(out[1]);
+        if (want_in) {
+            close(in[0]);
+            close(in[1]);
+        }
         return fst_errno(err, "pipe");
     }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        child_side(argv, dir, out[1], errfd, env, ep[1], parent);
+        child_side(argv, dir, in[0], out[1], errfd, env, ep[1], parent);
     int fork_errno = errno;
     close(out[1]);
     close(ep[1]);
+    if (want_in)
+        close(in[0]);
     if (pid < 0) {
         close(out[0]);
         close(ep[0]);
+        if (want_in)
+            close(in[1]);
         errno = fork_errno;
         return fst_errno(err, "fork");
     }
@@ -86,6 +103,7 @@ int fst_child_spawn(fst_child *c, char *const argv[], const char *dir, int errfd
     close(ep[0]);
     c->pid = pid;
     c->out = out[0];
+    c->in = want_in ? in[1] : -1;
     if (got == (ssize_t)sizeof code) { /* exec failed: the child says why, and exits */
         fst_child_wait(c);
         errno = code;
@@ -94,6 +112,17 @@ int fst_child_spawn(fst_child *c, char *const argv[], const char *dir, int errfd
         return fst_errno(err, "cannot run '%s'", argv[0]);
     }
     return 0;
+}
+
+int fst_child_spawn(fst_child *c, char *const argv[], const char *dir, int errfd, char *const env[], fst_err *err)
+{
+    return spawn(c, argv, dir, errfd, env, 0, err);
+}
+
+int fst_child_spawn_in(fst_child *c, char *const argv[], const char *dir, int errfd, char *const env[],
+                       fst_err *err)
+{
+    return spawn(c, argv, dir, errfd, env, 1, err);
 }
 
 void fst_child_kill(const fst_child *c)
@@ -108,6 +137,9 @@ int fst_child_wait(fst_child *c)
     if (c->out >= 0)
         close(c->out);
     c->out = -1;
+    if (c->pid > 0 && c->in >= 0) /* set by the spawn (a zeroed struct would say 0) */
+        close(c->in);
+    c->in = -1;
     if (c->pid > 0) {
         while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
             ;

@@ -1,5 +1,6 @@
 /* capture/hercules.c — see hercules.h. */
 #include "capture/hercules.h"
+#include "capture/herc_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +62,12 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
         snprintf(http, sizeof http, "HTTPPORT %u %s%s\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
                  o->httpauth ? o->httpauth : "");
     /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */
+    if (h->v4) /* 4.x: the statements of the fixtures' runs only (an unknown one stops it) */
+        snprintf(cnf, sizeof cnf,
+                 "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
+                 "PANRATE FAST\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+                 archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, http);
+    else
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
              "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
@@ -69,6 +76,11 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     ** the script */
     if (o->httpport) /* sampling: untraced */
         snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl program.ins\n");
+    else if (h->tf)
+        /* 4.x tf: the file is closed at the disabled wait (its last records are still in
+        ** Hercules' stdio buffer until then); fst stops Hercules at the FIFO's end */
+        snprintf(rc, sizeof rc, "hao tgt HHC00809I\nhao cmd tf OFF\ntf ON \"FILE=trace.tf\" MAX=999G\nt+%s%s\n"
+                 "ipl program.ins\n", o->range ? " " : "", o->range ? o->range : "");
     else
         /* traced: no `hao ... quit` at the disabled wait. Hercules' logger writes the log
         ** behind the CPU, and a quit could end it before the last trace lines were out
@@ -113,9 +125,10 @@ static int open_stderr(fst_herc *h, fst_err *err)
     return 0;
 }
 
-static void rm_dir(fst_herc *h)
+void fst_herc_rm_dir(fst_herc *h)
 {
-    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins" };
+    /* 4.x's log and FIFO go too: Hercules has them open, and fst its own ends */
+    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "hercules.log", "trace.tf" };
     char p[320];
     if (!h->dir[0])
         return;
@@ -134,8 +147,9 @@ static void rm_dir(fst_herc *h)
 int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     memset(h, 0, sizeof *h);
-    h->proc = (fst_child){ -1, -1 };
+    h->proc = (fst_child){ -1, -1, -1 };
     h->errfd = -1;
+    h->logfd = h->tffd = -1;
     h->ins = ins;
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
@@ -149,8 +163,16 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
         h->dir[0] = 0;
         return -1;
     }
+    /* in the folder: a wrapper script around Hercules writes nothing where fst was run */
+    if (o->probe && fst_herc_probe(o->hercules, h->dir, &h->ver, err) && strstr(err->msg, ": not found"))
+        return fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
+                             "--hercules=PATH)", o->hercules ? o->hercules : "hercules");
+    h->v4 = fst_herc_is4(&h->ver);
+    h->tf = h->v4 && fst_herc_has_tf(&h->ver) && !o->httpport;
     if (write_files(h, o, ins, err) || open_stderr(h, err))
         return -1;
+    if (h->v4)
+        return fst_herc4_start(h, o, err);
     const char *prog = o->hercules ? o->hercules : "hercules";
     char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
     char *env[] = { "HERCULES_RC=hercules.rc", NULL };
@@ -196,7 +218,7 @@ static void name_piece(const fst_herc *h, const char *msg, fst_err *err)
 ** has ended is a failed start-up: the IPL did not happen as written, and what would run
 ** (a program check loop at 0, or nothing) is not the program. 3.13 ends its script with
 ** HHCPN013I, 4.x with HHC02264I: every file of the folder has been read by then. */
-static int watch_line(fst_herc *h, const char *s, fst_err *err)
+int fst_herc_watch_line(fst_herc *h, const char *s, fst_err *err)
 {
     /* 3.13 splices other threads' lines into its own: look for an id anywhere */
     for (const char *m = strstr(s, "HHC"); m; m = strstr(m + 3, "HHC")) {
@@ -209,13 +231,15 @@ static int watch_line(fst_herc *h, const char *s, fst_err *err)
     }
     if (strstr(s, "HHCPN013I") || strstr(s, "HHC02264I")) {
         h->watching = 0;
-        rm_dir(h);
+        fst_herc_rm_dir(h);
     }
     return 0;
 }
 
 int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *err)
 {
+    if (h->v4) /* its log is watched as fst_herc_read reads it */
+        return 0;
     for (size_t i = 0; i < n && h->watching; i++) {
         if (buf[i] != '\n') {
             if (h->linelen < sizeof h->line - 1)
@@ -226,12 +250,12 @@ int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *
             h->linelen--;
         h->line[h->linelen] = 0;
         h->linelen = 0;
-        if (watch_line(h, h->line, err))
+        if (fst_herc_watch_line(h, h->line, err))
             return 1;
     }
     if (traced && h->watching) { /* the IPL has loaded everything */
         h->watching = 0;
-        rm_dir(h);
+        fst_herc_rm_dir(h);
     }
     return 0;
 }
@@ -264,7 +288,14 @@ static void read_tail(int fd, char *tail, size_t tailcap)
 
 void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
 {
+    if (h->v4) /* it runs until its stdin ends: the capture has read what it wanted */
+        fst_child_kill(&h->proc);
     int st = fst_child_wait(&h->proc);
+    if (h->logfd >= 0)
+        close(h->logfd);
+    if (h->tffd >= 0)
+        close(h->tffd);
+    h->logfd = h->tffd = -1;
     if (status)
         *status = st;
     if (tail && tailcap)
@@ -273,5 +304,5 @@ void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
         close(h->errfd);
     h->errfd = -1;
     h->watching = 0;
-    rm_dir(h);
+    fst_herc_rm_dir(h);
 }

@@ -22,6 +22,20 @@
 ** removes the folder as soon as Hercules has read all of it (the script ended, or an
 ** instruction was traced): a capture killed later leaves nothing behind.
 **
+** SDL Hercules 4.x (opts.ver, from capture/hercver.h) is driven as its own documentation
+** and the fixtures of fixtures/hercules-4.9 show: `hercules -n -f hercules.cnf -r
+** hercules.rc -o hercules.log`, its stdin a pipe fst keeps open (at the end of its stdin
+** 4.x shuts down, before the program has run). From 4.6 on it traces with
+** `tf ON "FILE=trace.tf" MAX=999G` into a FIFO that fst reads as Hercules writes it, so
+** no trace byte reaches the disk however long the job; `hao tgt HHC00809I` / `hao cmd tf
+** OFF` closes the file at the disabled wait (tf writes through a stdio buffer: the last
+** records reach the FIFO only when the file is closed), and the end of the FIFO is the end
+** of the trace. Hercules cannot rewrite the file's header on a FIFO (fseek fails: its
+** HHC00075E is expected) and tf stops at MAX bytes (999G, about 2.2 billion instructions
+** at 448 bytes each): that is an error, with the instructions before it kept. A 4.x older
+** than 4.6 has no tf: its text trace goes to the log, which then grows with the trace
+** (about 158 bytes an instruction) until the capture ends and removes it.
+**
 ** Ownership: fst_herc_finish waits for (or kills) Hercules and removes the folder, if
 ** still there. Errors: -1 with err set (Hercules missing, folder not writable, a value
 ** that cannot go into the script, exec failure).
@@ -30,10 +44,12 @@
 #define FST_HERCULES_H
 
 #include "capture/child.h"
+#include "capture/hercver.h"
 #include "capture/ins.h"
 #include "common/err.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* The largest MAINSIZE (MB) Hercules 3.13 takes as it is: it computes the size in bytes
@@ -53,6 +69,8 @@ typedef struct fst_herc_opts {
     unsigned httpport;      /* nonzero: no tracing, an HTTP server on this port instead
                                (fst-capture --sample, capture/samplecap.h) */
     const char *httpauth;   /* with httpport: "USER PASSWORD" for HTTPPORT's AUTH, or NULL */
+    int probe;              /* 1: run `hercules --help=version` in the folder first, and drive
+                               it as its banner says (capture/hercver.h); 0: as 3.13 */
 } fst_herc_opts;
 
 typedef struct fst_herc {
@@ -64,12 +82,31 @@ typedef struct fst_herc {
     int watching;           /* the start-up script has not ended yet */
     char line[256];         /* the log line being read while watching */
     size_t linelen;
+    /* SDL Hercules 4.x (capture/herc4.c): the log is a file in the folder (-o), read as it
+    ** grows; with `tf` the trace comes through a FIFO, else it is that log. */
+    fst_herc_ver ver;       /* what the probe found (major 0: no banner, driven as 3.13) */
+    int v4, tf;
+    int logfd, tffd;        /* -1 when not open */
+    uint64_t tfgot;         /* bytes read from the FIFO */
+    int gone;               /* Hercules' stdout ended: it has exited */
+    int start_failed;       /* fst_herc_read failed because the start-up did */
+    int dwait;              /* the log showed a disabled wait (HHC00809I) ... */
+    double dwait_at;        /* ... at this time (monotonic seconds) */
+    int tfoff_sent;         /* fst asked for `tf OFF` itself */
+    FILE *keep;             /* --keep-log: the log's text goes here (tf: the trace is binary) */
+    char msg[256];          /* the log line being scanned (4.x) */
+    size_t msglen;
 } fst_herc;
 
 int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err);
 /* The next `n` bytes of Hercules' log; `traced`: an instruction has been traced. Returns
 ** 1 when the start-up failed (err holds Hercules' message), else 0. */
 int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *err);
+/* SDL Hercules 4.x: the next piece of the trace (the tf FIFO, or the log for a 4.x without
+** tf), waiting at most ~50 ms for it; meanwhile the log is read and watched (a failed
+** start-up, tf's MAX reached). Returns the bytes (0: none yet), or -1 with err set;
+** *eof = 1 once the trace has ended (Hercules closed the trace file, or exited). */
+ssize_t fst_herc_read(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err);
 /* Kill Hercules (its whole process group) now. */
 void fst_herc_kill(fst_herc *h);
 /* Wait for Hercules to end; *status as from waitpid. Removes the folder; copies the last

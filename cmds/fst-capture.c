@@ -37,7 +37,7 @@ static const fst_option options[] = {
     { 0, "arch", "MODE", "S/370 (the default for a capture; a log says its own), ESA/390 or z/Arch", O_ARCH },
     { 0, "range", "A-B", "trace only addresses A to B (hex), as Hercules' 't+ A-B'", O_RANGE },
     { 0, "traceopt", "MODE", "Hercules' trace display: noregs (default, fastest), traditional, regsfirst", O_TRACEOPT },
-    { 0, "hercules", "PATH", "the Hercules program (default: hercules on PATH)", O_HERC },
+    { 0, "hercules", "PATH", "the Hercules program (default: hercules on PATH): 3.13, or SDL 4.x (tf into a FIFO), told by its banner", O_HERC },
     { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never); --follow: SEC s without a new line", O_TIMEOUT },
     { 0, "max-instructions", "N", "stop after N traced instructions", O_MAX },
     { 0, "keep-log", "FILE", "also keep Hercules' text log in FILE", O_KEEPLOG },
@@ -259,8 +259,9 @@ static const char *should_stop(pump_ctx *p)
     const fst_hlog_stats *st = fst_hlog_getstats(p->h);
     if (stop_signal)
         return "interrupted";
-    if (p->herc && st->disabled_wait) /* the program ended; every trace line came before */
-        return "disabled-wait";         /* the message: Hercules is stopped (capture/hercules.c) */
+    if (p->herc && st->disabled_wait && !p->herc->tf) /* the program ended; every trace line */
+        return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules.c);
+                                   4.x tf: read to the FIFO's end, where the file was closed */
     if (p->herc && p->c->timeout && now() - p->t0 > (double)p->c->timeout)
         return "timeout";
     if (st->limit_hit)
@@ -272,7 +273,7 @@ static const char *should_stop(pump_ctx *p)
 ** capture ends. */
 static const char *take(pump_ctx *p, const char *buf, size_t n)
 {
-    if (p->keep && fwrite(buf, 1, n, p->keep) != n) {
+    if (p->keep && !(p->herc && p->herc->tf) && fwrite(buf, 1, n, p->keep) != n) { /* tf: binary */
         fst_errno(p->err, "%s: cannot write", p->c->keeplog);
         return failure(p, "error");
     }
@@ -321,10 +322,14 @@ static const char *pump(pump_ctx *p, int fd)
     const char *end = NULL;
     double last_data = p->t0;
     while (!(end = should_stop(p))) {
-        int ready = p->herc ? log_ready(p, fd) : 1;
+        int v4 = p->herc && p->herc->v4, eof = 0; /* 4.x: capture/herc4.c reads and waits */
+        int ready = p->herc && !v4 ? log_ready(p, fd) : 1;
         if (ready < 0)
             return failure(p, "error");
-        ssize_t n = ready ? read(fd, buf, sizeof buf) : 0;
+        ssize_t n = v4 ? fst_herc_read(p->herc, buf, sizeof buf, &eof, p->err) : ready ? read(fd, buf, sizeof buf) : 0;
+        if (v4 && (n < 0 || eof))
+            return n < 0 ? failure(p, p->herc->start_failed ? "ipl-failed" : "error") : "eof";
+        ready = !v4 || n > 0;
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && p->c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -369,7 +374,8 @@ static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint6
 
 /* A trace file's footer keys, and whether the trace is complete: a file cut short, or one
 ** Hercules never closed (killed), is not — unless it is read from a pipe (where Hercules
-** cannot rewrite the header) or followed as Hercules writes it and the program reached its
+** cannot rewrite the header) or followed as Hercules writes it (--follow, or a live 4.x
+** capture through a FIFO) and the program reached its
 ** disabled wait. */
 static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *st, int complete, const char **end,
                      fst_kv *ftr, int *nf, char store[][32], char *why, size_t cap)
@@ -384,8 +390,10 @@ static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *s
     add_num(ftr, nf, store, "tf-closed", (uint64_t)ts->closed);
     if (ts->closed)
         add_num(ftr, nf, store, "tf-header-instructions", ts->hdr_insns);
-    int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait"); /* not stopped early */
-    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || (c->follow && st->disabled_wait));
+    /* not stopped early; --follow's idle end is the input as written: a writer killed
+    ** inside a record, or before its disabled wait, left an incomplete file */
+    int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait") || !strcmp(*end, "idle");
+    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || ((c->follow || !c->fromlog) && st->disabled_wait));
     if (!complete || !whole_input || open_ok || fst_tf_complete(tf, why, cap)) {
         why[0] = 0;
         return complete;
@@ -473,7 +481,8 @@ static void load_image(const capture *c, const char *insfile, fst_ins *ins)
 static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, fst_tw *w, FILE *keep)
 {
     fst_herc_opts ho = { c->hercules, c->arch, c->range, c->traceopt ? c->traceopt : "noregs",
-                         (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), (unsigned)c->numcpu };
+                         (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), (unsigned)c->numcpu,
+                         0, NULL, 1 }; /* 3.13 and 4.x are driven differently: the banner says which */
     fst_err err;
     if (fst_herc_start(herc, &ho, ins, &err)) {
         fst_herc_finish(herc, NULL, NULL, 0);
@@ -483,6 +492,9 @@ static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, 
             fclose(keep);
         fst_die_err(&err);
     }
+    if (!herc->ver.major)
+        fst_warn("'%s' printed no version banner for --help=version: driving it as Hercules 3.13",
+                 c->hercules ? c->hercules : "hercules");
     return herc->proc.out;
 }
 
@@ -608,9 +620,10 @@ int main(int argc, char **argv)
     }
     catch_signals();
 
-    fst_herc herc = { .proc = { -1, -1 }, .errfd = -1 };
+    fst_herc herc = { .proc = { -1, -1, -1 }, .errfd = -1 };
     if (!c.fromlog)
         in = start_hercules(&c, &ins, &herc, w, keep);
+    herc.keep = keep; /* 4.x with tf: the log is not the trace, and is kept as it is read */
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
     if (c.tf)

@@ -16,7 +16,13 @@ static const fst_option options[] = {
     { 0 }
 };
 static const fst_cmd cmd = { "fst-dump", "[--summary] TRACE",
-                             "Print the records of a trace, one per line, then its footer as key=value lines.",
+                             "Print the records of a trace, one per line, then its footer as key=value lines.\n"
+                             "A trace of SDL Hercules 4.x comes from its binary trace file; in the Hercules\n"
+                             "console: tf ON \"FILE=job.tf\" MAX=2G, t+ (or t+ 20000-20FFF for a range), run the\n"
+                             "job, t-, tf OFF; then fst-capture --from-tf=job.tf -o job.trace. The file takes\n"
+                             "448 bytes an instruction (632 with DAT on); job.tf may be a FIFO that fst-capture\n"
+                             "reads as Hercules writes (start fst-capture first): then nothing reaches the disk.\n"
+                             "The tf-* footer keys give the file's counts.",
                              options };
 
 static const char *const hkeys[] = { FST_HK_SOURCE, FST_HK_PROGRAM, FST_HK_COMMAND, FST_HK_ARCH, FST_HK_RANGE,
