@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <time.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,15 +132,19 @@ void fst_child_kill(const fst_child *c)
         kill(-c->pid, SIGKILL);
 }
 
-int fst_child_wait(fst_child *c)
+static void close_pipes(fst_child *c)
 {
-    int st = 0;
     if (c->out >= 0)
         close(c->out);
     c->out = -1;
     if (c->pid > 0 && c->in >= 0) /* set by the spawn (a zeroed struct would say 0) */
         close(c->in);
     c->in = -1;
+}
+
+static int reap(fst_child *c)
+{
+    int st = 0;
     if (c->pid > 0) {
         while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
             ;
@@ -147,4 +152,34 @@ int fst_child_wait(fst_child *c)
     }
     c->pid = -1;
     return st;
+}
+
+int fst_child_wait(fst_child *c)
+{
+    close_pipes(c);
+    return reap(c);
+}
+
+int fst_child_wait_within(fst_child *c, unsigned ms, int *killed)
+{
+    close_pipes(c);
+    *killed = 0;
+    for (unsigned waited = 0; c->pid > 0; waited += 10) {
+        int st = 0;
+        pid_t r = waitpid(c->pid, &st, WNOHANG);
+        if (r == c->pid) {
+            kill(-c->pid, SIGKILL);
+            c->pid = -1;
+            return st;
+        }
+        if (r < 0 && errno != EINTR)
+            break;
+        if (waited >= ms) {
+            kill(-c->pid, SIGKILL);
+            *killed = 1;
+            break;
+        }
+        nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+    }
+    return reap(c);
 }

@@ -40,5 +40,9 @@ void fst_child_kill(const fst_child *c);
 /* Close its stdout, wait for it (EINTR retried), then kill whatever it left in its
 ** group. Returns the waitpid status (0 when none ran). */
 int fst_child_wait(fst_child *c);
+/* The same, but a child still running `ms` milliseconds after its stdout was closed is
+** killed (its group, SIGKILL) and *killed set to 1 (else 0): a child that closed its
+** output but never exits must not hold the caller forever. */
+int fst_child_wait_within(fst_child *c, unsigned ms, int *killed);
 
 #endif

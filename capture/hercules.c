@@ -290,7 +290,7 @@ void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
 {
     if (h->v4) /* it runs until its stdin ends: the capture has read what it wanted */
         fst_child_kill(&h->proc);
-    int st = fst_child_wait(&h->proc);
+    int st = fst_child_wait_within(&h->proc, FST_HERC_EXIT_MS, &h->stuck);
     if (h->logfd >= 0)
         close(h->logfd);
     if (h->tffd >= 0)

@@ -93,6 +93,8 @@ typedef struct fst_herc {
     int dwait;              /* the log showed a disabled wait (HHC00809I) ... */
     double dwait_at;        /* ... at this time (monotonic seconds) */
     int tfoff_sent;         /* fst asked for `tf OFF` itself */
+    int stuck;              /* fst_herc_finish: it closed its log but had not exited
+                            ** FST_HERC_EXIT_MS later, and was killed */
     FILE *keep;             /* --keep-log: the log's text goes here (tf: the trace is binary) */
     char msg[256];          /* the log line being scanned (4.x) */
     size_t msglen;
@@ -109,7 +111,10 @@ int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *
 ssize_t fst_herc_read(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err);
 /* Kill Hercules (its whole process group) now. */
 void fst_herc_kill(fst_herc *h);
-/* Wait for Hercules to end; *status as from waitpid. Removes the folder; copies the last
+/* How long Hercules may take to exit once its log has ended (3.13 takes well under 1 s). */
+#define FST_HERC_EXIT_MS 10000
+/* Wait for Hercules to end (at most FST_HERC_EXIT_MS, then kill it and set h->stuck);
+** *status as from waitpid. Removes the folder; copies the last
 ** lines of Hercules' stderr into `tail` (may be NULL). */
 void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap);
 

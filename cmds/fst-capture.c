@@ -723,6 +723,12 @@ int main(int argc, char **argv)
             fst_error("timed out after %llu s: %s holds the first %llu instructions and is marked incomplete",
                       (unsigned long long)c.timeout, c.out, (unsigned long long)st->insns);
             code = FST_EXIT_FAIL;
+        } else if (!strcmp(end, "hercules-exited") && herc.stuck) {
+            fst_error("Hercules closed its log but did not exit within %d s, and was stopped, before the program "
+                      "reached a disabled wait: %s holds %llu instructions and is marked incomplete%s%s",
+                      FST_HERC_EXIT_MS / 1000, c.out, (unsigned long long)st->insns,
+                      tail[0] ? "; Hercules said:\n" : "", tail);
+            code = FST_EXIT_FAIL;
         } else if (!strcmp(end, "hercules-exited")) {
             fst_error("Hercules ended (status %d) before the program reached a disabled wait: %s holds %llu "
                       "instructions and is marked incomplete%s%s",

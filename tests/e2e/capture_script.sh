@@ -62,6 +62,18 @@ printf '#!/bin/sh\nprintf "\\001\\002 garbage\\n" > program.ins\nexec hercules "
 chmod +x "$T/corrupt"
 ipl_fails "a corrupt IPL list" "Hercules failed to start it: HHCSC003E Load from .* failed" \
     --hercules="$T/corrupt" "$FST_PROGS/fortg.ins"
+# a Hercules that closes its log mid-run but never exits (a wrapper passes 3000 lines of the
+# real log on, then closes its output and sleeps): stopped FST_HERC_EXIT_MS (10 s) after the
+# end of the log, never waited for until the timeout
+printf '#!/bin/sh\ncase "$1" in --help=*) exec hercules "$@";; esac\nhercules "$@" | head -n 3000\nexec >&-\nexec sleep 600\n' > "$T/mute"
+chmod +x "$T/mute"
+t0=$(date +%s)
+expect_fail "a Hercules that closes its log and lingers: stopped, said" 2 \
+    "Hercules closed its log but did not exit within 10 s, and was stopped, before the program reached a disabled wait: .*x.trace holds [0-9]* instructions and is marked incomplete" \
+    fst-capture --timeout=300 -o "$T/x.trace" --hercules="$T/mute" "$FST_PROGS/bigloop.ins"
+expect_eq "... after about 10 s, not at the 300 s timeout" 1 "$(( $(date +%s) - t0 < 60 ))"
+expect_eq "... the trace read to the cut is kept, marked incomplete" "0" \
+    "$(fst-dump --summary "$T/x.trace" 2> /dev/null | sed -n 's/^footer.complete=//p')"
 # an IPL PSW that S/370 rejects (bit 32 set)
 printf '\x00\x08\x00\x00\x80\x02\x00\x00' > "$T/badpsw.lc"
 printf 'badpsw.lc 0x0\n%s 0x20000\n' "$FST_PROGS/minimal.bin" > "$T/badpsw.ins"
