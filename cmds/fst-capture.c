@@ -329,7 +329,8 @@ static const char *pump(pump_ctx *p, int fd)
         ssize_t n = v4 ? fst_herc_read(p->herc, buf, sizeof buf, &eof, p->err) : ready ? read(fd, buf, sizeof buf) : 0;
         if (v4 && (n < 0 || eof))
             return n < 0 ? failure(p, p->herc->start_failed ? "ipl-failed" : "error") : "eof";
-        ready = !v4 || n > 0;
+        if (v4) /* 4.x: 0 bytes is "nothing yet" (eof said apart); 3.13: poll said whether */
+            ready = n > 0;
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && p->c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))

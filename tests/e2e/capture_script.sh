@@ -62,10 +62,19 @@ printf '#!/bin/sh\nprintf "\\001\\002 garbage\\n" > program.ins\nexec hercules "
 chmod +x "$T/corrupt"
 ipl_fails "a corrupt IPL list" "Hercules failed to start it: HHCSC003E Load from .* failed" \
     --hercules="$T/corrupt" "$FST_PROGS/fortg.ins"
+# a Hercules whose log pauses for a second mid-run (a loaded machine; here a wrapper holds
+# the log after 150 lines, within the trace of fortg): a quiet log is not its end, the trace is whole
+printf '#!/bin/sh\ncase "$1" in --help=*) exec hercules "$@";; esac\nhercules "$@" | sed -u "150e sleep 1"\n' > "$T/pause"
+chmod +x "$T/pause"
+expect_ok "a log that pauses for a second: the capture goes on" \
+    fst-capture -q -o "$T/x.trace" --hercules="$T/pause" "$FST_PROGS/fortg.ins"
+expect_eq "... every instruction, complete" "$(awk '$1 == "fortg" && $2 == "instructions" { print $3 }' \
+    "$FST_ROOT/tests/programs/EXPECTED") 1" \
+    "$(fst-dump --summary "$T/x.trace" | sed -n 's/^count.insn=//p;s/^footer.complete=//p' | tr '\n' ' ' | sed 's/ $//')"
 # a Hercules that closes its log mid-run but never exits (a wrapper passes 3000 lines of the
-# real log on, then closes its output and sleeps): stopped FST_HERC_EXIT_MS (10 s) after the
+# real log on and ends, while Hercules runs on and the wrapper sleeps, its output closed): stopped FST_HERC_EXIT_MS (10 s) after the
 # end of the log, never waited for until the timeout
-printf '#!/bin/sh\ncase "$1" in --help=*) exec hercules "$@";; esac\nhercules "$@" | head -n 3000\nexec >&-\nexec sleep 600\n' > "$T/mute"
+printf '#!/bin/sh\ncase "$1" in --help=*) exec hercules "$@";; esac\nhercules "$@" | head -n 3000 &\nexec >&-\nexec sleep 600\n' > "$T/mute"
 chmod +x "$T/mute"
 t0=$(date +%s)
 expect_fail "a Hercules that closes its log and lingers: stopped, said" 2 \
