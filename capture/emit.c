@@ -35,6 +35,11 @@ struct fst_em {
     unsigned cpu;
     uint32_t last_secs;
     int werr;
+    /* the state word of the last PSW seen: the PSWs of a run mostly differ in their address
+    ** only, and fst_psw_state reads bytes 0-4, the length and the architecture */
+    int st_have, st_arch;
+    uint64_t st_key;
+    uint32_t st_val;
     ecpu cpus[MAXCPU];
 };
 
@@ -137,6 +142,8 @@ static void pend_write(fst_em *e, unsigned cpu)
 static void pend_settle(fst_em *e, unsigned cpu, int fetch_error)
 {
     ecpu *c = cpu_of(e, cpu);
+    if (!c->pgm && c->pend == PD_NONE) /* nearly always: nothing waits */
+        return;
     if (!c->pgm) {
         pend_write(e, cpu);
         return;
@@ -174,6 +181,20 @@ static void await_operand(ecpu *c, const uint8_t *ib)
     c->r3 = ib[1] & 0x0F;
 }
 
+/* fst_psw_state, remembered for the last PSW. */
+static uint32_t psw_state(fst_em *e, const uint8_t *p, int len, int arch)
+{
+    uint64_t key = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+                   (uint64_t)p[4] << 32 | (uint64_t)(len == 16) << 40;
+    if (!e->st_have || key != e->st_key || arch != e->st_arch) {
+        e->st_have = 1;
+        e->st_key = key;
+        e->st_arch = arch;
+        e->st_val = fst_psw_state(p, len, arch);
+    }
+    return e->st_val;
+}
+
 int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len)
 {
     ecpu *c = cpu_of(e, e->cpu);
@@ -187,7 +208,7 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
         e->st.limit_hit = 1;
         return 0;
     }
-    wr(e, fst_tw_state(e->w, fst_psw_state(psw, pswlen, arch)));
+    wr(e, fst_tw_state(e->w, psw_state(e, psw, pswlen, arch)));
     wr(e, fst_tw_insn(e->w, fst_psw_ia(psw, pswlen), ib, len));
     e->st.insns++;
     if (ib[0] == 0x0A) { /* SVC: Hercules shows no record for its interruption */

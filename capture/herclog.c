@@ -525,6 +525,17 @@ static void line(fst_hlog *h, const char *s, size_t n)
     h->st.lines++;
     while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
         n--;
+    /* The lines of a one-CPU trace without time stamps, first: none of the prefixes
+    ** below begins with P, R or V and a non-digit (a stamp begins with digits, a CPU
+    ** prefix with "CPU" or two letters and two hex digits), so they reach the same place. */
+    if (n >= 4 && s[0] == 'P' && s[1] == 'S' && s[2] == 'W' && s[3] == '=') {
+        psw_line(h, s, n);
+        return;
+    }
+    if (n >= 3 && (s[0] == 'R' || s[0] == 'V') && s[1] == ':') {
+        stor_line(h, s, n);
+        return;
+    }
     size_t k = strip_stamp(h, s, n);
     s += k;
     n -= k;
