@@ -44,7 +44,7 @@ struct fst_em {
 };
 
 /* PSW bytes (architected) to an instruction address and the state word (FST_ST_*). */
-uint64_t fst_psw_ia(const uint8_t *p, int len)
+static inline uint64_t psw_ia(const uint8_t *p, int len)
 {
     if (len == 16) {
         uint64_t ia = 0;
@@ -57,6 +57,8 @@ uint64_t fst_psw_ia(const uint8_t *p, int len)
         return w & 0x00FFFFFF;
     return (w & 0x80000000u) ? (w & 0x7FFFFFFF) : (w & 0x00FFFFFF);
 }
+
+uint64_t fst_psw_ia(const uint8_t *p, int len) { return psw_ia(p, len); }
 
 uint32_t fst_psw_state(const uint8_t *p, int len, int arch)
 {
@@ -165,8 +167,10 @@ static void pend_settle_all(fst_em *e)
 
 void fst_em_begin(fst_em *e)
 {
-    pend_settle(e, e->cpu, 0);
-    cpu_of(e, e->cpu)->await = AW_NONE;
+    ecpu *c = cpu_of(e, e->cpu);
+    if (c->pgm || c->pend) /* nearly always neither: no call */
+        pend_settle(e, e->cpu, 0);
+    c->await = AW_NONE;
 }
 
 /* What a storage operand is wanted for after instruction ib (see fst_em_operand). */
@@ -184,8 +188,9 @@ static void await_operand(ecpu *c, const uint8_t *ib)
 /* fst_psw_state, remembered for the last PSW. */
 static uint32_t psw_state(fst_em *e, const uint8_t *p, int len, int arch)
 {
-    uint64_t key = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-                   (uint64_t)p[4] << 32 | (uint64_t)(len == 16) << 40;
+    uint32_t w0;
+    memcpy(&w0, p, 4); /* a key, not a number: byte order does not matter */
+    uint64_t key = w0 | (uint64_t)p[4] << 32 | (uint64_t)(len == 16) << 40;
     if (!e->st_have || key != e->st_key || arch != e->st_arch) {
         e->st_have = 1;
         e->st_key = key;
@@ -209,7 +214,7 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
         return 0;
     }
     wr(e, fst_tw_state(e->w, psw_state(e, psw, pswlen, arch)));
-    wr(e, fst_tw_insn(e->w, fst_psw_ia(psw, pswlen), ib, len));
+    wr(e, fst_tw_insn(e->w, psw_ia(psw, pswlen), ib, len));
     e->st.insns++;
     if (ib[0] == 0x0A) { /* SVC: Hercules shows no record for its interruption */
         wr(e, fst_tw_intr(e->w, FST_INTR_SVC, ib[1]));

@@ -514,22 +514,9 @@ static size_t strip_stamp(fst_hlog *h, const char *s, size_t n)
     return i;
 }
 
-static void line(fst_hlog *h, const char *s, size_t n)
+/* Any line but the two shapes line() takes first (counted, ends trimmed). */
+static void other_line(fst_hlog *h, const char *s, size_t n)
 {
-    h->st.lines++;
-    while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
-        n--;
-    /* The lines of a one-CPU trace without time stamps, first: none of the prefixes
-    ** below begins with P, R or V and a non-digit (a stamp begins with digits, a CPU
-    ** prefix with "CPU" or two letters and two hex digits), so they reach the same place. */
-    if (n >= 4 && s[0] == 'P' && s[1] == 'S' && s[2] == 'W' && s[3] == '=') {
-        psw_line(h, s, n);
-        return;
-    }
-    if (n >= 3 && (s[0] == 'R' || s[0] == 'V') && s[1] == ':') {
-        stor_line(h, s, n);
-        return;
-    }
     size_t k = strip_stamp(h, s, n);
     s += k;
     n -= k;
@@ -613,6 +600,23 @@ static void line(fst_hlog *h, const char *s, size_t n)
     }
     h->st.unknown++;
     note_line(h->st.first_unknown, sizeof h->st.first_unknown, &h->st.first_unknown_line, h->st.lines, s, n);
+}
+
+/* One line of the log. The lines of a one-CPU trace without time stamps, first, in a
+** function small enough to sit in the loop that splits the lines: none of the prefixes
+** other_line strips begins with P, R or V and a non-digit (a stamp begins with digits, a
+** CPU prefix with "CPU" or two letters and two hex digits), so they reach the same place. */
+static inline void line(fst_hlog *h, const char *s, size_t n)
+{
+    h->st.lines++;
+    while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
+        n--;
+    if (n >= 4 && s[0] == 'P' && s[1] == 'S' && s[2] == 'W' && s[3] == '=')
+        psw_line(h, s, n);
+    else if (n >= 3 && (s[0] == 'R' || s[0] == 'V') && s[1] == ':')
+        stor_line(h, s, n);
+    else
+        other_line(h, s, n);
 }
 
 /* End of a feed: the emitter's counts into the stats; a write failure is the error. */
