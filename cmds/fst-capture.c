@@ -12,7 +12,6 @@
 #include "common/err.h"
 #include "common/opt.h"
 #include "common/outfile.h"
-#include "common/readahead.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -358,25 +357,6 @@ static const char *pump(pump_ctx *p, int fd)
     return end;
 }
 
-/* The same for a log that is a regular file (--from-log=FILE without --follow): read a few
-** chunks ahead in a second thread (common/readahead.h), so that the kernel's copying
-** overlaps the parsing. */
-static const char *pump_file(pump_ctx *p, fst_ra *ra)
-{
-    const char *end;
-    while (!(end = should_stop(p))) {
-        const char *data;
-        ssize_t n = fst_ra_next(ra, &data, p->err);
-        if (n < 0)
-            return failure(p, "error");
-        if (n == 0)
-            return "eof";
-        if ((end = take(p, data, (size_t)n)) || (end = tick(p)))
-            return end;
-    }
-    return end;
-}
-
 static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint64_t v)
 {
     snprintf(store[*n], 32, "%llu", (unsigned long long)v);
@@ -622,9 +602,7 @@ int main(int argc, char **argv)
         fst_hlog_want_tf(h);
     int failed = 0;
     pump_ctx pc = { &c, h, w, c.fromlog ? NULL : &herc, keep, &err, &failed, now(), now(), now() };
-    fst_ra *ra = c.fromlog && !c.follow && !c.pipe_in ? fst_ra_open(in, c.fromlog) : NULL;
-    const char *end = ra ? pump_file(&pc, ra) : pump(&pc, in);
-    fst_ra_close(ra);
+    const char *end = pump(&pc, in);
     progress(&c, h, 0, 1);
     if (!failed && fst_hlog_finish(h, &err))
         failed = 1;
