@@ -35,11 +35,10 @@ struct fst_em {
     unsigned cpu;
     uint32_t last_secs;
     int werr;
-    /* the state word of the last PSW seen: the PSWs of a run mostly differ in their address
-    ** only, and fst_psw_state reads bytes 0-4, the length and the architecture */
+    /* what the last STATE written came from: the PSWs of a run mostly differ in their
+    ** address only, and fst_psw_state reads bytes 0-4, the length and the architecture */
     int st_have, st_arch;
     uint64_t st_key;
-    uint32_t st_val;
     ecpu cpus[MAXCPU];
 };
 
@@ -185,19 +184,20 @@ static void await_operand(ecpu *c, const uint8_t *ib)
     c->r3 = ib[1] & 0x0F;
 }
 
-/* fst_psw_state, remembered for the last PSW. */
-static uint32_t psw_state(fst_em *e, const uint8_t *p, int len, int arch)
+/* The state word of an instruction's PSW to the writer. Only fst_em_insn writes STATE, and
+** always right after this: when the PSW's bytes 0-4, length and architecture are those of
+** the last call, the writer has that state already (a STATE again would be dropped). */
+static void state_out(fst_em *e, const uint8_t *p, int len, int arch)
 {
     uint32_t w0;
     memcpy(&w0, p, 4); /* a key, not a number: byte order does not matter */
     uint64_t key = w0 | (uint64_t)p[4] << 32 | (uint64_t)(len == 16) << 40;
-    if (!e->st_have || key != e->st_key || arch != e->st_arch) {
-        e->st_have = 1;
-        e->st_key = key;
-        e->st_arch = arch;
-        e->st_val = fst_psw_state(p, len, arch);
-    }
-    return e->st_val;
+    if (e->st_have && key == e->st_key && arch == e->st_arch)
+        return;
+    e->st_have = 1;
+    e->st_key = key;
+    e->st_arch = arch;
+    wr(e, fst_tw_state(e->w, fst_psw_state(p, len, arch)));
 }
 
 int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len)
@@ -213,7 +213,7 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
         e->st.limit_hit = 1;
         return 0;
     }
-    wr(e, fst_tw_state(e->w, psw_state(e, psw, pswlen, arch)));
+    state_out(e, psw, pswlen, arch);
     wr(e, fst_tw_insn(e->w, psw_ia(psw, pswlen), ib, len));
     e->st.insns++;
     if (ib[0] == 0x0A) { /* SVC: Hercules shows no record for its interruption */
