@@ -1,8 +1,8 @@
 /* capture/herclog.c — Hercules log parser; see herclog.h for what it accepts. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "capture/herclog.h"
+#include "capture/pswline.h"
 #include "common/bytes.h"
-#include "common/hex.h"
 
 #include <pcre2.h>
 #include <stdio.h>
@@ -54,8 +54,7 @@ struct fst_hlog {
     int kind;                   /* IN_*: what the input is, from its first bytes */
     int want_tf;
     fst_tf *tf;                 /* the trace-file reader, when the input is a trace file */
-    uint64_t psw0_text;         /* the first 8 PSW digits last read, as text, and their bytes: */
-    uint8_t psw0[4];            /* they change far less often than the address (psw_fast) */
+    fst_pswline fast;           /* the usual PSW lines, read fast (capture/pswline.h) */
     char *part;                 /* partial line carried between feeds */
     size_t plen, pcap;
 };
@@ -67,7 +66,6 @@ static const unsigned char hexv1[256] = {
     ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
 };
 static inline int hexval(int c) { return (int)hexv1[c & 0xFF] - 1; }
-static inline int is_hex(int c) { return hexv1[c & 0xFF] != 0; }
 
 /* Count of hex digits at s (up to n). */
 static size_t hexrun(const char *s, size_t n)
@@ -198,77 +196,18 @@ static void psw_seen(fst_hlog *h)
     h->saw_psw = 1;
 }
 
-/* The shapes nearly every line of a trace has, read without a loop per digit (the
-** conversion of a log is as fast as this is: measured, issue 14):
-**   "PSW=hhhhhhhh hhhhhhhh[ hhhhhhhhhhhhhhhh] INST=hhhh[hhhh[hhhh]] ..."   (3.13)
-**   "PSW=hhhhhhhhhhhhhhhh[ hhhhhhhhhhhhhhhh] INST=hhhh[hhhh[hhhh]] ..."   (4.x)
-** 1 with the PSW (8 or 16 bytes) and the instruction's bytes when the line is exactly
-** that; 0 for anything else, which psw_line then reads the slow way, so that every other
-** line (malformed ones included) is read, counted and reported as before. Every digit
-** run is checked to end where it should, as fst_psw_parse's hexrun does. */
-static int psw_fast(fst_hlog *h, const char *s, size_t n, uint8_t psw[16], int *pswlen, uint8_t ib[6], int *ilen)
-{
-    size_t i;
-    uint64_t w0;
-    if (n < 21 + 6 + 4)
-        return 0;
-    memcpy(&w0, s + 4, 8);
-    if (w0 != h->psw0_text || !h->psw0_text) { /* 0: nothing read yet (text is never 0) */
-        if (!fst_hex8_bytes(s + 4, h->psw0))
-            return 0;
-        h->psw0_text = w0;
-    }
-    memcpy(psw, h->psw0, 4);
-    if (s[12] == ' ') { /* 3.13: two words */
-        if (!fst_hex8_bytes(s + 13, psw + 4))
-            return 0;
-        i = 21;
-    } else { /* 4.x: one run of 16 */
-        if (!fst_hex8_bytes(s + 12, psw + 4))
-            return 0;
-        i = 20;
-    }
-    *pswlen = 8;
-    if (s[i] != ' ')
-        return 0;
-    if (s[i + 1] != 'I') { /* a second doubleword: a 16-byte PSW */
-        if (n < i + 17 + 6 + 4 || !fst_hex8_bytes(s + i + 1, psw + 8) || !fst_hex8_bytes(s + i + 9, psw + 12) ||
-            s[i + 17] != ' ')
-            return 0;
-        *pswlen = 16;
-        i += 17;
-    }
-    if (memcmp(s + i, " INST=", 6))
-        return 0;
-    i += 6;
-    /* the bytes of the instruction, 2 at a time, as many as the first says; then a blank
-    ** or the end of the line */
-    if (n < i + 4 || !is_hex((unsigned char)s[i]) || !is_hex((unsigned char)s[i + 1]))
-        return 0;
-    int len = fst_insn_len((uint8_t)(hexval((unsigned char)s[i]) << 4 | hexval((unsigned char)s[i + 1])));
-    if (n < i + 2 * (size_t)len)
-        return 0;
-    if (len == 2 ? !fst_hex4_bytes(s + i, ib)
-                 : !fst_hex8_bytes(s + i, ib) || (len == 6 && !fst_hex4_bytes(s + i + 8, ib + 4)))
-        return 0;
-    i += 2 * (size_t)len;
-    if (i < n && s[i] != ' ')
-        return 0;
-    *ilen = len;
-    return 1;
-}
-
 /* "PSW=..." (body starts at PSW=). */
 static void psw_line(fst_hlog *h, const char *s, size_t n)
 {
     uint8_t psw[16];
-    uint8_t ib[6] = { 0 };
+    uint8_t ib[6];
     int len, ilen;
-    if (psw_fast(h, s, n, psw, &len, ib, &ilen)) {
+    if (fst_pswline_read(&h->fast, s, n, psw, &len, ib, &ilen)) {
         psw_seen(h);
         fst_em_insn(h->em, psw, len, h->st.arch, ib, ilen);
         return;
     }
+    memset(ib, 0, sizeof ib); /* whatever the fast reading left there */
     const char *p = s + 4;
     size_t rest = n - 4;
     len = fst_psw_parse(p, rest, psw);
