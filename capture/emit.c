@@ -35,11 +35,15 @@ struct fst_em {
     unsigned cpu;
     uint32_t last_secs;
     int werr;
+    /* what the last STATE written came from: the PSWs of a run mostly differ in their
+    ** address only, and fst_psw_state reads bytes 0-4, the length and the architecture */
+    int st_have, st_arch;
+    uint64_t st_key;
     ecpu cpus[MAXCPU];
 };
 
 /* PSW bytes (architected) to an instruction address and the state word (FST_ST_*). */
-uint64_t fst_psw_ia(const uint8_t *p, int len)
+static inline uint64_t psw_ia(const uint8_t *p, int len)
 {
     if (len == 16) {
         uint64_t ia = 0;
@@ -52,6 +56,8 @@ uint64_t fst_psw_ia(const uint8_t *p, int len)
         return w & 0x00FFFFFF;
     return (w & 0x80000000u) ? (w & 0x7FFFFFFF) : (w & 0x00FFFFFF);
 }
+
+uint64_t fst_psw_ia(const uint8_t *p, int len) { return psw_ia(p, len); }
 
 uint32_t fst_psw_state(const uint8_t *p, int len, int arch)
 {
@@ -137,6 +143,8 @@ static void pend_write(fst_em *e, unsigned cpu)
 static void pend_settle(fst_em *e, unsigned cpu, int fetch_error)
 {
     ecpu *c = cpu_of(e, cpu);
+    if (!c->pgm && c->pend == PD_NONE) /* nearly always: nothing waits */
+        return;
     if (!c->pgm) {
         pend_write(e, cpu);
         return;
@@ -158,8 +166,10 @@ static void pend_settle_all(fst_em *e)
 
 void fst_em_begin(fst_em *e)
 {
-    pend_settle(e, e->cpu, 0);
-    cpu_of(e, e->cpu)->await = AW_NONE;
+    ecpu *c = cpu_of(e, e->cpu);
+    if (c->pgm || c->pend) /* nearly always neither: no call */
+        pend_settle(e, e->cpu, 0);
+    c->await = AW_NONE;
 }
 
 /* What a storage operand is wanted for after instruction ib (see fst_em_operand). */
@@ -172,6 +182,22 @@ static void await_operand(ecpu *c, const uint8_t *ib)
                                                 : AW_NONE;
     c->r1 = ib[1] >> 4;
     c->r3 = ib[1] & 0x0F;
+}
+
+/* The state word of an instruction's PSW to the writer. Only fst_em_insn writes STATE, and
+** always right after this: when the PSW's bytes 0-4, length and architecture are those of
+** the last call, the writer has that state already (a STATE again would be dropped). */
+static void state_out(fst_em *e, const uint8_t *p, int len, int arch)
+{
+    uint32_t w0;
+    memcpy(&w0, p, 4); /* a key, not a number: byte order does not matter */
+    uint64_t key = w0 | (uint64_t)p[4] << 32 | (uint64_t)(len == 16) << 40;
+    if (e->st_have && key == e->st_key && arch == e->st_arch)
+        return;
+    e->st_have = 1;
+    e->st_key = key;
+    e->st_arch = arch;
+    wr(e, fst_tw_state(e->w, fst_psw_state(p, len, arch)));
 }
 
 int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len)
@@ -187,8 +213,8 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
         e->st.limit_hit = 1;
         return 0;
     }
-    wr(e, fst_tw_state(e->w, fst_psw_state(psw, pswlen, arch)));
-    wr(e, fst_tw_insn(e->w, fst_psw_ia(psw, pswlen), ib, len));
+    state_out(e, psw, pswlen, arch);
+    wr(e, fst_tw_insn(e->w, psw_ia(psw, pswlen), ib, len));
     e->st.insns++;
     if (ib[0] == 0x0A) { /* SVC: Hercules shows no record for its interruption */
         wr(e, fst_tw_intr(e->w, FST_INTR_SVC, ib[1]));

@@ -18,7 +18,8 @@
 ** instruction or event, because a program check announced first means the instruction
 ** loaded nothing (unless the re-display is a fetch error at the new PSW).
 **
-** Ownership: the emitter does not own the writer. Errors: write failures are sticky
+** Ownership: the emitter does not own the writer; it must be the only one to write STATE
+** records to it (it leaves out a STATE the writer already has, without asking). Errors: write failures are sticky
 ** (fst_em_failed); nothing else fails. Memory: constant (a small state per CPU address,
 ** 256 of them, taken modulo 256).
 */

@@ -1,6 +1,7 @@
 /* capture/herclog.c — Hercules log parser; see herclog.h for what it accepts. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "capture/herclog.h"
+#include "capture/pswline.h"
 #include "common/bytes.h"
 
 #include <pcre2.h>
@@ -53,6 +54,7 @@ struct fst_hlog {
     int kind;                   /* IN_*: what the input is, from its first bytes */
     int want_tf;
     fst_tf *tf;                 /* the trace-file reader, when the input is a trace file */
+    fst_pswline fast;           /* the usual PSW lines, read fast (capture/pswline.h) */
     char *part;                 /* partial line carried between feeds */
     size_t plen, pcap;
 };
@@ -184,13 +186,31 @@ static void malformed(fst_hlog *h, const char *s, size_t n)
     note_line(h->st.first_malformed, sizeof h->st.first_malformed, &h->st.first_malformed_line, h->st.lines, s, n);
 }
 
+/* A PSW line has been read: what it says about traceopt. */
+static void psw_seen(fst_hlog *h)
+{
+    h->st.trace_lines++;
+    if (h->regs_pending && !h->saw_psw)
+        h->saw_regs_first = 1;
+    h->regs_pending = 0;
+    h->saw_psw = 1;
+}
+
 /* "PSW=..." (body starts at PSW=). */
 static void psw_line(fst_hlog *h, const char *s, size_t n)
 {
     uint8_t psw[16];
+    uint8_t ib[6];
+    int len, ilen;
+    if (fst_pswline_read(&h->fast, s, n, psw, &len, ib, &ilen)) {
+        psw_seen(h);
+        fst_em_insn(h->em, psw, len, h->st.arch, ib, ilen);
+        return;
+    }
+    memset(ib, 0, sizeof ib); /* whatever the fast reading left there */
     const char *p = s + 4;
     size_t rest = n - 4;
-    int len = fst_psw_parse(p, rest, psw);
+    len = fst_psw_parse(p, rest, psw);
     if (!len) {
         malformed(h, s, n);
         return;
@@ -202,11 +222,7 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
         h->st.messages++;
         return;
     }
-    h->st.trace_lines++;
-    if (h->regs_pending && !h->saw_psw)
-        h->saw_regs_first = 1;
-    h->regs_pending = 0;
-    h->saw_psw = 1;
+    psw_seen(h);
     if (rest >= 24 && !memcmp(p, " Instruction fetch error", 24)) {
         fst_em_fetch_error(h->em); /* 3.13 re-displays a failed fetch like this */
         return;
@@ -223,7 +239,6 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
         malformed(h, s, n);
         return;
     }
-    uint8_t ib[6] = { 0 };
     hexbytes(p, nd, ib);
     if ((size_t)fst_insn_len(ib[0]) * 2 != nd) {
         malformed(h, s, n);
@@ -438,11 +453,9 @@ static size_t strip_stamp(fst_hlog *h, const char *s, size_t n)
     return i;
 }
 
-static void line(fst_hlog *h, const char *s, size_t n)
+/* Any line but the two shapes line() takes first (counted, ends trimmed). */
+static void other_line(fst_hlog *h, const char *s, size_t n)
 {
-    h->st.lines++;
-    while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
-        n--;
     size_t k = strip_stamp(h, s, n);
     s += k;
     n -= k;
@@ -526,6 +539,23 @@ static void line(fst_hlog *h, const char *s, size_t n)
     }
     h->st.unknown++;
     note_line(h->st.first_unknown, sizeof h->st.first_unknown, &h->st.first_unknown_line, h->st.lines, s, n);
+}
+
+/* One line of the log. The lines of a one-CPU trace without time stamps, first, in a
+** function small enough to sit in the loop that splits the lines: none of the prefixes
+** other_line strips begins with P, R or V and a non-digit (a stamp begins with digits, a
+** CPU prefix with "CPU" or two letters and two hex digits), so they reach the same place. */
+static inline void line(fst_hlog *h, const char *s, size_t n)
+{
+    h->st.lines++;
+    while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
+        n--;
+    if (n >= 4 && s[0] == 'P' && s[1] == 'S' && s[2] == 'W' && s[3] == '=')
+        psw_line(h, s, n);
+    else if (n >= 3 && (s[0] == 'R' || s[0] == 'V') && s[1] == ':')
+        stor_line(h, s, n);
+    else
+        other_line(h, s, n);
 }
 
 /* End of a feed: the emitter's counts into the stats; a write failure is the error. */

@@ -39,7 +39,8 @@
 ** "malformed": counted and reported with its line number — an instruction may be
 ** missing from the trace there.
 **
-** The records are written through capture/emit.h, which holds these rules.
+** The records are written through capture/emit.h, which holds these rules. The PSW lines
+** of the usual shapes are read by capture/pswline.h, fast; every other line here.
 **
 ** An input that begins with "%TF" is not a log but an SDL Hercules 4.x trace file: it is
 ** handed to the trace-file reader (capture/tf.h), which writes the same records through

@@ -120,6 +120,74 @@ static void test_classify_313(void **state)
     }
 }
 
+/* The PSW lines the fast reader takes and those it leaves to the slow one (herclog.c,
+** psw_fast) must be read alike: an instruction, or a malformed line, never a mix. */
+static void test_psw_line_shapes(void **state)
+{
+    (void)state;
+    static const struct { const char *line; int insns, malformed; } cases[] = {
+        { "PSW=00080000 00020000 INST=18CF", 1, 0 },                 /* ends after the digits */
+        { "PSW=00080000 00020000 INST=18cf         LR    12,15", 1, 0 }, /* lower case */
+        { "PSW=00080000 00020000 INST=5820C03C", 1, 0 },
+        { "PSW=00080000 00020000 INST=EB00C08E002F LCTLG", 1, 0 },
+        { "PSW=0008000000020000 INST=18CF         LR", 1, 0 },          /* 4.x */
+        { "PSW=0008000000020000 INST=18CF", 1, 0 },                     /* 4.x, 30 bytes */
+        { "PSW=00000001 80000000 0000000000020010 INST=B91700CC     LLGTR", 1, 0 },
+        { "PSW=0000000180000000 0000000000020010 INST=B91700CC     LLGTR", 1, 0 },
+        { "PSW=00080000 0002000G INST=18CF         LR", 0, 1 },
+        { "PSW=00080000 00020000 INST=18CFF        LR", 0, 1 },          /* 5 digits */
+        { "PSW=00080000 00020000 INST=18C", 0, 1 },
+        { "PSW=00080000 00020000 INST=5820C0       L", 0, 1 },          /* 6 digits */
+        { "PSW=00080000 00020000 INST=18CF5820     LR", 0, 1 },          /* 2-byte op, 8 digits */
+        { "PSW=00080000 00020000 INST=5820         L", 0, 1 },           /* 4-byte op, 4 digits */
+        { "PSW=00080000 00020000 INST=EB00C08E     LCTLG", 0, 1 },
+        { "PSW=00080000 00020000INST=18CF         LR", 0, 1 },
+        { "PSW=00080000 00020000 INSX=18CF         LR", 0, 1 },
+        { "PSW=00080000 000200000 INST=18CF        LR", 0, 1 },          /* 9 digits */
+        { "PSW=0008000 000200000 INST=18CF         LR", 0, 1 },
+        { "PSW=00080000 \x80" "020000 INST=18CF        LR", 0, 1 },
+        { "PSW=00000001 80000000 000000000002001 INST=B91700CC     LLGTR", 0, 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[160];
+        snprintf(text, sizeof text, "%s\n", cases[i].line);
+        for (size_t step = 1; step <= 256; step *= 16) {
+            fst_hlog_stats st = feed(text, step);
+            if ((int)st.insns != cases[i].insns || (int)st.malformed != cases[i].malformed)
+                fail_msg("%s: %d instructions, %d malformed", cases[i].line, (int)st.insns, (int)st.malformed);
+        }
+    }
+}
+
+/* A line that repeats the address of one read before (psw_fast remembers it) is read in
+** full all the same: only the same digits give the same instruction. */
+static void test_psw_line_repeats(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "PSW=00080000 00020000 INST=18CF         LR    12,15\n"          /* read: remembered */
+        "PSW=00080000 00020000 INST=18CF         LR    12,15\n"          /* the same: 2 */
+        "PSW=00080000 00020000 INST=18CG         LR    12,15\n"          /* malformed 1 */
+        "PSW=00080000 00020000 INST=18CFF        LR    12,15\n"          /* malformed 2 */
+        "PSW=00080000 00020000 INST=18C          LR    12,15\n"          /* malformed 3 */
+        "PSW=00080000 00020000 INST=5820C03C     L     2,60(0,12)\n"     /* other bytes: 3 */
+        "PSW=00080000 00020000 INST=5820C03C5    L     2,60(0,12)\n"     /* malformed 4 */
+        "PSW=00080000 00020000 INST=5820C03C     L     2,60(0,12)\n"     /* 4 */
+        "PSW=00080000 00020000 INST=5820C03D     L     2,61(0,12)\n"     /* 5 */
+        "PSW=00080000 0002000G INST=5820C03D     L     2,61(0,12)\n"     /* malformed 5 */
+        "PSW=00080000 00020000 INST=EB00C08E002F LCTLG 0,0,142(12)\n"    /* 6 */
+        "PSW=00080000 00020000 INST=EB00C08E002F LCTLG 0,0,142(12)\n"    /* 7 */
+        "PSW=00080000 00020000 INST=EB00C08E002  LCTLG 0,0,142(12)\n"    /* malformed 6 */
+        "PSW=00080000 00020000 INST=EB00C08E002FF LCTLG 0,0,142(12)\n"   /* malformed 7 */
+        "PSW=00080000 00020000INST=EB00C08E002F LCTLG 0,0,142(12)\n"     /* malformed 8 */
+        "PSW=00080000 00020000 INST=EB00C08E002F\n";                     /* 8: at the end */
+    for (size_t step = 1; step <= 4096; step *= 8) {
+        fst_hlog_stats st = feed(text, step);
+        assert_int_equal(st.insns, 8);
+        assert_int_equal(st.malformed, 8);
+    }
+}
+
 static const char log49[] =
     "01:01:33 HHC00811I Processor CP00: architecture mode z/Arch\n"
     "01:01:33 HHC02324I CP00: PSW=0000000180000000 0000000000020010 INST=B91700CC     LLGTR 12,12                  x\n"
@@ -439,6 +507,8 @@ int main(void)
         cmocka_unit_test(test_psw_spellings),
         cmocka_unit_test(test_psw_state),
         cmocka_unit_test(test_classify_313),
+        cmocka_unit_test(test_psw_line_shapes),
+        cmocka_unit_test(test_psw_line_repeats),
         cmocka_unit_test(test_classify_49),
         cmocka_unit_test(test_svc_lpsw_lctl_313),
         cmocka_unit_test(test_cr_display_313),
