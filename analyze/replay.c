@@ -1,6 +1,7 @@
 /* analyze/replay.c — call reconstruction (DESIGN §3) per task and the event stream
 ** (events.h); see profile.h for the decisions taken where DESIGN is silent, tasks.h for
 ** which task runs. */
+#include "analyze/code.h"
 #include "analyze/decode.h"
 #include "analyze/profile.h"
 #include "capture/herclog.h"   /* fst_psw_ia */
@@ -16,19 +17,6 @@ typedef struct frame {
     uint64_t ret;     /* return address, masked to the call's addressing mode; ~0: none */
     uint64_t mask;
 } frame;
-
-/* Decoded instructions by address: loops run the same few addresses millions of times,
-** and decoding was a third of the replay. Direct-mapped; the key is address, bytes, state. */
-#define DCACHE 4096
-typedef struct dcache_ent {
-    uint64_t addr;
-    uint32_t state;
-    uint8_t bytes[6];
-    uint8_t valid;
-    uint8_t costed[2];      /* cost[taken] known: pricing was another eighth of the replay */
-    fst_fx cost[2];
-    fst_insn d;
-} dcache_ent;
 
 /* A task's call state: its stack and its previous instruction. */
 typedef struct task {
@@ -61,8 +49,8 @@ typedef struct cpu {
     uint32_t prev_state;
     size_t prev_task;
     size_t prev_owner;      /* owner when prev executed: FST_NONE = outside */
-    int prev_excluded;
-    dcache_ent *prev_dc;    /* where prev was decoded (it may have been evicted since) */
+    int prev_charged;       /* FST_CHARGE_* */
+    fst_code_ent *prev_dc;  /* where prev was decoded (it may have been overwritten since) */
     fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
                                the fields that change (building one was a fifth of the replay) */
 } cpu;
@@ -75,7 +63,8 @@ typedef struct rp {
     /* the sinks that want each event kind, in order; [NKINDS]: an EXEC charged outside */
     fst_sink *want[FST_EV_MARK + 2];
     size_t nwant[FST_EV_MARK + 2];
-    dcache_ent *dc;
+    int want_exec[3];   /* by FST_CHARGE_*: a sink wants those EXECs (the call graph is not asked) */
+    fst_code *code;     /* decoded instructions and blocks (code.h) */
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
     int mainline_fixed; /* the model named the mainline */
@@ -120,8 +109,6 @@ static void emit(rp *x, fst_event *e, size_t tid)
         e->tcost = t->cost;
     }
     e->profile = x->p;
-    if (e->kind == FST_EV_EXEC)
-        fst_callgraph_exec(x->p, e);     /* sinks[0], the call graph, asks for the rest */
     size_t k = e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind;
     for (size_t i = 0; i < x->nwant[k]; i++)
         x->want[k][i].event(x->want[k][i].ctx, e);
@@ -138,6 +125,8 @@ static void sort_sinks(rp *x)
             if (!x->sinks[i].kinds || (x->sinks[i].kinds & bit))
                 x->want[k][x->nwant[k]++] = x->sinks[i];
     }
+    x->want_exec[FST_CHARGE_ROUTINE] = x->want_exec[FST_CHARGE_EXCLUDED] = x->nwant[FST_EV_EXEC] != 0;
+    x->want_exec[FST_CHARGE_OUTSIDE] = x->nwant[FST_EV_MARK + 1] != 0;
 }
 
 /* ---- entry points ---- */
@@ -301,9 +290,8 @@ static void tail_call(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site
 /* The cost of prev, from the decode cache when it still holds prev. */
 static fst_fx price(rp *x, cpu *c, int taken)
 {
-    dcache_ent *d = c->prev_dc;
-    int cached = taken >= 0 && d && d->valid && d->addr == c->prev.addr && d->state == c->prev_state &&
-                 !memcmp(d->bytes, c->prev.bytes, 6);
+    fst_code_ent *d = c->prev_dc;
+    int cached = taken >= 0 && fst_code_same(d, &c->prev, c->prev_state);
     if (cached && d->costed[taken])
         return d->cost[taken];
     fst_fx cost = fst_clock_cost(x->o->clock, &c->prev, taken);
@@ -346,40 +334,37 @@ static uint64_t unmodeled_insns(const fst_profile *p, const fst_clock *clk)
     return n;
 }
 
+/* One EXEC on c, of d in c's previous state, owner and task (the call graph's part inline,
+** the event built only when another sink wants it). */
+static void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
+{
+    size_t tid = c->prev_task;
+    count_op(x->p, d);
+    if (tid != FST_NONE) {   /* the task's clock (events.h) */
+        x->t[tid].insns++;
+        x->t[tid].cost += cost;
+    }
+    fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state, c->prev_charged,
+                         c->prev_owner, 1, cost);
+    if (!x->want_exec[c->prev_charged])
+        return;
+    fst_event *e = &c->exec;
+    e->kind = FST_EV_EXEC;
+    e->cpu = cpuno;
+    e->insn = d;
+    e->state = c->prev_state;
+    e->cost = cost;
+    e->taken = taken;
+    e->routine = c->prev_owner;
+    e->charged = c->prev_charged;
+    emit(x, e, tid);
+}
+
 /* The EXEC of the previous instruction, now that its successor shows whether it branched. */
 static void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
 {
-    fst_event *e = &c->exec;
-    count_op(x->p, &c->prev);
-    e->kind = FST_EV_EXEC;
-    e->cpu = cpuno;
-    e->insn = &c->prev;
-    e->state = c->prev_state;
-    e->cost = price(x, c, taken);
-    e->taken = taken;
-    e->routine = c->prev_owner;
-    e->charged = c->prev_excluded ? FST_CHARGE_EXCLUDED
-               : c->prev_owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
-    if (c->prev_task != FST_NONE) {   /* the task's clock (events.h) */
-        x->t[c->prev_task].insns++;
-        x->t[c->prev_task].cost += e->cost;
-    }
-    emit(x, e, c->prev_task);
+    exec_one(x, c, cpuno, &c->prev, price(x, c, taken), taken);
     c->have_prev = 0;
-}
-
-static dcache_ent *decode(rp *x, const fst_rec *rec)
-{
-    dcache_ent *e = &x->dc[(rec->addr >> 1) & (DCACHE - 1)];
-    if (!e->valid || e->addr != rec->addr || e->state != rec->state || memcmp(e->bytes, rec->bytes, 6)) {
-        fst_decode(&e->d, rec->bytes, rec->addr, rec->state);
-        e->addr = rec->addr;
-        e->state = rec->state;
-        memcpy(e->bytes, rec->bytes, 6);
-        e->valid = 1;
-        e->costed[0] = e->costed[1] = 0;
-    }
-    return e;
 }
 
 /* Whether d, followed by an instruction at addr, branched. An unconditional branch always
@@ -563,7 +548,7 @@ static void insn(rp *x, const fst_rec *rec)
         check_flow(x, c, rec);
     if (c->handler && (c->dispatch || (rec->state & FST_ST_PROBLEM)))
         dispatch(x, c, rec);
-    c->prev_dc = decode(x, rec);
+    c->prev_dc = fst_code_insn(x->code, rec->addr, rec->bytes, rec->state);
     const fst_insn *d = &c->prev_dc->d;
     size_t owner;
     if (!c->handler) {
@@ -581,11 +566,71 @@ static void insn(rp *x, const fst_rec *rec)
     c->prev_task = c->task;
     c->have_prev = 1;
     c->prev_owner = owner;
-    c->prev_excluded = x->may_exclude &&
-                       ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
-                        (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space)));
+    int excluded = x->may_exclude &&
+                   ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
+                    (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space)));
+    c->prev_charged = excluded ? FST_CHARGE_EXCLUDED : owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
     c->intr = c->gap = 0;
     c->pgm = 0;
+}
+
+/* ---- SEQ runs, block by block ---- */
+
+/* Whether the instruction after c's previous one, in sequence and in the same state, needs
+** none of insn()'s decisions: the previous one is plain (code.h), no interruption, gap or
+** dispatch is pending, and the mainline is not looked for at every instruction. */
+static int flows_on(const rp *x, const cpu *c)
+{
+    if (!c->have_prev || c->intr || c->gap || !fst_code_plain(&c->prev))
+        return 0;
+    if (c->handler)
+        return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
+    const task *t = &x->t[c->task];
+    return t->n || t->had_mainline || !x->mainline_fixed;
+}
+
+/* The rest of a SEQ run on CPU cpuno (tracebin.h fst_tr_seq_left), a block (code.h) at a
+** time while it flows on: then insn() would only move the previous instruction along, so
+** the EXECs of a block are counted and priced together (one by one only for a sink that
+** wants them). What does not flow on is left to fst_tr_next and insn(). */
+static void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno)
+{
+    cpu *c = &x->cpus[cpuno];
+    uint32_t left;
+    while ((left = fst_tr_seq_left(tr)) && flows_on(x, c)) {
+        fst_blk *b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
+        if (!b)
+            return; /* the reader says what is wrong */
+        uint32_t m = b->n < left ? b->n : left;
+        if (x->want_exec[c->prev_charged]) {
+            exec_prev(x, c, cpuno, 0);
+            for (uint32_t i = 0; i + 1 < m; i++)
+                exec_one(x, c, cpuno, &b->e[i].d, b->e[i].cost[0], 0);
+        } else {
+            fst_fx cost = price(x, c, 0) + b->sum[m - 1];
+            count_op(x->p, &c->prev);
+            for (uint32_t i = 0; i + 1 < m; i++)
+                count_op(x->p, &b->e[i].d);
+            size_t tid = c->prev_task;
+            if (tid != FST_NONE) {
+                x->t[tid].insns += m;
+                x->t[tid].cost += cost;
+            }
+            fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state,
+                                 c->prev_charged, c->prev_owner, m, cost);
+        }
+        c->prev = b->e[m - 1].d;
+        c->prev_dc = &b->e[m - 1];
+        c->have_prev = 1;
+        if (c->handler)
+            c->dispatch = is_lpsw(&c->prev);
+        else {
+            task *t = &x->t[c->task];
+            t->prev = c->prev;
+            t->have_prev = 1;
+        }
+        fst_tr_seq_take(tr, m, fst_insn_next(&c->prev));
+    }
 }
 
 static void wait_state(rp *x, cpu *c, const fst_rec *rec)
@@ -678,14 +723,16 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         x.sinks[i + 1] = sinks[i];
     x.nsinks = nsinks + 1;
     sort_sinks(&x);
-    x.dc = fst_xcalloc(DCACHE, sizeof *x.dc);
+    x.code = fst_code_new(o->clock);
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rec rec;
     int k;
     while ((k = fst_tr_next(tr, &rec, err)) > 0) {
-        if (rec.kind == FST_REC_INSN)
+        if (rec.kind == FST_REC_INSN) {
             insn(&x, &rec);
-        else
+            if (fst_tr_seq_left(tr))
+                seq_rest(&x, tr, rec.cpu);
+        } else
             other(&x, &rec);
     }
     if (k < 0)
@@ -711,7 +758,7 @@ out:
     for (size_t w = 0; w <= FST_EV_MARK + 1; w++)
         free(x.want[w]);
     free(x.hash);
-    free(x.dc);
+    fst_code_free(x.code);
     free(x.cpus);
     if (rc < 0)
         fst_profile_free(p);   /* a failed replay leaves nothing to free (fst-diff goes on) */

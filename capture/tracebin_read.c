@@ -35,6 +35,7 @@ struct fst_tr {
     fst_mru jm;
     uint64_t cur;
     unsigned seq;          /* SEQ instructions still to hand out */
+    uint64_t epoch;        /* INS ops that replaced known bytes (fst_tr_code_epoch) */
     size_t seq_pos;        /* frame offset of that SEQ op */
     uint64_t foot_off;     /* file offset of the footer's payload */
     uint32_t state;
@@ -408,6 +409,9 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             int len = fst_insn_len(p[1]);
             if (p + 1 + len > end)
                 return bad_op(r, "truncated instruction", err);
+            const fst_icache_ent *was = fst_icache_slot(&r->ic, r->cur);
+            if (was->len && (was->len != len || memcmp(was->bytes, p + 1, (size_t)len)))
+                r->epoch++; /* code decoded from the cache may be stale now */
             fst_icache_put(&r->ic, r->cur, p + 1, len);
             rec->kind = FST_REC_INSN;
             rec->addr = r->cur;
@@ -529,6 +533,27 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
         }
     }
 }
+
+uint32_t fst_tr_seq_left(const fst_tr *r) { return r->seq; }
+
+void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
+{
+    if (k > r->seq) /* a caller's bug, not damage: never hand out more than the run holds */
+        abort();
+    r->seq -= k;
+    r->cur = next;
+    r->insns += k;
+}
+
+int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6])
+{
+    const fst_icache_ent *e = fst_icache_slot(&r->ic, addr);
+    if (e->len)
+        memcpy(bytes, e->bytes, 6);
+    return e->len;
+}
+
+uint64_t fst_tr_code_epoch(const fst_tr *r) { return r->epoch; }
 
 int fst_tr_complete(const fst_tr *r, const char **why)
 {

@@ -1,0 +1,80 @@
+/* analyze/code.c — see code.h. */
+#include "analyze/code.h"
+
+#include "common/err.h"
+
+#include <stdlib.h>
+
+#define NINSN 4096      /* single instructions: a slot per halfword address, modulo */
+#define NBLK 1024       /* blocks: the same; a block is ~1.5 KB */
+
+struct fst_code {
+    fst_clock *clk;
+    fst_code_ent *insn;
+    fst_blk *blk;
+};
+
+fst_code *fst_code_new(fst_clock *clk)
+{
+    fst_code *c = fst_xcalloc(1, sizeof *c);
+    c->clk = clk;
+    c->insn = fst_xcalloc(NINSN, sizeof *c->insn);
+    c->blk = fst_xcalloc(NBLK, sizeof *c->blk);
+    return c;
+}
+
+void fst_code_free(fst_code *c)
+{
+    if (!c)
+        return;
+    free(c->insn);
+    free(c->blk);
+    free(c);
+}
+
+static void fill(fst_code_ent *e, const uint8_t bytes[6], uint64_t addr, uint32_t state)
+{
+    fst_decode(&e->d, bytes, addr, state);
+    e->state = state;
+    e->valid = 1;
+    e->costed[0] = e->costed[1] = 0;
+}
+
+fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], uint32_t state)
+{
+    fst_code_ent *e = &c->insn[(addr >> 1) & (NINSN - 1)];
+    if (!e->valid || e->d.addr != addr || e->state != state || memcmp(e->d.bytes, bytes, 6))
+        fill(e, bytes, addr, state);
+    return e;
+}
+
+/* Decode from addr: plain instructions, up to and including the first that is not. */
+static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t state)
+{
+    b->addr = addr;
+    b->state = state;
+    b->epoch = fst_tr_code_epoch(tr);
+    b->n = 0;
+    b->sum[0] = 0;
+    uint8_t bytes[6];
+    while (b->n < FST_BLK_MAX && fst_tr_code(tr, addr, bytes)) {
+        fst_code_ent *e = &b->e[b->n];
+        fill(e, bytes, addr, state);
+        b->n++;
+        if (!fst_code_plain(&e->d))
+            break;
+        e->cost[0] = fst_clock_cost(c->clk, &e->d, 0);
+        e->costed[0] = 1;
+        if (b->n < FST_BLK_MAX)
+            b->sum[b->n] = b->sum[b->n - 1] + e->cost[0];
+        addr += e->d.len;
+    }
+}
+
+fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
+{
+    fst_blk *b = &c->blk[(addr >> 1) & (NBLK - 1)];
+    if (!b->n || b->addr != addr || b->state != state || b->epoch != fst_tr_code_epoch(tr))
+        build(c, b, tr, addr, state);
+    return b->n ? b : NULL;
+}
