@@ -25,7 +25,9 @@ typedef struct tstack {
     open_frame *f;
     size_t n, cap;
     fst_map active;         /* routine -> its open frames; FST_NONE - 1 - arc -> the arc's:
-                               "outermost" without scanning the stack */
+                               "outermost" without scanning the stack. Counts stay at 0
+                               (map.h _keep): it holds the routines and arcs the task
+                               ever entered, not a number that grows with the trace */
 } tstack;
 
 struct fst_callgraph {
@@ -95,12 +97,9 @@ static void call(fst_callgraph *cg, const fst_event *e)
         p->arcs[f.arc].count++;
     }
     /* a recursion's time counts once: outermost */
-    f.outer = !fst_map_get(&s->active, f.routine);
-    fst_map_inc(&s->active, f.routine);
-    if (f.arc != FST_NONE) {
-        f.outer_arc = !fst_map_get(&s->active, ARC_KEY(f.arc));
-        fst_map_inc(&s->active, ARC_KEY(f.arc));
-    }
+    f.outer = !fst_map_inc_keep(&s->active, f.routine);
+    if (f.arc != FST_NONE)
+        f.outer_arc = !fst_map_inc_keep(&s->active, ARC_KEY(f.arc));
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
         s->f = fst_xrealloc(s->f, s->cap * sizeof *s->f);
@@ -115,9 +114,9 @@ static void ret(fst_callgraph *cg, const fst_event *e)
     if (!s->n)
         return;
     open_frame f = s->f[--s->n];
-    fst_map_dec(&s->active, f.routine);
+    fst_map_dec_keep(&s->active, f.routine);
     if (f.arc != FST_NONE)
-        fst_map_dec(&s->active, ARC_KEY(f.arc));
+        fst_map_dec_keep(&s->active, ARC_KEY(f.arc));
     if (f.outer) {
         p->r[f.routine].incl_cost += e->tcost - f.cost0;
         p->r[f.routine].incl_insns += e->tinsns - f.insns0;

@@ -32,19 +32,20 @@ void fst_code_free(fst_code *c)
     free(c);
 }
 
-static void fill(fst_code_ent *e, const uint8_t bytes[6], uint64_t addr, uint32_t state)
+static void fill(fst_code *c, fst_code_ent *e, const uint8_t bytes[6], uint64_t addr, uint32_t state)
 {
     fst_decode(&e->d, bytes, addr, state);
     e->state = state;
     e->valid = 1;
-    e->costed[0] = e->costed[1] = 0;
+    e->cost[0] = fst_clock_cost(c->clk, &e->d, 0);
+    e->cost[1] = fst_clock_cost(c->clk, &e->d, 1);
 }
 
 fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], uint32_t state)
 {
     fst_code_ent *e = &c->insn[(addr >> 1) & (NINSN - 1)];
     if (!e->valid || e->d.addr != addr || e->state != state || memcmp(e->d.bytes, bytes, 6))
-        fill(e, bytes, addr, state);
+        fill(c, e, bytes, addr, state);
     return e;
 }
 
@@ -59,12 +60,10 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
     uint8_t bytes[6];
     while (b->n < FST_BLK_MAX && fst_tr_code(tr, addr, bytes)) {
         fst_code_ent *e = &b->e[b->n];
-        fill(e, bytes, addr, state);
+        fill(c, e, bytes, addr, state);
         b->n++;
         if (!fst_code_plain(&e->d))
             break;
-        e->cost[0] = fst_clock_cost(c->clk, &e->d, 0);
-        e->costed[0] = 1;
         if (b->n < FST_BLK_MAX)
             b->sum[b->n] = b->sum[b->n - 1] + e->cost[0];
         addr += e->d.len;

@@ -22,12 +22,12 @@
 ** again). The trace's storage image is never used: it is storage at IPL time. Decoding
 ** depends on the PSW state (architecture, addressing mode), hence the state in the key.
 **
-** Prices: fst_code_ent.cost[taken] is filled by the caller on first use (fst_code_cost),
-** the clock being the caller's; plain instructions of a block come priced as not taken.
+** Prices: every entry comes priced, not taken and taken (clock.h fst_clock_cost with
+** taken 0 and 1): a caller copies both with the instruction, and needs the clock only for
+** an outcome it does not know.
 **
 ** Ownership: fst_code_new / fst_code_free. An entry returned stays where it is but is
-** overwritten by a later lookup that maps to its slot: copy what you keep, and check an
-** entry kept across lookups with fst_code_same before trusting its price.
+** overwritten by a later lookup that maps to its slot: copy what you keep.
 */
 #ifndef FST_CODE_H
 #define FST_CODE_H
@@ -44,8 +44,7 @@ typedef struct fst_code_ent {
     fst_insn d;
     uint32_t state;
     uint8_t valid;
-    uint8_t costed[2];      /* cost[taken] known */
-    fst_fx cost[2];
+    fst_fx cost[2];         /* not taken, taken */
 } fst_code_ent;
 
 typedef struct fst_blk {
@@ -73,11 +72,5 @@ static inline int fst_code_plain(const fst_insn *d)
 fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], uint32_t state);
 /* The block at addr in state, from tr's code cache; NULL when it knows no bytes at addr. */
 fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state);
-
-/* Whether entry e (kept since its lookup) still holds d executed in state. */
-static inline int fst_code_same(const fst_code_ent *e, const fst_insn *d, uint32_t state)
-{
-    return e && e->valid && e->d.addr == d->addr && e->state == state && !memcmp(e->d.bytes, d->bytes, 6);
-}
 
 #endif

@@ -24,7 +24,8 @@ typedef struct task {
     size_t *routine;  /* the routine of every frame: the `stack` of events */
     size_t n, cap;
     fst_map rets;     /* low 24 bits of every frame's return address -> frames: a return
-                         to an older frame is looked up, not searched for (depth-independent) */
+                         to an older frame is looked up, not searched for (depth-independent).
+                         Counts stay at 0 (map.h _keep): one key per return address seen */
     int have_prev;
     fst_insn prev;
     uint32_t prev_state;
@@ -50,7 +51,12 @@ typedef struct cpu {
     size_t prev_task;
     size_t prev_owner;      /* owner when prev executed: FST_NONE = outside */
     int prev_charged;       /* FST_CHARGE_* */
-    fst_code_ent *prev_dc;  /* where prev was decoded (it may have been overwritten since) */
+    fst_fx prev_cost[2];    /* prev's cost not taken, taken (code.h) */
+    /* EXECs not yet added to the clocks and the profile, all of prev_task, prev_state,
+    ** prev_owner and prev_charged: added at once when one of those changes and before any
+    ** event is emitted (flush), so that every sink sees the clocks as they were */
+    uint64_t pend_n;
+    fst_fx pend_cost;
     fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
                                the fields that change (building one was a fifth of the replay) */
 } cpu;
@@ -92,8 +98,31 @@ static cpu *cpu_grow(rp *x, uint16_t n)
 
 static inline cpu *cpu_of(rp *x, uint16_t n) { return n < x->ncpu ? &x->cpus[n] : cpu_grow(x, n); }
 
+/* The EXECs pending on c: to the task's clock (events.h) and the call graph's profile. */
+static void flush(rp *x, cpu *c)
+{
+    if (!c->pend_n)
+        return;
+    size_t tid = c->prev_task;
+    if (tid != FST_NONE) {
+        x->t[tid].insns += c->pend_n;
+        x->t[tid].cost += c->pend_cost;
+    }
+    fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state, c->prev_charged,
+                         c->prev_owner, c->pend_n, c->pend_cost);
+    c->pend_n = 0;
+    c->pend_cost = 0;
+}
+
+static void flush_all(rp *x)
+{
+    for (size_t i = 0; i < x->ncpu; i++)
+        flush(x, &x->cpus[i]);
+}
+
 static void emit(rp *x, fst_event *e, size_t tid)
 {
+    flush_all(x);
     if (tid == FST_NONE) {
         e->stack = no_stack;
         e->depth = 0;
@@ -136,7 +165,7 @@ static size_t hslot(const rp *x, uint64_t a)
     return (size_t)((a >> 1) * 0x9E3779B97F4A7C15ull >> 24) & (x->hcap - 1);
 }
 
-static size_t find_entry(const rp *x, uint64_t a)
+static inline size_t find_entry(const rp *x, uint64_t a)
 {
     for (size_t i = hslot(x, a);; i = (i + 1) & (x->hcap - 1)) {
         size_t r = x->hash[i];
@@ -186,7 +215,7 @@ static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller
     size_t owner = x->p->r[r].timed ? r : caller;
     t->f[t->n] = (frame){ owner, ret & mask, mask };
     t->routine[t->n++] = r;
-    fst_map_inc(&t->rets, ret & 0xFFFFFF);
+    fst_map_inc_keep(&t->rets, ret & 0xFFFFFF);
     fst_event e = { .kind = FST_EV_CALL, .cpu = cpuno, .routine = r, .owner = owner, .caller = caller,
                     .counted = counted, .site = site, .ret = ret & mask };
     emit(x, &e, tid);
@@ -201,7 +230,7 @@ static void pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
 {
     task *t = &x->t[tid];
     t->n--;
-    fst_map_dec(&t->rets, t->f[t->n].ret & 0xFFFFFF);
+    fst_map_dec_keep(&t->rets, t->f[t->n].ret & 0xFFFFFF);
     fst_event e = { .kind = kind, .cpu = cpuno, .routine = t->routine[t->n], .owner = t->f[t->n].owner,
                     .code = code };
     emit(x, &e, tid);
@@ -230,7 +259,7 @@ static int at_return(const frame *f, uint64_t addr)
 static int maybe_return(const task *t, uint64_t addr)
 {
     for (uint64_t k = 0; k <= 16; k += 4)
-        if (fst_map_get(&t->rets, (addr - k) & 0xFFFFFF))
+        if (fst_map_positive(&t->rets, (addr - k) & 0xFFFFFF))
             return 1;
     return 0;
 }
@@ -287,28 +316,16 @@ static void tail_call(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site
 
 /* ---- pricing ---- */
 
-/* The cost of prev, from the decode cache when it still holds prev. */
-static fst_fx price(rp *x, cpu *c, int taken)
+/* The cost of prev: priced when it was decoded, but for an outcome not known. */
+static fst_fx price(const rp *x, const cpu *c, int taken)
 {
-    fst_code_ent *d = c->prev_dc;
-    int cached = taken >= 0 && fst_code_same(d, &c->prev, c->prev_state);
-    if (cached && d->costed[taken])
-        return d->cost[taken];
-    fst_fx cost = fst_clock_cost(x->o->clock, &c->prev, taken);
-    if (cached) {
-        d->cost[taken] = cost;
-        d->costed[taken] = 1;
-    }
-    return cost;
+    return taken >= 0 ? c->prev_cost[taken] : fst_clock_cost(x->o->clock, &c->prev, taken);
 }
 
 /* The instruction mix; an opcode the decoder does not know is counted by opcode, for
 ** fst-report to say which (rare: a linear search is enough). */
-static void count_op(fst_profile *p, const fst_insn *d)
+static void count_unknown(fst_profile *p, const fst_insn *d)
 {
-    p->op_insns[d->op]++;
-    if (d->op != FST_OP_UNKNOWN)
-        return;
     uint32_t key = fst_opcode_key(d->bytes);
     size_t i = 0;
     while (i < p->nundecoded && p->undecoded[i].key != key)
@@ -319,6 +336,13 @@ static void count_op(fst_profile *p, const fst_insn *d)
         p->undecoded[p->nundecoded++] = (fst_opcount){ key, 0 };
     }
     p->undecoded[i].insns++;
+}
+
+static inline void count_op(fst_profile *p, const fst_insn *d)
+{
+    p->op_insns[d->op]++;
+    if (d->op == FST_OP_UNKNOWN)
+        count_unknown(p, d);
 }
 
 /* Instructions priced without a row of the cost model (by a class rule or the default):
@@ -334,18 +358,13 @@ static uint64_t unmodeled_insns(const fst_profile *p, const fst_clock *clk)
     return n;
 }
 
-/* One EXEC on c, of d in c's previous state, owner and task (the call graph's part inline,
-** the event built only when another sink wants it). */
-static void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
+/* One EXEC on c, of d in c's previous state, owner and task: pending (flush), or as an
+** event when a sink other than the call graph wants it. */
+static inline void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
 {
-    size_t tid = c->prev_task;
     count_op(x->p, d);
-    if (tid != FST_NONE) {   /* the task's clock (events.h) */
-        x->t[tid].insns++;
-        x->t[tid].cost += cost;
-    }
-    fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state, c->prev_charged,
-                         c->prev_owner, 1, cost);
+    c->pend_n++;
+    c->pend_cost += cost;
     if (!x->want_exec[c->prev_charged])
         return;
     fst_event *e = &c->exec;
@@ -357,11 +376,11 @@ static void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx co
     e->taken = taken;
     e->routine = c->prev_owner;
     e->charged = c->prev_charged;
-    emit(x, e, tid);
+    emit(x, e, c->prev_task);
 }
 
 /* The EXEC of the previous instruction, now that its successor shows whether it branched. */
-static void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
+static inline void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
 {
     exec_one(x, c, cpuno, &c->prev, price(x, c, taken), taken);
     c->have_prev = 0;
@@ -528,7 +547,7 @@ static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
     t->have_prev = 1;
 }
 
-static void insn(rp *x, const fst_rec *rec)
+static void insn(rp *x, const fst_rec *rec, const fst_code_ent *ce)
 {
     fst_profile *p = x->p;
     cpu *c = cpu_of(x, rec->cpu);
@@ -548,8 +567,7 @@ static void insn(rp *x, const fst_rec *rec)
         check_flow(x, c, rec);
     if (c->handler && (c->dispatch || (rec->state & FST_ST_PROBLEM)))
         dispatch(x, c, rec);
-    c->prev_dc = fst_code_insn(x->code, rec->addr, rec->bytes, rec->state);
-    const fst_insn *d = &c->prev_dc->d;
+    const fst_insn *d = &ce->d;
     size_t owner;
     if (!c->handler) {
         run_insn(x, c, rec, d);
@@ -561,15 +579,20 @@ static void insn(rp *x, const fst_rec *rec)
     int sup = !(rec->state & FST_ST_PROBLEM);
     if (sup && x->sup != FST_NONE)
         owner = x->sup;
+    int excluded = x->may_exclude &&
+                   ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
+                    (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space)));
+    int charged = excluded ? FST_CHARGE_EXCLUDED : owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+    if (c->prev_state != rec->state || c->prev_task != c->task || c->prev_owner != owner || c->prev_charged != charged)
+        flush(x, c); /* what is pending was executed with the old ones */
     c->prev = *d;
+    c->prev_cost[0] = ce->cost[0];
+    c->prev_cost[1] = ce->cost[1];
     c->prev_state = rec->state;
     c->prev_task = c->task;
     c->have_prev = 1;
     c->prev_owner = owner;
-    int excluded = x->may_exclude &&
-                   ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
-                    (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space)));
-    c->prev_charged = excluded ? FST_CHARGE_EXCLUDED : owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+    c->prev_charged = charged;
     c->intr = c->gap = 0;
     c->pgm = 0;
 }
@@ -589,38 +612,37 @@ static int flows_on(const rp *x, const cpu *c)
     return t->n || t->had_mainline || !x->mainline_fixed;
 }
 
-/* The rest of a SEQ run on CPU cpuno (tracebin.h fst_tr_seq_left), a block (code.h) at a
-** time while it flows on: then insn() would only move the previous instruction along, so
-** the EXECs of a block are counted and priced together (one by one only for a sink that
-** wants them). What does not flow on is left to fst_tr_next and insn(). */
-static void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno)
+/* The rest of a SEQ run on CPU cpuno (tracebin.h fst_tr_seq_left), from instruction i of
+** block b (code.h) on, a block at a time while it flows on: then insn() would only move the
+** previous instruction along, so the EXECs of a block are counted and priced together
+** (one by one only for a sink that wants them). What does not flow on is left to
+** fst_tr_next and insn(). */
+static void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i)
 {
     cpu *c = &x->cpus[cpuno];
     uint32_t left;
     while ((left = fst_tr_seq_left(tr)) && flows_on(x, c)) {
-        fst_blk *b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
-        if (!b)
-            return; /* the reader says what is wrong */
-        uint32_t m = b->n < left ? b->n : left;
+        if (i == b->n) {
+            b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
+            i = 0;
+            if (!b)
+                return; /* the reader says what is wrong */
+        }
+        uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
         if (x->want_exec[c->prev_charged]) {
             exec_prev(x, c, cpuno, 0);
-            for (uint32_t i = 0; i + 1 < m; i++)
-                exec_one(x, c, cpuno, &b->e[i].d, b->e[i].cost[0], 0);
+            for (uint32_t k = i; k < last; k++)
+                exec_one(x, c, cpuno, &b->e[k].d, b->e[k].cost[0], 0);
         } else {
-            fst_fx cost = price(x, c, 0) + b->sum[m - 1];
             count_op(x->p, &c->prev);
-            for (uint32_t i = 0; i + 1 < m; i++)
-                count_op(x->p, &b->e[i].d);
-            size_t tid = c->prev_task;
-            if (tid != FST_NONE) {
-                x->t[tid].insns += m;
-                x->t[tid].cost += cost;
-            }
-            fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state,
-                                 c->prev_charged, c->prev_owner, m, cost);
+            for (uint32_t k = i; k < last; k++)
+                count_op(x->p, &b->e[k].d);
+            c->pend_n += m;
+            c->pend_cost += c->prev_cost[0] + (b->sum[last] - b->sum[i]);
         }
-        c->prev = b->e[m - 1].d;
-        c->prev_dc = &b->e[m - 1];
+        c->prev = b->e[last].d;
+        c->prev_cost[0] = b->e[last].cost[0];
+        c->prev_cost[1] = b->e[last].cost[1];
         c->have_prev = 1;
         if (c->handler)
             c->dispatch = is_lpsw(&c->prev);
@@ -630,6 +652,7 @@ static void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno)
             t->have_prev = 1;
         }
         fst_tr_seq_take(tr, m, fst_insn_next(&c->prev));
+        i = last + 1;
     }
 }
 
@@ -728,16 +751,19 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     fst_rec rec;
     int k;
     while ((k = fst_tr_next(tr, &rec, err)) > 0) {
-        if (rec.kind == FST_REC_INSN) {
-            insn(&x, &rec);
-            if (fst_tr_seq_left(tr))
-                seq_rest(&x, tr, rec.cpu);
-        } else
+        fst_blk *b;
+        if (rec.kind == FST_REC_INSN && fst_tr_seq_left(tr) && (b = fst_code_block(x.code, tr, rec.addr, rec.state))) {
+            insn(&x, &rec, &b->e[0]);   /* a SEQ run: its first instruction starts a block */
+            seq_rest(&x, tr, rec.cpu, b, 1);
+        } else if (rec.kind == FST_REC_INSN)
+            insn(&x, &rec, fst_code_insn(x.code, rec.addr, rec.bytes, rec.state));
+        else
             other(&x, &rec);
     }
     if (k < 0)
         goto out;
     finish(&x);
+    flush_all(&x);
     const char *why;
     p->complete = fst_tr_complete(tr, &why);
     if (!p->complete)

@@ -342,23 +342,38 @@ static int finish(fst_tr *r, fst_err *err)
     return 0;
 }
 
+/* JMP k: fst_mru_front(m, k, m->a[k]) for a known k, inline (a call and a memmove were a
+** fifth of reading a loop's jump). */
+static inline void mru_to_front(fst_mru *m, int k)
+{
+    uint64_t to = m->a[k];
+    for (; k > 0; k--)
+        m->a[k] = m->a[k - 1];
+    m->a[0] = to;
+}
+
+/* The next instruction of a SEQ run. */
+static inline int seq_next(fst_tr *r, fst_rec *rec, fst_err *err)
+{
+    fst_icache_ent *e = fst_icache_slot(&r->ic, r->cur);
+    if (!e->len)
+        return bad_op_at(r, r->seq_pos, "SEQ runs into an address with no known instruction", err);
+    r->seq--;
+    rec->kind = FST_REC_INSN;
+    rec->addr = r->cur;
+    rec->len = e->len;
+    memcpy(rec->bytes, e->bytes, 6);
+    rec->cpu = r->cpu;
+    rec->state = r->state;
+    r->cur += e->len;
+    r->insns++;
+    return 1;
+}
+
 int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
 {
-    if (r->seq) { /* fast path: the next instruction of a SEQ run */
-        fst_icache_ent *e = fst_icache_slot(&r->ic, r->cur);
-        if (!e->len)
-            return bad_op_at(r, r->seq_pos, "SEQ runs into an address with no known instruction", err);
-        r->seq--;
-        rec->kind = FST_REC_INSN;
-        rec->addr = r->cur;
-        rec->len = e->len;
-        memcpy(rec->bytes, e->bytes, 6);
-        rec->cpu = r->cpu;
-        rec->state = r->state;
-        r->cur += e->len;
-        r->insns++;
-        return 1;
-    }
+    if (r->seq) /* fast path */
+        return seq_next(r, rec, err);
     for (;;) {
         if (r->ended)
             return 0;
@@ -383,15 +398,14 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             r->seq = (unsigned)op + 1;
             r->seq_pos = r->fpos;
             r->fpos++;
-            return fst_tr_next(r, rec, err);
+            return seq_next(r, rec, err);
         }
         if (op < FST_OP_JMPA) {
             int k = op & 0x0F;
             if (k >= r->jm.n)
                 return bad_op(r, "jump to an unknown recent target", err);
-            uint64_t to = r->jm.a[k];
-            fst_mru_front(&r->jm, k, to);
-            r->cur = to;
+            mru_to_front(&r->jm, k);
+            r->cur = r->jm.a[0];
             r->fpos++;
             continue;
         }
