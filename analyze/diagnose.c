@@ -11,6 +11,8 @@ struct fst_diag {
     size_t *by_addr;        /* routine indices sorted by entry (built at the first event) */
     size_t n;
     uint64_t *unentered;    /* per routine: instructions run inside it while outside */
+    uint64_t lo, hi;        /* the last answer of holder(): for addresses in [lo, hi) */
+    size_t last;
 };
 
 fst_diag *fst_diag_new(const fst_pm *pm)
@@ -48,9 +50,12 @@ static void build(fst_diag *d, const fst_profile *p)
     qsort(d->by_addr, d->n, sizeof *d->by_addr, by_entry);
 }
 
-/* The routine whose storage holds addr: the last entry at or below it, inside the program. */
-static size_t holder(const fst_diag *d, uint64_t addr)
+/* The routine whose storage holds addr: the last entry at or below it, inside the program.
+** The answer holds up to the next entry: kept, for the straight-line code that follows. */
+static size_t holder(fst_diag *d, uint64_t addr)
 {
+    if (addr >= d->lo && addr < d->hi)
+        return d->last;
     if (addr < d->p->lo || addr >= d->p->hi || !d->n)
         return FST_NONE;
     size_t lo = 0, hi = d->n;
@@ -61,7 +66,21 @@ static size_t holder(const fst_diag *d, uint64_t addr)
         else
             hi = mid;
     }
-    return d->p->r[d->by_addr[lo]].entry <= addr ? d->by_addr[lo] : FST_NONE;
+    uint64_t first = d->p->r[d->by_addr[lo]].entry;
+    if (first > addr) {   /* below the first entry */
+        d->lo = d->p->lo;
+        d->hi = first;
+        d->last = FST_NONE;
+    } else {
+        d->lo = first;
+        d->hi = lo + 1 < d->n ? d->p->r[d->by_addr[lo + 1]].entry : d->p->hi;
+        d->last = d->by_addr[lo];
+    }
+    if (d->lo < d->p->lo)   /* the cache answers only inside the program, as the search does */
+        d->lo = d->p->lo;
+    if (d->hi > d->p->hi)
+        d->hi = d->p->hi;
+    return d->last;
 }
 
 void fst_diag_event(void *ctx, const fst_event *e)

@@ -53,8 +53,8 @@ typedef struct cpu {
     int prev_charged;       /* FST_CHARGE_* */
     fst_fx prev_cost[2];    /* prev's cost not taken, taken (code.h) */
     /* EXECs not yet added to the clocks and the profile, all of prev_task, prev_state,
-    ** prev_owner and prev_charged: added at once when one of those changes and before any
-    ** event is emitted (flush), so that every sink sees the clocks as they were */
+    ** prev_owner and prev_charged: added at once when one of those changes (flush) and at
+    ** the end; an event's clocks count them (emit) */
     uint64_t pend_n;
     fst_fx pend_cost;
     fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
@@ -120,9 +120,10 @@ static void flush_all(rp *x)
         flush(x, &x->cpus[i]);
 }
 
+/* To sinks: an event of task tid (FST_NONE: none), with the task's clocks, pending EXECs
+** included. (The profile's sums get the pending ones later: sinks read the event.) */
 static void emit(rp *x, fst_event *e, size_t tid)
 {
-    flush_all(x);
     if (tid == FST_NONE) {
         e->stack = no_stack;
         e->depth = 0;
@@ -136,6 +137,11 @@ static void emit(rp *x, fst_event *e, size_t tid)
         e->task = (uint32_t)tid;
         e->tinsns = t->insns;
         e->tcost = t->cost;
+        for (size_t i = 0; i < x->ncpu; i++)
+            if (x->cpus[i].prev_task == tid) {
+                e->tinsns += x->cpus[i].pend_n;
+                e->tcost += x->cpus[i].pend_cost;
+            }
     }
     e->profile = x->p;
     size_t k = e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind;
