@@ -59,14 +59,16 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
     b->sum[0] = 0;
     uint8_t bytes[6];
     while (b->n < FST_BLK_MAX && fst_tr_code(tr, addr, bytes)) {
-        fst_code_ent *e = &b->e[b->n];
-        fill(c, e, bytes, addr, state);
+        fst_insn *d = &b->d[b->n];
+        fst_decode(d, bytes, addr, state);
+        b->cost[b->n][0] = fst_clock_cost(c->clk, d, 0);
+        b->cost[b->n][1] = fst_clock_cost(c->clk, d, 1);
         b->n++;
-        if (!fst_code_plain(&e->d))
+        if (!fst_code_plain(d))
             break;
         if (b->n < FST_BLK_MAX)
-            b->sum[b->n] = b->sum[b->n - 1] + e->cost[0];
-        addr += e->d.len;
+            b->sum[b->n] = b->sum[b->n - 1] + b->cost[b->n - 1][0];
+        addr += d->len;
     }
 }
 

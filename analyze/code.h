@@ -52,8 +52,9 @@ typedef struct fst_blk {
     uint64_t epoch;         /* the reader's code epoch when decoded */
     uint32_t state;
     uint32_t n;             /* instructions; 0: an empty slot */
+    fst_insn d[FST_BLK_MAX];        /* the instructions, in a row (an EXEC run points here) */
+    fst_fx cost[FST_BLK_MAX][2];    /* their prices, not taken and taken */
     fst_fx sum[FST_BLK_MAX];  /* sum[i]: the cost of the first i instructions, not taken */
-    fst_code_ent e[FST_BLK_MAX];
 } fst_blk;
 
 typedef struct fst_code fst_code;

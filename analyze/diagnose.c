@@ -51,13 +51,23 @@ static void build(fst_diag *d, const fst_profile *p)
 }
 
 /* The routine whose storage holds addr: the last entry at or below it, inside the program.
-** The answer holds up to the next entry: kept, for the straight-line code that follows. */
+** The answer holds for the addresses [d->lo, d->hi) around addr (up to the next entry, the
+** program's bounds): kept, for the straight-line code that follows. */
 static size_t holder(fst_diag *d, uint64_t addr)
 {
     if (addr >= d->lo && addr < d->hi)
         return d->last;
-    if (addr < d->p->lo || addr >= d->p->hi || !d->n)
+    d->last = FST_NONE;
+    if (!d->n) {
+        d->lo = 0;
+        d->hi = UINT64_MAX;
         return FST_NONE;
+    }
+    if (addr < d->p->lo || addr >= d->p->hi) {
+        d->lo = addr < d->p->lo ? 0 : d->p->hi;
+        d->hi = addr < d->p->lo ? d->p->lo : UINT64_MAX;
+        return FST_NONE;
+    }
     size_t lo = 0, hi = d->n;
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
@@ -90,9 +100,17 @@ void fst_diag_event(void *ctx, const fst_event *e)
         return;
     if (!d->p)
         build(d, e->profile);
-    size_t r = holder(d, e->insn->addr);
-    if (r != FST_NONE)
-        d->unentered[r]++;
+    size_t r = holder(d, e->insn[0].addr);
+    if (e->insn[e->n - 1].addr < d->hi) { /* a run (events.h) climbs: all of it is in [lo, hi) */
+        if (r != FST_NONE)
+            d->unentered[r] += e->n;
+        return;
+    }
+    for (size_t i = 0; i < e->n; i++) {
+        r = holder(d, e->insn[i].addr);
+        if (r != FST_NONE)
+            d->unentered[r]++;
+    }
 }
 
 static void names(char *buf, size_t cap, const fst_profile *p, const size_t *idx, size_t n)

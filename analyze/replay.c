@@ -46,6 +46,9 @@ typedef struct cpu {
     int cr1_known;
     /* the last instruction, waiting for its successor to be priced */
     int have_prev;
+    int ran;                /* prev was run for the task (not handling), so it is the task's
+                               prev too, and no interruption, gap or wait came after it:
+                               insn_fast may take the next instruction */
     fst_insn prev;
     uint32_t prev_state;
     size_t prev_task;
@@ -70,6 +73,7 @@ typedef struct rp {
     fst_sink *want[FST_EV_MARK + 2];
     size_t nwant[FST_EV_MARK + 2];
     int want_exec[3];   /* by FST_CHARGE_*: a sink wants those EXECs (the call graph is not asked) */
+    int runs[3];        /* by FST_CHARGE_*: every sink that wants them takes runs (events.h) */
     fst_code *code;     /* decoded instructions and blocks (code.h) */
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
@@ -81,6 +85,7 @@ typedef struct rp {
     cpu *cpus;          /* by CPU number (up to 65535, as trace.bin allows), grown on use */
     size_t ncpu;
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
+    int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
 } rp;
 
 static const size_t no_stack[1];
@@ -162,6 +167,12 @@ static void sort_sinks(rp *x)
     }
     x->want_exec[FST_CHARGE_ROUTINE] = x->want_exec[FST_CHARGE_EXCLUDED] = x->nwant[FST_EV_EXEC] != 0;
     x->want_exec[FST_CHARGE_OUTSIDE] = x->nwant[FST_EV_MARK + 1] != 0;
+    for (int ch = 0; ch < 3; ch++) {
+        size_t k = ch == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : FST_EV_EXEC;
+        x->runs[ch] = 1;
+        for (size_t i = 0; i < x->nwant[k]; i++)
+            x->runs[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_RUNS) != 0;
+    }
 }
 
 /* ---- entry points ---- */
@@ -364,12 +375,12 @@ static uint64_t unmodeled_insns(const fst_profile *p, const fst_clock *clk)
     return n;
 }
 
-/* One EXEC on c, of d in c's previous state, owner and task: pending (flush), or as an
-** event when a sink other than the call graph wants it. */
-static inline void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
+/* n EXECs on c, of d[0..n-1] in c's previous state, owner and task (n > 1: a run, for
+** sinks that take them): pending (flush), and an event when a sink other than the call
+** graph wants them. The instruction mix is counted by the caller. */
+static inline void exec_n(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
 {
-    count_op(x->p, d);
-    c->pend_n++;
+    c->pend_n += n;
     c->pend_cost += cost;
     if (!x->want_exec[c->prev_charged])
         return;
@@ -377,6 +388,7 @@ static inline void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fs
     e->kind = FST_EV_EXEC;
     e->cpu = cpuno;
     e->insn = d;
+    e->n = n;
     e->state = c->prev_state;
     e->cost = cost;
     e->taken = taken;
@@ -385,11 +397,17 @@ static inline void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fs
     emit(x, e, c->prev_task);
 }
 
+static inline void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
+{
+    count_op(x->p, d);
+    exec_n(x, c, cpuno, d, 1, cost, taken);
+}
+
 /* The EXEC of the previous instruction, now that its successor shows whether it branched. */
 static inline void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
 {
     exec_one(x, c, cpuno, &c->prev, price(x, c, taken), taken);
-    c->have_prev = 0;
+    c->have_prev = c->ran = 0;
 }
 
 /* Whether d, followed by an instruction at addr, branched. An unconditional branch always
@@ -519,6 +537,24 @@ static void check_flow(rp *x, cpu *c, const fst_rec *rec)
 }
 
 /* A task's instruction: calls and returns in its stack (DESIGN §3). */
+/* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
+static void branched_to(rp *x, size_t tid, const fst_rec *rec)
+{
+    fst_profile *p = x->p;
+    task *t = &x->t[tid];
+    size_t r = find_entry(x, rec->addr);
+    if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14 && r != FST_NONE) {
+        uint64_t mask = amask(t->prev_state);
+        if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
+            enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
+            p->tasks[tid].mainline = r;
+        } else
+            push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
+    } else if (!returns(x, tid, rec->cpu, rec->addr) && x->o->tail_calls && r != FST_NONE &&
+               !(t->prev.flags & FST_I_LINK))
+        tail_call(x, tid, rec->cpu, r, t->prev.addr);
+}
+
 static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
 {
     fst_profile *p = x->p;
@@ -529,19 +565,9 @@ static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
         was_branch = (t->prev.flags & FST_I_BRANCH) && (t->prev.flags & FST_I_CANBRANCH);
         branched = taken_to(&t->prev, rec->addr);
     }
-    if (branched && was_branch) {
-        size_t r = find_entry(x, rec->addr);
-        if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14 && r != FST_NONE) {
-            uint64_t mask = amask(t->prev_state);
-            if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
-                enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
-                p->tasks[tid].mainline = r;
-            } else
-                push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
-        } else if (!returns(x, tid, rec->cpu, rec->addr) && x->o->tail_calls && r != FST_NONE &&
-                   !(t->prev.flags & FST_I_LINK))
-            tail_call(x, tid, rec->cpu, r, t->prev.addr);
-    } else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
+    if (branched && was_branch)
+        branched_to(x, tid, rec);
+    else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
         size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
         if (r != FST_NONE && p->r[r].mainline) {
             enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
@@ -553,7 +579,46 @@ static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
     t->have_prev = 1;
 }
 
-static void insn(rp *x, const fst_rec *rec, const fst_code_ent *ce)
+/* insn() for the common case, in a few tests: the task's next instruction on the CPU that
+** ran its previous one, in the same state, with no interruption, gap, SVC or dispatch
+** between them, no mainline to look for, nothing excluded and no supervisor row. Returns
+** 0, having done nothing, when that is not the case. */
+static inline int insn_fast(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
+{
+    if (!c->ran || rec->state != c->prev_state || !x->plain)
+        return 0;
+    task *t = &x->t[c->task];
+    const fst_insn *pv = &c->prev;  /* also the task's (c->ran) */
+    unsigned fl = pv->flags;
+    int taken = 0, branched = 0;
+    if (fl & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) {
+        if (pv->bytes[0] == 0x0A)
+            return 0;               /* SVC: the task is suspended (check_flow) */
+        if (fl & FST_I_CANBRANCH) {
+            taken = taken_to(pv, rec->addr);
+            branched = taken && (fl & FST_I_BRANCH);
+        }
+    } else if (rec->addr != fst_insn_next(pv))
+        return 0;                   /* an interruption the trace does not show (check_flow) */
+    if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed)
+        return 0;                   /* the mainline entered without a call? (run_insn) */
+    exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
+    if (branched)
+        branched_to(x, c->task, rec);
+    t->prev = *d;
+    size_t owner = top_owner(t);
+    int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+    if (owner != c->prev_owner || charged != c->prev_charged)
+        flush(x, c);
+    c->prev = *d;
+    c->prev_cost[0] = cost[0];
+    c->prev_cost[1] = cost[1];
+    c->prev_owner = owner;
+    c->prev_charged = charged;
+    return 1;
+}
+
+static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
 {
     fst_profile *p = x->p;
     cpu *c = cpu_of(x, rec->cpu);
@@ -573,8 +638,8 @@ static void insn(rp *x, const fst_rec *rec, const fst_code_ent *ce)
         check_flow(x, c, rec);
     if (c->handler && (c->dispatch || (rec->state & FST_ST_PROBLEM)))
         dispatch(x, c, rec);
-    const fst_insn *d = &ce->d;
     size_t owner;
+    c->ran = !c->handler;
     if (!c->handler) {
         run_insn(x, c, rec, d);
         owner = top_owner(&x->t[c->task]);
@@ -592,8 +657,8 @@ static void insn(rp *x, const fst_rec *rec, const fst_code_ent *ce)
     if (c->prev_state != rec->state || c->prev_task != c->task || c->prev_owner != owner || c->prev_charged != charged)
         flush(x, c); /* what is pending was executed with the old ones */
     c->prev = *d;
-    c->prev_cost[0] = ce->cost[0];
-    c->prev_cost[1] = ce->cost[1];
+    c->prev_cost[0] = cost[0];
+    c->prev_cost[1] = cost[1];
     c->prev_state = rec->state;
     c->prev_task = c->task;
     c->have_prev = 1;
@@ -634,25 +699,34 @@ static void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i)
             if (!b)
                 return; /* the reader says what is wrong */
         }
+        /* the EXECs of prev and of d[i..last-1]; d[last] becomes prev */
         uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
-        if (x->want_exec[c->prev_charged]) {
+        int ch = c->prev_charged;
+        if (x->want_exec[ch] && !x->runs[ch]) {
             exec_prev(x, c, cpuno, 0);
             for (uint32_t k = i; k < last; k++)
-                exec_one(x, c, cpuno, &b->e[k].d, b->e[k].cost[0], 0);
+                exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
         } else {
             count_op(x->p, &c->prev);
             for (uint32_t k = i; k < last; k++)
-                count_op(x->p, &b->e[k].d);
-            c->pend_n += m;
-            c->pend_cost += c->prev_cost[0] + (b->sum[last] - b->sum[i]);
+                count_op(x->p, &b->d[k]);
+            fst_fx run = b->sum[last] - b->sum[i];
+            if (i) /* prev is d[i - 1]: one run */
+                exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
+            else {
+                exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
+                if (m > 1)
+                    exec_n(x, c, cpuno, &b->d[0], m - 1, run, 0);
+            }
         }
-        c->prev = b->e[last].d;
-        c->prev_cost[0] = b->e[last].cost[0];
-        c->prev_cost[1] = b->e[last].cost[1];
+        c->prev = b->d[last];
+        c->prev_cost[0] = b->cost[last][0];
+        c->prev_cost[1] = b->cost[last][1];
         c->have_prev = 1;
+        c->ran = !c->handler;
         if (c->handler)
             c->dispatch = is_lpsw(&c->prev);
-        else {
+        else {  /* the task's prev too */
             task *t = &x->t[c->task];
             t->prev = c->prev;
             t->have_prev = 1;
@@ -671,6 +745,7 @@ static void wait_state(rp *x, cpu *c, const fst_rec *rec)
     c->task = FST_NONE;
     c->handler = 1;
     c->dispatch = 0;
+    c->ran = 0;
 }
 
 static void other(rp *x, const fst_rec *rec)
@@ -681,12 +756,13 @@ static void other(rp *x, const fst_rec *rec)
     case FST_REC_PGMCHK:
         e.kind = FST_EV_INTERRUPT; e.cls = FST_EV_PGM; e.code = rec->code;
         c->intr = 1;
+        c->ran = 0;
         c->pgm = rec->code ? rec->code : 1;
         break;
     case FST_REC_INTR:
         e.kind = FST_EV_INTERRUPT; e.cls = rec->cls; e.code = rec->code;
         if (rec->cls != FST_INTR_SVC) /* the SVC instruction itself shows it */
-            c->intr = 1;
+            c->intr = 1, c->ran = 0;
         break;
     case FST_REC_WAIT:
         e.kind = FST_EV_WAIT; e.cls = rec->cls;
@@ -706,6 +782,7 @@ static void other(rp *x, const fst_rec *rec)
             if (x->cpus[i].have_prev)
                 exec_prev(x, &x->cpus[i], (uint16_t)i, FST_TAKEN_UNKNOWN);
             x->cpus[i].gap = 1;
+            x->cpus[i].ran = 0;
         }
         e.kind = FST_EV_MARK;
         e.code = FST_MARK_GAP;
@@ -742,6 +819,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     x.may_exclude = o->cpu_problem || o->space_set;
     for (size_t r = 0; r < p->nr; r++)
         x.may_exclude |= p->r[r].excluded != 0;
+    x.plain = !x.may_exclude && x.sup == FST_NONE;
     x.ids = fst_tasks_new();
     cg = fst_callgraph_new(p);
     x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
@@ -759,10 +837,16 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     while ((k = fst_tr_next(tr, &rec, err)) > 0) {
         fst_blk *b;
         if (rec.kind == FST_REC_INSN && fst_tr_seq_left(tr) && (b = fst_code_block(x.code, tr, rec.addr, rec.state))) {
-            insn(&x, &rec, &b->e[0]);   /* a SEQ run: its first instruction starts a block */
+            cpu *c = cpu_of(&x, rec.cpu);   /* a SEQ run: its first instruction starts a block */
+            if (!insn_fast(&x, c, &rec, &b->d[0], b->cost[0]))
+                insn(&x, &rec, &b->d[0], b->cost[0]);
             seq_rest(&x, tr, rec.cpu, b, 1);
         } else if (rec.kind == FST_REC_INSN)
-            insn(&x, &rec, fst_code_insn(x.code, rec.addr, rec.bytes, rec.state));
+        {
+            const fst_code_ent *ce = fst_code_insn(x.code, rec.addr, rec.bytes, rec.state);
+            if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost))
+                insn(&x, &rec, &ce->d, ce->cost);
+        }
         else
             other(&x, &rec);
     }

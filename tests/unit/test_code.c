@@ -70,15 +70,15 @@ static void test_blocks_follow_modified_code(void **state)
             assert_non_null(b);
             uint32_t m = b->n < left ? b->n : left;
             for (uint32_t i = 0; i < m; i++, seen++) {
-                const fst_insn *d = &b->e[i].d;
+                const fst_insn *d = &b->d[i];
                 assert_int_equal(d->addr, A + 2 * (seen % PER));
                 assert_memory_equal(d->bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
                 assert_int_equal(fst_code_plain(d), seen % PER != PER - 1);
-                assert_true(b->e[i].cost[0] == fst_clock_cost(clk, d, 0) && b->e[i].cost[1] == fst_clock_cost(clk, d, 1));
+                assert_true(b->cost[i][0] == fst_clock_cost(clk, d, 0) && b->cost[i][1] == fst_clock_cost(clk, d, 1));
                 if (i + 1 < m)  /* plain ones summed */
-                    assert_true(b->sum[i + 1] == b->sum[i] + b->e[i].cost[0]);
+                    assert_true(b->sum[i + 1] == b->sum[i] + b->cost[i][0]);
             }
-            next = b->e[m - 1].d.addr + b->e[m - 1].d.len;
+            next = b->d[m - 1].addr + b->d[m - 1].len;
             fst_tr_seq_take(tr, m, next);
             blocks++;
         }
