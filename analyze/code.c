@@ -10,14 +10,18 @@
 
 struct fst_code {
     fst_clock *clk;
+    fst_code_count *count;
+    void *ctx;
     fst_code_ent *insn;
     fst_blk *blk;
 };
 
-fst_code *fst_code_new(fst_clock *clk)
+fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
 {
     fst_code *c = fst_xcalloc(1, sizeof *c);
     c->clk = clk;
+    c->count = count;
+    c->ctx = ctx;
     c->insn = fst_xcalloc(NINSN, sizeof *c->insn);
     c->blk = fst_xcalloc(NBLK, sizeof *c->blk);
     return c;
@@ -49,9 +53,29 @@ fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], 
     return e;
 }
 
+/* The executions counted in b, to c->count; b's counts are 0 after. */
+static void fold(fst_code *c, fst_blk *b)
+{
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < b->n; k++) {
+        n += b->ran[k];   /* a prefix sum of differences (modulo 2^64: exact) */
+        b->ran[k] = 0;
+        if (n)
+            c->count(c->ctx, &b->d[k], n);
+    }
+    b->ran[b->n] = 0;
+}
+
+void fst_code_fold(fst_code *c)
+{
+    for (size_t i = 0; i < NBLK; i++)
+        fold(c, &c->blk[i]);
+}
+
 /* Decode from addr: plain instructions, up to and including the first that is not. */
 static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t state)
 {
+    fold(c, b);
     b->addr = addr;
     b->state = state;
     b->epoch = fst_tr_code_epoch(tr);

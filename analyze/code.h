@@ -26,6 +26,12 @@
 ** taken 0 and 1): a caller copies both with the instruction, and needs the clock only for
 ** an outcome it does not know.
 **
+** Counts: a caller that runs d[i..j-1] of a block says so with fst_blk_ran (two additions,
+** whatever the length); the counts reach the caller's `count` function (fst_code_new) per
+** instruction, times executed, when the block's slot is taken by another block and at
+** fst_code_fold. (The instruction mix is a sum: the order in which it is added up does not
+** matter.)
+**
 ** Ownership: fst_code_new / fst_code_free. An entry returned stays where it is but is
 ** overwritten by a later lookup that maps to its slot: copy what you keep.
 */
@@ -55,11 +61,22 @@ typedef struct fst_blk {
     fst_insn d[FST_BLK_MAX];        /* the instructions, in a row (an EXEC run points here) */
     fst_fx cost[FST_BLK_MAX][2];    /* their prices, not taken and taken */
     fst_fx sum[FST_BLK_MAX];  /* sum[i]: the cost of the first i instructions, not taken */
+    uint64_t ran[FST_BLK_MAX + 1];  /* executions, as differences (fst_blk_ran) */
 } fst_blk;
 
 typedef struct fst_code fst_code;
 
-fst_code *fst_code_new(fst_clock *clk);
+/* `count(ctx, d, n)`: instruction d executed n more times (n > 0). */
+typedef void fst_code_count(void *ctx, const fst_insn *d, uint64_t n);
+fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx);
+/* d[i..j-1] of b executed once more (i <= j <= b->n). */
+static inline void fst_blk_ran(fst_blk *b, uint32_t i, uint32_t j)
+{
+    b->ran[i]++;
+    b->ran[j]--;
+}
+/* Every block's counts to `count`, now. */
+void fst_code_fold(fst_code *c);
 void fst_code_free(fst_code *c);
 
 /* An instruction that cannot change the flow of control: no branch that can be taken, no

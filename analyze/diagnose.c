@@ -5,14 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct held {       /* routine r holds the addresses [lo, hi) */
+    uint64_t lo, hi;
+    size_t r;
+} held;
+
 struct fst_diag {
     const fst_pm *pm;
     const fst_profile *p;
     size_t *by_addr;        /* routine indices sorted by entry (built at the first event) */
     size_t n;
     uint64_t *unentered;    /* per routine: instructions run inside it while outside */
-    uint64_t lo, hi;        /* the last answer of holder(): for addresses in [lo, hi) */
-    size_t last;
+    held hold[2];           /* holder()'s last answers, the latest first */
 };
 
 fst_diag *fst_diag_new(const fst_pm *pm)
@@ -50,47 +54,58 @@ static void build(fst_diag *d, const fst_profile *p)
     qsort(d->by_addr, d->n, sizeof *d->by_addr, by_entry);
 }
 
-/* The routine whose storage holds addr: the last entry at or below it, inside the program.
-** The answer holds for the addresses [d->lo, d->hi) around addr (up to the next entry, the
-** program's bounds): kept, for the straight-line code that follows. */
-static size_t holder(fst_diag *d, uint64_t addr)
+/* The routine whose storage holds addr: the last entry at or below it, inside the program,
+** searched for. The answer holds for the addresses [*lo, *hi) around addr (up to the next
+** entry, within the program's bounds or outside them). */
+static size_t search(const fst_diag *d, uint64_t addr, uint64_t *lo_, uint64_t *hi_)
 {
-    if (addr >= d->lo && addr < d->hi)
-        return d->last;
-    d->last = FST_NONE;
+    const fst_profile *p = d->p;
     if (!d->n) {
-        d->lo = 0;
-        d->hi = UINT64_MAX;
+        *lo_ = 0, *hi_ = UINT64_MAX;
         return FST_NONE;
     }
-    if (addr < d->p->lo || addr >= d->p->hi) {
-        d->lo = addr < d->p->lo ? 0 : d->p->hi;
-        d->hi = addr < d->p->lo ? d->p->lo : UINT64_MAX;
+    if (addr < p->lo || addr >= p->hi) {
+        *lo_ = addr < p->lo ? 0 : p->hi;
+        *hi_ = addr < p->lo ? p->lo : UINT64_MAX;
         return FST_NONE;
     }
     size_t lo = 0, hi = d->n;
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
-        if (d->p->r[d->by_addr[mid]].entry <= addr)
+        if (p->r[d->by_addr[mid]].entry <= addr)
             lo = mid;
         else
             hi = mid;
     }
-    uint64_t first = d->p->r[d->by_addr[lo]].entry;
+    uint64_t first = p->r[d->by_addr[lo]].entry;
+    size_t r = FST_NONE;
     if (first > addr) {   /* below the first entry */
-        d->lo = d->p->lo;
-        d->hi = first;
-        d->last = FST_NONE;
+        *lo_ = p->lo;
+        *hi_ = first;
     } else {
-        d->lo = first;
-        d->hi = lo + 1 < d->n ? d->p->r[d->by_addr[lo + 1]].entry : d->p->hi;
-        d->last = d->by_addr[lo];
+        *lo_ = first;
+        *hi_ = lo + 1 < d->n ? p->r[d->by_addr[lo + 1]].entry : p->hi;
+        r = d->by_addr[lo];
     }
-    if (d->lo < d->p->lo)   /* the cache answers only inside the program, as the search does */
-        d->lo = d->p->lo;
-    if (d->hi > d->p->hi)
-        d->hi = d->p->hi;
-    return d->last;
+    if (*lo_ < p->lo)   /* the answer holds only inside the program, as the search does */
+        *lo_ = p->lo;
+    if (*hi_ > p->hi)
+        *hi_ = p->hi;
+    return r;
+}
+
+/* search(), with its last two answers kept (a loop's caller and callee): d->hold[0] is
+** the one for addr afterwards. */
+static size_t holder(fst_diag *d, uint64_t addr)
+{
+    if (addr >= d->hold[0].lo && addr < d->hold[0].hi)
+        return d->hold[0].r;
+    held h = d->hold[1];
+    if (!(addr >= h.lo && addr < h.hi))
+        h.r = search(d, addr, &h.lo, &h.hi);
+    d->hold[1] = d->hold[0];
+    d->hold[0] = h;
+    return h.r;
 }
 
 void fst_diag_event(void *ctx, const fst_event *e)
@@ -101,7 +116,7 @@ void fst_diag_event(void *ctx, const fst_event *e)
     if (!d->p)
         build(d, e->profile);
     size_t r = holder(d, e->insn[0].addr);
-    if (e->insn[e->n - 1].addr < d->hi) { /* a run (events.h) climbs: all of it is in [lo, hi) */
+    if (e->insn[e->n - 1].addr < d->hold[0].hi) { /* a run (events.h) climbs: all of it is in [lo, hi) */
         if (r != FST_NONE)
             d->unentered[r] += e->n;
         return;

@@ -46,9 +46,10 @@ typedef struct cpu {
     int cr1_known;
     /* the last instruction, waiting for its successor to be priced */
     int have_prev;
-    int ran;                /* prev was run for the task (not handling), so it is the task's
-                               prev too, and no interruption, gap or wait came after it:
-                               insn_fast may take the next instruction */
+    int ran;                /* no interruption, gap or wait came after prev, and either prev
+                               was run for the task (not handling: it is the task's prev too)
+                               or the handler goes on (no dispatch due): insn_fast may take
+                               the next instruction */
     fst_insn prev;
     uint32_t prev_state;
     size_t prev_task;
@@ -341,7 +342,7 @@ static fst_fx price(const rp *x, const cpu *c, int taken)
 
 /* The instruction mix; an opcode the decoder does not know is counted by opcode, for
 ** fst-report to say which (rare: a linear search is enough). */
-static void count_unknown(fst_profile *p, const fst_insn *d)
+static void count_unknown(fst_profile *p, const fst_insn *d, uint64_t n)
 {
     uint32_t key = fst_opcode_key(d->bytes);
     size_t i = 0;
@@ -352,14 +353,23 @@ static void count_unknown(fst_profile *p, const fst_insn *d)
             p->undecoded = fst_xrealloc(p->undecoded, (2 * p->nundecoded + 2) * sizeof *p->undecoded);
         p->undecoded[p->nundecoded++] = (fst_opcount){ key, 0 };
     }
-    p->undecoded[i].insns++;
+    p->undecoded[i].insns += n;
 }
 
 static inline void count_op(fst_profile *p, const fst_insn *d)
 {
     p->op_insns[d->op]++;
     if (d->op == FST_OP_UNKNOWN)
-        count_unknown(p, d);
+        count_unknown(p, d, 1);
+}
+
+/* The counts a block kept (code.h fst_blk_ran). */
+static void count_ops(void *ctx, const fst_insn *d, uint64_t n)
+{
+    fst_profile *p = ctx;
+    p->op_insns[d->op] += n;
+    if (d->op == FST_OP_UNKNOWN)
+        count_unknown(p, d, n);
 }
 
 /* Instructions priced without a row of the cost model (by a class rule or the default):
@@ -587,26 +597,31 @@ static inline int insn_fast(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d
 {
     if (!c->ran || rec->state != c->prev_state || !x->plain)
         return 0;
-    task *t = &x->t[c->task];
-    const fst_insn *pv = &c->prev;  /* also the task's (c->ran) */
+    const fst_insn *pv = &c->prev;
     unsigned fl = pv->flags;
-    int taken = 0, branched = 0;
-    if (fl & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) {
-        if (pv->bytes[0] == 0x0A)
-            return 0;               /* SVC: the task is suspended (check_flow) */
-        if (fl & FST_I_CANBRANCH) {
-            taken = taken_to(pv, rec->addr);
-            branched = taken && (fl & FST_I_BRANCH);
-        }
-    } else if (rec->addr != fst_insn_next(pv))
-        return 0;                   /* an interruption the trace does not show (check_flow) */
-    if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed)
-        return 0;                   /* the mainline entered without a call? (run_insn) */
-    exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
-    if (branched)
-        branched_to(x, c->task, rec);
-    t->prev = *d;
-    size_t owner = top_owner(t);
+    int taken = (fl & FST_I_CANBRANCH) ? taken_to(pv, rec->addr) : 0;
+    size_t owner;
+    if (c->handler) {           /* handling, no dispatch due (c->ran) */
+        exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
+        c->dispatch = is_lpsw(d);
+        c->ran = !c->dispatch;
+        owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
+    } else {                    /* the task's instruction; pv is the task's prev too (c->ran) */
+        task *t = &x->t[c->task];
+        int branched = taken && (fl & FST_I_BRANCH);
+        if (fl & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) {
+            if (pv->bytes[0] == 0x0A)
+                return 0;       /* SVC: the task is suspended (check_flow) */
+        } else if (rec->addr != fst_insn_next(pv))
+            return 0;           /* an interruption the trace does not show (check_flow) */
+        if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed)
+            return 0;           /* the mainline entered without a call? (run_insn) */
+        exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
+        if (branched)
+            branched_to(x, c->task, rec);
+        t->prev = *d;
+        owner = top_owner(t);
+    }
     int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
     if (owner != c->prev_owner || charged != c->prev_charged)
         flush(x, c);
@@ -639,7 +654,6 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
     if (c->handler && (c->dispatch || (rec->state & FST_ST_PROBLEM)))
         dispatch(x, c, rec);
     size_t owner;
-    c->ran = !c->handler;
     if (!c->handler) {
         run_insn(x, c, rec, d);
         owner = top_owner(&x->t[c->task]);
@@ -666,6 +680,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
     c->prev_charged = charged;
     c->intr = c->gap = 0;
     c->pgm = 0;
+    c->ran = !c->handler || (!c->dispatch && !(rec->state & FST_ST_PROBLEM));
 }
 
 /* ---- SEQ runs, block by block ---- */
@@ -708,8 +723,7 @@ static void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i)
                 exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
         } else {
             count_op(x->p, &c->prev);
-            for (uint32_t k = i; k < last; k++)
-                count_op(x->p, &b->d[k]);
+            fst_blk_ran(b, i, last);
             fst_fx run = b->sum[last] - b->sum[i];
             if (i) /* prev is d[i - 1]: one run */
                 exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
@@ -723,10 +737,10 @@ static void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i)
         c->prev_cost[0] = b->cost[last][0];
         c->prev_cost[1] = b->cost[last][1];
         c->have_prev = 1;
-        c->ran = !c->handler;
         if (c->handler)
             c->dispatch = is_lpsw(&c->prev);
-        else {  /* the task's prev too */
+        c->ran = !c->handler || (!c->dispatch && !(c->prev_state & FST_ST_PROBLEM));
+        if (!c->handler) {  /* the task's prev too */
             task *t = &x->t[c->task];
             t->prev = c->prev;
             t->have_prev = 1;
@@ -830,7 +844,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         x.sinks[i + 1] = sinks[i];
     x.nsinks = nsinks + 1;
     sort_sinks(&x);
-    x.code = fst_code_new(o->clock);
+    x.code = fst_code_new(o->clock, count_ops, p);
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rec rec;
     int k;
@@ -854,6 +868,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         goto out;
     finish(&x);
     flush_all(&x);
+    fst_code_fold(x.code);
     const char *why;
     p->complete = fst_tr_complete(tr, &why);
     if (!p->complete)

@@ -42,6 +42,17 @@ static void make(const char *path)
     assert_int_equal(fst_tw_close(w, 1, "eof", NULL, &err), 0);
 }
 
+/* What the blocks counted (fst_code_count), by address and instruction */
+static uint64_t counted[PER][2];
+
+static void count(void *ctx, const fst_insn *d, uint64_t n)
+{
+    (void)ctx;
+    unsigned i = (unsigned)(d->addr - A) / 2;
+    assert_true(i < PER);
+    counted[i][d->bytes[0] == sr12[0]] += n;
+}
+
 static void test_blocks_follow_modified_code(void **state)
 {
     (void)state;
@@ -53,7 +64,9 @@ static void test_blocks_follow_modified_code(void **state)
     assert_non_null(clk);
     fst_tr *tr = fst_tr_open(path, &err);
     assert_non_null(tr);
-    fst_code *code = fst_code_new(clk);
+    fst_code *code = fst_code_new(clk, count, NULL);
+    memset(counted, 0, sizeof counted);
+    uint64_t direct[PER][2] = { { 0 } };    /* read with fst_tr_next */
     uint64_t seen = 0, blocks = 0, epoch0 = fst_tr_code_epoch(tr);
     fst_rec rec;
     int k;
@@ -62,6 +75,7 @@ static void test_blocks_follow_modified_code(void **state)
             continue;
         assert_int_equal(rec.addr, A + 2 * (seen % PER));
         assert_memory_equal(rec.bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
+        direct[seen % PER][rec.bytes[0] == sr12[0]]++;
         seen++;
         uint64_t next = rec.addr + rec.len;
         uint32_t left;
@@ -78,6 +92,7 @@ static void test_blocks_follow_modified_code(void **state)
                 if (i + 1 < m)  /* plain ones summed */
                     assert_true(b->sum[i + 1] == b->sum[i] + b->cost[i][0]);
             }
+            fst_blk_ran(b, 0, m);
             next = b->d[m - 1].addr + b->d[m - 1].len;
             fst_tr_seq_take(tr, m, next);
             blocks++;
@@ -88,6 +103,13 @@ static void test_blocks_follow_modified_code(void **state)
     assert_true(blocks >= ROUNDS - 1);              /* runs were read a block at a time */
     assert_int_equal(fst_tr_code_epoch(tr), epoch0 + 1); /* one INS replaced known bytes */
     assert_int_equal(fst_tr_insns(tr), ROUNDS * PER);
+    fst_code_fold(code);        /* counts kept in blocks, and in a block decoded again, all there */
+    for (int i = 0; i < PER; i++) {
+        uint64_t want_sr = i == 1 ? ROUNDS - CHANGE : 0;
+        assert_int_equal(counted[i][0] + direct[i][0], ROUNDS - want_sr);
+        assert_int_equal(counted[i][1] + direct[i][1], want_sr);
+    }
+    assert_true(counted[1][0] && counted[1][1]);
     const char *why;
     assert_true(fst_tr_complete(tr, &why));
     fst_code_free(code);
