@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #define NINSN 4096      /* single instructions: a slot per halfword address, modulo */
-#define NBLK 1024       /* blocks: the same; a block is ~1.5 KB */
+#define NBLK 1024       /* blocks: the same; a block is some 1.2 KB */
 
 struct fst_code {
     fst_clock *clk;
@@ -14,6 +14,8 @@ struct fst_code {
     void *ctx;
     fst_code_ent *insn;
     fst_blk *blk;
+    uint8_t *used;      /* per block slot: ever built (fst_code_fold reads only those: the
+                           others' pages are never touched, so memory is what the code needs) */
 };
 
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
@@ -24,6 +26,7 @@ fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
     c->ctx = ctx;
     c->insn = fst_xcalloc(NINSN, sizeof *c->insn);
     c->blk = fst_xcalloc(NBLK, sizeof *c->blk);
+    c->used = fst_xcalloc(NBLK, 1);
     return c;
 }
 
@@ -33,6 +36,7 @@ void fst_code_free(fst_code *c)
         return;
     free(c->insn);
     free(c->blk);
+    free(c->used);
     free(c);
 }
 
@@ -69,7 +73,8 @@ static void fold(fst_code *c, fst_blk *b)
 void fst_code_fold(fst_code *c)
 {
     for (size_t i = 0; i < NBLK; i++)
-        fold(c, &c->blk[i]);
+        if (c->used[i])
+            fold(c, &c->blk[i]);
 }
 
 /* Decode from addr: plain instructions, up to and including the first that is not. */
@@ -98,8 +103,11 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
 
 fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
 {
-    fst_blk *b = &c->blk[(addr >> 1) & (NBLK - 1)];
-    if (!b->n || b->addr != addr || b->state != state || b->epoch != fst_tr_code_epoch(tr))
+    size_t i = (addr >> 1) & (NBLK - 1);
+    fst_blk *b = &c->blk[i];
+    if (!b->n || b->addr != addr || b->state != state || b->epoch != fst_tr_code_epoch(tr)) {
         build(c, b, tr, addr, state);
+        c->used[i] = 1;
+    }
     return b->n ? b : NULL;
 }

@@ -80,7 +80,10 @@ typedef struct fst_event {
     uint32_t task;          /* the task (FST_NOTASK: none, e.g. a handler after a wait) */
     uint64_t tinsns;        /* the task's clock after the event */
     fst_fx tcost;
-    const struct fst_profile *profile; /* the routines (names, entries, timed) */
+    const struct fst_profile *profile; /* the routines (names, entries, timed); its counts
+                                          are complete only when the replay returns (the
+                                          replayer adds up EXECs in bulk): a sink reads
+                                          the event's clocks, not the profile's sums */
 } fst_event;
 
 /* What a sink wants (fst_sink.kinds): FST_WANT(kind) for every event of that kind, and
