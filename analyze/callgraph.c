@@ -24,13 +24,18 @@ typedef struct open_frame {
 typedef struct tstack {
     open_frame *f;
     size_t n, cap;
-    fst_map active;         /* routine -> its open frames; FST_NONE - 1 - arc -> the arc's:
-                               "outermost" without scanning the stack */
+    size_t *open;           /* per routine: its open frames ("outermost" without scanning
+                               the stack); made at the task's first call, as long as p->r */
+    fst_map active;         /* FST_NONE - 1 - arc -> the arc's open frames. Counts stay at
+                               0 (map.h _keep): it holds the arcs the task ever entered,
+                               not a number that grows with the trace */
 } tstack;
 
 struct fst_callgraph {
     fst_profile *p;
     fst_map arcidx;         /* (caller, callee) -> index in p->arcs */
+    uint64_t last_key;      /* the last arc looked up (a loop calls the same one) */
+    size_t last_arc;
     tstack *t;              /* by task id */
     size_t nt;
 };
@@ -48,6 +53,7 @@ void fst_callgraph_free(fst_callgraph *cg)
         return;
     for (size_t i = 0; i < cg->nt; i++) {
         free(cg->t[i].f);
+        free(cg->t[i].open);
         fst_map_free(&cg->t[i].active);
     }
     fst_map_free(&cg->arcidx);
@@ -55,7 +61,7 @@ void fst_callgraph_free(fst_callgraph *cg)
     free(cg);
 }
 
-static tstack *stack_of(fst_callgraph *cg, uint32_t task)
+static inline tstack *stack_of(fst_callgraph *cg, uint32_t task)
 {
     if (task >= cg->nt) {
         size_t n = (size_t)task + 1;
@@ -70,15 +76,18 @@ static size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
 {
     fst_profile *p = cg->p;
     uint64_t key = (uint64_t)(caller == FST_NONE ? 0 : caller + 1) << 32 | callee;
+    if (key == cg->last_key && p->narcs)
+        return cg->last_arc;
+    cg->last_key = key;
     uint64_t *i = fst_map_put(&cg->arcidx, key, p->narcs);
     if (*i < p->narcs)
-        return *i;
+        return cg->last_arc = *i;
     if (p->narcs == p->arccap) {
         p->arccap = p->arccap ? p->arccap * 2 : 64;
         p->arcs = fst_xrealloc(p->arcs, p->arccap * sizeof *p->arcs);
     }
     p->arcs[p->narcs] = (fst_arc){ caller, callee, 0, 0, 0 };
-    return p->narcs++;
+    return cg->last_arc = p->narcs++;
 }
 
 static void call(fst_callgraph *cg, const fst_event *e)
@@ -95,12 +104,11 @@ static void call(fst_callgraph *cg, const fst_event *e)
         p->arcs[f.arc].count++;
     }
     /* a recursion's time counts once: outermost */
-    f.outer = !fst_map_get(&s->active, f.routine);
-    fst_map_inc(&s->active, f.routine);
-    if (f.arc != FST_NONE) {
-        f.outer_arc = !fst_map_get(&s->active, ARC_KEY(f.arc));
-        fst_map_inc(&s->active, ARC_KEY(f.arc));
-    }
+    if (!s->open)
+        s->open = fst_xcalloc(p->nr + 1, sizeof *s->open);
+    f.outer = !s->open[f.routine]++;
+    if (f.arc != FST_NONE)
+        f.outer_arc = !fst_map_inc_keep(&s->active, ARC_KEY(f.arc));
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
         s->f = fst_xrealloc(s->f, s->cap * sizeof *s->f);
@@ -115,9 +123,9 @@ static void ret(fst_callgraph *cg, const fst_event *e)
     if (!s->n)
         return;
     open_frame f = s->f[--s->n];
-    fst_map_dec(&s->active, f.routine);
+    s->open[f.routine]--;
     if (f.arc != FST_NONE)
-        fst_map_dec(&s->active, ARC_KEY(f.arc));
+        fst_map_dec_keep(&s->active, ARC_KEY(f.arc));
     if (f.outer) {
         p->r[f.routine].incl_cost += e->tcost - f.cost0;
         p->r[f.routine].incl_insns += e->tinsns - f.insns0;

@@ -5,12 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct held {       /* routine r holds the addresses [lo, hi) */
+    uint64_t lo, hi;
+    size_t r;
+} held;
+
 struct fst_diag {
     const fst_pm *pm;
     const fst_profile *p;
     size_t *by_addr;        /* routine indices sorted by entry (built at the first event) */
     size_t n;
     uint64_t *unentered;    /* per routine: instructions run inside it while outside */
+    held hold[2];           /* holder()'s last answers, the latest first */
 };
 
 fst_diag *fst_diag_new(const fst_pm *pm)
@@ -48,20 +54,58 @@ static void build(fst_diag *d, const fst_profile *p)
     qsort(d->by_addr, d->n, sizeof *d->by_addr, by_entry);
 }
 
-/* The routine whose storage holds addr: the last entry at or below it, inside the program. */
-static size_t holder(const fst_diag *d, uint64_t addr)
+/* The routine whose storage holds addr: the last entry at or below it, inside the program,
+** searched for. The answer holds for the addresses [*lo, *hi) around addr (up to the next
+** entry, within the program's bounds or outside them). */
+static size_t search(const fst_diag *d, uint64_t addr, uint64_t *lo_, uint64_t *hi_)
 {
-    if (addr < d->p->lo || addr >= d->p->hi || !d->n)
+    const fst_profile *p = d->p;
+    if (!d->n) {
+        *lo_ = 0, *hi_ = UINT64_MAX;
         return FST_NONE;
+    }
+    if (addr < p->lo || addr >= p->hi) {
+        *lo_ = addr < p->lo ? 0 : p->hi;
+        *hi_ = addr < p->lo ? p->lo : UINT64_MAX;
+        return FST_NONE;
+    }
     size_t lo = 0, hi = d->n;
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
-        if (d->p->r[d->by_addr[mid]].entry <= addr)
+        if (p->r[d->by_addr[mid]].entry <= addr)
             lo = mid;
         else
             hi = mid;
     }
-    return d->p->r[d->by_addr[lo]].entry <= addr ? d->by_addr[lo] : FST_NONE;
+    uint64_t first = p->r[d->by_addr[lo]].entry;
+    size_t r = FST_NONE;
+    if (first > addr) {   /* below the first entry */
+        *lo_ = p->lo;
+        *hi_ = first;
+    } else {
+        *lo_ = first;
+        *hi_ = lo + 1 < d->n ? p->r[d->by_addr[lo + 1]].entry : p->hi;
+        r = d->by_addr[lo];
+    }
+    if (*lo_ < p->lo)   /* the answer holds only inside the program, as the search does */
+        *lo_ = p->lo;
+    if (*hi_ > p->hi)
+        *hi_ = p->hi;
+    return r;
+}
+
+/* search(), with its last two answers kept (a loop's caller and callee): d->hold[0] is
+** the one for addr afterwards. */
+static size_t holder(fst_diag *d, uint64_t addr)
+{
+    if (addr >= d->hold[0].lo && addr < d->hold[0].hi)
+        return d->hold[0].r;
+    held h = d->hold[1];
+    if (!(addr >= h.lo && addr < h.hi))
+        h.r = search(d, addr, &h.lo, &h.hi);
+    d->hold[1] = d->hold[0];
+    d->hold[0] = h;
+    return h.r;
 }
 
 void fst_diag_event(void *ctx, const fst_event *e)
@@ -71,9 +115,17 @@ void fst_diag_event(void *ctx, const fst_event *e)
         return;
     if (!d->p)
         build(d, e->profile);
-    size_t r = holder(d, e->insn->addr);
-    if (r != FST_NONE)
-        d->unentered[r]++;
+    size_t r = holder(d, e->insn[0].addr);
+    if (e->insn[e->n - 1].addr < d->hold[0].hi) { /* a run (events.h) climbs: all of it is in [lo, hi) */
+        if (r != FST_NONE)
+            d->unentered[r] += e->n;
+        return;
+    }
+    for (size_t i = 0; i < e->n; i++) {
+        r = holder(d, e->insn[i].addr);
+        if (r != FST_NONE)
+            d->unentered[r]++;
+    }
 }
 
 static void names(char *buf, size_t cap, const fst_profile *p, const size_t *idx, size_t n)

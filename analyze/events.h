@@ -11,6 +11,10 @@
 **              when the next instruction shows whether a branch was taken, so that the
 **              clock can price taken and not-taken branches differently; the order of
 **              events is still execution order (the EXEC of a BALR comes before its CALL).
+**              A sink that asks for runs (FST_WANT_EXEC_RUNS) may get several in one
+**              event: `n` instructions insn[0..n-1], executed one after the other, each
+**              at the previous one's address + length, none a branch that can be taken
+**              (taken 0), all of one task, state, routine and charge; `cost` their sum.
 **   CALL       a frame pushed (DESIGN §3.2): the routine entered, the nearest timed
 **              routine below it (the caller that counts), the call site, the return
 **              address, and whether it counts as a call (the mainline's first entry does
@@ -56,7 +60,8 @@ typedef struct fst_event {
     fst_ev_kind kind;
     uint16_t cpu;
     uint32_t state;         /* PSW state word (capture/tracebin.h FST_ST_*) */
-    const fst_insn *insn;   /* EXEC */
+    const fst_insn *insn;   /* EXEC: the instruction; a run: the first of n in an array */
+    size_t n;               /* EXEC: 1, or a run's length (FST_WANT_EXEC_RUNS) */
     fst_fx cost;            /* EXEC */
     int charged;            /* EXEC: FST_CHARGE_* */
     int taken;              /* EXEC: whether it branched, as priced: 1, 0 (also for an
@@ -75,7 +80,10 @@ typedef struct fst_event {
     uint32_t task;          /* the task (FST_NOTASK: none, e.g. a handler after a wait) */
     uint64_t tinsns;        /* the task's clock after the event */
     fst_fx tcost;
-    const struct fst_profile *profile; /* the routines (names, entries, timed) */
+    const struct fst_profile *profile; /* the routines (names, entries, timed); its counts
+                                          are complete only when the replay returns (the
+                                          replayer adds up EXECs in bulk): a sink reads
+                                          the event's clocks, not the profile's sums */
 } fst_event;
 
 /* What a sink wants (fst_sink.kinds): FST_WANT(kind) for every event of that kind, and
@@ -84,6 +92,9 @@ typedef struct fst_event {
 ** sink that counts calls was a tenth of the replay. */
 #define FST_WANT(kind) (1u << (kind))
 #define FST_WANT_EXEC_OUTSIDE (1u << 16)
+/* With FST_WANT(FST_EV_EXEC) or FST_WANT_EXEC_OUTSIDE: EXECs may come as runs (`n` > 1): a
+** straight-line stretch of code costs one call, not one per instruction. */
+#define FST_WANT_EXEC_RUNS (1u << 17)
 #define FST_WANT_ALL 0u
 
 typedef struct fst_sink {

@@ -199,33 +199,40 @@ typedef struct fst_callgraph fst_callgraph;
 fst_callgraph *fst_callgraph_new(fst_profile *p);
 void fst_callgraph_event(void *cg, const fst_event *e);
 void fst_callgraph_free(fst_callgraph *cg);
-/* The call graph's part of an EXEC: what fst_callgraph_event does with one. Inline, for the
-** replayer to do it without a call per instruction (it then asks the sink for the other
-** kinds only); the order is the same: the call graph first, then the other sinks. */
-static inline void fst_callgraph_exec(fst_profile *p, const fst_event *e)
+/* The call graph's part of EXECs: what fst_callgraph_event does with n of them, run in a
+** row for one task in one state, charged alike, costing `cost` together. Inline, for the
+** replayer to do it without a call per instruction, and for a whole straight-line run at
+** once when no other sink wants its EXECs (it asks the sink for the other kinds only);
+** the order is the same: the call graph first, then the other sinks. */
+static inline void fst_callgraph_exec_n(fst_profile *p, uint32_t task, uint32_t state, int charged, size_t routine,
+                                        uint64_t n, fst_fx cost)
 {
-    p->total_cost += e->cost;
-    p->total_insns++;
-    fst_taskprof *tp = e->task != FST_NOTASK && e->task < p->ntasks ? &p->tasks[e->task] : NULL;
+    p->total_cost += cost;
+    p->total_insns += n;
+    fst_taskprof *tp = task != FST_NOTASK && task < p->ntasks ? &p->tasks[task] : NULL;
     if (tp) {
-        tp->insns++;
-        tp->cost += e->cost;
-        tp->problem_insns += (e->state & FST_ST_PROBLEM) != 0;
+        tp->insns += n;
+        tp->cost += cost;
+        tp->problem_insns += (state & FST_ST_PROBLEM) ? n : 0;
     }
-    if (e->charged == FST_CHARGE_EXCLUDED) {
-        p->excluded_cost += e->cost;
-        p->excluded_insns++;
-    } else if (e->charged == FST_CHARGE_OUTSIDE) {
-        p->outside_cost += e->cost;
-        p->outside_insns++;
+    if (charged == FST_CHARGE_EXCLUDED) {
+        p->excluded_cost += cost;
+        p->excluded_insns += n;
+    } else if (charged == FST_CHARGE_OUTSIDE) {
+        p->outside_cost += cost;
+        p->outside_insns += n;
     } else {
-        p->r[e->routine].self_cost += e->cost;
-        p->r[e->routine].self_insns++;
+        p->r[routine].self_cost += cost;
+        p->r[routine].self_insns += n;
         if (tp) {
-            tp->r[e->routine].self_cost += e->cost;
-            tp->r[e->routine].self_insns++;
+            tp->r[routine].self_cost += cost;
+            tp->r[routine].self_insns += n;
         }
     }
+}
+static inline void fst_callgraph_exec(fst_profile *p, const fst_event *e)
+{
+    fst_callgraph_exec_n(p, e->task, e->state, e->charged, e->routine, 1, e->cost);
 }
 /* Conservation: sum(self) + outside + excluded == total, in fst_fx and instructions. */
 int fst_profile_check(const fst_profile *p, fst_err *err);

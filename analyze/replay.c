@@ -1,6 +1,7 @@
 /* analyze/replay.c — call reconstruction (DESIGN §3) per task and the event stream
 ** (events.h); see profile.h for the decisions taken where DESIGN is silent, tasks.h for
 ** which task runs. */
+#include "analyze/code.h"
 #include "analyze/decode.h"
 #include "analyze/profile.h"
 #include "capture/herclog.h"   /* fst_psw_ia */
@@ -17,26 +18,14 @@ typedef struct frame {
     uint64_t mask;
 } frame;
 
-/* Decoded instructions by address: loops run the same few addresses millions of times,
-** and decoding was a third of the replay. Direct-mapped; the key is address, bytes, state. */
-#define DCACHE 4096
-typedef struct dcache_ent {
-    uint64_t addr;
-    uint32_t state;
-    uint8_t bytes[6];
-    uint8_t valid;
-    uint8_t costed[2];      /* cost[taken] known: pricing was another eighth of the replay */
-    fst_fx cost[2];
-    fst_insn d;
-} dcache_ent;
-
 /* A task's call state: its stack and its previous instruction. */
 typedef struct task {
     frame *f;
     size_t *routine;  /* the routine of every frame: the `stack` of events */
     size_t n, cap;
     fst_map rets;     /* low 24 bits of every frame's return address -> frames: a return
-                         to an older frame is looked up, not searched for (depth-independent) */
+                         to an older frame is looked up, not searched for (depth-independent).
+                         Counts stay at 0 (map.h _keep): one key per return address seen */
     int have_prev;
     fst_insn prev;
     uint32_t prev_state;
@@ -57,12 +46,21 @@ typedef struct cpu {
     int cr1_known;
     /* the last instruction, waiting for its successor to be priced */
     int have_prev;
+    int ran;                /* no interruption, gap or wait came after prev, and either prev
+                               was run for the task (not handling: it is the task's prev too)
+                               or the handler goes on (no dispatch due): insn_fast may take
+                               the next instruction */
     fst_insn prev;
     uint32_t prev_state;
     size_t prev_task;
     size_t prev_owner;      /* owner when prev executed: FST_NONE = outside */
-    int prev_excluded;
-    dcache_ent *prev_dc;    /* where prev was decoded (it may have been evicted since) */
+    int prev_charged;       /* FST_CHARGE_* */
+    fst_fx prev_cost[2];    /* prev's cost not taken, taken (code.h) */
+    /* EXECs not yet added to the clocks and the profile, all of prev_task, prev_state,
+    ** prev_owner and prev_charged: added at once when one of those changes (flush) and at
+    ** the end; an event's clocks count them (emit) */
+    uint64_t pend_n;
+    fst_fx pend_cost;
     fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
                                the fields that change (building one was a fifth of the replay) */
 } cpu;
@@ -75,7 +73,9 @@ typedef struct rp {
     /* the sinks that want each event kind, in order; [NKINDS]: an EXEC charged outside */
     fst_sink *want[FST_EV_MARK + 2];
     size_t nwant[FST_EV_MARK + 2];
-    dcache_ent *dc;
+    int want_exec[3];   /* by FST_CHARGE_*: a sink wants those EXECs (the call graph is not asked) */
+    int runs[3];        /* by FST_CHARGE_*: every sink that wants them takes runs (events.h) */
+    fst_code *code;     /* decoded instructions and blocks (code.h) */
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
     int mainline_fixed; /* the model named the mainline */
@@ -86,6 +86,7 @@ typedef struct rp {
     cpu *cpus;          /* by CPU number (up to 65535, as trace.bin allows), grown on use */
     size_t ncpu;
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
+    int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
 } rp;
 
 static const size_t no_stack[1];
@@ -103,6 +104,30 @@ static cpu *cpu_grow(rp *x, uint16_t n)
 
 static inline cpu *cpu_of(rp *x, uint16_t n) { return n < x->ncpu ? &x->cpus[n] : cpu_grow(x, n); }
 
+/* The EXECs pending on c: to the task's clock (events.h) and the call graph's profile. */
+static void flush(rp *x, cpu *c)
+{
+    if (!c->pend_n)
+        return;
+    size_t tid = c->prev_task;
+    if (tid != FST_NONE) {
+        x->t[tid].insns += c->pend_n;
+        x->t[tid].cost += c->pend_cost;
+    }
+    fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state, c->prev_charged,
+                         c->prev_owner, c->pend_n, c->pend_cost);
+    c->pend_n = 0;
+    c->pend_cost = 0;
+}
+
+static void flush_all(rp *x)
+{
+    for (size_t i = 0; i < x->ncpu; i++)
+        flush(x, &x->cpus[i]);
+}
+
+/* To sinks: an event of task tid (FST_NONE: none), with the task's clocks, pending EXECs
+** included. (The profile's sums get the pending ones later: sinks read the event.) */
 static void emit(rp *x, fst_event *e, size_t tid)
 {
     if (tid == FST_NONE) {
@@ -118,10 +143,13 @@ static void emit(rp *x, fst_event *e, size_t tid)
         e->task = (uint32_t)tid;
         e->tinsns = t->insns;
         e->tcost = t->cost;
+        for (size_t i = 0; i < x->ncpu; i++)
+            if (x->cpus[i].prev_task == tid) {
+                e->tinsns += x->cpus[i].pend_n;
+                e->tcost += x->cpus[i].pend_cost;
+            }
     }
     e->profile = x->p;
-    if (e->kind == FST_EV_EXEC)
-        fst_callgraph_exec(x->p, e);     /* sinks[0], the call graph, asks for the rest */
     size_t k = e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind;
     for (size_t i = 0; i < x->nwant[k]; i++)
         x->want[k][i].event(x->want[k][i].ctx, e);
@@ -138,6 +166,14 @@ static void sort_sinks(rp *x)
             if (!x->sinks[i].kinds || (x->sinks[i].kinds & bit))
                 x->want[k][x->nwant[k]++] = x->sinks[i];
     }
+    x->want_exec[FST_CHARGE_ROUTINE] = x->want_exec[FST_CHARGE_EXCLUDED] = x->nwant[FST_EV_EXEC] != 0;
+    x->want_exec[FST_CHARGE_OUTSIDE] = x->nwant[FST_EV_MARK + 1] != 0;
+    for (int ch = 0; ch < 3; ch++) {
+        size_t k = ch == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : FST_EV_EXEC;
+        x->runs[ch] = 1;
+        for (size_t i = 0; i < x->nwant[k]; i++)
+            x->runs[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_RUNS) != 0;
+    }
 }
 
 /* ---- entry points ---- */
@@ -147,7 +183,7 @@ static size_t hslot(const rp *x, uint64_t a)
     return (size_t)((a >> 1) * 0x9E3779B97F4A7C15ull >> 24) & (x->hcap - 1);
 }
 
-static size_t find_entry(const rp *x, uint64_t a)
+static inline size_t find_entry(const rp *x, uint64_t a)
 {
     for (size_t i = hslot(x, a);; i = (i + 1) & (x->hcap - 1)) {
         size_t r = x->hash[i];
@@ -197,7 +233,7 @@ static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller
     size_t owner = x->p->r[r].timed ? r : caller;
     t->f[t->n] = (frame){ owner, ret & mask, mask };
     t->routine[t->n++] = r;
-    fst_map_inc(&t->rets, ret & 0xFFFFFF);
+    fst_map_inc_keep(&t->rets, ret & 0xFFFFFF);
     fst_event e = { .kind = FST_EV_CALL, .cpu = cpuno, .routine = r, .owner = owner, .caller = caller,
                     .counted = counted, .site = site, .ret = ret & mask };
     emit(x, &e, tid);
@@ -212,7 +248,7 @@ static void pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
 {
     task *t = &x->t[tid];
     t->n--;
-    fst_map_dec(&t->rets, t->f[t->n].ret & 0xFFFFFF);
+    fst_map_dec_keep(&t->rets, t->f[t->n].ret & 0xFFFFFF);
     fst_event e = { .kind = kind, .cpu = cpuno, .routine = t->routine[t->n], .owner = t->f[t->n].owner,
                     .code = code };
     emit(x, &e, tid);
@@ -241,7 +277,7 @@ static int at_return(const frame *f, uint64_t addr)
 static int maybe_return(const task *t, uint64_t addr)
 {
     for (uint64_t k = 0; k <= 16; k += 4)
-        if (fst_map_get(&t->rets, (addr - k) & 0xFFFFFF))
+        if (fst_map_positive(&t->rets, (addr - k) & 0xFFFFFF))
             return 1;
     return 0;
 }
@@ -298,29 +334,16 @@ static void tail_call(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site
 
 /* ---- pricing ---- */
 
-/* The cost of prev, from the decode cache when it still holds prev. */
-static fst_fx price(rp *x, cpu *c, int taken)
+/* The cost of prev: priced when it was decoded, but for an outcome not known. */
+static fst_fx price(const rp *x, const cpu *c, int taken)
 {
-    dcache_ent *d = c->prev_dc;
-    int cached = taken >= 0 && d && d->valid && d->addr == c->prev.addr && d->state == c->prev_state &&
-                 !memcmp(d->bytes, c->prev.bytes, 6);
-    if (cached && d->costed[taken])
-        return d->cost[taken];
-    fst_fx cost = fst_clock_cost(x->o->clock, &c->prev, taken);
-    if (cached) {
-        d->cost[taken] = cost;
-        d->costed[taken] = 1;
-    }
-    return cost;
+    return taken >= 0 ? c->prev_cost[taken] : fst_clock_cost(x->o->clock, &c->prev, taken);
 }
 
 /* The instruction mix; an opcode the decoder does not know is counted by opcode, for
 ** fst-report to say which (rare: a linear search is enough). */
-static void count_op(fst_profile *p, const fst_insn *d)
+static void count_unknown(fst_profile *p, const fst_insn *d, uint64_t n)
 {
-    p->op_insns[d->op]++;
-    if (d->op != FST_OP_UNKNOWN)
-        return;
     uint32_t key = fst_opcode_key(d->bytes);
     size_t i = 0;
     while (i < p->nundecoded && p->undecoded[i].key != key)
@@ -330,7 +353,23 @@ static void count_op(fst_profile *p, const fst_insn *d)
             p->undecoded = fst_xrealloc(p->undecoded, (2 * p->nundecoded + 2) * sizeof *p->undecoded);
         p->undecoded[p->nundecoded++] = (fst_opcount){ key, 0 };
     }
-    p->undecoded[i].insns++;
+    p->undecoded[i].insns += n;
+}
+
+static inline void count_op(fst_profile *p, const fst_insn *d)
+{
+    p->op_insns[d->op]++;
+    if (d->op == FST_OP_UNKNOWN)
+        count_unknown(p, d, 1);
+}
+
+/* The counts a block kept (code.h fst_blk_ran). */
+static void count_ops(void *ctx, const fst_insn *d, uint64_t n)
+{
+    fst_profile *p = ctx;
+    p->op_insns[d->op] += n;
+    if (d->op == FST_OP_UNKNOWN)
+        count_unknown(p, d, n);
 }
 
 /* Instructions priced without a row of the cost model (by a class rule or the default):
@@ -346,40 +385,39 @@ static uint64_t unmodeled_insns(const fst_profile *p, const fst_clock *clk)
     return n;
 }
 
-/* The EXEC of the previous instruction, now that its successor shows whether it branched. */
-static void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
+/* n EXECs on c, of d[0..n-1] in c's previous state, owner and task (n > 1: a run, for
+** sinks that take them): pending (flush), and an event when a sink other than the call
+** graph wants them. The instruction mix is counted by the caller. */
+static inline void exec_n(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
 {
+    c->pend_n += n;
+    c->pend_cost += cost;
+    if (!x->want_exec[c->prev_charged])
+        return;
     fst_event *e = &c->exec;
-    count_op(x->p, &c->prev);
     e->kind = FST_EV_EXEC;
     e->cpu = cpuno;
-    e->insn = &c->prev;
+    e->insn = d;
+    e->n = n;
     e->state = c->prev_state;
-    e->cost = price(x, c, taken);
+    e->cost = cost;
     e->taken = taken;
     e->routine = c->prev_owner;
-    e->charged = c->prev_excluded ? FST_CHARGE_EXCLUDED
-               : c->prev_owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
-    if (c->prev_task != FST_NONE) {   /* the task's clock (events.h) */
-        x->t[c->prev_task].insns++;
-        x->t[c->prev_task].cost += e->cost;
-    }
+    e->charged = c->prev_charged;
     emit(x, e, c->prev_task);
-    c->have_prev = 0;
 }
 
-static dcache_ent *decode(rp *x, const fst_rec *rec)
+static inline void exec_one(rp *x, cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
 {
-    dcache_ent *e = &x->dc[(rec->addr >> 1) & (DCACHE - 1)];
-    if (!e->valid || e->addr != rec->addr || e->state != rec->state || memcmp(e->bytes, rec->bytes, 6)) {
-        fst_decode(&e->d, rec->bytes, rec->addr, rec->state);
-        e->addr = rec->addr;
-        e->state = rec->state;
-        memcpy(e->bytes, rec->bytes, 6);
-        e->valid = 1;
-        e->costed[0] = e->costed[1] = 0;
-    }
-    return e;
+    count_op(x->p, d);
+    exec_n(x, c, cpuno, d, 1, cost, taken);
+}
+
+/* The EXEC of the previous instruction, now that its successor shows whether it branched. */
+static inline void exec_prev(rp *x, cpu *c, uint16_t cpuno, int taken)
+{
+    exec_one(x, c, cpuno, &c->prev, price(x, c, taken), taken);
+    c->have_prev = c->ran = 0;
 }
 
 /* Whether d, followed by an instruction at addr, branched. An unconditional branch always
@@ -509,6 +547,24 @@ static void check_flow(rp *x, cpu *c, const fst_rec *rec)
 }
 
 /* A task's instruction: calls and returns in its stack (DESIGN §3). */
+/* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
+static void branched_to(rp *x, size_t tid, const fst_rec *rec)
+{
+    fst_profile *p = x->p;
+    task *t = &x->t[tid];
+    size_t r = find_entry(x, rec->addr);
+    if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14 && r != FST_NONE) {
+        uint64_t mask = amask(t->prev_state);
+        if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
+            enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
+            p->tasks[tid].mainline = r;
+        } else
+            push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
+    } else if (!returns(x, tid, rec->cpu, rec->addr) && x->o->tail_calls && r != FST_NONE &&
+               !(t->prev.flags & FST_I_LINK))
+        tail_call(x, tid, rec->cpu, r, t->prev.addr);
+}
+
 static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
 {
     fst_profile *p = x->p;
@@ -519,19 +575,9 @@ static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
         was_branch = (t->prev.flags & FST_I_BRANCH) && (t->prev.flags & FST_I_CANBRANCH);
         branched = taken_to(&t->prev, rec->addr);
     }
-    if (branched && was_branch) {
-        size_t r = find_entry(x, rec->addr);
-        if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14 && r != FST_NONE) {
-            uint64_t mask = amask(t->prev_state);
-            if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
-                enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
-                p->tasks[tid].mainline = r;
-            } else
-                push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
-        } else if (!returns(x, tid, rec->cpu, rec->addr) && x->o->tail_calls && r != FST_NONE &&
-                   !(t->prev.flags & FST_I_LINK))
-            tail_call(x, tid, rec->cpu, r, t->prev.addr);
-    } else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
+    if (branched && was_branch)
+        branched_to(x, tid, rec);
+    else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
         size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
         if (r != FST_NONE && p->r[r].mainline) {
             enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
@@ -543,7 +589,51 @@ static void run_insn(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d)
     t->have_prev = 1;
 }
 
-static void insn(rp *x, const fst_rec *rec)
+/* insn() for the common case, in a few tests: the task's next instruction on the CPU that
+** ran its previous one, in the same state, with no interruption, gap, SVC or dispatch
+** between them, no mainline to look for, nothing excluded and no supervisor row. Returns
+** 0, having done nothing, when that is not the case. */
+static inline int insn_fast(rp *x, cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
+{
+    if (!c->ran || rec->state != c->prev_state || !x->plain)
+        return 0;
+    const fst_insn *pv = &c->prev;
+    unsigned fl = pv->flags;
+    int taken = (fl & FST_I_CANBRANCH) ? taken_to(pv, rec->addr) : 0;
+    size_t owner;
+    if (c->handler) {           /* handling, no dispatch due (c->ran) */
+        exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
+        c->dispatch = is_lpsw(d);
+        c->ran = !c->dispatch;
+        owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
+    } else {                    /* the task's instruction; pv is the task's prev too (c->ran) */
+        task *t = &x->t[c->task];
+        int branched = taken && (fl & FST_I_BRANCH);
+        if (fl & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) {
+            if (pv->bytes[0] == 0x0A)
+                return 0;       /* SVC: the task is suspended (check_flow) */
+        } else if (rec->addr != fst_insn_next(pv))
+            return 0;           /* an interruption the trace does not show (check_flow) */
+        if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed)
+            return 0;           /* the mainline entered without a call? (run_insn) */
+        exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
+        if (branched)
+            branched_to(x, c->task, rec);
+        t->prev = *d;
+        owner = top_owner(t);
+    }
+    int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+    if (owner != c->prev_owner || charged != c->prev_charged)
+        flush(x, c);
+    c->prev = *d;
+    c->prev_cost[0] = cost[0];
+    c->prev_cost[1] = cost[1];
+    c->prev_owner = owner;
+    c->prev_charged = charged;
+    return 1;
+}
+
+static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
 {
     fst_profile *p = x->p;
     cpu *c = cpu_of(x, rec->cpu);
@@ -563,8 +653,6 @@ static void insn(rp *x, const fst_rec *rec)
         check_flow(x, c, rec);
     if (c->handler && (c->dispatch || (rec->state & FST_ST_PROBLEM)))
         dispatch(x, c, rec);
-    c->prev_dc = decode(x, rec);
-    const fst_insn *d = &c->prev_dc->d;
     size_t owner;
     if (!c->handler) {
         run_insn(x, c, rec, d);
@@ -576,16 +664,90 @@ static void insn(rp *x, const fst_rec *rec)
     int sup = !(rec->state & FST_ST_PROBLEM);
     if (sup && x->sup != FST_NONE)
         owner = x->sup;
+    int excluded = x->may_exclude &&
+                   ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
+                    (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space)));
+    int charged = excluded ? FST_CHARGE_EXCLUDED : owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+    if (c->prev_state != rec->state || c->prev_task != c->task || c->prev_owner != owner || c->prev_charged != charged)
+        flush(x, c); /* what is pending was executed with the old ones */
     c->prev = *d;
+    c->prev_cost[0] = cost[0];
+    c->prev_cost[1] = cost[1];
     c->prev_state = rec->state;
     c->prev_task = c->task;
     c->have_prev = 1;
     c->prev_owner = owner;
-    c->prev_excluded = x->may_exclude &&
-                       ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
-                        (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space)));
+    c->prev_charged = charged;
     c->intr = c->gap = 0;
     c->pgm = 0;
+    c->ran = !c->handler || (!c->dispatch && !(rec->state & FST_ST_PROBLEM));
+}
+
+/* ---- SEQ runs, block by block ---- */
+
+/* Whether the instruction after c's previous one, in sequence and in the same state, needs
+** none of insn()'s decisions: the previous one is plain (code.h), no interruption, gap or
+** dispatch is pending, and the mainline is not looked for at every instruction. */
+static int flows_on(const rp *x, const cpu *c)
+{
+    if (!c->have_prev || c->intr || c->gap || !fst_code_plain(&c->prev))
+        return 0;
+    if (c->handler)
+        return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
+    const task *t = &x->t[c->task];
+    return t->n || t->had_mainline || !x->mainline_fixed;
+}
+
+/* The rest of a SEQ run on CPU cpuno (tracebin.h fst_tr_seq_left), from instruction i of
+** block b (code.h) on, a block at a time while it flows on: then insn() would only move the
+** previous instruction along, so the EXECs of a block are counted and priced together
+** (one by one only for a sink that wants them). What does not flow on is left to
+** fst_tr_next and insn(). */
+static void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i)
+{
+    cpu *c = &x->cpus[cpuno];
+    uint32_t left;
+    while ((left = fst_tr_seq_left(tr)) && flows_on(x, c)) {
+        if (i == b->n) {
+            b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
+            i = 0;
+            if (!b)
+                return; /* the reader says what is wrong */
+        }
+        /* the EXECs of prev and of d[i..last-1]; d[last] becomes prev */
+        uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
+        int ch = c->prev_charged;
+        if (x->want_exec[ch] && !x->runs[ch]) {
+            exec_prev(x, c, cpuno, 0);
+            for (uint32_t k = i; k < last; k++)
+                exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
+        } else {
+            count_op(x->p, &c->prev);
+            fst_blk_ran(b, i, last);
+            fst_fx run = b->sum[last] - b->sum[i];
+            if (i) /* prev is d[i - 1]: one run */
+                exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
+            else {
+                exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
+                if (m > 1)
+                    exec_n(x, c, cpuno, &b->d[0], m - 1, run, 0);
+            }
+        }
+        c->prev = b->d[last];
+        c->prev_cost[0] = b->cost[last][0];
+        c->prev_cost[1] = b->cost[last][1];
+        c->have_prev = 1;
+        if (c->handler)
+            c->dispatch = is_lpsw(&c->prev);
+        c->ran = !c->handler || (!c->dispatch && !(c->prev_state & FST_ST_PROBLEM));
+        if (!c->handler) {  /* the task's prev too */
+            task *t = &x->t[c->task];
+            t->prev = c->prev;
+            t->have_prev = 1;
+        }
+        fst_tr_seq_take(tr, m, fst_insn_next(&c->prev));
+        i = last + 1;
+    }
 }
 
 static void wait_state(rp *x, cpu *c, const fst_rec *rec)
@@ -597,6 +759,7 @@ static void wait_state(rp *x, cpu *c, const fst_rec *rec)
     c->task = FST_NONE;
     c->handler = 1;
     c->dispatch = 0;
+    c->ran = 0;
 }
 
 static void other(rp *x, const fst_rec *rec)
@@ -607,12 +770,13 @@ static void other(rp *x, const fst_rec *rec)
     case FST_REC_PGMCHK:
         e.kind = FST_EV_INTERRUPT; e.cls = FST_EV_PGM; e.code = rec->code;
         c->intr = 1;
+        c->ran = 0;
         c->pgm = rec->code ? rec->code : 1;
         break;
     case FST_REC_INTR:
         e.kind = FST_EV_INTERRUPT; e.cls = rec->cls; e.code = rec->code;
         if (rec->cls != FST_INTR_SVC) /* the SVC instruction itself shows it */
-            c->intr = 1;
+            c->intr = 1, c->ran = 0;
         break;
     case FST_REC_WAIT:
         e.kind = FST_EV_WAIT; e.cls = rec->cls;
@@ -632,6 +796,7 @@ static void other(rp *x, const fst_rec *rec)
             if (x->cpus[i].have_prev)
                 exec_prev(x, &x->cpus[i], (uint16_t)i, FST_TAKEN_UNKNOWN);
             x->cpus[i].gap = 1;
+            x->cpus[i].ran = 0;
         }
         e.kind = FST_EV_MARK;
         e.code = FST_MARK_GAP;
@@ -668,6 +833,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     x.may_exclude = o->cpu_problem || o->space_set;
     for (size_t r = 0; r < p->nr; r++)
         x.may_exclude |= p->r[r].excluded != 0;
+    x.plain = !x.may_exclude && x.sup == FST_NONE;
     x.ids = fst_tasks_new();
     cg = fst_callgraph_new(p);
     x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
@@ -678,19 +844,31 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         x.sinks[i + 1] = sinks[i];
     x.nsinks = nsinks + 1;
     sort_sinks(&x);
-    x.dc = fst_xcalloc(DCACHE, sizeof *x.dc);
+    x.code = fst_code_new(o->clock, count_ops, p);
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rec rec;
     int k;
     while ((k = fst_tr_next(tr, &rec, err)) > 0) {
-        if (rec.kind == FST_REC_INSN)
-            insn(&x, &rec);
+        fst_blk *b;
+        if (rec.kind == FST_REC_INSN && fst_tr_seq_left(tr) && (b = fst_code_block(x.code, tr, rec.addr, rec.state))) {
+            cpu *c = cpu_of(&x, rec.cpu);   /* a SEQ run: its first instruction starts a block */
+            if (!insn_fast(&x, c, &rec, &b->d[0], b->cost[0]))
+                insn(&x, &rec, &b->d[0], b->cost[0]);
+            seq_rest(&x, tr, rec.cpu, b, 1);
+        } else if (rec.kind == FST_REC_INSN)
+        {
+            const fst_code_ent *ce = fst_code_insn(x.code, rec.addr, rec.bytes, rec.state);
+            if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost))
+                insn(&x, &rec, &ce->d, ce->cost);
+        }
         else
             other(&x, &rec);
     }
     if (k < 0)
         goto out;
     finish(&x);
+    flush_all(&x);
+    fst_code_fold(x.code);
     const char *why;
     p->complete = fst_tr_complete(tr, &why);
     if (!p->complete)
@@ -711,7 +889,7 @@ out:
     for (size_t w = 0; w <= FST_EV_MARK + 1; w++)
         free(x.want[w]);
     free(x.hash);
-    free(x.dc);
+    fst_code_free(x.code);
     free(x.cpus);
     if (rc < 0)
         fst_profile_free(p);   /* a failed replay leaves nothing to free (fst-diff goes on) */

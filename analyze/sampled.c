@@ -98,6 +98,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
             r = FST_NONE; /* not listed: its samples are outside, there is no caller to give them to */
         e.kind = FST_EV_EXEC;
         e.insn = &d;
+        e.n = 1;
         e.cost = cost;
         e.routine = excluded ? FST_NONE : r;
         e.charged = excluded ? FST_CHARGE_EXCLUDED : r == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;

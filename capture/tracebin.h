@@ -231,6 +231,23 @@ fst_tr *fst_tr_open(const char *path, fst_err *err);
 /* 1 and *rec filled; 0 at the end of the trace (complete or not: see fst_tr_complete);
 ** -1 on a damaged file (err names the byte offset). */
 int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
+/* SEQ runs whole, for a caller that keeps its own decoded copy of the code (the replay,
+** analyze/code.h). fst_tr_seq_left: after fst_tr_next returned an instruction, how many
+** more follow it in sequence with no other record between them — each at the previous
+** one's address + length, on the same CPU, in the same state, with the bytes
+** fst_tr_code gives for its address; 0 when the next record may be anything.
+** fst_tr_seq_take consumes k <= left of them, as k calls of fst_tr_next would, for a
+** caller that has read all k with fst_tr_code (under the current fst_tr_code_epoch);
+** `next` is the address after the k-th. */
+uint32_t fst_tr_seq_left(const fst_tr *r);
+void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next);
+/* The bytes the trace's code cache holds for addr, which a SEQ run executes there: the
+** length (2, 4 or 6; bytes past it are 0), or 0 when it holds none (bytes untouched). */
+int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6]);
+/* Changes whenever an INS op replaces bytes the code cache held for an address (code
+** modified, or another instruction at that address); new addresses do not change it. Bytes
+** read with fst_tr_code stay what SEQ runs execute while the epoch stays the same. */
+uint64_t fst_tr_code_epoch(const fst_tr *r);
 const char *fst_tr_header(const fst_tr *r, const char *key);   /* NULL when absent */
 const char *fst_tr_footer(const fst_tr *r, const char *key);   /* after the end only */
 /* After fst_tr_next returned 0: 1 when the footer says complete. When not, *why says

@@ -35,6 +35,7 @@ struct fst_tr {
     fst_mru jm;
     uint64_t cur;
     unsigned seq;          /* SEQ instructions still to hand out */
+    uint64_t epoch;        /* INS ops that replaced known bytes (fst_tr_code_epoch) */
     size_t seq_pos;        /* frame offset of that SEQ op */
     uint64_t foot_off;     /* file offset of the footer's payload */
     uint32_t state;
@@ -341,23 +342,43 @@ static int finish(fst_tr *r, fst_err *err)
     return 0;
 }
 
+/* JMP k: fst_mru_front(m, k, m->a[k]) for a known k, inline and without a memmove for
+** the few targets of a loop (a call and a memmove were a fifth of reading a jump). */
+static inline void mru_to_front(fst_mru *m, int k)
+{
+    uint64_t to = m->a[k];
+    switch (k) {
+    case 0: return;
+    case 3: m->a[3] = m->a[2]; /* fall through */
+    case 2: m->a[2] = m->a[1]; /* fall through */
+    case 1: m->a[1] = m->a[0]; break;
+    default: memmove(&m->a[1], &m->a[0], (size_t)k * sizeof m->a[0]);
+    }
+    m->a[0] = to;
+}
+
+/* The next instruction of a SEQ run. */
+static inline int seq_next(fst_tr *r, fst_rec *rec, fst_err *err)
+{
+    fst_icache_ent *e = fst_icache_slot(&r->ic, r->cur);
+    if (!e->len)
+        return bad_op_at(r, r->seq_pos, "SEQ runs into an address with no known instruction", err);
+    r->seq--;
+    rec->kind = FST_REC_INSN;
+    rec->addr = r->cur;
+    rec->len = e->len;
+    memcpy(rec->bytes, e->bytes, 6);
+    rec->cpu = r->cpu;
+    rec->state = r->state;
+    r->cur += e->len;
+    r->insns++;
+    return 1;
+}
+
 int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
 {
-    if (r->seq) { /* fast path: the next instruction of a SEQ run */
-        fst_icache_ent *e = fst_icache_slot(&r->ic, r->cur);
-        if (!e->len)
-            return bad_op_at(r, r->seq_pos, "SEQ runs into an address with no known instruction", err);
-        r->seq--;
-        rec->kind = FST_REC_INSN;
-        rec->addr = r->cur;
-        rec->len = e->len;
-        memcpy(rec->bytes, e->bytes, 6);
-        rec->cpu = r->cpu;
-        rec->state = r->state;
-        r->cur += e->len;
-        r->insns++;
-        return 1;
-    }
+    if (r->seq) /* fast path */
+        return seq_next(r, rec, err);
     for (;;) {
         if (r->ended)
             return 0;
@@ -382,15 +403,14 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             r->seq = (unsigned)op + 1;
             r->seq_pos = r->fpos;
             r->fpos++;
-            return fst_tr_next(r, rec, err);
+            return seq_next(r, rec, err);
         }
         if (op < FST_OP_JMPA) {
             int k = op & 0x0F;
             if (k >= r->jm.n)
                 return bad_op(r, "jump to an unknown recent target", err);
-            uint64_t to = r->jm.a[k];
-            fst_mru_front(&r->jm, k, to);
-            r->cur = to;
+            mru_to_front(&r->jm, k);
+            r->cur = r->jm.a[0];
             r->fpos++;
             continue;
         }
@@ -408,6 +428,9 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             int len = fst_insn_len(p[1]);
             if (p + 1 + len > end)
                 return bad_op(r, "truncated instruction", err);
+            const fst_icache_ent *was = fst_icache_slot(&r->ic, r->cur);
+            if (was->len && (was->len != len || memcmp(was->bytes, p + 1, (size_t)len)))
+                r->epoch++; /* code decoded from the cache may be stale now */
             fst_icache_put(&r->ic, r->cur, p + 1, len);
             rec->kind = FST_REC_INSN;
             rec->addr = r->cur;
@@ -529,6 +552,27 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
         }
     }
 }
+
+uint32_t fst_tr_seq_left(const fst_tr *r) { return r->seq; }
+
+void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
+{
+    if (k > r->seq) /* a caller's bug, not damage: never hand out more than the run holds */
+        abort();
+    r->seq -= k;
+    r->cur = next;
+    r->insns += k;
+}
+
+int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6])
+{
+    const fst_icache_ent *e = fst_icache_slot(&r->ic, addr);
+    if (e->len)
+        memcpy(bytes, e->bytes, 6);
+    return e->len;
+}
+
+uint64_t fst_tr_code_epoch(const fst_tr *r) { return r->epoch; }
 
 int fst_tr_complete(const fst_tr *r, const char **why)
 {

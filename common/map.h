@@ -25,15 +25,58 @@ typedef struct fst_map {
     size_t cap, n;          /* cap: 0 or a power of two */
 } fst_map;
 
-/* The value of key, or NULL when key is absent. */
-uint64_t *fst_map_get(const fst_map *m, uint64_t key);
-/* The value of key, inserted with value `init` when absent. */
-uint64_t *fst_map_put(fst_map *m, uint64_t key, uint64_t init);
+/* fst_map_get(m, key): the value of key, or NULL when key is absent.
+** fst_map_put(m, key, init): the value of key, inserted with value `init` when absent.
+** (Inline, below.) */
 /* Remove key (nothing when absent). */
 void fst_map_del(fst_map *m, uint64_t key);
 /* Counting helpers: add 1 to key's count; subtract 1, removing it at 0. */
 void fst_map_inc(fst_map *m, uint64_t key);
 void fst_map_dec(fst_map *m, uint64_t key);
+/* The same for counts that come and go at a bounded set of keys (frames open per routine,
+** per return address): the key stays at 0, so the next count finds it without inserting
+** and a count going to 0 costs no deletion. The map holds every key ever counted. */
+uint64_t fst_map_inc_keep(fst_map *m, uint64_t key);   /* the count before */
+void fst_map_dec_keep(fst_map *m, uint64_t key);
+/* Whether key has a count above 0 (absent: no). */
+int fst_map_positive(const fst_map *m, uint64_t key);
 void fst_map_free(fst_map *m);
+
+/* ---- the lookups, inline: the replay does several per call and return ---- */
+static inline size_t fst_map_slot_(const fst_map *m, uint64_t key)
+{
+    key ^= key >> 33;
+    key *= 0xFF51AFD7ED558CCDull;   /* murmur3's finaliser: good spread for addresses */
+    key ^= key >> 33;
+    return (size_t)key & (m->cap - 1);
+}
+
+static inline size_t fst_map_find_(const fst_map *m, uint64_t key)
+{
+    size_t s = fst_map_slot_(m, key);
+    while (m->e[s].used && m->e[s].key != key)
+        s = (s + 1) & (m->cap - 1);
+    return s;
+}
+
+uint64_t *fst_map_insert_(fst_map *m, uint64_t key, uint64_t init);   /* map.c: key is absent */
+
+static inline uint64_t *fst_map_get(const fst_map *m, uint64_t key)
+{
+    if (!m->n)
+        return NULL;
+    size_t s = fst_map_find_(m, key);
+    return m->e[s].used ? &m->e[s].val : NULL;
+}
+
+static inline uint64_t *fst_map_put(fst_map *m, uint64_t key, uint64_t init)
+{
+    if (m->cap) {
+        size_t s = fst_map_find_(m, key);
+        if (m->e[s].used)
+            return &m->e[s].val;
+    }
+    return fst_map_insert_(m, key, init);
+}
 
 #endif

@@ -1,0 +1,127 @@
+/*
+** tests/unit/test_code.c — analyze/code.c's blocks against the trace reader: a SEQ run read
+** a block at a time (fst_code_block, fst_tr_seq_take) is exactly the instructions written,
+** also in a loop whose code is modified while it runs (the INS that changes it must make
+** the block decoded before it stale: capture/tracebin.h fst_tr_code_epoch), and the
+** block's prices are the clock's.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "analyze/code.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { ROUNDS = 10, CHANGE = 5, PER = 4, A = 0x20000 };
+
+/* The loop: LR 1,2; AR 1,2 (SR 1,2 from round CHANGE on); LR 3,1; BCR 15,14 back to A. */
+static const uint8_t lr12[2] = { 0x18, 0x12 }, ar12[2] = { 0x1A, 0x12 }, sr12[2] = { 0x1B, 0x12 },
+                     lr31[2] = { 0x18, 0x31 }, bcr[2] = { 0x07, 0xFE };
+
+static const uint8_t *written(int round, int i)
+{
+    static const uint8_t *const ins[PER] = { lr12, ar12, lr31, bcr };
+    return i == 1 && round >= CHANGE ? sr12 : ins[i];
+}
+
+static void make(const char *path)
+{
+    fst_err err;
+    fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
+    fst_tw *w = fst_tw_open(path, hdr, &err);
+    assert_non_null(w);
+    fst_tw_state(w, 0);
+    for (int r = 0; r < ROUNDS; r++)
+        for (int i = 0; i < PER; i++)
+            assert_int_equal(fst_tw_insn(w, A + 2 * (uint64_t)i, written(r, i), 2), 0);
+    assert_int_equal(fst_tw_close(w, 1, "eof", NULL, &err), 0);
+}
+
+/* What the blocks counted (fst_code_count), by address and instruction */
+static uint64_t counted[PER][2];
+
+static void count(void *ctx, const fst_insn *d, uint64_t n)
+{
+    (void)ctx;
+    unsigned i = (unsigned)(d->addr - A) / 2;
+    assert_true(i < PER);
+    counted[i][d->bytes[0] == sr12[0]] += n;
+}
+
+static void test_blocks_follow_modified_code(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/fst-test-code-%d.trace", (int)getpid());
+    make(path);
+    fst_err err;
+    fst_clock *clk = fst_clock_open("mips:1", &err);
+    assert_non_null(clk);
+    fst_tr *tr = fst_tr_open(path, &err);
+    assert_non_null(tr);
+    fst_code *code = fst_code_new(clk, count, NULL);
+    memset(counted, 0, sizeof counted);
+    uint64_t direct[PER][2] = { { 0 } };    /* read with fst_tr_next */
+    uint64_t seen = 0, blocks = 0, epoch0 = fst_tr_code_epoch(tr);
+    fst_rec rec;
+    int k;
+    while ((k = fst_tr_next(tr, &rec, &err)) > 0) {
+        if (rec.kind != FST_REC_INSN)
+            continue;
+        assert_int_equal(rec.addr, A + 2 * (seen % PER));
+        assert_memory_equal(rec.bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
+        direct[seen % PER][rec.bytes[0] == sr12[0]]++;
+        seen++;
+        uint64_t next = rec.addr + rec.len;
+        uint32_t left;
+        while ((left = fst_tr_seq_left(tr))) {
+            fst_blk *b = fst_code_block(code, tr, next, rec.state);
+            assert_non_null(b);
+            uint32_t m = b->n < left ? b->n : left;
+            for (uint32_t i = 0; i < m; i++, seen++) {
+                const fst_insn *d = &b->d[i];
+                assert_int_equal(d->addr, A + 2 * (seen % PER));
+                assert_memory_equal(d->bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
+                assert_int_equal(fst_code_plain(d), seen % PER != PER - 1);
+                assert_true(b->cost[i][0] == fst_clock_cost(clk, d, 0) && b->cost[i][1] == fst_clock_cost(clk, d, 1));
+                if (i + 1 < m)  /* plain ones summed */
+                    assert_true(b->sum[i + 1] == b->sum[i] + b->cost[i][0]);
+            }
+            fst_blk_ran(b, 0, m);
+            next = b->d[m - 1].addr + b->d[m - 1].len;
+            fst_tr_seq_take(tr, m, next);
+            blocks++;
+        }
+    }
+    assert_int_equal(k, 0);
+    assert_int_equal(seen, ROUNDS * PER);
+    assert_true(blocks >= ROUNDS - 1);              /* runs were read a block at a time */
+    assert_int_equal(fst_tr_code_epoch(tr), epoch0 + 1); /* one INS replaced known bytes */
+    assert_int_equal(fst_tr_insns(tr), ROUNDS * PER);
+    fst_code_fold(code);        /* counts kept in blocks, and in a block decoded again, all there */
+    for (int i = 0; i < PER; i++) {
+        uint64_t want_sr = i == 1 ? ROUNDS - CHANGE : 0;
+        assert_int_equal(counted[i][0] + direct[i][0], ROUNDS - want_sr);
+        assert_int_equal(counted[i][1] + direct[i][1], want_sr);
+    }
+    assert_true(counted[1][0] && counted[1][1]);
+    const char *why;
+    assert_true(fst_tr_complete(tr, &why));
+    fst_code_free(code);
+    fst_tr_close(tr);
+    fst_clock_free(clk);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blocks_follow_modified_code),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
