@@ -111,7 +111,10 @@ fi
 # priorities: run as root, Hercules set its own (process 0, timer thread -20) and undid
 # `nice`; now none is more favourable than the caller's (Hercules prints each one)
 prios() {   # NICE: "process timer cpu" priorities Hercules reports under nice NICE
-    nice -n "$1" fst-capture -q --keep-log="$T/prio.log" -o "$T/prio.trace" "$FST_PROGS/minimal.ins"
+    # (a program that runs a while: Hercules starts its timer thread after the CPU's, and a
+    # capture that ends at once may stop Hercules before the timer thread's line is logged)
+    nice -n "$1" fst-capture -q --max-instructions=100000 --keep-log="$T/prio.log" -o "$T/prio.trace" \
+        "$FST_PROGS/bigloop.ins"
     echo "$(sed -n 's/^HHCCF065I Hercules: .*priority=\(-*[0-9]*\).*/\1/p' "$T/prio.log")" \
          "$(sed -n 's/^HHCTT002I Timer thread started: .*priority=\(-*[0-9]*\).*/\1/p' "$T/prio.log")" \
          "$(sed -n 's/^HHCCP002I CPU0000 thread started: .*priority=\(-*[0-9]*\).*/\1/p' "$T/prio.log")"
