@@ -70,8 +70,11 @@ EOF
 )
 expect_eq "svg: widths and calls from the construction" \
     "all/- ok | MAIN/- ok | SUBA/10 ok | SUBB/3 ok | SUBA/6 ok | stack ok | frames 5" "$res"
-if grep -qi '<script\|href=\|@import\|url(' f.svg; then fail "svg: self-contained (no script, no link)"
-else ok "svg: self-contained (no script, no link)"; fi
+self_contained() {   # NAME FILE: no script, no link to anything outside the file
+    if grep -qi '<script\|href=\|@import\|url(' "$2"; then fail "$1: self-contained (no script, no link)"
+    else ok "$1: self-contained (no script, no link)"; fi
+}
+self_contained svg f.svg
 
 if ! command -v "$CHROMIUM" > /dev/null; then
     fail "svg: headless chromium" "no $CHROMIUM (scripts/deps.sh installs Debian's chromium)"
@@ -128,8 +131,7 @@ EOF
 )
 expect_eq "maptime --svg: a bar per section, widths and figures from the construction" \
     "MAIN ok | IHOEXP ok | IHOLGN ok | IHOCVT ok | IHOERR ok | panels 2 spans yes" "$res"
-if grep -qi '<script\|href=\|@import\|url(' m.svg; then fail "maptime --svg: self-contained (no script, no link)"
-else ok "maptime --svg: self-contained (no script, no link)"; fi
+self_contained "maptime --svg" m.svg
 fst-report --format=maptime --exact --clock=mips:1 "--request=SPAN 0 0 0 0.0" -o m.txt mt.trace 2> /dev/null
 expect_eq "maptime --svg: the listing's percentages" \
     "$(awk '$3 ~ /^[0-9]+\.[0-9][0-9]$/ && $2 ~ /^0/ { print $1, $3 }' m.txt | head -5)" \
