@@ -471,6 +471,36 @@ static size_t strip_stamp(fst_hlog *h, const char *s, size_t n)
 }
 
 /* Any line but the two shapes line() takes first (counted, ends trimmed). */
+static void other_line(fst_hlog *h, const char *s, size_t n);
+
+/* Where a 3.13 CPU prefix ("CPU0001: ") begins inside a line, past its start; 0 when none
+** does. Hercules 3.13 prints a trace line in pieces, and another CPU's whole line can come
+** between them: "CPU0000:  PSW=... INST=8200C046     CPU0001:  PSW=... BALR ...". */
+static size_t cpu_prefix_at(const char *s, size_t n)
+{
+    for (size_t i = 1; i + 9 <= n; i++)
+        if (s[i] == 'C' && s[i + 1] == 'P' && s[i + 2] == 'U' && hexrun(s + i + 3, 4) == 4 && s[i + 7] == ':' &&
+            s[i + 8] == ' ')
+            return i;
+    return 0;
+}
+
+/* A line of the current CPU whose first piece ends at `at`, where another CPU's line
+** begins: both are read. The first piece's instruction is whole when its hex is (its
+** disassembly comes on a later line, which RX_DISASM knows); when it is not, the piece is
+** malformed, and counted as spliced. */
+static void split_line(fst_hlog *h, const char *s, size_t n, size_t at)
+{
+    size_t m = at;
+    while (m && s[m - 1] == ' ')
+        m--;
+    uint64_t bad = h->st.malformed;
+    other_line(h, s, m);
+    if (h->st.malformed != bad)
+        h->st.spliced++;
+    other_line(h, s + at, n - at);
+}
+
 static void other_line(fst_hlog *h, const char *s, size_t n)
 {
     size_t k = strip_stamp(h, s, n);
@@ -508,6 +538,11 @@ static void other_line(fst_hlog *h, const char *s, size_t n)
             fst_em_cpu(h->em, cpu);
             s += skip;
             n -= skip;
+            size_t at = cpu_prefix_at(s, n);
+            if (at) { /* another CPU's line began after this one's first piece */
+                split_line(h, s, n, at);
+                return;
+            }
         }
     } else if (n > 6 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z' && hexrun(s + 2, 2) == 2 &&
                s[4] == ':' && s[5] == ' ') {

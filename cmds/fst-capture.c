@@ -724,6 +724,9 @@ int main(int argc, char **argv)
                       tail[0] ? "; Hercules said:\n" : "", tail);
         code = FST_EXIT_FAIL;
     } else if (code == FST_EXIT_OK) {
+        if ((!strcmp(end, "timeout") || !strcmp(end, "idle")) && st->disabled_wait && !st->ended && st->running)
+            fst_warn("a CPU loaded a disabled wait, but %u CPU(s) still ran when the %s ended: a program of several "
+                     "CPUs ends only when none runs any more", st->running, !strcmp(end, "idle") ? "input" : "capture");
         if (!strcmp(end, "interrupted")) {
             fst_error("interrupted: %s holds the first %llu instructions and is marked incomplete", c.out,
                       (unsigned long long)st->insns);

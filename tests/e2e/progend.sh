@@ -39,6 +39,11 @@ head -n 2820 "$TF/mp2.hyp49-noregs.log" > "$T/cut.log"
 fst-capture -q --from-log="$T/cut.log" --image="$TF/mp2.ins" -o "$T/cut.trace"
 expect_eq "mp2 4.9 log cut after CP01's disabled wait: not the program's end (CP00 runs)" "eof" "$(endof "$T/cut.trace")"
 
+# ... and followed until --timeout: the capture says why the disabled wait did not end it
+fst-capture --follow --timeout=1 --from-log="$T/cut.log" --image="$TF/mp2.ins" -o "$T/cutf.trace" 2> "$T/err"
+expect_eq "mp2 4.9 log cut after CP01's wait, followed: ends idle, saying one CPU still ran" "idle 1" \
+    "$(endof "$T/cutf.trace") $(grep -c 'disabled wait, but 1 CPU(s) still ran when the input ended' "$T/err")"
+
 # followed as they grow, with the writer pausing right after CP01's disabled wait
 > "$T/grow.log"; grow "$TF/mp2.hyp49-noregs.log" "$T/grow.log" 2820 &
 fst-capture -q --follow --timeout=20 --from-log="$T/grow.log" --image="$TF/mp2.ins" -o "$T/glog.trace"
