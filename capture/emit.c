@@ -40,6 +40,7 @@ struct fst_em {
     int st_have, st_arch;
     uint64_t st_key;
     ecpu cpus[MAXCPU];
+    fst_pe end; /* when the program has ended (capture/progend.h) */
 };
 
 /* PSW bytes (architected) to an instruction address and the state word (FST_ST_*). */
@@ -96,7 +97,15 @@ fst_em *fst_em_new(fst_tw *w, uint64_t max_insns)
     fst_em *e = fst_xcalloc(1, sizeof *e);
     e->w = w;
     e->max_insns = max_insns;
+    fst_pe_init(&e->end);
     return e;
+}
+
+/* The rule's answer after an event, into the stats. */
+static void end_now(fst_em *e)
+{
+    e->st.ended = fst_pe_ended(&e->end);
+    e->st.running = fst_pe_running(&e->end);
 }
 
 void fst_em_free(fst_em *e) { free(e); }
@@ -204,6 +213,8 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
 {
     ecpu *c = cpu_of(e, e->cpu);
     fst_em_begin(e);
+    if (fst_pe_insn(&e->end, e->cpu)) /* a re-display or past the limit: it runs all the same */
+        end_now(e);
     if (c->redisplay) { /* the copy Hercules shows after a program check */
         c->redisplay = 0;
         e->st.redisplays++;
@@ -302,8 +313,17 @@ void fst_em_wait(fst_em *e, unsigned kind, const uint8_t *psw, unsigned pswlen)
     pend_settle(e, e->cpu, 0);
     wr(e, fst_tw_wait(e->w, kind, psw, pswlen));
     e->st.waits++;
-    if (kind)
+    if (kind) {
         e->st.disabled_wait = 1;
+        fst_pe_dwait(&e->end, e->cpu);
+        end_now(e);
+    }
+}
+
+void fst_em_sigp(fst_em *e, unsigned to, unsigned order, unsigned cc)
+{
+    fst_pe_sigp(&e->end, e->cpu, to, order, cc);
+    end_now(e);
 }
 
 void fst_em_intr(fst_em *e, unsigned cls, uint32_t code)

@@ -30,6 +30,7 @@
 ** the readers refuse a larger one rather than fold it onto another. */
 #define FST_EM_MAXCPU 256u
 
+#include "capture/progend.h"
 #include "capture/tracebin.h"
 
 #include <stddef.h>
@@ -41,7 +42,10 @@ typedef struct fst_em_stats {
     uint64_t pgmchks, waits, gaps;
     uint64_t intrs;      /* I/O, external and machine-check interruptions */
     uint64_t svcs;       /* SVC instructions (an SVC interruption record each) */
-    int disabled_wait;   /* a disabled wait was seen: the program ended */
+    int disabled_wait;   /* a disabled wait was seen (of any CPU) */
+    int ended;           /* the program has ended: capture/progend.h's rule, as the last
+                            record left it */
+    unsigned running;    /* CPUs running after the last disabled wait or SIGP */
     int limit_hit;       /* max_insns reached: later instructions were not written */
 } fst_em_stats;
 
@@ -82,6 +86,9 @@ void fst_em_cr1(fst_em *e, uint64_t value);
 void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc);
 /* kind 0 = a wait PSW loaded, 1 = disabled wait; psw may be NULL (pswlen 0). */
 void fst_em_wait(fst_em *e, unsigned kind, const uint8_t *psw, unsigned pswlen);
+/* An accepted or refused SIGP of the current CPU to CPU `to` (order, condition code):
+** no record; it tells when the program has ended (capture/progend.h). */
+void fst_em_sigp(fst_em *e, unsigned to, unsigned order, unsigned cc);
 void fst_em_intr(fst_em *e, unsigned cls, uint32_t code);
 /* Tracing was switched off: settles every CPU, writes a GAP. */
 void fst_em_gap(fst_em *e);

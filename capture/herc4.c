@@ -75,7 +75,7 @@ static int log_line(fst_herc *h, const char *s, fst_err *err)
         h->start_failed = 1;
         return 1;
     }
-    if (strstr(s, "HHC00809I") && !h->dwait) {
+    if (strstr(s, "HHC00809I Processor CP00:") && !h->dwait) { /* the IPL CPU's: hercules.c */
         h->dwait = 1;
         h->dwait_at = mono();
     }

@@ -12,7 +12,7 @@
 /* Messages that carry events (rare lines: PCRE2, compiled once). */
 enum {
     RX_PGM313, RX_PGM4, RX_WAIT313, RX_DWAIT313, RX_WAIT4, RX_DWAIT4, RX_ARCH, RX_IO, RX_EXT,
-    RX_TRACING, RX_TRACEOPT, RX_VERSION, RX_MESSAGE, RX_DISASM, RX_SIGP313, RX_BANNER, RX_COMMAND, RX_N
+    RX_TRACING, RX_TRACEOPT, RX_VERSION, RX_MESSAGE, RX_DISASM, RX_SIGP313, RX_SIGP, RX_BANNER, RX_COMMAND, RX_N
 };
 static const char *const rx_src[RX_N] = {
     [RX_PGM313] = "^HHCCP014I (?:SIE: )?CPU([0-9A-F]{4}): .*? CODE=([0-9A-F]{4}) ILC=(\\d)",
@@ -32,6 +32,10 @@ static const char *const rx_src[RX_N] = {
     [RX_MESSAGE] = "^HHC[A-Z0-9]{5}[IWESDA]\\b",
     [RX_DISASM] = "^(?:[A-Z][A-Z0-9]{0,7}|\\?{5}) +\\S+ +[a-z0-9_?]+ *$",
     [RX_SIGP313] = "^CPU[0-9A-F]{4}: SIGP ",
+    /* a SIGP's outcome (3.13: "CPU0001: SIGP Stop (05) CPU0001, PARM 00000000: CC 0"; 4.x:
+    ** "HHC00814I Processor CP00: SIGP Set architecture mode      (12) CP00, PARM ...: CC 0") */
+    [RX_SIGP] = "^(?:CPU([0-9A-F]{4})|HHC00814I Processor [A-Z?]{2}([0-9A-F]{2})): SIGP .*?\\(([0-9A-F]{2})\\) "
+                "(?:CPU([0-9A-F]{4})|[A-Z?]{2}([0-9A-F]{2})), PARM [0-9A-F]+: CC ([0-3])",
     /* 3.13's start-up banner, and the commands Hercules echoes from a script or the console */
     [RX_BANNER] = "^(?:Hercules Version |\\(c\\)Copyright |Built on |Build information:|Running on |Crypto module loaded)",
     [RX_COMMAND] = "^(?:hao|traceopt|t[+?-]?|s[+?-]?|ipl|iplc|log|logopt|quit|exit|pgmtrace|ostailor|archmode|"
@@ -353,9 +357,22 @@ static void reg_line(fst_hlog *h, const char *s, size_t n)
         fst_em_cr1(h->em, v);
 }
 
+/* A SIGP's outcome (3.13 or 4.x), for the end of the program: 1 when s is one. */
+static int sigp(fst_hlog *h, const char *s, size_t n)
+{
+    if (!rx(h, RX_SIGP, s, n))
+        return 0;
+    fst_em_cpu(h->em, (unsigned)(grp_hex(h, s, 1) | grp_hex(h, s, 2)));
+    fst_em_sigp(h->em, (unsigned)(grp_hex(h, s, 4) | grp_hex(h, s, 5)), (unsigned)grp_hex(h, s, 3),
+                (unsigned)grp_hex(h, s, 6));
+    return 1;
+}
+
 /* A line of Hercules' own (after prefixes); returns 1 when it is a known event. */
 static int message(fst_hlog *h, const char *s, size_t n)
 {
+    if (n > 9 && !memcmp(s, "HHC00814I", 9) && sigp(h, s, n))
+        return 1;
     size_t gl;
     const char *g;
     if (rx(h, RX_PGM313, s, n) || rx(h, RX_PGM4, s, n)) {
@@ -454,6 +471,36 @@ static size_t strip_stamp(fst_hlog *h, const char *s, size_t n)
 }
 
 /* Any line but the two shapes line() takes first (counted, ends trimmed). */
+static void other_line(fst_hlog *h, const char *s, size_t n);
+
+/* Where a 3.13 CPU prefix ("CPU0001: ") begins inside a line, past its start; 0 when none
+** does. Hercules 3.13 prints a trace line in pieces, and another CPU's whole line can come
+** between them: "CPU0000:  PSW=... INST=8200C046     CPU0001:  PSW=... BALR ...". */
+static size_t cpu_prefix_at(const char *s, size_t n)
+{
+    for (size_t i = 1; i + 9 <= n; i++)
+        if (s[i] == 'C' && s[i + 1] == 'P' && s[i + 2] == 'U' && hexrun(s + i + 3, 4) == 4 && s[i + 7] == ':' &&
+            s[i + 8] == ' ')
+            return i;
+    return 0;
+}
+
+/* A line of the current CPU whose first piece ends at `at`, where another CPU's line
+** begins: both are read. The first piece's instruction is whole when its hex is (its
+** disassembly comes on a later line, which RX_DISASM knows); when it is not, the piece is
+** malformed, and counted as spliced. */
+static void split_line(fst_hlog *h, const char *s, size_t n, size_t at)
+{
+    size_t m = at;
+    while (m && s[m - 1] == ' ')
+        m--;
+    uint64_t bad = h->st.malformed;
+    other_line(h, s, m);
+    if (h->st.malformed != bad)
+        h->st.spliced++;
+    other_line(h, s + at, n - at);
+}
+
 static void other_line(fst_hlog *h, const char *s, size_t n)
 {
     size_t k = strip_stamp(h, s, n);
@@ -480,6 +527,7 @@ static void other_line(fst_hlog *h, const char *s, size_t n)
         if (n > skip + 8 && !memcmp(s + skip, "CPU", 3) && hexrun(s + skip + 3, 4) == 4 && s[skip + 7] == ':') {
             h->st.spliced++;    /* 3.13's threads wrote into each other's line: its pieces are lost */
             malformed(h, s, n);
+            sigp(h, s + skip, n - skip); /* a whole SIGP message after the piece: the end needs it */
             return;
         }
         if (n > skip && (s[skip] == 'P' || s[skip] == 'R' || s[skip] == 'V' || is_reg_line(s + skip, n - skip))) {
@@ -490,6 +538,11 @@ static void other_line(fst_hlog *h, const char *s, size_t n)
             fst_em_cpu(h->em, cpu);
             s += skip;
             n -= skip;
+            size_t at = cpu_prefix_at(s, n);
+            if (at) { /* another CPU's line began after this one's first piece */
+                split_line(h, s, n, at);
+                return;
+            }
         }
     } else if (n > 6 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z' && hexrun(s + 2, 2) == 2 &&
                s[4] == ':' && s[5] == ' ') {
@@ -529,7 +582,7 @@ static void other_line(fst_hlog *h, const char *s, size_t n)
         h->st.messages++;
         return;
     }
-    if (message(h, s, n) || rx(h, RX_SIGP313, s, n) || rx(h, RX_BANNER, s, n) || rx(h, RX_COMMAND, s, n)) {
+    if (message(h, s, n) || sigp(h, s, n) || rx(h, RX_SIGP313, s, n) || rx(h, RX_BANNER, s, n) || rx(h, RX_COMMAND, s, n)) {
         h->st.messages++;
         return;
     }
@@ -570,6 +623,8 @@ static int done(fst_hlog *h, fst_err *err)
     h->st.intrs = es->intrs;
     h->st.svcs = es->svcs;
     h->st.disabled_wait = es->disabled_wait;
+    h->st.ended = es->ended;
+    h->st.running = es->running;
     h->st.limit_hit = es->limit_hit;
     if (h->tf) {
         const fst_tf_stats *ts = fst_tf_getstats(h->tf);

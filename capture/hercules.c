@@ -77,9 +77,11 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     if (o->httpport) /* sampling: untraced */
         snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl program.ins\n");
     else if (h->tf)
-        /* 4.x tf: the file is closed at the disabled wait (its last records are still in
-        ** Hercules' stdio buffer until then); fst stops Hercules at the FIFO's end */
-        snprintf(rc, sizeof rc, "hao tgt HHC00809I\nhao cmd tf OFF\ntf ON \"FILE=trace.tf\" MAX=999G\nt+%s%s\n"
+        /* 4.x tf: the file is closed at the disabled wait of CPU 0, the IPL CPU (its last
+        ** records are still in Hercules' stdio buffer until then, so fst cannot see the
+        ** other CPUs' state first: capture/progend.h's rule is kept by CPU 0 only, and the
+        ** capture says when another CPU still ran); fst stops Hercules at the FIFO's end */
+        snprintf(rc, sizeof rc, "hao tgt HHC00809I Processor CP00\nhao cmd tf OFF\ntf ON \"FILE=trace.tf\" MAX=999G\nt+%s%s\n"
                  "ipl program.ins\n", o->range ? " " : "", o->range ? o->range : "");
     else
         /* traced: no `hao ... quit` at the disabled wait. Hercules' logger writes the log

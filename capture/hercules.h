@@ -5,9 +5,10 @@
 ** private temporary folder, then starts `hercules -d -f hercules.cnf` in that folder
 ** (capture/child.h: no shell, its own process group, killed with fst however fst ends),
 ** with its log (stdout) on a pipe that the caller reads as it is produced. The script
-** sets `traceopt`, turns tracing on (`t+`, with an optional range) and IPLs; Hercules'
-** automatic operator (`hao`) quits when the CPU reaches a disabled wait (HHCCP011I in
-** 3.13, HHC00809I in 4.x). Hercules' stderr goes to an unlinked file, shown to the user
+** sets `traceopt`, turns tracing on (`t+`, with an optional range) and IPLs; the caller
+** stops Hercules when the program has ended (capture/progend.h: every CPU that ran is in
+** a disabled wait or stopped), read from the log. (Sampling, untraced: Hercules' automatic
+** operator, `hao`, quits at the first disabled wait, HHCCP011I in 3.13, HHC00809I in 4.x.) Hercules' stderr goes to an unlinked file, shown to the user
 ** when something fails.
 **
 ** Nothing from outside fst reaches the script or the configuration: every path in them
@@ -27,8 +28,8 @@
 ** hercules.rc -o hercules.log`, its stdin a pipe fst keeps open (at the end of its stdin
 ** 4.x shuts down, before the program has run). From 4.6 on it traces with
 ** `tf ON "FILE=trace.tf" MAX=999G` into a FIFO that fst reads as Hercules writes it, so
-** no trace byte reaches the disk however long the job; `hao tgt HHC00809I` / `hao cmd tf
-** OFF` closes the file at the disabled wait (tf writes through a stdio buffer: the last
+** no trace byte reaches the disk however long the job; `hao tgt HHC00809I Processor CP00` /
+** `hao cmd tf OFF` closes the file at the disabled wait of CPU 0, the IPL CPU (tf writes through a stdio buffer: the last
 ** records reach the FIFO only when the file is closed), and the end of the FIFO is the end
 ** of the trace. Hercules cannot rewrite the file's header on a FIFO (fseek fails: its
 ** HHC00075E is expected) and tf stops at MAX bytes (999G, about 2.2 billion instructions

@@ -394,7 +394,12 @@ static int event(fst_tf *t, tcpu *c, const uint8_t *r, const uint8_t *b, unsigne
         t->st.arch = k >= 0 ? k : t->st.arch;
         return 0;
     }
-    if (type == T_PER || type == T_PGMLOOP || type == T_STSTAT || type == T_VEC || type == T_SIGP)
+    if (type == T_SIGP) { /* no record; it may stop or start a CPU (capture/progend.h) */
+        fst_em_cpu(t->em, cpu);
+        fst_em_sigp(t->em, g16(t, b), b[2], b[3]);
+        return 0;
+    }
+    if (type == T_PER || type == T_PGMLOOP || type == T_STSTAT || type == T_VEC)
         return 0; /* a PER event or a loop shows in the program check; the others change no stream */
     fst_em_cpu(t->em, cpu);
     stamp(t, r);

@@ -44,7 +44,8 @@ static const fst_option options[] = {
     { 0, "mainsize", "MB", "main storage size, 2 to 4194303 (default: what the image needs, at least 2)", O_MAINSIZE },
     { 0, "numcpu", "N", "number of CPUs (default 1)", O_NUMCPU },
     { 0, "follow", NULL, "with --from-log=FILE: keep reading as Hercules writes the file, until the program "
-                         "reaches a disabled wait, Ctrl-C, or --timeout seconds without a new line", O_FOLLOW },
+                         "has ended (every CPU that ran in a disabled wait or stopped), Ctrl-C, or --timeout seconds "
+                         "without a new line", O_FOLLOW },
     { 0, "sample", "[HZ]", "run the program untraced and sample its PSW HZ times a second (default 300) through "
                            "Hercules' HTTP server: LOGTIME at full speed, no calls (capture/sample.h)", O_SAMPLE },
     { 0, "attach", "HOST:PORT", "with --sample: sample a Hercules already running with an HTTP port (loopback; "
@@ -65,7 +66,8 @@ static const fst_cmd cmd = {
     "--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]\n"
     "--from-tf=FILE|- [--image=PROGRAM.ins] [-o TRACE]",
     "Run a standalone S/370 program under Hercules with instruction tracing on, from IPL to\n"
-    "its disabled wait, and write the executed instructions to a compact trace file that\n"
+    "its disabled wait (several CPUs: until every CPU that ran is in a disabled wait or\n"
+    "stopped), and write the executed instructions to a compact trace file that\n"
     "fst-report turns into profiles. With --from-log, read a Hercules log instead (a file,\n"
     "or '-' for a pipe: hercules ... | fst-capture --from-log=- -o job.trace); with\n"
     "--from-tf, an SDL Hercules 4.x binary trace file (tf ON \"FILE=job.tf\", t+, t-, tf OFF).",
@@ -259,7 +261,7 @@ static const char *should_stop(pump_ctx *p)
     const fst_hlog_stats *st = fst_hlog_getstats(p->h);
     if (stop_signal)
         return "interrupted";
-    if (p->herc && st->disabled_wait && !p->herc->tf) /* the program ended; every trace line */
+    if (p->herc && st->ended && !p->herc->tf) /* the program ended (capture/progend.h); every trace line */
         return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules.c);
                                    4.x tf: read to the FIFO's end, where the file was closed */
     if (p->herc && p->c->timeout && now() - p->t0 > (double)p->c->timeout)
@@ -342,7 +344,7 @@ static const char *pump(pump_ctx *p, int fd)
         if (ready && n == 0 && !p->c->follow)
             return "eof";
         if (ready && n == 0) { /* --follow: the log file grows as Hercules writes it */
-            if (fst_hlog_getstats(p->h)->disabled_wait)
+            if (fst_hlog_getstats(p->h)->ended) /* every CPU that ran has stopped */
                 return "eof";
             if (p->c->timeout && now() - last_data > (double)p->c->timeout)
                 return "idle";
@@ -394,7 +396,7 @@ static int tf_footer(const fst_tf *tf, const capture *c, const fst_hlog_stats *s
     /* not stopped early; --follow's idle end is the input as written: a writer killed
     ** inside a record, or before its disabled wait, left an incomplete file */
     int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait") || !strcmp(*end, "idle");
-    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || ((c->follow || !c->fromlog) && st->disabled_wait));
+    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || ((c->follow || !c->fromlog) && st->ended));
     if (!complete || !whole_input || open_ok || fst_tf_complete(tf, why, cap)) {
         why[0] = 0;
         return complete;
@@ -651,9 +653,15 @@ int main(int argc, char **argv)
 
     int complete = 0, code = FST_EXIT_OK;
     if (!strcmp(end, "eof")) {
-        if (st->disabled_wait || c.fromlog) {
+        if (st->ended || c.fromlog) {
             complete = 1;
-            end = st->disabled_wait ? "disabled-wait" : "eof";
+            end = st->ended ? "disabled-wait" : "eof";
+        } else if (st->disabled_wait && herc.tf) { /* 4.x tf: closed at CPU 0's disabled wait */
+            complete = 1;
+            end = "disabled-wait";
+            if (st->running)
+                fst_warn("Hercules' trace file was closed at CPU 0's disabled wait while %u other CPU(s) still ran: "
+                         "what they did after it is not in %s", st->running, c.out);
         } else
             end = "hercules-exited";
     } else if (!strcmp(end, "max-instructions") || !strcmp(end, "idle"))
@@ -716,6 +724,9 @@ int main(int argc, char **argv)
                       tail[0] ? "; Hercules said:\n" : "", tail);
         code = FST_EXIT_FAIL;
     } else if (code == FST_EXIT_OK) {
+        if ((!strcmp(end, "timeout") || !strcmp(end, "idle")) && st->disabled_wait && !st->ended && st->running)
+            fst_warn("a CPU loaded a disabled wait, but %u CPU(s) still ran when the %s ended: a program of several "
+                     "CPUs ends only when none runs any more", st->running, !strcmp(end, "idle") ? "input" : "capture");
         if (!strcmp(end, "interrupted")) {
             fst_error("interrupted: %s holds the first %llu instructions and is marked incomplete", c.out,
                       (unsigned long long)st->insns);

@@ -487,6 +487,55 @@ static void test_two_cpus_313(void **state)
                              "0 insn 20100 05EF\n");
 }
 
+/* A live two-CPU run under 3.13 (tests/programs/cpu1first.s): CPU 0's LPSW line was cut
+** after its instruction by CPU 1's whole first line, and the LPSW's disassembly came two
+** lines later on its own. Both instructions are read, nothing is counted lost. CPU 1 then
+** loads its disabled wait first: not the program's end while CPU 0 runs; CPU 0's is. */
+static const char cpu1first_313[] =
+    "CPU0000:  PSW=00081000 00020030 INST=AE430006     SIGP  4,3,6(0)               signal_processor\n"
+    "CPU0000:  R:00000006:K:06=0080 00000000 00000000 00000000 0000 ................\n"
+    "CPU0000: SIGP Restart (06) CPU0001, PARM 00000000: CC 0\n"
+    "CPU0000:  PSW=00080000 00020034 INST=8200C046     CPU0001:  PSW=00080000 00020080 INST=05C0         "
+    "BALR  12,0                   branch_and_link_register\n"
+    "CPU0001:  PSW=00080000 00020082 INST=41500064     LA    5,100(0,0)             load_address\n"
+    "LPSW  70(12)                 load_program_status_word\n"
+    "CPU0000:  R:00020048:K:06=010A0000 00000000 000A0000 00000000  ................\n"
+    "HHCCP043I Wait state PSW loaded: PSW=010A0000 00000000\n"
+    "CPU0001:  R:00000064:K:06=00BAD060 000A0000 00BAD068 000A0000  ..}-......}.....\n"
+    "CPU0001:  PSW=00080000 0002008A INST=8200C00E     LPSW  14(12)                 load_program_status_word\n"
+    "CPU0001:  R:00020090:K:06=000A0000 00000111 00000000 00000000  ................\n"
+    "HHCCP043I Wait state PSW loaded: PSW=000A0000 00000111\n"
+    "HHCCP011I CPU0001: Disabled wait state\n"
+    "          PSW=000A0000 00000111\n";
+static const char cpu1first_313_end[] =
+    "CPU0000:  PSW=00080000 0002003C INST=4650C03A     BCT   5,58(0,12)             branch_on_count\n"
+    "CPU0000:  R:0002003C:K:06=4650C03A 8200C04E 07070707 010A0000  .&{.b.{+........\n"
+    "CPU0000:  PSW=00080000 00020040 INST=8200C04E     LPSW  78(12)                 load_program_status_word\n"
+    "CPU0000:  R:00020050:K:06=000A0000 00000000 00080000 00020080  ................\n"
+    "HHCCP043I Wait state PSW loaded: PSW=000A0000 00000000\n"
+    "HHCCP011I CPU0000: Disabled wait state\n"
+    "          PSW=000A0000 00000000\n";
+
+static void test_split_line_and_end_313(void **state)
+{
+    (void)state;
+    static char out[2048], both[4096];
+    fst_hlog_stats st = records(cpu1first_313, 4096, out, sizeof out);
+    assert_int_equal(st.insns, 5); /* SIGP, LPSW (0); BALR, LA, LPSW (1) */
+    assert_int_equal(st.malformed, 0);
+    assert_int_equal(st.spliced, 0);
+    assert_int_equal(st.disabled_wait, 1);
+    assert_int_equal(st.ended, 0); /* CPU 0 runs on */
+    assert_int_equal(st.running, 1);
+    assert_non_null(strstr(out, "0 insn 20034 8200C046\n"));
+    assert_non_null(strstr(out, "1 insn 20080 05C0\n"));
+    snprintf(both, sizeof both, "%s%s", cpu1first_313, cpu1first_313_end);
+    st = records(both, 7, out, sizeof out);
+    assert_int_equal(st.insns, 7);
+    assert_int_equal(st.ended, 1);
+    assert_int_equal(st.running, 0);
+}
+
 /* I/O interruptions: 3.13 prints the device as code=000C, 4.x as the channel subsystem
 ** and device, 0:000C (io370.h313-noregs.log, io370.hyp49-noregs.log): both are device C. */
 static const char io_both[] =
@@ -516,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_lpsw_then_fetch_error),
         cmocka_unit_test(test_task_records_49),
         cmocka_unit_test(test_two_cpus_313),
+        cmocka_unit_test(test_split_line_and_end_313),
         cmocka_unit_test(test_io_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
