@@ -115,16 +115,14 @@ void fst_diag_event(void *ctx, const fst_event *e)
         return;
     if (!d->p)
         build(d, e->profile);
-    size_t r = holder(d, e->insn[0].addr);
-    if (e->insn[e->n - 1].addr < d->hold[0].hi) { /* a run (events.h) climbs: all of it is in [lo, hi) */
+    /* a run or a batch (events.h): a loop's instructions, mostly in one routine's range */
+    for (size_t i = 0, k; i < e->n; i = k) {
+        size_t r = holder(d, e->insn[i].addr);
+        uint64_t lo = d->hold[0].lo, span = d->hold[0].hi - lo;
+        for (k = i + 1; k < e->n && e->insn[k].addr - lo < span; k++)
+            ;
         if (r != FST_NONE)
-            d->unentered[r] += e->n;
-        return;
-    }
-    for (size_t i = 0; i < e->n; i++) {
-        r = holder(d, e->insn[i].addr);
-        if (r != FST_NONE)
-            d->unentered[r]++;
+            d->unentered[r] += k - i;
     }
 }
 

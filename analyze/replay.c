@@ -307,7 +307,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     memset(p, 0, sizeof *p);
     p->mainline = -1;
     p->supervisor = o->supervisor;
-    rp x = { .p = p, .o = o };
+    rp x = { .p = p, .o = o, .batch_cpu = FST_NONE };
     fst_callgraph *cg = NULL;
     int rc = -1;
     if (fst_routines_build(p, tr, pm, o, err))

@@ -21,6 +21,8 @@ rp_cpu *fst_rp_cpu_grow(rp *x, uint16_t n)
 /* The EXECs pending on c: to the task's clock (events.h) and the call graph's profile. */
 void fst_rp_flush(rp *x, rp_cpu *c)
 {
+    if (c->nbatch)  /* the last of the pending EXECs: emitted with the clocks they end at */
+        fst_rp_batch_out(x);
     if (!c->pend_n)
         return;
     size_t tid = c->prev_task;
@@ -44,6 +46,8 @@ void fst_rp_flush_all(rp *x)
 ** included. (The profile's sums get the pending ones later: sinks read the event.) */
 void fst_rp_emit(rp *x, fst_event *e, size_t tid)
 {
+    if (x->batch_cpu != FST_NONE)
+        fst_rp_batch_out(x);
     if (tid == FST_NONE) {
         e->stack = no_stack;
         e->depth = 0;
@@ -69,6 +73,49 @@ void fst_rp_emit(rp *x, fst_event *e, size_t tid)
         x->want[k][i].event(x->want[k][i].ctx, e);
 }
 
+void fst_rp_batch_out(rp *x)
+{
+    rp_cpu *c = &x->cpus[x->batch_cpu];
+    fst_event *e = &c->exec;
+    e->kind = FST_EV_EXEC;
+    e->cpu = (uint16_t)x->batch_cpu;
+    e->insn = c->batch;
+    e->n = c->nbatch;
+    e->state = c->prev_state;
+    e->cost = c->batch_cost;
+    e->taken = FST_TAKEN_UNKNOWN;
+    e->routine = c->prev_owner;
+    e->charged = c->prev_charged;
+    x->batch_cpu = FST_NONE;
+    c->nbatch = 0;
+    c->batch_cost = 0;
+    fst_rp_emit(x, e, c->prev_task);
+}
+
+void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
+{
+    if (x->batch_cpu != FST_NONE)
+        fst_rp_batch_out(x);
+    fst_event *e = &c->exec;
+    if (x->batch[c->prev_charged] && n <= FST_RP_BATCH) {
+        memcpy(c->batch, d, n * sizeof *d);
+        c->nbatch = n;
+        c->batch_cost = cost;
+        x->batch_cpu = cpuno;
+        return;
+    }
+    e->kind = FST_EV_EXEC;
+    e->cpu = cpuno;
+    e->insn = d;
+    e->n = n;
+    e->state = c->prev_state;
+    e->cost = cost;
+    e->taken = taken;
+    e->routine = c->prev_owner;
+    e->charged = c->prev_charged;
+    fst_rp_emit(x, e, c->prev_task);
+}
+
 /* Who gets what (events.h FST_WANT_*): a list per kind, so that an instruction nobody
 ** but the call graph wants costs no loop over the sinks. */
 void fst_rp_sort_sinks(rp *x)
@@ -84,9 +131,11 @@ void fst_rp_sort_sinks(rp *x)
     x->want_exec[FST_CHARGE_OUTSIDE] = x->nwant[FST_EV_MARK + 1] != 0;
     for (int ch = 0; ch < 3; ch++) {
         size_t k = ch == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : FST_EV_EXEC;
-        x->runs[ch] = 1;
-        for (size_t i = 0; i < x->nwant[k]; i++)
-            x->runs[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_RUNS) != 0;
+        x->runs[ch] = x->batch[ch] = 1;
+        for (size_t i = 0; i < x->nwant[k]; i++) {
+            x->runs[ch] &= (x->want[k][i].kinds & (FST_WANT_EXEC_RUNS | FST_WANT_EXEC_BATCH)) != 0;
+            x->batch[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_BATCH) != 0;
+        }
     }
 }
 

@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct rp_frame {
     size_t owner;     /* nearest timed routine: the routine itself when timed */
@@ -51,6 +52,8 @@ typedef struct rp_task {
     uint64_t insns;   /* its clock (events.h) */
     fst_fx cost;
 } rp_task;
+
+#define FST_RP_BATCH 64
 
 typedef struct rp_cpu {
     size_t task;            /* the task it runs, or works for while handling; FST_NONE: none */
@@ -79,6 +82,11 @@ typedef struct rp_cpu {
     ** the end; an event's clocks count them (emit) */
     uint64_t pend_n;
     fst_fx pend_cost;
+    /* EXECs for sinks that take batches (events.h FST_WANT_EXEC_BATCH), not yet emitted:
+    ** the last nbatch of the pending ones; only one CPU has some (rp.batch_cpu) */
+    size_t nbatch;
+    fst_fx batch_cost;
+    fst_insn batch[FST_RP_BATCH];
     fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
                                the fields that change (building one was a fifth of the replay) */
 } rp_cpu;
@@ -93,6 +101,8 @@ typedef struct rp {
     size_t nwant[FST_EV_MARK + 2];
     int want_exec[3];   /* by FST_CHARGE_*: a sink wants those EXECs (the call graph is not asked) */
     int runs[3];        /* by FST_CHARGE_*: every sink that wants them takes runs (events.h) */
+    int batch[3];       /* by FST_CHARGE_*: every sink that wants them takes batches */
+    size_t batch_cpu;   /* the CPU whose batch is not yet emitted, FST_NONE: none */
     fst_code *code;     /* decoded instructions and blocks (code.h) */
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
@@ -111,8 +121,12 @@ typedef struct rp {
 rp_cpu *fst_rp_cpu_grow(rp *x, uint16_t n);      /* CPUs up to n, zeroed, no task */
 void fst_rp_flush(rp *x, rp_cpu *c);             /* c's pending EXECs to clocks and profile */
 void fst_rp_flush_all(rp *x);
-/* To the sinks that want it: e of task tid (FST_NONE: none), with its clocks. */
+/* To the sinks that want it: e of task tid (FST_NONE: none), with its clocks; a batch
+** not yet emitted goes first. */
 void fst_rp_emit(rp *x, fst_event *e, size_t tid);
+void fst_rp_batch_out(rp *x);                    /* the batch of x->batch_cpu, to the sinks */
+/* exec_n's event: emitted, or the first of a batch. */
+void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken);
 void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->runs */
 void fst_rp_count_unknown(fst_profile *p, const fst_insn *d, uint64_t n);
 void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n);   /* code.h fst_code_count */
@@ -153,24 +167,24 @@ static inline fst_fx price(const rp *x, const rp_cpu *c, int taken)
 
 /* n EXECs on c, of d[0..n-1] in c's previous state, owner and task (n > 1: a run, for
 ** sinks that take them): pending (flush), and an event when a sink other than the call
-** graph wants them. The instruction mix is counted by the caller. */
+** graph wants them, or added to c's batch when they take batches. The instruction mix is
+** counted by the caller. */
 static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
 {
     c->pend_n += n;
     c->pend_cost += cost;
     if (!x->want_exec[c->prev_charged])
         return;
-    fst_event *e = &c->exec;
-    e->kind = FST_EV_EXEC;
-    e->cpu = cpuno;
-    e->insn = d;
-    e->n = n;
-    e->state = c->prev_state;
-    e->cost = cost;
-    e->taken = taken;
-    e->routine = c->prev_owner;
-    e->charged = c->prev_charged;
-    fst_rp_emit(x, e, c->prev_task);
+    if (x->batch[c->prev_charged] && c->nbatch && c->nbatch + n <= FST_RP_BATCH) {
+        if (n == 1)                                         /* c is x->batch_cpu */
+            c->batch[c->nbatch] = *d;
+        else
+            memcpy(c->batch + c->nbatch, d, n * sizeof *d);
+        c->nbatch += n;
+        c->batch_cost += cost;
+        return;
+    }
+    fst_rp_exec_event(x, c, cpuno, d, n, cost, taken);
 }
 
 static inline void exec_one(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
