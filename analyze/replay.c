@@ -331,20 +331,25 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rec rec;
     int k;
-    while ((k = fst_tr_next(tr, &rec, err)) > 0) {
-        fst_blk *b;
-        if (rec.kind == FST_REC_INSN && fst_tr_seq_left(tr) && (b = fst_code_block(x.code, tr, rec.addr, rec.state))) {
-            rp_cpu *c = cpu_of(&x, rec.cpu);   /* a SEQ run: its first instruction starts a block */
-            if (!insn_fast(&x, c, &rec, &b->d[0], b->cost[0]))
-                insn(&x, &rec, &b->d[0], b->cost[0]);
-            fst_rp_seq_rest(&x, tr, rec.cpu, b, 1);
-        } else if (rec.kind == FST_REC_INSN)
-        {
+    while ((k = fst_tr_next_run(tr, &rec, err)) > 0) {
+        if (k == 2) {   /* a SEQ run (tracebin.h): its first instruction starts a block */
+            fst_blk *b = fst_code_block(x.code, tr, rec.addr, rec.state);
+            if (b) {
+                fst_tr_seq_take(tr, 1, fst_insn_next(&b->d[0]));
+                if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
+                    insn(&x, &rec, &b->d[0], b->cost[0]);
+                if (fst_tr_seq_left(tr))
+                    fst_rp_seq_rest(&x, tr, rec.cpu, b, 1);
+                continue;
+            }
+            if ((k = fst_tr_next(tr, &rec, err)) <= 0) /* no bytes there: the reader says so */
+                break;
+        }
+        if (rec.kind == FST_REC_INSN) {
             const fst_code_ent *ce = fst_code_insn(x.code, rec.addr, rec.bytes, rec.state);
             if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost))
                 insn(&x, &rec, &ce->d, ce->cost);
-        }
-        else
+        } else
             other(&x, &rec);
     }
     if (k < 0)
