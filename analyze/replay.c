@@ -2,119 +2,12 @@
 ** (events.h); see profile.h for the decisions taken where DESIGN is silent, tasks.h for
 ** which task runs, replay_int.h for how the replayer's files divide the work. */
 #include "analyze/replay_int.h"
-#include "capture/herclog.h"   /* fst_psw_ia */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t space_of(const rp_cpu *c, uint32_t state)
-{
-    if (!(state & FST_ST_DAT))
-        return FST_SPACE_REAL;
-    return c->cr1_known ? c->cr1 : FST_SPACE_UNKNOWN;
-}
-
-/* A task id from tasks.c: make room for its call state and its per-task profile. */
-void fst_rp_task_room(rp *x, size_t tid)
-{
-    fst_profile *p = x->p;
-    while (x->nt <= tid) {
-        if (x->nt == x->tcap) {
-            x->tcap = x->tcap ? x->tcap * 2 : 16;
-            x->t = fst_xrealloc(x->t, x->tcap * sizeof *x->t);
-            p->tasks = fst_xrealloc(p->tasks, x->tcap * sizeof *p->tasks);
-        }
-        const fst_task *id = fst_tasks_get(x->ids, x->nt);
-        x->t[x->nt] = (rp_task){ 0 };
-        p->tasks[x->nt] = (fst_taskprof){ .id = (uint32_t)x->nt, .space = id->space, .first = id->first,
-                                          .mainline = FST_NONE, .r = fst_xcalloc(p->nr + 1, sizeof(fst_taskroutine)) };
-        x->nt++;
-        p->ntasks = x->nt;
-    }
-}
-
-/* Where the task resumes after an interruption right after its instruction `d`. */
-static uint64_t resume_after(const rp_cpu *c, const fst_insn *d, int svc)
-{
-    int branch = (d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) != 0;
-    if (svc)
-        return fst_insn_next(d);
-    if (c->pgm) {   /* nullifying: segment and page translation, the instruction again */
-        unsigned k = c->pgm & 0xFF;
-        if (k == 0x10 || k == 0x11)
-            return branch ? FST_RESUME_UNKNOWN : d->addr; /* after a branch: the target's fetch */
-    }
-    return branch ? FST_RESUME_UNKNOWN : fst_insn_next(d);
-}
-
-/* The running task stops; `intr`: by an interruption (not a wait state). */
-static void suspend(rp *x, rp_cpu *c, uint64_t resume, int intr)
-{
-    rp_task *t = &x->t[c->task];
-    fst_tasks_suspend(x->ids, c->task, resume, t->have_prev ? amask(t->prev_state) : ~0ull,
-                      t->have_prev ? (t->prev_state & FST_ST_PROBLEM) != 0 : 0);
-    if (t->n && intr)
-        x->p->intr_in_routine++;
-}
-
-static void dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
-{
-    int how, problem = (rec->state & FST_ST_PROBLEM) != 0;
-    size_t tid = fst_tasks_dispatch(x->ids, rec->addr, space_of(c, rec->state), problem, c->lpsw, &how);
-    if (tid == FST_NOTASK_ID) {
-        const fst_task *cur = c->task != FST_NONE ? fst_tasks_get(x->ids, c->task) : NULL;
-        if (!cur || !cur->suspended || cur->problem || cur->resume != FST_RESUME_UNKNOWN) {
-            c->dispatch = 0;    /* the supervisor resumes its own work: still handling */
-            return;
-        }
-        tid = c->task;  /* the supervisor-state task whose interruption it handled */
-        fst_tasks_resume(x->ids, tid, c->lpsw);
-        how = FST_TASK_BY_ELIMINATION;
-    }
-    fst_rp_task_room(x, tid);
-    x->p->dispatches++;
-    x->p->by_elimination += how == FST_TASK_BY_ELIMINATION;
-    x->p->guessed += how == FST_TASK_GUESSED;
-    x->p->tasks[tid].space = fst_tasks_get(x->ids, tid)->space;
-    c->task = tid;
-    c->handler = c->dispatch = 0;
-    c->lpsw = 0;
-    if (how == FST_TASK_NEW) {  /* a task entered at a routine: its mainline */
-        size_t r = find_entry(x, rec->addr);
-        if (r != FST_NONE) {
-            fst_rp_enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
-            x->p->tasks[tid].mainline = r;
-        }
-    }
-}
-
-/* Running a task: does this instruction continue it, or did an interruption come? */
-static void check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
-{
-    rp_task *t = &x->t[c->task];
-    if (c->gap) {           /* tracing was off: the jump is not the program's */
-        t->have_prev = 0;
-        return;
-    }
-    const fst_insn *d = &t->prev;
-    int svc = t->have_prev && d->bytes[0] == 0x0A;
-    int to_sup = t->have_prev && (t->prev_state & FST_ST_PROBLEM) && !(rec->state & FST_ST_PROBLEM);
-    if (c->intr || svc || to_sup) {
-        suspend(x, c, t->have_prev ? resume_after(c, d, svc) : FST_RESUME_UNKNOWN, 1);
-        c->handler = 1;
-    } else if (t->have_prev && is_lpsw(d) && !(t->prev_state & FST_ST_PROBLEM) && (rec->state & FST_ST_PROBLEM)) {
-        suspend(x, c, FST_RESUME_UNKNOWN, 0); /* the supervisor's first dispatch (the trace began in it) */
-        c->handler = 1;
-        dispatch(x, c, rec);
-    } else if (t->have_prev && !(d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) &&
-               rec->addr != fst_insn_next(d)) {
-        suspend(x, c, fst_insn_next(d), 1);  /* handled where the range trace does not look */
-        c->handler = 1;
-        dispatch(x, c, rec);
-    }
-}
-
+/* A task's instruction: calls and returns in its stack (DESIGN §3). */
 static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
 {
     fst_profile *p = x->p;
@@ -143,7 +36,7 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
 ** ran its previous one, in the same state, with no interruption, gap, SVC or dispatch
 ** between them, no mainline to look for, nothing excluded and no supervisor row. Returns
 ** 0, having done nothing, when that is not the case. */
-static inline int insn_fast(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
+static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
 {
     if (!c->ran || rec->state != c->prev_state || !x->plain)
         return 0;
@@ -161,9 +54,9 @@ static inline int insn_fast(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn
         int branched = taken && (fl & FST_I_BRANCH);
         if (fl & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) {
             if (pv->bytes[0] == 0x0A)
-                return 0;       /* SVC: the task is suspended (check_flow) */
+                return 0;       /* SVC: the task is suspended (fst_rp_check_flow) */
         } else if (rec->addr != fst_insn_next(pv))
-            return 0;           /* an interruption the trace does not show (check_flow) */
+            return 0;           /* an interruption the trace does not show (fst_rp_check_flow) */
         if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed)
             return 0;           /* the mainline entered without a call? (run_insn) */
         exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
@@ -192,7 +85,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
         exec_prev(x, c, rec->cpu, !can ? 0 : c->intr ? FST_TAKEN_UNKNOWN : taken_to(&c->prev, rec->addr));
     }
     if (c->task == FST_NONE && !c->handler) { /* the first instruction on this CPU */
-        c->task = fst_tasks_start(x->ids, rec->addr, space_of(c, rec->state));
+        c->task = fst_tasks_start(x->ids, rec->addr, fst_rp_space_of(c, rec->state));
         fst_rp_task_room(x, c->task);
         size_t r = find_entry(x, rec->addr); /* a trace that begins at a routine: its mainline */
         if (r != FST_NONE) {
@@ -200,9 +93,9 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
             p->tasks[c->task].mainline = r;
         }
     } else if (!c->handler)
-        check_flow(x, c, rec);
+        fst_rp_check_flow(x, c, rec);
     if (c->handler && (c->dispatch || (rec->state & FST_ST_PROBLEM)))
-        dispatch(x, c, rec);
+        fst_rp_dispatch(x, c, rec);
     size_t owner;
     if (!c->handler) {
         run_insn(x, c, rec, d);
@@ -233,16 +126,71 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
     c->ran = !c->handler || (!c->dispatch && !(rec->state & FST_ST_PROBLEM));
 }
 
-static void wait_state(rp *x, rp_cpu *c, const fst_rec *rec)
+/* ---- SEQ runs, block by block ---- */
+
+/* Whether the instruction after c's previous one, in sequence and in the same state, needs
+** none of insn()'s decisions: the previous one is plain (code.h), no interruption, gap or
+** dispatch is pending, and the mainline is not looked for at every instruction. */
+static int flows_on(const rp *x, const rp_cpu *c)
 {
-    if (c->task != FST_NONE && !c->handler) { /* the task waits where its wait PSW points */
-        uint64_t ia = rec->pswlen ? fst_psw_ia(rec->psw, rec->pswlen) : FST_RESUME_UNKNOWN;
-        suspend(x, c, ia, 0);
+    if (!c->have_prev || c->intr || c->gap || !fst_code_plain(&c->prev))
+        return 0;
+    if (c->handler)
+        return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
+    const rp_task *t = &x->t[c->task];
+    return t->n || t->had_mainline || !x->mainline_fixed;
+}
+
+/* The rest of a SEQ run on CPU cpuno (tracebin.h fst_tr_seq_left), from instruction i of
+** block b (code.h) on, a block at a time while it flows on: then insn() would only move the
+** previous instruction along, so the EXECs of a block are counted and priced together
+** (one by one only for a sink that wants them). What does not flow on is left to
+** fst_tr_next and insn(). */
+static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i)
+{
+    rp_cpu *c = &x->cpus[cpuno];
+    uint32_t left;
+    while ((left = fst_tr_seq_left(tr)) && flows_on(x, c)) {
+        if (i == b->n) {
+            b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
+            i = 0;
+            if (!b)
+                return; /* the reader says what is wrong */
+        }
+        /* the EXECs of prev and of d[i..last-1]; d[last] becomes prev */
+        uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
+        int ch = c->prev_charged;
+        if (x->want_exec[ch] && !x->runs[ch]) {
+            exec_prev(x, c, cpuno, 0);
+            for (uint32_t k = i; k < last; k++)
+                exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
+        } else {
+            count_op(x->p, &c->prev);
+            fst_blk_ran(b, i, last);
+            fst_fx run = b->sum[last] - b->sum[i];
+            if (i) /* prev is d[i - 1]: one run */
+                exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
+            else {
+                exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
+                if (m > 1)
+                    exec_n(x, c, cpuno, &b->d[0], m - 1, run, 0);
+            }
+        }
+        c->prev = b->d[last];
+        c->prev_cost[0] = b->cost[last][0];
+        c->prev_cost[1] = b->cost[last][1];
+        c->have_prev = 1;
+        if (c->handler)
+            c->dispatch = is_lpsw(&c->prev);
+        c->ran = !c->handler || (!c->dispatch && !(c->prev_state & FST_ST_PROBLEM));
+        if (!c->handler) {  /* the task's prev too */
+            rp_task *t = &x->t[c->task];
+            t->prev = c->prev;
+            t->have_prev = 1;
+        }
+        fst_tr_seq_take(tr, m, fst_insn_next(&c->prev));
+        i = last + 1;
     }
-    c->task = FST_NONE;
-    c->handler = 1;
-    c->dispatch = 0;
-    c->ran = 0;
 }
 
 static void other(rp *x, const fst_rec *rec)
@@ -263,7 +211,7 @@ static void other(rp *x, const fst_rec *rec)
         break;
     case FST_REC_WAIT:
         e.kind = FST_EV_WAIT; e.cls = rec->cls;
-        wait_state(x, c, rec);
+        fst_rp_wait_state(x, c, rec);
         break;
     case FST_REC_LPSW:
         c->lpsw = rec->addr;
@@ -339,7 +287,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
                 if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
                     insn(&x, &rec, &b->d[0], b->cost[0]);
                 if (fst_tr_seq_left(tr))
-                    fst_rp_seq_rest(&x, tr, rec.cpu, b, 1);
+                    seq_rest(&x, tr, rec.cpu, b, 1);
                 continue;
             }
             if ((k = fst_tr_next(tr, &rec, err)) <= 0) /* no bytes there: the reader says so */

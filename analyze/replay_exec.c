@@ -1,5 +1,5 @@
 /* analyze/replay_exec.c — the replayer's EXECs (replay_int.h): pending per CPU and added
-** up in bulk, events to the sinks that want them, SEQ runs a block at a time. */
+** up in bulk, batches, events to the sinks that want them. */
 #include "analyze/replay_int.h"
 
 #include <stdlib.h>
@@ -175,69 +175,4 @@ uint64_t fst_rp_unmodeled(const fst_profile *p, const fst_clock *clk)
             n += how == FST_PRICE_RULE || how == FST_PRICE_DEFAULT ? p->op_insns[op] : 0;
         }
     return n;
-}
-
-/* Whether the instruction after c's previous one, in sequence and in the same state, needs
-** none of insn()'s decisions: the previous one is plain (code.h), no interruption, gap or
-** dispatch is pending, and the mainline is not looked for at every instruction. */
-static int flows_on(const rp *x, const rp_cpu *c)
-{
-    if (!c->have_prev || c->intr || c->gap || !fst_code_plain(&c->prev))
-        return 0;
-    if (c->handler)
-        return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
-    const rp_task *t = &x->t[c->task];
-    return t->n || t->had_mainline || !x->mainline_fixed;
-}
-
-/* The rest of a SEQ run on CPU cpuno (tracebin.h fst_tr_seq_left), from instruction i of
-** block b (code.h) on, a block at a time while it flows on: then insn() would only move the
-** previous instruction along, so the EXECs of a block are counted and priced together
-** (one by one only for a sink that wants them). What does not flow on is left to
-** fst_tr_next and insn(). */
-void fst_rp_seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i)
-{
-    rp_cpu *c = &x->cpus[cpuno];
-    uint32_t left;
-    while ((left = fst_tr_seq_left(tr)) && flows_on(x, c)) {
-        if (i == b->n) {
-            b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
-            i = 0;
-            if (!b)
-                return; /* the reader says what is wrong */
-        }
-        /* the EXECs of prev and of d[i..last-1]; d[last] becomes prev */
-        uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
-        int ch = c->prev_charged;
-        if (x->want_exec[ch] && !x->runs[ch]) {
-            exec_prev(x, c, cpuno, 0);
-            for (uint32_t k = i; k < last; k++)
-                exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
-        } else {
-            count_op(x->p, &c->prev);
-            fst_blk_ran(b, i, last);
-            fst_fx run = b->sum[last] - b->sum[i];
-            if (i) /* prev is d[i - 1]: one run */
-                exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
-            else {
-                exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
-                if (m > 1)
-                    exec_n(x, c, cpuno, &b->d[0], m - 1, run, 0);
-            }
-        }
-        c->prev = b->d[last];
-        c->prev_cost[0] = b->cost[last][0];
-        c->prev_cost[1] = b->cost[last][1];
-        c->have_prev = 1;
-        if (c->handler)
-            c->dispatch = is_lpsw(&c->prev);
-        c->ran = !c->handler || (!c->dispatch && !(c->prev_state & FST_ST_PROBLEM));
-        if (!c->handler) {  /* the task's prev too */
-            rp_task *t = &x->t[c->task];
-            t->prev = c->prev;
-            t->have_prev = 1;
-        }
-        fst_tr_seq_take(tr, m, fst_insn_next(&c->prev));
-        i = last + 1;
-    }
 }

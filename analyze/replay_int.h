@@ -2,12 +2,14 @@
 ** analyze/replay_int.h — private to the replayer (analyze/replay*.c): its state and the
 ** helpers its files share. Not part of the library's interface; nothing else includes it.
 **
-**   replay.c        the record loop, tasks (which one runs, interruptions, dispatches) and
-**                   the per-instruction decisions (insn, insn_fast)
+**   replay.c        the record loop, the per-instruction decisions (insn, insn_fast) and
+**                   SEQ runs replayed a block at a time (inlined in the loop: no call per
+**                   run)
+**   replay_task.c   which task a CPU runs: interruptions, dispatches, wait states
 **   replay_stack.c  entry points and the stack of a task: calls, returns, unwinds, tail
 **                   calls (DESIGN §3), each a CALL/RETURN/UNWIND event
-**   replay_exec.c   the EXECs: pending per CPU and added up in bulk, events to the sinks,
-**                   and SEQ runs replayed a block at a time
+**   replay_exec.c   the EXECs: pending per CPU and added up in bulk, batches, events to
+**                   the sinks
 **
 ** The pending EXECs (the contract between the three): a CPU's EXECs are added to its
 ** task's clock and to the call graph's profile only by fst_rp_flush, all of them with the
@@ -131,8 +133,6 @@ void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->ru
 void fst_rp_count_unknown(fst_profile *p, const fst_insn *d, uint64_t n);
 void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n);   /* code.h fst_code_count */
 uint64_t fst_rp_unmodeled(const fst_profile *p, const fst_clock *clk);
-/* The rest of the SEQ run on CPU cpuno, from instruction i of block b on. */
-void fst_rp_seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i);
 
 /* replay_stack.c */
 void fst_rp_build_hash(rp *x);                   /* x->hash, x->sup, x->mainline_fixed */
@@ -144,8 +144,14 @@ void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t
 /* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
 void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec);
 
-/* replay.c */
-void fst_rp_task_room(rp *x, size_t tid);
+/* replay_task.c */
+void fst_rp_task_room(rp *x, size_t tid);        /* call state and profile for task tid */
+uint64_t fst_rp_space_of(const rp_cpu *c, uint32_t state);   /* the address space (tasks.h) */
+/* The handler dispatches a task at rec (or goes on handling: no task resumes there). */
+void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec);
+/* Running a task: does rec continue it, or did an interruption come (then c handles)? */
+void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec);
+void fst_rp_wait_state(rp *x, rp_cpu *c, const fst_rec *rec);   /* c waits: no task */
 
 
 static inline rp_cpu *cpu_of(rp *x, uint16_t n) { return n < x->ncpu ? &x->cpus[n] : fst_rp_cpu_grow(x, n); }

@@ -141,7 +141,6 @@ static void tail_call(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site
     push_from(x, tid, cpuno, r, f.owner, site, f.ret, f.mask, 1);
 }
 
-/* A task's instruction: calls and returns in its stack (DESIGN §3). */
 /* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
 void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec)
 {
