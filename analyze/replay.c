@@ -141,21 +141,21 @@ static int flows_on(const rp *x, const rp_cpu *c)
     return t->n || t->had_mainline || !x->mainline_fixed;
 }
 
-/* The rest of a SEQ run on CPU cpuno (tracebin.h fst_tr_seq_left), from instruction i of
-** block b (code.h) on, a block at a time while it flows on: then insn() would only move the
-** previous instruction along, so the EXECs of a block are counted and priced together
-** (one by one only for a sink that wants them). What does not flow on is left to
-** fst_tr_next and insn(). */
-static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b, uint32_t i)
+/* A SEQ run on CPU cpuno (tracebin.h fst_tr_next_run) whose first instruction, d[0] of
+** block b (code.h), insn() took: the rest of it, a block at a time while it flows on: then
+** insn() would only move the previous instruction along, so the EXECs of a block are
+** counted and priced together (one by one only for a sink that wants them). The reader is
+** told once what was taken; what does not flow on is left to it and insn(). */
+static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b)
 {
     rp_cpu *c = &x->cpus[cpuno];
-    uint32_t left;
-    while ((left = fst_tr_seq_left(tr)) && flows_on(x, c)) {
+    uint32_t left = fst_tr_seq_left(tr) - 1, took = 1, i = 1;
+    while (left && flows_on(x, c)) {
         if (i == b->n) {
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
             i = 0;
             if (!b)
-                return; /* the reader says what is wrong */
+                break;  /* the reader says what is wrong */
         }
         /* the EXECs of prev and of d[i..last-1]; d[last] becomes prev */
         uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
@@ -188,9 +188,11 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, ui
             t->prev = c->prev;
             t->have_prev = 1;
         }
-        fst_tr_seq_take(tr, m, fst_insn_next(&c->prev));
+        left -= m;
+        took += m;
         i = last + 1;
     }
+    fst_tr_seq_take(tr, took, fst_insn_next(&c->prev)); /* c->prev: the last one taken */
 }
 
 static void other(rp *x, const fst_rec *rec)
@@ -283,11 +285,9 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         if (k == 2) {   /* a SEQ run (tracebin.h): its first instruction starts a block */
             fst_blk *b = fst_code_block(x.code, tr, rec.addr, rec.state);
             if (b) {
-                fst_tr_seq_take(tr, 1, fst_insn_next(&b->d[0]));
                 if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
                     insn(&x, &rec, &b->d[0], b->cost[0]);
-                if (fst_tr_seq_left(tr))
-                    seq_rest(&x, tr, rec.cpu, b, 1);
+                seq_rest(&x, tr, rec.cpu, b);
                 continue;
             }
             if ((k = fst_tr_next(tr, &rec, err)) <= 0) /* no bytes there: the reader says so */

@@ -87,7 +87,7 @@ void fst_rp_batch_out(rp *x)
     e->routine = c->prev_owner;
     e->charged = c->prev_charged;
     x->batch_cpu = FST_NONE;
-    c->nbatch = 0;
+    c->nbatch = c->batch_room = 0;
     c->batch_cost = 0;
     fst_rp_emit(x, e, c->prev_task);
 }
@@ -100,6 +100,7 @@ void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size
     if (x->batch[c->prev_charged] && n <= FST_RP_BATCH) {
         memcpy(c->batch, d, n * sizeof *d);
         c->nbatch = n;
+        c->batch_room = FST_RP_BATCH - n;
         c->batch_cost = cost;
         x->batch_cpu = cpuno;
         return;

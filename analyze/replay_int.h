@@ -87,6 +87,7 @@ typedef struct rp_cpu {
     /* EXECs for sinks that take batches (events.h FST_WANT_EXEC_BATCH), not yet emitted:
     ** the last nbatch of the pending ones; only one CPU has some (rp.batch_cpu) */
     size_t nbatch;
+    size_t batch_room;      /* FST_RP_BATCH - nbatch, 0 when it has none */
     fst_fx batch_cost;
     fst_insn batch[FST_RP_BATCH];
     fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
@@ -181,8 +182,9 @@ static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, s
     c->pend_cost += cost;
     if (!x->want_exec[c->prev_charged])
         return;
-    if (x->batch[c->prev_charged] && c->nbatch && c->nbatch + n <= FST_RP_BATCH) {
-        if (n == 1)                                         /* c is x->batch_cpu */
+    if (n <= c->batch_room) {   /* c is x->batch_cpu, its batch of these EXECs' charge */
+        c->batch_room -= n;
+        if (n == 1)
             c->batch[c->nbatch] = *d;
         else
             memcpy(c->batch + c->nbatch, d, n * sizeof *d);
