@@ -165,12 +165,13 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, ui
             for (uint32_t k = i; k < last; k++)
                 exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
         } else {
-            count_op(x->p, &c->prev);
-            fst_blk_ran(b, i, last);
             fst_fx run = b->sum[last] - b->sum[i];
-            if (i) /* prev is d[i - 1]: one run */
+            if (i) { /* prev is d[i - 1]: one run, counted in the block */
+                fst_blk_ran(b, i - 1, last);
                 exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
-            else {
+            } else {
+                count_op(x->p, &c->prev);
+                fst_blk_ran(b, 0, last);
                 exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
                 if (m > 1)
                     exec_n(x, c, cpuno, &b->d[0], m - 1, run, 0);

@@ -217,7 +217,11 @@ static inline int taken_to(const fst_insn *d, uint64_t addr)
            ((d->flags & (FST_I_BRANCH | FST_I_CANBRANCH | FST_I_COND)) == (FST_I_BRANCH | FST_I_CANBRANCH));
 }
 
-static inline int is_lpsw(const fst_insn *d) { return d->bytes[0] == 0x82 || (d->bytes[0] == 0xB2 && d->bytes[1] == 0xB2); }
+/* LPSW or LPSWE (both FST_I_PSW, whatever the architecture: the flag rules most out). */
+static inline int is_lpsw(const fst_insn *d)
+{
+    return (d->flags & FST_I_PSW) && (d->bytes[0] == 0x82 || (d->bytes[0] == 0xB2 && d->bytes[1] == 0xB2));
+}
 
 static inline uint64_t amask(uint32_t state)
 {
