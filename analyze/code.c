@@ -74,6 +74,7 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
     b->addr = addr;
     b->state = state;
     b->epoch = fst_tr_code_epoch(tr);
+    c->epoch = fst_tr_code_epoch_at(tr);
     b->n = 0;
     b->sum[0] = 0;
     uint8_t bytes[6];

@@ -32,8 +32,9 @@
 ** fst_code_fold. (The instruction mix is a sum: the order in which it is added up does not
 ** matter.)
 **
-** Ownership: fst_code_new / fst_code_free. An entry returned stays where it is but is
-** overwritten by a later lookup that maps to its slot: copy what you keep.
+** Ownership: fst_code_new / fst_code_free; a cache serves one reader (fst_tr), open
+** while it is used. An entry returned stays where it is but is overwritten by a later
+** lookup that maps to its slot: copy what you keep.
 */
 #ifndef FST_CODE_H
 #define FST_CODE_H
@@ -80,6 +81,8 @@ typedef struct fst_code {
     fst_blk *blk;
     uint8_t *used;      /* per block slot: ever built (fst_code_fold reads only those: the
                            others' pages are never touched, so memory is what the code needs) */
+    const uint64_t *epoch;  /* the reader's epoch (fst_tr_code_epoch_at), set by the first
+                               block built: a block is there only after one was */
 } fst_code;
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx);
 /* d[i..j-1] of b executed once more (i <= j <= b->n). */
@@ -106,7 +109,7 @@ fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t s
 static inline fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
 {
     fst_blk *b = &c->blk[(addr >> 1) & (FST_CODE_NBLK - 1)];
-    if (b->addr == addr && b->state == state && b->n && b->epoch == fst_tr_code_epoch(tr))
+    if (b->addr == addr && b->state == state && b->n && b->epoch == *c->epoch)
         return b;
     return fst_code_block_build(c, tr, addr, state);   /* built again: decoded anew */
 }

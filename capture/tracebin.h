@@ -256,6 +256,9 @@ int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6]);
 ** modified, or another instruction at that address); new addresses do not change it. Bytes
 ** read with fst_tr_code stay what SEQ runs execute while the epoch stays the same. */
 uint64_t fst_tr_code_epoch(const fst_tr *r);
+/* Where the epoch is kept, for a caller that reads it often without a call: valid, and
+** always the current epoch, until fst_tr_close. */
+const uint64_t *fst_tr_code_epoch_at(const fst_tr *r);
 const char *fst_tr_header(const fst_tr *r, const char *key);   /* NULL when absent */
 const char *fst_tr_footer(const fst_tr *r, const char *key);   /* after the end only */
 /* After fst_tr_next returned 0: 1 when the footer says complete. When not, *why says

@@ -620,6 +620,8 @@ int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6])
 
 uint64_t fst_tr_code_epoch(const fst_tr *r) { return r->epoch; }
 
+const uint64_t *fst_tr_code_epoch_at(const fst_tr *r) { return &r->epoch; }
+
 int fst_tr_complete(const fst_tr *r, const char **why)
 {
     if (why)
