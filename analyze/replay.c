@@ -141,15 +141,16 @@ static int flows_on(const rp *x, const rp_cpu *c)
     return t->n || t->had_mainline || !x->mainline_fixed;
 }
 
-/* A SEQ run on CPU cpuno (tracebin.h fst_tr_next_run) whose first instruction, d[0] of
+/* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of
 ** block b (code.h), insn() took: the rest of it, a block at a time while it flows on: then
 ** insn() would only move the previous instruction along, so the EXECs of a block are
 ** counted and priced together (one by one only for a sink that wants them). The reader is
 ** told once what was taken; what does not flow on is left to it and insn(). */
-static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, uint16_t cpuno, fst_blk *b)
+static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
 {
+    uint16_t cpuno = rec->cpu;
     rp_cpu *c = &x->cpus[cpuno];
-    uint32_t left = fst_tr_seq_left(tr) - 1, took = 1, i = 1;
+    uint32_t left = (uint32_t)rec->value - 1, took = 1, i = 1;  /* the run's length (fst_tr_next_run) */
     while (left && flows_on(x, c)) {
         if (i == b->n) {
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
@@ -288,7 +289,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
             if (b) {
                 if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
                     insn(&x, &rec, &b->d[0], b->cost[0]);
-                seq_rest(&x, tr, rec.cpu, b);
+                seq_rest(&x, tr, &rec, b);
                 continue;
             }
             if ((k = fst_tr_next(tr, &rec, err)) <= 0) /* no bytes there: the reader says so */

@@ -243,8 +243,8 @@ uint32_t fst_tr_seq_left(const fst_tr *r);
 void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next);
 /* fst_tr_next, except at a SEQ run (or what is left of one): 2, with rec->kind
 ** FST_REC_INSN and rec's addr, cpu and state those of its first instruction, but no
-** instruction handed out (len 0, bytes untouched), and fst_tr_seq_left the run's whole
-** length (>= 1, that one included). The caller takes instructions with fst_tr_seq_take,
+** instruction handed out (len 0, bytes untouched), and rec->value and fst_tr_seq_left the
+** run's whole length (>= 1, that one included). The caller takes instructions with fst_tr_seq_take,
 ** or the next one with fst_tr_next (as a caller with no copy of its bytes does: the
 ** reader then says what is wrong when the code cache has none). For the replay, whose
 ** decoded blocks hold the run's first instruction already. */

@@ -381,6 +381,7 @@ static int run_start(fst_tr *r, fst_rec *rec)
     rec->kind = FST_REC_INSN;
     rec->addr = r->cur;
     rec->len = 0;
+    rec->value = r->seq;
     rec->cpu = r->cpu;
     rec->state = r->state;
     return 2;

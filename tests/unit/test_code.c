@@ -149,6 +149,7 @@ static void test_runs_whole(void **state)
         assert_int_equal(rec.len, 0);
         uint32_t left = fst_tr_seq_left(tr);
         assert_true(left >= 1);
+        assert_int_equal(rec.value, left);
         uint64_t next = rec.addr;
         while (left) {
             fst_blk *b = fst_code_block(code, tr, next, rec.state);
