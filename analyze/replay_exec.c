@@ -21,7 +21,8 @@ rp_cpu *fst_rp_cpu_grow(rp *x, uint16_t n)
 /* The EXECs pending on c: to the task's clock (events.h) and the call graph's profile. */
 void fst_rp_flush(rp *x, rp_cpu *c)
 {
-    if (c->nbatch)  /* the last of the pending EXECs: emitted with the clocks they end at */
+    /* c's batch: the last of its pending EXECs, emitted with the clocks they end at */
+    if (x->batch_cpu != FST_NONE && c == &x->cpus[x->batch_cpu])
         fst_rp_batch_out(x);
     if (!c->pend_n)
         return;
@@ -79,16 +80,16 @@ void fst_rp_batch_out(rp *x)
     fst_event *e = &c->exec;
     e->kind = FST_EV_EXEC;
     e->cpu = (uint16_t)x->batch_cpu;
-    e->insn = c->batch;
-    e->n = c->nbatch;
+    e->insn = x->batch;
+    e->n = x->nbatch;
     e->state = c->prev_state;
-    e->cost = c->batch_cost;
+    e->cost = x->batch_cost;
     e->taken = FST_TAKEN_UNKNOWN;
     e->routine = c->prev_owner;
     e->charged = c->prev_charged;
     x->batch_cpu = FST_NONE;
-    c->nbatch = c->batch_room = 0;
-    c->batch_cost = 0;
+    x->nbatch = c->batch_room = 0;
+    x->batch_cost = 0;
     fst_rp_emit(x, e, c->prev_task);
 }
 
@@ -97,11 +98,11 @@ void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size
     if (x->batch_cpu != FST_NONE)
         fst_rp_batch_out(x);
     fst_event *e = &c->exec;
-    if (x->batch[c->prev_charged] && n <= FST_RP_BATCH) {
-        memcpy(c->batch, d, n * sizeof *d);
-        c->nbatch = n;
+    if (x->takes_batch[c->prev_charged] && n <= FST_RP_BATCH) {
+        memcpy(x->batch, d, n * sizeof *d);
+        x->nbatch = n;
         c->batch_room = FST_RP_BATCH - n;
-        c->batch_cost = cost;
+        x->batch_cost = cost;
         x->batch_cpu = cpuno;
         return;
     }
@@ -132,10 +133,10 @@ void fst_rp_sort_sinks(rp *x)
     x->want_exec[FST_CHARGE_OUTSIDE] = x->nwant[FST_EV_MARK + 1] != 0;
     for (int ch = 0; ch < 3; ch++) {
         size_t k = ch == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : FST_EV_EXEC;
-        x->runs[ch] = x->batch[ch] = 1;
+        x->runs[ch] = x->takes_batch[ch] = 1;
         for (size_t i = 0; i < x->nwant[k]; i++) {
             x->runs[ch] &= (x->want[k][i].kinds & (FST_WANT_EXEC_RUNS | FST_WANT_EXEC_BATCH)) != 0;
-            x->batch[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_BATCH) != 0;
+            x->takes_batch[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_BATCH) != 0;
         }
     }
 }

@@ -84,12 +84,7 @@ typedef struct rp_cpu {
     ** the end; an event's clocks count them (emit) */
     uint64_t pend_n;
     fst_fx pend_cost;
-    /* EXECs for sinks that take batches (events.h FST_WANT_EXEC_BATCH), not yet emitted:
-    ** the last nbatch of the pending ones; only one CPU has some (rp.batch_cpu) */
-    size_t nbatch;
-    size_t batch_room;      /* FST_RP_BATCH - nbatch, 0 when it has none */
-    fst_fx batch_cost;
-    fst_insn batch[FST_RP_BATCH];
+    size_t batch_room;      /* room left in rp's batch when it is this CPU's, else 0 */
     fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
                                the fields that change (building one was a fifth of the replay) */
 } rp_cpu;
@@ -104,8 +99,13 @@ typedef struct rp {
     size_t nwant[FST_EV_MARK + 2];
     int want_exec[3];   /* by FST_CHARGE_*: a sink wants those EXECs (the call graph is not asked) */
     int runs[3];        /* by FST_CHARGE_*: every sink that wants them takes runs (events.h) */
-    int batch[3];       /* by FST_CHARGE_*: every sink that wants them takes batches */
-    size_t batch_cpu;   /* the CPU whose batch is not yet emitted, FST_NONE: none */
+    int takes_batch[3]; /* by FST_CHARGE_*: every sink that wants them takes batches */
+    /* EXECs for sinks that take batches (events.h FST_WANT_EXEC_BATCH), not yet emitted:
+    ** the last nbatch of the pending ones of one CPU (one at a time: events stay in order) */
+    size_t batch_cpu;   /* that CPU, FST_NONE: none */
+    size_t nbatch;
+    fst_fx batch_cost;
+    fst_insn batch[FST_RP_BATCH];
     fst_code *code;     /* decoded instructions and blocks (code.h) */
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
@@ -174,7 +174,7 @@ static inline fst_fx price(const rp *x, const rp_cpu *c, int taken)
 
 /* n EXECs on c, of d[0..n-1] in c's previous state, owner and task (n > 1: a run, for
 ** sinks that take them): pending (flush), and an event when a sink other than the call
-** graph wants them, or added to c's batch when they take batches. The instruction mix is
+** graph wants them, or added to the batch when they take batches. The instruction mix is
 ** counted by the caller. */
 static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
 {
@@ -185,11 +185,11 @@ static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, s
     if (n <= c->batch_room) {   /* c is x->batch_cpu, its batch of these EXECs' charge */
         c->batch_room -= n;
         if (n == 1)
-            c->batch[c->nbatch] = *d;
+            x->batch[x->nbatch] = *d;
         else
-            memcpy(c->batch + c->nbatch, d, n * sizeof *d);
-        c->nbatch += n;
-        c->batch_cost += cost;
+            memcpy(x->batch + x->nbatch, d, n * sizeof *d);
+        x->nbatch += n;
+        x->batch_cost += cost;
         return;
     }
     fst_rp_exec_event(x, c, cpuno, d, n, cost, taken);
