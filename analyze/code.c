@@ -6,17 +6,7 @@
 #include <stdlib.h>
 
 #define NINSN 4096      /* single instructions: a slot per halfword address, modulo */
-#define NBLK 1024       /* blocks: the same; a block is some 1.2 KB */
-
-struct fst_code {
-    fst_clock *clk;
-    fst_code_count *count;
-    void *ctx;
-    fst_code_ent *insn;
-    fst_blk *blk;
-    uint8_t *used;      /* per block slot: ever built (fst_code_fold reads only those: the
-                           others' pages are never touched, so memory is what the code needs) */
-};
+/* blocks: FST_CODE_NBLK (code.h), the same; a block is some 1.2 KB */
 
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
 {
@@ -25,8 +15,8 @@ fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
     c->count = count;
     c->ctx = ctx;
     c->insn = fst_xcalloc(NINSN, sizeof *c->insn);
-    c->blk = fst_xcalloc(NBLK, sizeof *c->blk);
-    c->used = fst_xcalloc(NBLK, 1);
+    c->blk = fst_xcalloc(FST_CODE_NBLK, sizeof *c->blk);
+    c->used = fst_xcalloc(FST_CODE_NBLK, 1);
     return c;
 }
 
@@ -72,7 +62,7 @@ static void fold(fst_code *c, fst_blk *b)
 
 void fst_code_fold(fst_code *c)
 {
-    for (size_t i = 0; i < NBLK; i++)
+    for (size_t i = 0; i < FST_CODE_NBLK; i++)
         if (c->used[i])
             fold(c, &c->blk[i]);
 }
@@ -84,6 +74,7 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
     b->addr = addr;
     b->state = state;
     b->epoch = fst_tr_code_epoch(tr);
+    c->epoch = fst_tr_code_epoch_at(tr);
     b->n = 0;
     b->sum[0] = 0;
     uint8_t bytes[6];
@@ -101,13 +92,11 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
     }
 }
 
-fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
+fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
 {
-    size_t i = (addr >> 1) & (NBLK - 1);
+    size_t i = (addr >> 1) & (FST_CODE_NBLK - 1);
     fst_blk *b = &c->blk[i];
-    if (!b->n || b->addr != addr || b->state != state || b->epoch != fst_tr_code_epoch(tr)) {
-        build(c, b, tr, addr, state);
-        c->used[i] = 1;
-    }
+    build(c, b, tr, addr, state);
+    c->used[i] = 1;
     return b->n ? b : NULL;
 }

@@ -32,8 +32,9 @@
 ** fst_code_fold. (The instruction mix is a sum: the order in which it is added up does not
 ** matter.)
 **
-** Ownership: fst_code_new / fst_code_free. An entry returned stays where it is but is
-** overwritten by a later lookup that maps to its slot: copy what you keep.
+** Ownership: fst_code_new / fst_code_free; a cache serves one reader (fst_tr), open
+** while it is used. An entry returned stays where it is but is overwritten by a later
+** lookup that maps to its slot: copy what you keep.
 */
 #ifndef FST_CODE_H
 #define FST_CODE_H
@@ -64,10 +65,25 @@ typedef struct fst_blk {
     uint64_t ran[FST_BLK_MAX + 1];  /* executions, as differences (fst_blk_ran) */
 } fst_blk;
 
-typedef struct fst_code fst_code;
 
 /* `count(ctx, d, n)`: instruction d executed n more times (n > 0). */
 typedef void fst_code_count(void *ctx, const fst_insn *d, uint64_t n);
+
+#define FST_CODE_NBLK 1024   /* block slots: one per halfword address, modulo */
+
+/* The cache; its fields are code.c's, here only for fst_code_block's inline lookup (a
+** block that is there costs no call). */
+typedef struct fst_code {
+    fst_clock *clk;
+    fst_code_count *count;
+    void *ctx;
+    struct fst_code_ent *insn;
+    fst_blk *blk;
+    uint8_t *used;      /* per block slot: ever built (fst_code_fold reads only those: the
+                           others' pages are never touched, so memory is what the code needs) */
+    const uint64_t *epoch;  /* the reader's epoch (fst_tr_code_epoch_at), set by the first
+                               block built: a block is there only after one was */
+} fst_code;
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx);
 /* d[i..j-1] of b executed once more (i <= j <= b->n). */
 static inline void fst_blk_ran(fst_blk *b, uint32_t i, uint32_t j)
@@ -89,6 +105,13 @@ static inline int fst_code_plain(const fst_insn *d)
 /* The decoded instruction `bytes` at addr in state. Never fails. */
 fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], uint32_t state);
 /* The block at addr in state, from tr's code cache; NULL when it knows no bytes at addr. */
-fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state);
+fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state);
+static inline fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
+{
+    fst_blk *b = &c->blk[(addr >> 1) & (FST_CODE_NBLK - 1)];
+    if (b->addr == addr && b->state == state && b->n && b->epoch == *c->epoch)
+        return b;
+    return fst_code_block_build(c, tr, addr, state);   /* built again: decoded anew */
+}
 
 #endif

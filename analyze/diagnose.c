@@ -108,6 +108,12 @@ static size_t holder(fst_diag *d, uint64_t addr)
     return h.r;
 }
 
+static void add(fst_diag *d, size_t r, uint64_t n)
+{
+    if (r != FST_NONE)
+        d->unentered[r] += n;
+}
+
 void fst_diag_event(void *ctx, const fst_event *e)
 {
     fst_diag *d = ctx;
@@ -115,17 +121,28 @@ void fst_diag_event(void *ctx, const fst_event *e)
         return;
     if (!d->p)
         build(d, e->profile);
-    size_t r = holder(d, e->insn[0].addr);
-    if (e->insn[e->n - 1].addr < d->hold[0].hi) { /* a run (events.h) climbs: all of it is in [lo, hi) */
-        if (r != FST_NONE)
-            d->unentered[r] += e->n;
-        return;
+    /* a run or a batch (events.h): a loop's instructions, mostly in the last two ranges
+    ** (a caller and its callee), counted in registers */
+    held h0 = d->hold[0], h1 = d->hold[1];
+    uint64_t lo0 = h0.lo, s0 = h0.hi - h0.lo, lo1 = h1.lo, s1 = h1.hi - h1.lo, n0 = 0, n1 = 0;
+    const fst_insn *in = e->insn, *end = in + e->n;
+    for (; in < end; in++) {
+        uint64_t a = in->addr;
+        if (a - lo0 < s0)
+            n0++;
+        else if (a - lo1 < s1)
+            n1++;
+        else {
+            add(d, h0.r, n0);
+            add(d, h1.r, n1);
+            holder(d, a);
+            h0 = d->hold[0], h1 = d->hold[1];
+            lo0 = h0.lo, s0 = h0.hi - h0.lo, lo1 = h1.lo, s1 = h1.hi - h1.lo;
+            n0 = 1, n1 = 0;
+        }
     }
-    for (size_t i = 0; i < e->n; i++) {
-        r = holder(d, e->insn[i].addr);
-        if (r != FST_NONE)
-            d->unentered[r]++;
-    }
+    add(d, h0.r, n0);
+    add(d, h1.r, n1);
 }
 
 static void names(char *buf, size_t cap, const fst_profile *p, const size_t *idx, size_t n)

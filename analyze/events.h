@@ -66,7 +66,7 @@ typedef struct fst_event {
     int charged;            /* EXEC: FST_CHARGE_* */
     int taken;              /* EXEC: whether it branched, as priced: 1, 0 (also for an
                                instruction that cannot branch) or FST_TAKEN_UNKNOWN (an
-                               interruption or the trace's end came next) */
+                               interruption or the trace's end came next; a batch) */
     size_t routine;         /* EXEC: the routine charged (FST_CHARGE_ROUTINE) or FST_NONE;
                                CALL/RETURN/UNWIND: the frame's routine */
     size_t owner;           /* CALL/RETURN/UNWIND: the nearest timed routine of the frame */
@@ -95,6 +95,13 @@ typedef struct fst_event {
 /* With FST_WANT(FST_EV_EXEC) or FST_WANT_EXEC_OUTSIDE: EXECs may come as runs (`n` > 1): a
 ** straight-line stretch of code costs one call, not one per instruction. */
 #define FST_WANT_EXEC_RUNS (1u << 17)
+/* With FST_WANT(FST_EV_EXEC) or FST_WANT_EXEC_OUTSIDE: EXECs may come as batches, runs
+** included: `n` instructions insn[0..n-1] executed one after the other, but not
+** necessarily in sequence (a branch may have been taken between two of them), all of one
+** task, state, routine and charge, with nothing else between them; `cost` their sum,
+** `taken` FST_TAKEN_UNKNOWN. For a sink that wants only what ran where (diagnose.c): a
+** loop's jumps cost one call per batch, not one per jump. */
+#define FST_WANT_EXEC_BATCH (1u << 18)
 #define FST_WANT_ALL 0u
 
 typedef struct fst_sink {

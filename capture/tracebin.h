@@ -241,6 +241,14 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 ** `next` is the address after the k-th. */
 uint32_t fst_tr_seq_left(const fst_tr *r);
 void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next);
+/* fst_tr_next, except at a SEQ run (or what is left of one): 2, with rec->kind
+** FST_REC_INSN and rec's addr, cpu and state those of its first instruction, but no
+** instruction handed out (len 0, bytes untouched), and rec->value and fst_tr_seq_left the
+** run's whole length (>= 1, that one included). The caller takes instructions with fst_tr_seq_take,
+** or the next one with fst_tr_next (as a caller with no copy of its bytes does: the
+** reader then says what is wrong when the code cache has none). For the replay, whose
+** decoded blocks hold the run's first instruction already. */
+int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err);
 /* The bytes the trace's code cache holds for addr, which a SEQ run executes there: the
 ** length (2, 4 or 6; bytes past it are 0), or 0 when it holds none (bytes untouched). */
 int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6]);
@@ -248,6 +256,9 @@ int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6]);
 ** modified, or another instruction at that address); new addresses do not change it. Bytes
 ** read with fst_tr_code stay what SEQ runs execute while the epoch stays the same. */
 uint64_t fst_tr_code_epoch(const fst_tr *r);
+/* Where the epoch is kept, for a caller that reads it often without a call: valid, and
+** always the current epoch, until fst_tr_close. */
+const uint64_t *fst_tr_code_epoch_at(const fst_tr *r);
 const char *fst_tr_header(const fst_tr *r, const char *key);   /* NULL when absent */
 const char *fst_tr_footer(const fst_tr *r, const char *key);   /* after the end only */
 /* After fst_tr_next returned 0: 1 when the footer says complete. When not, *why says

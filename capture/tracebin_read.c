@@ -375,11 +375,25 @@ static inline int seq_next(fst_tr *r, fst_rec *rec, fst_err *err)
     return 1;
 }
 
-int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
+/* fst_tr_next_run's answer at a SEQ run: where it starts, none of it handed out. */
+static int run_start(fst_tr *r, fst_rec *rec)
 {
-    if (r->seq) /* fast path */
-        return seq_next(r, rec, err);
-    for (;;) {
+    rec->kind = FST_REC_INSN;
+    rec->addr = r->cur;
+    rec->len = 0;
+    rec->value = r->seq;
+    rec->cpu = r->cpu;
+    rec->state = r->state;
+    return 2;
+}
+
+enum { NEXT_OP = 3 };    /* slow_op: no record yet, read on */
+
+/* One op of the stream, or the next frame, for next_rec: what its fast path does not
+** take (out of line, so that the fast path saves few registers). */
+static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *err, int runs)
+{
+    {
         if (r->ended)
             return 0;
         if (r->fpos >= r->flen) {
@@ -392,7 +406,7 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
                 rec->kind = FST_REC_END;
                 return 0;
             }
-            continue;
+            return NEXT_OP;
         }
         const uint8_t *p = r->frame + r->fpos, *end = r->frame + r->flen;
         uint8_t op = *p;
@@ -403,7 +417,7 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             r->seq = (unsigned)op + 1;
             r->seq_pos = r->fpos;
             r->fpos++;
-            return seq_next(r, rec, err);
+            return runs ? run_start(r, rec) : seq_next(r, rec, err);
         }
         if (op < FST_OP_JMPA) {
             int k = op & 0x0F;
@@ -412,7 +426,7 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             mru_to_front(&r->jm, k);
             r->cur = r->jm.a[0];
             r->fpos++;
-            continue;
+            return NEXT_OP;
         }
         switch (op) {
         case FST_OP_JMPA:
@@ -421,7 +435,7 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
             r->cur += (uint64_t)fst_unzigzag(v);
             fst_mru_front(&r->jm, fst_mru_find(&r->jm, r->cur), r->cur);
             r->fpos += 1 + n;
-            continue;
+            return NEXT_OP;
         case FST_OP_INS: {
             if (p + 1 >= end)
                 return bad_op(r, "truncated instruction", err);
@@ -553,6 +567,39 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err)
     }
 }
 
+/* fst_tr_next (runs 0) and fst_tr_next_run (runs 1): SEQ and recent-target jumps, most of
+** a trace's ops, here; the rest in slow_op. */
+static inline int next_rec(fst_tr *r, fst_rec *rec, fst_err *err, int runs)
+{
+    if (r->seq) /* fast path */
+        return runs ? run_start(r, rec) : seq_next(r, rec, err);
+    for (;;) {
+        if (!r->ended && r->fpos < r->flen) {
+            uint8_t op = r->frame[r->fpos];
+            if (op < FST_OP_JMP) {
+                rec->cpu = r->cpu;
+                r->seq = (unsigned)op + 1;
+                r->seq_pos = r->fpos;
+                r->fpos++;
+                return runs ? run_start(r, rec) : seq_next(r, rec, err);
+            }
+            if (op < FST_OP_JMPA && (op & 0x0F) < r->jm.n) {
+                mru_to_front(&r->jm, op & 0x0F);
+                r->cur = r->jm.a[0];
+                r->fpos++;
+                continue;
+            }
+        }
+        int rc = slow_op(r, rec, err, runs);
+        if (rc != NEXT_OP)
+            return rc;
+    }
+}
+
+int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err) { return next_rec(r, rec, err, 0); }
+
+int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err) { return next_rec(r, rec, err, 1); }
+
 uint32_t fst_tr_seq_left(const fst_tr *r) { return r->seq; }
 
 void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
@@ -573,6 +620,8 @@ int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6])
 }
 
 uint64_t fst_tr_code_epoch(const fst_tr *r) { return r->epoch; }
+
+const uint64_t *fst_tr_code_epoch_at(const fst_tr *r) { return &r->epoch; }
 
 int fst_tr_complete(const fst_tr *r, const char **why)
 {

@@ -286,7 +286,7 @@ int main(int argc, char **argv)
     if (fmt->init && !(ctx = fmt->init(&fc, NULL, &err)))
         fst_die_err(&err);
     fst_diag *diag = fst_diag_new(pm);
-    fst_sink sinks[2] = { { fst_diag_event, diag, FST_WANT_EXEC_OUTSIDE | FST_WANT_EXEC_RUNS }, { fmt->event, ctx, FST_WANT_ALL } };
+    fst_sink sinks[2] = { { fst_diag_event, diag, FST_WANT_EXEC_OUTSIDE | FST_WANT_EXEC_BATCH }, { fmt->event, ctx, FST_WANT_ALL } };
     int sampled = fst_trace_sampled(tr);
     if (sampled) {
         /* LOGTIME data, not a trace (analyze/sampled.h): say what it cannot tell */

@@ -3,7 +3,8 @@
 ** a block at a time (fst_code_block, fst_tr_seq_take) is exactly the instructions written,
 ** also in a loop whose code is modified while it runs (the INS that changes it must make
 ** the block decoded before it stale: capture/tracebin.h fst_tr_code_epoch), and the
-** block's prices are the clock's.
+** block's prices are the clock's. fst_tr_next_run hands a SEQ run over whole, from its
+** first instruction, and the blocks read from there are the instructions written.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -118,10 +119,65 @@ static void test_blocks_follow_modified_code(void **state)
     unlink(path);
 }
 
+/* fst_tr_next_run: a run (2) hands out no instruction; the blocks from rec.addr are the
+** instructions written, what is not a run (an INS) comes as from fst_tr_next. */
+static void test_runs_whole(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/fst-test-runs-%d.trace", (int)getpid());
+    make(path);
+    fst_err err;
+    fst_clock *clk = fst_clock_open("mips:1", &err);
+    fst_tr *tr = fst_tr_open(path, &err);
+    assert_non_null(tr);
+    fst_code *code = fst_code_new(clk, count, NULL);
+    uint64_t seen = 0, runs = 0;
+    fst_rec rec;
+    int k;
+    while ((k = fst_tr_next_run(tr, &rec, &err)) > 0) {
+        if (rec.kind != FST_REC_INSN)
+            continue;
+        assert_int_equal(rec.addr, A + 2 * (seen % PER));
+        if (k == 1) {   /* an INS: its bytes */
+            assert_memory_equal(rec.bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
+            seen++;
+            continue;
+        }
+        assert_int_equal(k, 2);
+        runs++;
+        assert_int_equal(rec.len, 0);
+        uint32_t left = fst_tr_seq_left(tr);
+        assert_true(left >= 1);
+        assert_int_equal(rec.value, left);
+        uint64_t next = rec.addr;
+        while (left) {
+            fst_blk *b = fst_code_block(code, tr, next, rec.state);
+            assert_non_null(b);
+            uint32_t m = b->n < left ? b->n : left;
+            for (uint32_t i = 0; i < m; i++, seen++)
+                assert_memory_equal(b->d[i].bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
+            next = b->d[m - 1].addr + b->d[m - 1].len;
+            fst_tr_seq_take(tr, m, next);
+            left -= m;
+            assert_int_equal(fst_tr_seq_left(tr), left);
+        }
+    }
+    assert_int_equal(k, 0);
+    assert_int_equal(seen, ROUNDS * PER);
+    assert_true(runs >= ROUNDS - 1);
+    assert_int_equal(fst_tr_insns(tr), ROUNDS * PER);
+    fst_code_free(code);
+    fst_tr_close(tr);
+    fst_clock_free(clk);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks_follow_modified_code),
+        cmocka_unit_test(test_runs_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,246 @@
+/*
+** analyze/replay_int.h — private to the replayer (analyze/replay*.c): its state and the
+** helpers its files share. Not part of the library's interface; nothing else includes it.
+**
+**   replay.c        the record loop, the per-instruction decisions (insn, insn_fast) and
+**                   SEQ runs replayed a block at a time (inlined in the loop: no call per
+**                   run)
+**   replay_task.c   which task a CPU runs: interruptions, dispatches, wait states
+**   replay_stack.c  entry points and the stack of a task: calls, returns, unwinds, tail
+**                   calls (DESIGN §3), each a CALL/RETURN/UNWIND event
+**   replay_exec.c   the EXECs: pending per CPU and added up in bulk, batches, events to
+**                   the sinks
+**
+** The pending EXECs (the contract between the three): a CPU's EXECs are added to its
+** task's clock and to the call graph's profile only by fst_rp_flush, all of them with the
+** CPU's prev_task, prev_state, prev_owner and prev_charged. So whoever changes one of those
+** four flushes first; an event's clocks count what is pending (fst_rp_emit), and the
+** replay flushes every CPU at its end (fst_rp_flush_all). Who executes an instruction
+** counts it in the instruction mix (count_op, or fst_blk_ran for a block's run).
+**
+** Ownership: everything is owned by the rp of one fst_replay call and freed there. No
+** function here fails: bad input was refused by the reader or is counted in the profile.
+*/
+#ifndef FST_REPLAY_INT_H
+#define FST_REPLAY_INT_H
+
+#include "analyze/code.h"
+#include "analyze/decode.h"
+#include "analyze/profile.h"
+#include "common/map.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct rp_frame {
+    size_t owner;     /* nearest timed routine: the routine itself when timed */
+    uint64_t ret;     /* return address, masked to the call's addressing mode; ~0: none */
+    uint64_t mask;
+} rp_frame;
+
+/* A task's call state: its stack and its previous instruction. */
+typedef struct rp_task {
+    rp_frame *f;
+    size_t *routine;  /* the routine of every frame: the `stack` of events */
+    size_t n, cap;
+    fst_map rets;     /* low 24 bits of every frame's return address -> frames: a return
+                         to an older frame is looked up, not searched for (depth-independent).
+                         Counts stay at 0 (map.h _keep): one key per return address seen */
+    int have_prev;
+    fst_insn prev;
+    uint32_t prev_state;
+    int had_mainline;
+    uint64_t insns;   /* its clock (events.h) */
+    fst_fx cost;
+} rp_task;
+
+#define FST_RP_BATCH 64
+
+typedef struct rp_cpu {
+    size_t task;            /* the task it runs, or works for while handling; FST_NONE: none */
+    int handler;            /* handling an interruption (profile.h) */
+    int dispatch;           /* the handler's last instruction loaded a PSW: the next is a dispatch */
+    int intr;               /* an interruption record since the last instruction */
+    uint32_t pgm;           /* its program-check code, 0 for other classes */
+    int gap;                /* tracing was off since the last instruction */
+    uint64_t lpsw;          /* operand of the last LPSW record, 0 = none */
+    uint64_t cr1;
+    int cr1_known;
+    /* the last instruction, waiting for its successor to be priced */
+    int have_prev;
+    int ran;                /* no interruption, gap or wait came after prev, and either prev
+                               was run for the task (not handling: it is the task's prev too)
+                               or the handler goes on (no dispatch due): insn_fast may take
+                               the next instruction */
+    fst_insn prev;
+    uint32_t prev_state;
+    size_t prev_task;
+    size_t prev_owner;      /* owner when prev executed: FST_NONE = outside */
+    int prev_charged;       /* FST_CHARGE_* */
+    fst_fx prev_cost[2];    /* prev's cost not taken, taken (code.h) */
+    /* EXECs not yet added to the clocks and the profile, all of prev_task, prev_state,
+    ** prev_owner and prev_charged: added at once when one of those changes (flush) and at
+    ** the end; an event's clocks count them (emit) */
+    uint64_t pend_n;
+    fst_fx pend_cost;
+    size_t batch_room;      /* room left in rp's batch when it is this CPU's, else 0 */
+    fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
+                               the fields that change (building one was a fifth of the replay) */
+} rp_cpu;
+
+typedef struct rp {
+    fst_profile *p;
+    const fst_replay_opts *o;
+    fst_sink *sinks;
+    size_t nsinks;
+    /* the sinks that want each event kind, in order; [NKINDS]: an EXEC charged outside */
+    fst_sink *want[FST_EV_MARK + 2];
+    size_t nwant[FST_EV_MARK + 2];
+    int want_exec[3];   /* by FST_CHARGE_*: a sink wants those EXECs (the call graph is not asked) */
+    int runs[3];        /* by FST_CHARGE_*: every sink that wants them takes runs (events.h) */
+    int takes_batch[3]; /* by FST_CHARGE_*: every sink that wants them takes batches */
+    /* EXECs for sinks that take batches (events.h FST_WANT_EXEC_BATCH), not yet emitted:
+    ** the last nbatch of the pending ones of one CPU (one at a time: events stay in order) */
+    size_t batch_cpu;   /* that CPU, FST_NONE: none */
+    size_t nbatch;
+    fst_fx batch_cost;
+    fst_insn batch[FST_RP_BATCH];
+    fst_code *code;     /* decoded instructions and blocks (code.h) */
+    size_t *hash;       /* entry address -> routine index (open addressing) */
+    size_t hcap;
+    int mainline_fixed; /* the model named the mainline */
+    size_t sup;         /* the "(supervisor)" routine, FST_NONE unless --supervisor=row */
+    fst_tasks *ids;     /* task identity (tasks.h) */
+    rp_task *t;         /* call state, by task id */
+    size_t nt, tcap;
+    rp_cpu *cpus;       /* by CPU number (up to 65535, as trace.bin allows), grown on use */
+    size_t ncpu;
+    int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
+    int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
+} rp;
+
+/* replay_exec.c */
+rp_cpu *fst_rp_cpu_grow(rp *x, uint16_t n);      /* CPUs up to n, zeroed, no task */
+void fst_rp_flush(rp *x, rp_cpu *c);             /* c's pending EXECs to clocks and profile */
+void fst_rp_flush_all(rp *x);
+/* To the sinks that want it: e of task tid (FST_NONE: none), with its clocks; a batch
+** not yet emitted goes first. */
+void fst_rp_emit(rp *x, fst_event *e, size_t tid);
+void fst_rp_batch_out(rp *x);                    /* the batch of x->batch_cpu, to the sinks */
+/* exec_n's event: emitted, or the first of a batch. */
+void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken);
+void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->runs */
+void fst_rp_count_unknown(fst_profile *p, const fst_insn *d, uint64_t n);
+void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n);   /* code.h fst_code_count */
+uint64_t fst_rp_unmodeled(const fst_profile *p, const fst_clock *clk);
+
+/* replay_stack.c */
+void fst_rp_build_hash(rp *x);                   /* x->hash, x->sup, x->mainline_fixed */
+void fst_rp_push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask,
+                 int counted);
+void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code);
+void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret,
+                           uint64_t mask);
+/* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
+void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec);
+
+/* replay_task.c */
+void fst_rp_task_room(rp *x, size_t tid);        /* call state and profile for task tid */
+uint64_t fst_rp_space_of(const rp_cpu *c, uint32_t state);   /* the address space (tasks.h) */
+/* The handler dispatches a task at rec (or goes on handling: no task resumes there). */
+void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec);
+/* Running a task: does rec continue it, or did an interruption come (then c handles)? */
+void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec);
+void fst_rp_wait_state(rp *x, rp_cpu *c, const fst_rec *rec);   /* c waits: no task */
+
+
+static inline rp_cpu *cpu_of(rp *x, uint16_t n) { return n < x->ncpu ? &x->cpus[n] : fst_rp_cpu_grow(x, n); }
+
+static inline size_t top_owner(const rp_task *t) { return t->n ? t->f[t->n - 1].owner : FST_NONE; }
+
+static inline void count_op(fst_profile *p, const fst_insn *d)
+{
+    p->op_insns[d->op]++;
+    if (d->op == FST_OP_UNKNOWN)
+        fst_rp_count_unknown(p, d, 1);
+}
+
+/* The cost of prev: priced when it was decoded, but for an outcome not known. */
+static inline fst_fx price(const rp *x, const rp_cpu *c, int taken)
+{
+    return taken >= 0 ? c->prev_cost[taken] : fst_clock_cost(x->o->clock, &c->prev, taken);
+}
+
+/* n EXECs on c, of d[0..n-1] in c's previous state, owner and task (n > 1: a run, for
+** sinks that take them): pending (flush), and an event when a sink other than the call
+** graph wants them, or added to the batch when they take batches. The instruction mix is
+** counted by the caller. */
+static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
+{
+    c->pend_n += n;
+    c->pend_cost += cost;
+    if (!x->want_exec[c->prev_charged])
+        return;
+    if (n <= c->batch_room) {   /* c is x->batch_cpu, its batch of these EXECs' charge */
+        c->batch_room -= n;
+        if (n == 1)
+            x->batch[x->nbatch] = *d;
+        else
+            memcpy(x->batch + x->nbatch, d, n * sizeof *d);
+        x->nbatch += n;
+        x->batch_cost += cost;
+        return;
+    }
+    fst_rp_exec_event(x, c, cpuno, d, n, cost, taken);
+}
+
+static inline void exec_one(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
+{
+    count_op(x->p, d);
+    exec_n(x, c, cpuno, d, 1, cost, taken);
+}
+
+/* The EXEC of the previous instruction, now that its successor shows whether it branched. */
+static inline void exec_prev(rp *x, rp_cpu *c, uint16_t cpuno, int taken)
+{
+    exec_one(x, c, cpuno, &c->prev, price(x, c, taken), taken);
+    c->have_prev = c->ran = 0;
+}
+
+/* Whether d, followed by an instruction at addr, branched. An unconditional branch always
+** does, even to the next instruction (gcc's `jg f` at the end of a function that f
+** follows): the address alone cannot show it. */
+static inline int taken_to(const fst_insn *d, uint64_t addr)
+{
+    return addr != fst_insn_next(d) ||
+           ((d->flags & (FST_I_BRANCH | FST_I_CANBRANCH | FST_I_COND)) == (FST_I_BRANCH | FST_I_CANBRANCH));
+}
+
+/* LPSW or LPSWE (both FST_I_PSW, whatever the architecture: the flag rules most out). */
+static inline int is_lpsw(const fst_insn *d)
+{
+    return (d->flags & FST_I_PSW) && (d->bytes[0] == 0x82 || (d->bytes[0] == 0xB2 && d->bytes[1] == 0xB2));
+}
+
+static inline uint64_t amask(uint32_t state)
+{
+    int amode = fst_st_amode(state);
+    return amode == 2 ? ~0ull : amode == 1 ? 0x7FFFFFFFull : 0xFFFFFFull;
+}
+
+static inline size_t hslot(const rp *x, uint64_t a)
+{
+    return (size_t)((a >> 1) * 0x9E3779B97F4A7C15ull >> 24) & (x->hcap - 1);
+}
+
+static inline size_t find_entry(const rp *x, uint64_t a)
+{
+    for (size_t i = hslot(x, a);; i = (i + 1) & (x->hcap - 1)) {
+        size_t r = x->hash[i];
+        if (r == FST_NONE || x->p->r[r].entry == a)
+            return r;
+    }
+}
+
+#endif
