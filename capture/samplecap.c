@@ -147,12 +147,12 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
     memset(res, 0, sizeof *res);
     res->end = "error";
     fst_http_addr addr;
-    fst_herc herc = { .proc = { -1, -1 }, .errfd = -1 };
+    fst_herc herc = { .proc = { -1, -1, -1 }, .errfd = -1 };
     fst_herc_opts ho = sc->herc;
     char user[17], pass[33], auth[64];
     if (sc->attach) {
         char host[256];
-        unsigned port;
+        unsigned port = 0; /* set by parse_attach (gcc -O2 cannot see it) */
         if (parse_attach(sc->attach, host, sizeof host, &port, err) || fst_http_resolve(&addr, host, port, err))
             return -1;
         if (!sc->allow_remote && !fst_http_is_loopback(&addr))
