@@ -21,15 +21,7 @@
         .include "s370.inc"
         .set    NTICKS, 1200
 
-        .section .lowcore,"a"
-        .long   0x00080000, 0x00020000  # 000 IPL PSW: EC mode, disabled, IA 20000
-        .fill   0x58-8, 1, 0            # 008..057 old PSWs, CSW, CAW, timer
-        .long   0x00080000, .Ltick      # 058 external new PSW: the tick, disabled
-        .long   0x000A0000, 0x00BAD060  # 060 SVC new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD068  # 068 program new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD070  # 070 machine-check new PSW: disabled wait
-        .long   0x000A0000, 0x00BAD078  # 078 I/O new PSW: disabled wait
-        .text
+        LOWCORE .Ltick
 
         balr    %r12,0                  # 1
 .Lb:    lctl    %c0,%c0,.Lcr0-.Lb(%r12) # 1  clock-comparator subclass mask
