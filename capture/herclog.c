@@ -3,6 +3,7 @@
 #include "capture/herclog.h"
 #include "capture/pswline.h"
 #include "common/bytes.h"
+#include "common/hex.h"
 
 #include <pcre2.h>
 #include <stdio.h>
@@ -63,19 +64,11 @@ struct fst_hlog {
     size_t plen, pcap;
 };
 
-/* hex digit value + 1, 0 for anything else: a table, because every PSW line has 24-48 */
-static const unsigned char hexv1[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-};
-static inline int hexval(int c) { return (int)hexv1[c & 0xFF] - 1; }
-
 /* Count of hex digits at s (up to n). */
 static size_t hexrun(const char *s, size_t n)
 {
     size_t i = 0;
-    while (i < n && hexval((unsigned char)s[i]) >= 0)
+    while (i < n && fst_hexval((unsigned char)s[i]) >= 0)
         i++;
     return i;
 }
@@ -83,7 +76,7 @@ static size_t hexrun(const char *s, size_t n)
 static void hexbytes(const char *s, size_t ndig, uint8_t *out)
 {
     for (size_t i = 0; i + 1 < ndig + 1 && i < ndig; i += 2)
-        out[i / 2] = (uint8_t)(hexval((unsigned char)s[i]) << 4 | hexval((unsigned char)s[i + 1]));
+        out[i / 2] = (uint8_t)(fst_hexval((unsigned char)s[i]) << 4 | fst_hexval((unsigned char)s[i + 1]));
 }
 
 int fst_psw_parse(const char *s, size_t n, uint8_t psw[16])
@@ -172,7 +165,7 @@ static unsigned long grp_hex(fst_hlog *h, const char *s, int g)
     const char *p = grp(h, s, g, &n);
     unsigned long v = 0;
     for (size_t i = 0; p && i < n; i++)
-        v = v << 4 | (unsigned)hexval((unsigned char)p[i]);
+        v = v << 4 | (unsigned)fst_hexval((unsigned char)p[i]);
     return v;
 }
 
@@ -265,7 +258,7 @@ static int stor_parse(const char *s, size_t n, uint64_t *addr, uint8_t out[16])
         return 0;
     *addr = 0;
     for (size_t j = 0; j < k; j++)
-        *addr = *addr << 4 | (uint64_t)hexval((unsigned char)s[i + j]);
+        *addr = *addr << 4 | (uint64_t)fst_hexval((unsigned char)s[i + j]);
     i += k + 1;
     if (s[0] == 'V' && i + 2 < n && s[i] == 'R' && s[i + 1] == ':') { /* 4.x: the real address */
         k = hexrun(s + i + 2, n - i - 2);
@@ -280,7 +273,7 @@ static int stor_parse(const char *s, size_t n, uint64_t *addr, uint8_t out[16])
     for (; i < end; i++) {
         if (s[i] == ' ') /* blanks sit at 4-byte address boundaries and pad a short field */
             continue;
-        int v = hexval((unsigned char)s[i]);
+        int v = fst_hexval((unsigned char)s[i]);
         if (v < 0 || nd >= 32)
             return 0;
         out[nd / 2] = (uint8_t)(nd & 1 ? out[nd / 2] | v : v << 4);
@@ -308,9 +301,9 @@ static int is_reg_line(const char *s, size_t n)
     if (n < 5)
         return 0;
     if (s[0] == 'G' && s[1] == 'R' && s[4] == '=') return 1;                    /* GR00= */
-    if (s[0] == 'R' && hexval((unsigned char)s[1]) >= 0 && s[2] == '=') return 1; /* R0= (z) */
+    if (s[0] == 'R' && fst_hexval((unsigned char)s[1]) >= 0 && s[2] == '=') return 1; /* R0= (z) */
     if ((s[0] == 'C' || s[0] == 'A') && s[1] == 'R' && s[4] == '=') return 1;   /* CR00= AR00= */
-    if (s[0] == 'C' && hexval((unsigned char)s[1]) >= 0 && s[2] == '=') return 1; /* C0= (z) */
+    if (s[0] == 'C' && fst_hexval((unsigned char)s[1]) >= 0 && s[2] == '=') return 1; /* C0= (z) */
     if (s[0] == 'F' && s[1] == 'P') return 1;                                     /* FPR0= FP00= */
     if (s[0] == 'V' && s[1] == 'R' && s[4] == '=') return 1;                     /* VR00= */
     if (n > 32 && !memcmp(s, "Floating point control register:", 32)) return 1;
@@ -321,7 +314,7 @@ static int is_reg_line(const char *s, size_t n)
 ** z/Arch "C0=<16 hex> C1=<16 hex> ..." (4.x: the same after HHC02271I). */
 static int cr1_shown(const char *s, size_t n, uint64_t *v)
 {
-    if (n < 3 || !(s[0] == 'C' && (s[1] == 'R' || hexval((unsigned char)s[1]) >= 0)))
+    if (n < 3 || !(s[0] == 'C' && (s[1] == 'R' || fst_hexval((unsigned char)s[1]) >= 0)))
         return 0;
     for (size_t i = 0; i < n;) {
         while (i < n && s[i] == ' ')
@@ -337,7 +330,7 @@ static int cr1_shown(const char *s, size_t n, uint64_t *v)
             return 0;
         *v = 0;
         for (size_t j = 0; j < k; j++)
-            *v = *v << 4 | (uint64_t)hexval((unsigned char)s[t + vo + j]);
+            *v = *v << 4 | (uint64_t)fst_hexval((unsigned char)s[t + vo + j]);
         return 1;
     }
     return 0;
@@ -546,7 +539,7 @@ static void other_line(fst_hlog *h, const char *s, size_t n)
         }
     } else if (n > 6 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z' && hexrun(s + 2, 2) == 2 &&
                s[4] == ':' && s[5] == ' ') {
-        fst_em_cpu(h->em, (unsigned)(hexval((unsigned char)s[2]) << 4 | hexval((unsigned char)s[3])));
+        fst_em_cpu(h->em, (unsigned)(fst_hexval((unsigned char)s[2]) << 4 | fst_hexval((unsigned char)s[3])));
         s += 6;
         n -= 6;
     }

@@ -1,6 +1,7 @@
 /* capture/sample.c — see sample.h. */
 #include "capture/sample.h"
 #include "capture/emit.h"
+#include "common/hex.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,39 +9,27 @@
 #include <string.h>
 #include <time.h>
 
-static int hexval(int c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 int fst_psw_page(const char *body, uint8_t psw[16], unsigned *len)
 {
     const char *p = strstr(body, "PSW=");
     if (!p)
         return -1;
     p += 4;
-    unsigned n = 0;
+    unsigned n = 0; /* bytes */
     /* words of 8 hex digits separated by single blanks; 2 words (8 bytes) or 4 (16) */
     for (;;) {
-        for (int i = 0; i < 8; i++) {
-            int h = hexval((unsigned char)p[i]);
-            if (h < 0 || n >= 32)
-                return -1;
-            int l = hexval((unsigned char)p[++i]);
-            if (l < 0)
-                return -1;
-            psw[n / 2] = (uint8_t)(h << 4 | l);
-            n += 2;
-        }
+        if (n >= 16 || strnlen(p, 8) < 8 || !fst_hex8_bytes(p, psw + n))
+            return -1;
+        n += 4;
         p += 8;
-        if (*p == ' ' && hexval((unsigned char)p[1]) >= 0)
+        if (*p == ' ' && fst_hexval((unsigned char)p[1]) >= 0)
             p++;
         else
             break;
     }
-    if (hexval((unsigned char)*p) >= 0 || (n != 16 && n != 32))
+    if (fst_hexval((unsigned char)*p) >= 0 || (n != 8 && n != 16))
         return -1;
-    *len = n / 2;
+    *len = n;
     return 0;
 }
 

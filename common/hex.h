@@ -7,6 +7,7 @@
 ** every other byte value, 0x80-0xFF and NUL included, makes it 0.
 ** fst_hex4(s, &v): the same for 4 digits (4 readable bytes), a 16-bit value.
 ** fst_hex8_bytes / fst_hex4_bytes: the value stored as 4 / 2 bytes, most significant first.
+** fst_hexval(c): one character's value, -1 when it is not a hex digit.
 */
 #ifndef FST_HEX_H
 #define FST_HEX_H
@@ -22,6 +23,15 @@
 #define FST_HEX_BE64(x) __builtin_bswap64(x)
 #define FST_HEX_BE32(x) __builtin_bswap32(x)
 #endif
+
+/* hex digit value + 1, 0 for anything else: a table, because the lines the word-at-a-time
+** readers do not take are read a digit at a time */
+static const unsigned char fst_hexv1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+static inline int fst_hexval(int c) { return (int)fst_hexv1[c & 0xFF] - 1; }
 
 /* Eight characters, the first in the top byte. */
 static inline int fst_hex_word(uint64_t x, uint32_t *v)
