@@ -11,10 +11,8 @@
 **              when the next instruction shows whether a branch was taken, so that the
 **              clock can price taken and not-taken branches differently; the order of
 **              events is still execution order (the EXEC of a BALR comes before its CALL).
-**              A sink that asks for runs (FST_WANT_EXEC_RUNS) may get several in one
-**              event: `n` instructions insn[0..n-1], executed one after the other, each
-**              at the previous one's address + length, none a branch that can be taken
-**              (taken 0), all of one task, state, routine and charge; `cost` their sum.
+**              A sink that asks for batches (FST_WANT_EXEC_BATCH) may get several in one
+**              event (below).
 **   CALL       a frame pushed (DESIGN §3.2): the routine entered, the nearest timed
 **              routine below it (the caller that counts), the call site, the return
 **              address, and whether it counts as a call (the mainline's first entry does
@@ -61,7 +59,7 @@ typedef struct fst_event {
     uint16_t cpu;
     uint32_t state;         /* PSW state word (capture/tracebin.h FST_ST_*) */
     const fst_insn *insn;   /* EXEC: the instruction; a run: the first of n in an array */
-    size_t n;               /* EXEC: 1, or a run's length (FST_WANT_EXEC_RUNS) */
+    size_t n;               /* EXEC: 1, or a batch's length (FST_WANT_EXEC_BATCH) */
     fst_fx cost;            /* EXEC */
     int charged;            /* EXEC: FST_CHARGE_* */
     int taken;              /* EXEC: whether it branched, as priced: 1, 0 (also for an
@@ -92,15 +90,12 @@ typedef struct fst_event {
 ** sink that counts calls was a tenth of the replay. */
 #define FST_WANT(kind) (1u << (kind))
 #define FST_WANT_EXEC_OUTSIDE (1u << 16)
-/* With FST_WANT(FST_EV_EXEC) or FST_WANT_EXEC_OUTSIDE: EXECs may come as runs (`n` > 1): a
-** straight-line stretch of code costs one call, not one per instruction. */
-#define FST_WANT_EXEC_RUNS (1u << 17)
-/* With FST_WANT(FST_EV_EXEC) or FST_WANT_EXEC_OUTSIDE: EXECs may come as batches, runs
-** included: `n` instructions insn[0..n-1] executed one after the other, but not
-** necessarily in sequence (a branch may have been taken between two of them), all of one
-** task, state, routine and charge, with nothing else between them; `cost` their sum,
-** `taken` FST_TAKEN_UNKNOWN. For a sink that wants only what ran where (diagnose.c): a
-** loop's jumps cost one call per batch, not one per jump. */
+/* With FST_WANT(FST_EV_EXEC) or FST_WANT_EXEC_OUTSIDE: EXECs may come as batches (`n` > 1):
+** `n` instructions insn[0..n-1] executed one after the other, but not necessarily in
+** sequence (a branch may have been taken between two of them), all of one task, state,
+** routine and charge, with nothing else between them; `cost` their sum, `taken`
+** FST_TAKEN_UNKNOWN (or 0: a straight-line run). For a sink that wants only what ran where
+** (diagnose.c): a loop's jumps cost one call per batch, not one per jump. */
 #define FST_WANT_EXEC_BATCH (1u << 18)
 #define FST_WANT_ALL 0u
 

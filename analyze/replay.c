@@ -161,7 +161,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
         /* the EXECs of prev and of d[i..last-1]; d[last] becomes prev */
         uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
         int ch = c->prev_charged;
-        if (x->want_exec[ch] && !x->runs[ch]) {
+        if (x->want_exec[ch] && !x->takes_batch[ch]) {
             exec_prev(x, c, cpuno, 0);
             for (uint32_t k = i; k < last; k++)
                 exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);

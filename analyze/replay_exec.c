@@ -133,11 +133,9 @@ void fst_rp_sort_sinks(rp *x)
     x->want_exec[FST_CHARGE_OUTSIDE] = x->nwant[FST_EV_MARK + 1] != 0;
     for (int ch = 0; ch < 3; ch++) {
         size_t k = ch == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : FST_EV_EXEC;
-        x->runs[ch] = x->takes_batch[ch] = 1;
-        for (size_t i = 0; i < x->nwant[k]; i++) {
-            x->runs[ch] &= (x->want[k][i].kinds & (FST_WANT_EXEC_RUNS | FST_WANT_EXEC_BATCH)) != 0;
+        x->takes_batch[ch] = 1;
+        for (size_t i = 0; i < x->nwant[k]; i++)
             x->takes_batch[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_BATCH) != 0;
-        }
     }
 }
 

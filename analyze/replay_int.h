@@ -98,7 +98,6 @@ typedef struct rp {
     fst_sink *want[FST_EV_MARK + 2];
     size_t nwant[FST_EV_MARK + 2];
     int want_exec[3];   /* by FST_CHARGE_*: a sink wants those EXECs (the call graph is not asked) */
-    int runs[3];        /* by FST_CHARGE_*: every sink that wants them takes runs (events.h) */
     int takes_batch[3]; /* by FST_CHARGE_*: every sink that wants them takes batches */
     /* EXECs for sinks that take batches (events.h FST_WANT_EXEC_BATCH), not yet emitted:
     ** the last nbatch of the pending ones of one CPU (one at a time: events stay in order) */
@@ -130,7 +129,7 @@ void fst_rp_emit(rp *x, fst_event *e, size_t tid);
 void fst_rp_batch_out(rp *x);                    /* the batch of x->batch_cpu, to the sinks */
 /* exec_n's event: emitted, or the first of a batch. */
 void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken);
-void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->runs */
+void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->takes_batch */
 void fst_rp_count_unknown(fst_profile *p, const fst_insn *d, uint64_t n);
 void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n);   /* code.h fst_code_count */
 uint64_t fst_rp_unmodeled(const fst_profile *p, const fst_clock *clk);
