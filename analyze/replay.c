@@ -19,7 +19,7 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
         branched = taken_to(&t->prev, rec->addr);
     }
     if (branched && was_branch)
-        fst_rp_branched_to(x, tid, rec);
+        branched_to(x, tid, rec);
     else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
         size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
         if (r != FST_NONE && p->r[r].mainline) {
@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
             return 0;           /* the mainline entered without a call? (run_insn) */
         exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
         if (branched)
-            fst_rp_branched_to(x, c->task, rec);
+            branched_to(x, c->task, rec);
         t->prev = *d;
         owner = top_owner(t);
     }

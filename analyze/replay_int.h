@@ -254,4 +254,27 @@ static inline size_t find_entry(const rp *x, uint64_t a)
     }
 }
 
+/* A branch that can return (DESIGN §3.3): its target comes from a register that can hold
+** a return address — an RR branch (BR 14, BCR 15,14, BR 4, BSM 0,14) — or it is an RX
+** branch based or indexed on the link register (B 4(,14)). Never BCTR (a loop), a relative
+** branch (J, JNE, BRC, BRCL: compiled code's jumps to a function's exit label), a
+** branch-and-link, or an RX branch on any other base (FORTRAN's B EXIT on its code base). */
+static inline int returnlike(const fst_insn *d)
+{
+    if (d->flags & FST_I_LINK)
+        return 0;
+    if (d->fmt == FST_FMT_RR)
+        return d->bytes[0] != 0x06; /* BCTR */
+    return d->fmt == FST_FMT_RX && ((d->bytes[1] & 0x0F) == 14 || d->bytes[2] >> 4 == 14);
+}
+
+/* fst_rp_branched_to when it can do something: the branch links through register 14 (a
+** call), can return, or --tail-calls is on. A loop's jumps cost no call. */
+static inline void branched_to(rp *x, size_t tid, const fst_rec *rec)
+{
+    const rp_task *t = &x->t[tid];
+    if ((t->prev.flags & FST_I_LINK) ? t->prev.link == 14 : x->o->tail_calls || (t->n && returnlike(&t->prev)))
+        fst_rp_branched_to(x, tid, rec);
+}
+
 #endif

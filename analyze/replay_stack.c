@@ -109,20 +109,6 @@ static int maybe_return(const rp_task *t, uint64_t addr)
     return 0;
 }
 
-/* A branch that can return (DESIGN §3.3): its target comes from a register that can hold
-** a return address — an RR branch (BR 14, BCR 15,14, BR 4, BSM 0,14) — or it is an RX
-** branch based or indexed on the link register (B 4(,14)). Never BCTR (a loop), a relative
-** branch (J, JNE, BRC, BRCL: compiled code's jumps to a function's exit label), a
-** branch-and-link, or an RX branch on any other base (FORTRAN's B EXIT on its code base). */
-static int returnlike(const fst_insn *d)
-{
-    if (d->flags & FST_I_LINK)
-        return 0;
-    if (d->fmt == FST_FMT_RR)
-        return d->bytes[0] != 0x06; /* BCTR */
-    return d->fmt == FST_FMT_RX && ((d->bytes[1] & 0x0F) == 14 || d->bytes[2] >> 4 == 14);
-}
-
 /* After a taken branch that is not a call: a return to the top frame, or to an older
 ** frame's (UNWIND), when the branch is return-like. */
 static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
