@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARC_KEY(a) (UINT64_MAX - 1 - (uint64_t)(a))  /* arcs and routines share one index */
-
 typedef struct open_frame {
     size_t routine;
     size_t arc;             /* FST_NONE when the call did not count */
@@ -26,9 +24,10 @@ typedef struct tstack {
     size_t n, cap;
     size_t *open;           /* per routine: its open frames ("outermost" without scanning
                                the stack); made at the task's first call, as long as p->r */
-    fst_map active;         /* FST_NONE - 1 - arc -> the arc's open frames. Counts stay at
-                               0 (map.h _keep): it holds the arcs the task ever entered,
-                               not a number that grows with the trace */
+    uint32_t *arcopen;      /* per arc (p->arcs' index): its open frames in the task, as
+                               long as the arcs the task has entered (an array indexed by
+                               arc: a map lookup per call and return was a tenth of them) */
+    size_t narcopen;
 } tstack;
 
 struct fst_callgraph {
@@ -54,7 +53,7 @@ void fst_callgraph_free(fst_callgraph *cg)
     for (size_t i = 0; i < cg->nt; i++) {
         free(cg->t[i].f);
         free(cg->t[i].open);
-        fst_map_free(&cg->t[i].active);
+        free(cg->t[i].arcopen);
     }
     fst_map_free(&cg->arcidx);
     free(cg->t);
@@ -90,25 +89,33 @@ static size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
     return cg->last_arc = p->narcs++;
 }
 
-static void call(fst_callgraph *cg, const fst_event *e)
+void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
+                        uint64_t tinsns, fst_fx tcost)
 {
     fst_profile *p = cg->p;
-    fst_routine *r = &p->r[e->routine];
-    tstack *s = stack_of(cg, e->task);
-    open_frame f = { e->routine, FST_NONE, 1, 1, e->tcost, e->tinsns };
-    if (r->timed && e->counted) {
+    fst_routine *r = &p->r[routine];
+    tstack *s = stack_of(cg, task);
+    open_frame f = { routine, FST_NONE, 1, 1, tcost, tinsns };
+    if (r->timed && counted) {
         r->calls++;
-        if (e->task < p->ntasks)
-            p->tasks[e->task].r[e->routine].calls++;
-        f.arc = arc_get(cg, e->caller, e->routine);
+        if (task < p->ntasks)
+            p->tasks[task].r[routine].calls++;
+        f.arc = arc_get(cg, caller, routine);
         p->arcs[f.arc].count++;
     }
     /* a recursion's time counts once: outermost */
     if (!s->open)
         s->open = fst_xcalloc(p->nr + 1, sizeof *s->open);
     f.outer = !s->open[f.routine]++;
-    if (f.arc != FST_NONE)
-        f.outer_arc = !fst_map_inc_keep(&s->active, ARC_KEY(f.arc));
+    if (f.arc != FST_NONE) {
+        if (f.arc >= s->narcopen) {
+            size_t n = p->arccap;   /* > f.arc */
+            s->arcopen = fst_xrealloc(s->arcopen, n * sizeof *s->arcopen);
+            memset(s->arcopen + s->narcopen, 0, (n - s->narcopen) * sizeof *s->arcopen);
+            s->narcopen = n;
+        }
+        f.outer_arc = !s->arcopen[f.arc]++;
+    }
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
         s->f = fst_xrealloc(s->f, s->cap * sizeof *s->f);
@@ -116,27 +123,28 @@ static void call(fst_callgraph *cg, const fst_event *e)
     s->f[s->n++] = f;
 }
 
-static void ret(fst_callgraph *cg, const fst_event *e)
+void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t tinsns, fst_fx tcost)
 {
     fst_profile *p = cg->p;
-    tstack *s = stack_of(cg, e->task);
+    p->unwinds += unwind != 0;
+    tstack *s = stack_of(cg, task);
     if (!s->n)
         return;
     open_frame f = s->f[--s->n];
     s->open[f.routine]--;
     if (f.arc != FST_NONE)
-        fst_map_dec_keep(&s->active, ARC_KEY(f.arc));
+        s->arcopen[f.arc]--;
     if (f.outer) {
-        p->r[f.routine].incl_cost += e->tcost - f.cost0;
-        p->r[f.routine].incl_insns += e->tinsns - f.insns0;
-        if (e->task < p->ntasks) {
-            p->tasks[e->task].r[f.routine].incl_cost += e->tcost - f.cost0;
-            p->tasks[e->task].r[f.routine].incl_insns += e->tinsns - f.insns0;
+        p->r[f.routine].incl_cost += tcost - f.cost0;
+        p->r[f.routine].incl_insns += tinsns - f.insns0;
+        if (task < p->ntasks) {
+            p->tasks[task].r[f.routine].incl_cost += tcost - f.cost0;
+            p->tasks[task].r[f.routine].incl_insns += tinsns - f.insns0;
         }
     }
     if (f.arc != FST_NONE && f.outer_arc) {
-        p->arcs[f.arc].cost += e->tcost - f.cost0;
-        p->arcs[f.arc].insns += e->tinsns - f.insns0;
+        p->arcs[f.arc].cost += tcost - f.cost0;
+        p->arcs[f.arc].insns += tinsns - f.insns0;
     }
 }
 
@@ -145,9 +153,9 @@ void fst_callgraph_event(void *ctx, const fst_event *e)
     fst_callgraph *cg = ctx;
     switch (e->kind) {
     case FST_EV_EXEC: fst_callgraph_exec(cg->p, e); break;
-    case FST_EV_CALL: call(cg, e); break;
-    case FST_EV_UNWIND: cg->p->unwinds++; /* fall through */
-    case FST_EV_RETURN: ret(cg, e); break;
+    case FST_EV_CALL: fst_callgraph_call(cg, e->task, e->routine, e->caller, e->counted, e->tinsns, e->tcost); break;
+    case FST_EV_UNWIND: fst_callgraph_ret(cg, e->task, 1, e->tinsns, e->tcost); break;
+    case FST_EV_RETURN: fst_callgraph_ret(cg, e->task, 0, e->tinsns, e->tcost); break;
     case FST_EV_INTERRUPT:
         if (e->cls == FST_EV_PGM)
             cg->p->pgmchks++;

@@ -199,6 +199,13 @@ typedef struct fst_callgraph fst_callgraph;
 fst_callgraph *fst_callgraph_new(fst_profile *p);
 void fst_callgraph_event(void *cg, const fst_event *e);
 void fst_callgraph_free(fst_callgraph *cg);
+/* The call graph's part of CALL, RETURN and UNWIND events, for the replayer to call with
+** the fields they read, before the other sinks get the event (and without building one
+** when no other sink wants it: an event built and dispatched per call and return was a
+** tenth of the replay): what fst_callgraph_event does with such an event. */
+void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
+                        uint64_t tinsns, fst_fx tcost);
+void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t tinsns, fst_fx tcost);
 /* The call graph's part of EXECs: what fst_callgraph_event does with n of them, run in a
 ** row for one task in one state, charged alike, costing `cost` together. Inline, for the
 ** replayer to do it without a call per instruction, and for a whole straight-line run at

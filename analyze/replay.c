@@ -19,7 +19,7 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
         branched = taken_to(&t->prev, rec->addr);
     }
     if (branched && was_branch)
-        fst_rp_branched_to(x, tid, rec);
+        branched_to(x, tid, rec);
     else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
         size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
         if (r != FST_NONE && p->r[r].mainline) {
@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
             return 0;           /* the mainline entered without a call? (run_insn) */
         exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
         if (branched)
-            fst_rp_branched_to(x, c->task, rec);
+            branched_to(x, c->task, rec);
         t->prev = *d;
         owner = top_owner(t);
     }
@@ -272,9 +272,9 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     x.ids = fst_tasks_new();
     cg = fst_callgraph_new(p);
     x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
+    x.cg = cg;  /* CALL, RETURN, UNWIND: by direct calls (replay_int.h) */
     x.sinks[0] = (fst_sink){ fst_callgraph_event, cg,
-                             FST_WANT(FST_EV_CALL) | FST_WANT(FST_EV_RETURN) | FST_WANT(FST_EV_UNWIND) |
-                                 FST_WANT(FST_EV_INTERRUPT) | FST_WANT(FST_EV_WAIT) | FST_WANT(FST_EV_MARK) };
+                             FST_WANT(FST_EV_INTERRUPT) | FST_WANT(FST_EV_WAIT) | FST_WANT(FST_EV_MARK) };
     for (size_t i = 0; i < nsinks; i++)
         x.sinks[i + 1] = sinks[i];
     x.nsinks = nsinks + 1;
@@ -318,7 +318,7 @@ out:
     for (size_t i = 0; i < x.nt; i++) {
         free(x.t[i].f);
         free(x.t[i].routine);
-        fst_map_free(&x.t[i].rets);
+        free(x.t[i].rets);
     }
     free(x.t);
     fst_tasks_free(x.ids);

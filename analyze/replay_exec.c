@@ -43,6 +43,34 @@ void fst_rp_flush_all(rp *x)
         fst_rp_flush(x, &x->cpus[i]);
 }
 
+/* Task tid's clock: its instructions and cost so far, the ones pending on CPUs included. */
+static inline void task_clock(const rp *x, size_t tid, uint64_t *n, fst_fx *cost)
+{
+    const rp_task *t = &x->t[tid];
+    *n = t->insns;
+    *cost = t->cost;
+    for (const rp_cpu *c = x->cpus, *end = c + x->ncpu; c < end; c++)
+        if (c->prev_task == tid) {
+            *n += c->pend_n;
+            *cost += c->pend_cost;
+        }
+}
+
+static void dispatch(rp *x, fst_event *e, size_t tid, size_t k)
+{
+    if (tid == FST_NONE) {
+        e->stack = no_stack;
+        e->depth = 0;
+    } else {
+        e->stack = x->t[tid].routine;
+        e->depth = x->t[tid].n;
+    }
+    e->profile = x->p;
+    const fst_sink *s = x->want[k], *end = s + x->nwant[k];
+    for (; s < end; s++)
+        s->event(s->ctx, e);
+}
+
 /* To sinks: an event of task tid (FST_NONE: none), with the task's clocks, pending EXECs
 ** included. (The profile's sums get the pending ones later: sinks read the event.) */
 void fst_rp_emit(rp *x, fst_event *e, size_t tid)
@@ -50,28 +78,28 @@ void fst_rp_emit(rp *x, fst_event *e, size_t tid)
     if (x->batch_cpu != FST_NONE)
         fst_rp_batch_out(x);
     if (tid == FST_NONE) {
-        e->stack = no_stack;
-        e->depth = 0;
         e->task = FST_NOTASK;
         e->tinsns = 0;
         e->tcost = 0;
     } else {
-        const rp_task *t = &x->t[tid];
-        e->stack = t->routine;
-        e->depth = t->n;
         e->task = (uint32_t)tid;
-        e->tinsns = t->insns;
-        e->tcost = t->cost;
-        for (size_t i = 0; i < x->ncpu; i++)
-            if (x->cpus[i].prev_task == tid) {
-                e->tinsns += x->cpus[i].pend_n;
-                e->tcost += x->cpus[i].pend_cost;
-            }
+        task_clock(x, tid, &e->tinsns, &e->tcost);
     }
-    e->profile = x->p;
-    size_t k = e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind;
-    for (size_t i = 0; i < x->nwant[k]; i++)
-        x->want[k][i].event(x->want[k][i].ctx, e);
+    dispatch(x, e, tid, e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind);
+}
+
+void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid)
+{
+    if (x->batch_cpu != FST_NONE)
+        fst_rp_batch_out(x);
+    e->task = (uint32_t)tid;
+    task_clock(x, tid, &e->tinsns, &e->tcost);
+    if (e->kind == FST_EV_CALL)
+        fst_callgraph_call(x->cg, e->task, e->routine, e->caller, e->counted, e->tinsns, e->tcost);
+    else
+        fst_callgraph_ret(x->cg, e->task, e->kind == FST_EV_UNWIND, e->tinsns, e->tcost);
+    if (x->nwant[e->kind])
+        dispatch(x, e, tid, e->kind);
 }
 
 void fst_rp_batch_out(rp *x)

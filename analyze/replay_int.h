@@ -44,9 +44,11 @@ typedef struct rp_task {
     rp_frame *f;
     size_t *routine;  /* the routine of every frame: the `stack` of events */
     size_t n, cap;
-    fst_map rets;     /* low 24 bits of every frame's return address -> frames: a return
-                         to an older frame is looked up, not searched for (depth-independent).
-                         Counts stay at 0 (map.h _keep): one key per return address seen */
+    uint32_t *rets;   /* FST_RP_RETS counters (made at the first push): frames whose return
+                         address hashes there (rets_slot). A branch whose target and the four
+                         words below it hash to counters at 0 returns to no open frame: most
+                         branches are ruled out without a scan (depth-independent), the others
+                         scan the stack (a collision costs a scan, never a wrong answer) */
     int have_prev;
     fst_insn prev;
     uint32_t prev_state;
@@ -56,6 +58,9 @@ typedef struct rp_task {
 } rp_task;
 
 #define FST_RP_BATCH 64
+#define FST_RP_RETS 256
+
+static inline size_t rets_slot(uint64_t ret) { return (size_t)(ret >> 1) & (FST_RP_RETS - 1); }
 
 typedef struct rp_cpu {
     size_t task;            /* the task it runs, or works for while handling; FST_NONE: none */
@@ -94,6 +99,8 @@ typedef struct rp {
     const fst_replay_opts *o;
     fst_sink *sinks;
     size_t nsinks;
+    fst_callgraph *cg;  /* sinks[0], but told of CALL, RETURN and UNWIND by direct calls
+                           (fst_rp_emit_frame), before the other sinks */
     /* the sinks that want each event kind, in order; [NKINDS]: an EXEC charged outside */
     fst_sink *want[FST_EV_MARK + 2];
     size_t nwant[FST_EV_MARK + 2];
@@ -105,6 +112,8 @@ typedef struct rp {
     size_t nbatch;
     fst_fx batch_cost;
     fst_insn batch[FST_RP_BATCH];
+    fst_event fev;      /* CALL, RETURN and UNWIND events, reused (replay_stack.c): per event
+                           only the fields of its kind are set, the others stay 0 */
     fst_code *code;     /* decoded instructions and blocks (code.h) */
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
@@ -127,6 +136,9 @@ void fst_rp_flush_all(rp *x);
 ** not yet emitted goes first. */
 void fst_rp_emit(rp *x, fst_event *e, size_t tid);
 void fst_rp_batch_out(rp *x);                    /* the batch of x->batch_cpu, to the sinks */
+/* fst_rp_emit for e a CALL, RETURN or UNWIND of task tid: to the call graph (x->cg) by a
+** direct call, then to the other sinks that want it. */
+void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid);
 /* exec_n's event: emitted, or the first of a batch. */
 void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken);
 void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->takes_batch */
@@ -240,6 +252,29 @@ static inline size_t find_entry(const rp *x, uint64_t a)
         if (r == FST_NONE || x->p->r[r].entry == a)
             return r;
     }
+}
+
+/* A branch that can return (DESIGN §3.3): its target comes from a register that can hold
+** a return address — an RR branch (BR 14, BCR 15,14, BR 4, BSM 0,14) — or it is an RX
+** branch based or indexed on the link register (B 4(,14)). Never BCTR (a loop), a relative
+** branch (J, JNE, BRC, BRCL: compiled code's jumps to a function's exit label), a
+** branch-and-link, or an RX branch on any other base (FORTRAN's B EXIT on its code base). */
+static inline int returnlike(const fst_insn *d)
+{
+    if (d->flags & FST_I_LINK)
+        return 0;
+    if (d->fmt == FST_FMT_RR)
+        return d->bytes[0] != 0x06; /* BCTR */
+    return d->fmt == FST_FMT_RX && ((d->bytes[1] & 0x0F) == 14 || d->bytes[2] >> 4 == 14);
+}
+
+/* fst_rp_branched_to when it can do something: the branch links through register 14 (a
+** call), can return, or --tail-calls is on. A loop's jumps cost no call. */
+static inline void branched_to(rp *x, size_t tid, const fst_rec *rec)
+{
+    const rp_task *t = &x->t[tid];
+    if ((t->prev.flags & FST_I_LINK) ? t->prev.link == 14 : x->o->tail_calls || (t->n && returnlike(&t->prev)))
+        fst_rp_branched_to(x, tid, rec);
 }
 
 #endif

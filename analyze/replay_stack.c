@@ -42,10 +42,20 @@ static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller
     size_t owner = x->p->r[r].timed ? r : caller;
     t->f[t->n] = (rp_frame){ owner, ret & mask, mask };
     t->routine[t->n++] = r;
-    fst_map_inc_keep(&t->rets, ret & 0xFFFFFF);
-    fst_event e = { .kind = FST_EV_CALL, .cpu = cpuno, .routine = r, .owner = owner, .caller = caller,
-                    .counted = counted, .site = site, .ret = ret & mask };
-    fst_rp_emit(x, &e, tid);
+    if (!t->rets)
+        t->rets = fst_xcalloc(FST_RP_RETS, sizeof *t->rets);
+    t->rets[rets_slot(ret & mask)]++;
+    fst_event *e = &x->fev;
+    e->kind = FST_EV_CALL;
+    e->cpu = cpuno;
+    e->routine = r;
+    e->owner = owner;
+    e->caller = caller;
+    e->counted = counted;
+    e->site = site;
+    e->ret = ret & mask;
+    e->code = 0;
+    fst_rp_emit_frame(x, e, tid);
 }
 
 void fst_rp_push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask, int counted)
@@ -57,10 +67,17 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
 {
     rp_task *t = &x->t[tid];
     t->n--;
-    fst_map_dec_keep(&t->rets, t->f[t->n].ret & 0xFFFFFF);
-    fst_event e = { .kind = kind, .cpu = cpuno, .routine = t->routine[t->n], .owner = t->f[t->n].owner,
-                    .code = code };
-    fst_rp_emit(x, &e, tid);
+    t->rets[rets_slot(t->f[t->n].ret)]--;
+    fst_event *e = &x->fev;
+    e->kind = kind;
+    e->cpu = cpuno;
+    e->routine = t->routine[t->n];
+    e->owner = t->f[t->n].owner;
+    e->caller = 0;
+    e->counted = 0;
+    e->site = e->ret = 0;
+    e->code = code;
+    fst_rp_emit_frame(x, e, tid);
 }
 
 /* The mainline: a frame that counts no call; entered without a return address, it
@@ -81,28 +98,15 @@ static int at_return(const rp_frame *f, uint64_t addr)
     return a >= f->ret && a - f->ret <= 16 && !((a - f->ret) & 3); /* B 4k(,14), k <= 4 */
 }
 
-/* Whether some open frame may have addr as its return address (+4k, k <= 4): the index
-** answers for the common case, a branch that returns nowhere, without a scan. */
+/* Whether some open frame may have addr as its return address (+4k, k <= 4): the counters
+** (replay_int.h rp_task.rets) answer no for the common case, a branch that returns
+** nowhere, without a scan. */
 static int maybe_return(const rp_task *t, uint64_t addr)
 {
     for (uint64_t k = 0; k <= 16; k += 4)
-        if (fst_map_positive(&t->rets, (addr - k) & 0xFFFFFF))
+        if (t->rets[rets_slot(addr - k)])
             return 1;
     return 0;
-}
-
-/* A branch that can return (DESIGN §3.3): its target comes from a register that can hold
-** a return address — an RR branch (BR 14, BCR 15,14, BR 4, BSM 0,14) — or it is an RX
-** branch based or indexed on the link register (B 4(,14)). Never BCTR (a loop), a relative
-** branch (J, JNE, BRC, BRCL: compiled code's jumps to a function's exit label), a
-** branch-and-link, or an RX branch on any other base (FORTRAN's B EXIT on its code base). */
-static int returnlike(const fst_insn *d)
-{
-    if (d->flags & FST_I_LINK)
-        return 0;
-    if (d->fmt == FST_FMT_RR)
-        return d->bytes[0] != 0x06; /* BCTR */
-    return d->fmt == FST_FMT_RX && ((d->bytes[1] & 0x0F) == 14 || d->bytes[2] >> 4 == 14);
 }
 
 /* After a taken branch that is not a call: a return to the top frame, or to an older
