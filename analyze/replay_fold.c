@@ -38,9 +38,38 @@
 */
 #include "analyze/replay_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* regions() takes runs of adjacent uint64_t counters: they must stay adjacent */
+#define ADJ(T, a, b) _Static_assert(offsetof(T, b) == offsetof(T, a) + sizeof(uint64_t), #T ": " #a " then " #b)
+ADJ(fst_profile, total_insns, outside_insns);
+ADJ(fst_profile, outside_insns, excluded_insns);
+ADJ(fst_profile, excluded_insns, total_cost);
+ADJ(fst_profile, total_cost, outside_cost);
+ADJ(fst_profile, outside_cost, excluded_cost);
+ADJ(fst_profile, pgmchks, intrs);
+ADJ(fst_profile, intrs, svcs);
+ADJ(fst_profile, svcs, waits);
+ADJ(fst_profile, waits, unwinds);
+ADJ(fst_profile, unwinds, open_frames);
+ADJ(fst_profile, dispatches, by_elimination);
+ADJ(fst_profile, by_elimination, guessed);
+ADJ(fst_profile, guessed, intr_in_routine);
+ADJ(fst_routine, calls, self_insns);
+ADJ(fst_routine, self_insns, incl_insns);
+ADJ(fst_routine, incl_insns, self_cost);
+ADJ(fst_routine, self_cost, incl_cost);
+ADJ(fst_arc, count, cost);
+ADJ(fst_arc, cost, insns);
+ADJ(fst_taskprof, insns, problem_insns);
+ADJ(fst_taskprof, problem_insns, cost);
+ADJ(rp_task, insns, cost);
+ADJ(rp_cpu, pend_n, pend_cost);
+_Static_assert(sizeof(fst_taskroutine) == 5 * sizeof(uint64_t), "fst_taskroutine: five counters");
+_Static_assert(sizeof(fst_fx) == sizeof(uint64_t), "fst_fx: a uint64_t");
 
 void fst_rp_fold_init(rp *x)
 {
@@ -70,6 +99,8 @@ void fst_rp_fold_free(rp *x)
 
 static void put(unsigned char **buf, size_t *cap, size_t *n, const void *p, size_t len)
 {
+    if (!len)
+        return;     /* p may be NULL (a task with no frame yet) */
     if (*n + len > *cap) {
         *cap = (*n + len) * 2;
         *buf = fst_xrealloc(*buf, *cap);
@@ -254,6 +285,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     size_t n = key(x, tid, &f->now, &f->nowcap);
     if (f->low < f->depth) {    /* it returned from the frame it began in: look lower */
         f->maxdepth = f->low;
+        f->maxdepth_until = f->seen + 4096;   /* for a while: loops may run deeper later */
         f->failures++;
         f->mode = 0;
         return 1;
@@ -304,6 +336,8 @@ int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     int hit = f->tab[h].sig == sig && at && f->seen - at <= FST_FOLD_PMAX;
     f->tab[h].sig = sig;
     f->tab[h].at = f->seen;
+    if (f->seen >= f->maxdepth_until)
+        f->maxdepth = SIZE_MAX;
     if (!hit || f->seen < f->quiet_until || x->t[x->cpus[0].task].n > f->maxdepth)
         return 0;
     begin(x, (uint32_t)(f->seen - at));

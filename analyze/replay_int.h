@@ -119,7 +119,8 @@ typedef struct rp_fold {
     size_t snaplen, snapcap, nowcap;
     size_t depth;           /* the task's stack depth at the start */
     size_t maxdepth;        /* periods are looked for from this depth down: a recording
-                               that returned below its start depth lowers it */
+                               that returned below its start depth lowers it, until */
+    uint64_t maxdepth_until;
     /* the counters: regions of uint64_t, their values at the start, then the deltas */
     struct { uint64_t *p; size_t n; } *reg;
     size_t nreg, regcap;
