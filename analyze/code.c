@@ -98,5 +98,6 @@ fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t s
     fst_blk *b = &c->blk[i];
     build(c, b, tr, addr, state);
     c->used[i] = 1;
+    c->builds++;
     return b->n ? b : NULL;
 }

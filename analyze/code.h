@@ -83,6 +83,7 @@ typedef struct fst_code {
                            others' pages are never touched, so memory is what the code needs) */
     const uint64_t *epoch;  /* the reader's epoch (fst_tr_code_epoch_at), set by the first
                                block built: a block is there only after one was */
+    uint64_t builds;    /* blocks built so far (a folded loop builds none: replay_fold.c) */
 } fst_code;
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx);
 /* d[i..j-1] of b executed once more (i <= j <= b->n). */

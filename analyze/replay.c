@@ -146,7 +146,8 @@ static int flows_on(const rp *x, const rp_cpu *c)
 ** insn() would only move the previous instruction along, so the EXECs of a block are
 ** counted and priced together (one by one only for a sink that wants them). The reader is
 ** told once what was taken; what does not flow on is left to it and insn(). */
-static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
+static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b,
+                                                           int take, uint32_t *took_, uint64_t *next_)
 {
     uint16_t cpuno = rec->cpu;
     rp_cpu *c = &x->cpus[cpuno];
@@ -194,7 +195,20 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
         took += m;
         i = last + 1;
     }
-    fst_tr_seq_take(tr, took, fst_insn_next(&c->prev)); /* c->prev: the last one taken */
+    uint64_t next = fst_insn_next(&c->prev);   /* c->prev: the last one taken */
+    if (take)
+        fst_tr_seq_take(tr, took, next);
+    *took_ = took;
+    *next_ = next;
+}
+
+int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint32_t *took, uint64_t *next)
+{
+    int fast = insn_fast(x, cpu_of(x, rec->cpu), rec, &b->d[0], b->cost[0]);
+    if (!fast)
+        insn(x, rec, &b->d[0], b->cost[0]);
+    seq_rest(x, tr, rec, b, take, took, next);
+    return fast;
 }
 
 static void other(rp *x, const fst_rec *rec)
@@ -281,20 +295,32 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     fst_rp_sort_sinks(&x);
     x.code = fst_code_new(o->clock, fst_rp_count_ops, p);
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
+    fst_rp_fold_init(&x);
     fst_rec rec;
     int k;
     while ((k = fst_tr_next_run(tr, &rec, err)) > 0) {
         if (k == 2) {   /* a SEQ run (tracebin.h): its first instruction starts a block */
+            if (fst_rp_folds(&x, tr, &rec))
+                continue;
             fst_blk *b = fst_code_block(x.code, tr, rec.addr, rec.state);
+            int f = b && x.fold.on ? fst_rp_fold(&x, tr, &rec, b) : 0;
+            if (f == 1)
+                continue;
+            if (f == 2)
+                b = fst_code_block(x.code, tr, rec.addr, rec.state);
             if (b) {
                 if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
                     insn(&x, &rec, &b->d[0], b->cost[0]);
-                seq_rest(&x, tr, &rec, b);
+                uint32_t took;
+                uint64_t next;
+                seq_rest(&x, tr, &rec, b, 1, &took, &next);
                 continue;
             }
             if ((k = fst_tr_next(tr, &rec, err)) <= 0) /* no bytes there: the reader says so */
                 break;
         }
+        if (x.fold.mode)
+            fst_rp_fold_break(&x, tr);
         if (rec.kind == FST_REC_INSN) {
             const fst_code_ent *ce = fst_code_insn(x.code, rec.addr, rec.bytes, rec.state);
             if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost))
@@ -304,6 +330,8 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     }
     if (k < 0)
         goto out;
+    if (x.fold.mode)
+        fst_rp_fold_break(&x, tr);
     finish(&x);
     fst_rp_flush_all(&x);
     fst_code_fold(x.code);
@@ -329,6 +357,7 @@ out:
     free(x.hash);
     fst_code_free(x.code);
     free(x.cpus);
+    fst_rp_fold_free(&x);
     if (rc < 0)
         fst_profile_free(p);   /* a failed replay leaves nothing to free (fst-diff goes on) */
     return rc;

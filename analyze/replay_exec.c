@@ -66,6 +66,7 @@ static void dispatch(rp *x, fst_event *e, size_t tid, size_t k)
         e->depth = x->t[tid].n;
     }
     e->profile = x->p;
+    x->ndispatch++;
     const fst_sink *s = x->want[k], *end = s + x->nwant[k];
     for (; s < end; s++)
         s->event(s->ctx, e);

@@ -10,6 +10,8 @@
 **                   calls (DESIGN §3), each a CALL/RETURN/UNWIND event
 **   replay_exec.c   the EXECs: pending per CPU and added up in bulk, batches, events to
 **                   the sinks
+**   replay_fold.c   loops folded: a period of SEQ runs that leaves the replay as it found
+**                   it, but for its counters, is replayed once and then added up
 **
 ** The pending EXECs (the contract between the three): a CPU's EXECs are added to its
 ** task's clock and to the call graph's profile only by fst_rp_flush, all of them with the
@@ -94,6 +96,45 @@ typedef struct rp_cpu {
                                the fields that change (building one was a fifth of the replay) */
 } rp_cpu;
 
+/* replay_fold.c's state (see there): one recorded period of runs and what it adds. */
+#define FST_FOLD_PMAX 64    /* the longest period looked for, in runs */
+typedef struct rp_foldrec {
+    fst_rec rec;            /* the run as the reader handed it out */
+    uint32_t took;          /* what the replay took of it, and where the next one starts */
+    uint64_t next;
+} rp_foldrec;
+
+typedef struct rp_fold {
+    int on;                 /* the replay's sinks and options allow folding at all */
+    int mode;               /* 0 looking, 1 recording, 2 folding */
+    uint64_t seen;          /* runs looked at (a clock for the period) */
+    uint64_t quiet_until;   /* after a failure: not before this run */
+    uint64_t backoff;
+    struct { uint64_t sig, at; } tab[256];  /* run signatures, last seen */
+    rp_foldrec log[FST_FOLD_PMAX];
+    uint32_t period, j;     /* the period's length; recording or folding: the next run's index */
+    size_t low;             /* the task's lowest stack depth since the recording began */
+    /* the key at the period's start (replay_fold.c: what must come back), at its end */
+    unsigned char *snap, *now;
+    size_t snaplen, snapcap, nowcap;
+    size_t depth;           /* the task's stack depth at the start */
+    size_t maxdepth;        /* periods are looked for from this depth down: a recording
+                               that returned below its start depth lowers it, until */
+    uint64_t maxdepth_until;
+    /* the counters: regions of uint64_t, their values at the start, then the deltas */
+    struct { uint64_t *p; size_t n; } *reg;
+    size_t nreg, regcap;
+    uint64_t *val;
+    size_t nval, valcap;
+    struct { uint64_t *p; uint64_t d; } *delta;
+    size_t ndelta, deltacap;
+    uint64_t folded;        /* whole periods folded since folding began, their deltas not
+                               added yet (added when it ends: nothing reads them meanwhile) */
+    uint64_t runs;          /* runs folded in all, recordings, failed ones, foldings ended
+                               (FST_REPLAY_FOLD_STATS) */
+    uint64_t recordings, failures, ends;
+} rp_fold;
+
 typedef struct rp {
     fst_profile *p;
     const fst_replay_opts *o;
@@ -126,6 +167,9 @@ typedef struct rp {
     size_t ncpu;
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
     int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
+    uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
+                           calls not counted */
+    rp_fold fold;       /* replay_fold.c */
 } rp;
 
 /* replay_exec.c */
@@ -155,6 +199,41 @@ void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t
                            uint64_t mask);
 /* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
 void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec);
+
+/* replay.c: run rec, a SEQ run whose first instruction starts block b, as the record loop
+** does: insn_fast or insn, then the rest of the run. With take, what was taken is taken from
+** the reader; else the reader has moved on already (replay_fold.c replays a run it read).
+** *took and *next: what was taken and where the next instruction is. Returns whether
+** insn_fast took the first instruction. */
+int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint32_t *took, uint64_t *next);
+
+/* replay_fold.c */
+void fst_rp_fold_init(rp *x);           /* after fst_rp_sort_sinks: may loops be folded? */
+void fst_rp_fold_free(rp *x);
+/* rec, a SEQ run at block b: 0 when the caller runs it as usual; 1 when it was run or
+** folded; 2 when the caller runs it, but looks its block up again first (runs replayed
+** meanwhile may have taken b's slot). */
+int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b);
+/* A record other than a SEQ run: folding stops (the runs read ahead are replayed). */
+void fst_rp_fold_break(rp *x, fst_tr *tr);
+
+/* Folding, and rec (a SEQ run) is the recorded one: taken from the reader as the recorded
+** one was, and 1; else 0 and the caller goes on as usual (fst_rp_fold says what differs).
+** Inline: a folded run costs a comparison. */
+static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
+{
+    rp_fold *f = &x->fold;
+    const rp_foldrec *lr = &f->log[f->j];
+    if (f->mode != 2 || rec->addr != lr->rec.addr || rec->value != lr->rec.value || rec->state != lr->rec.state ||
+        rec->cpu != lr->rec.cpu)
+        return 0;
+    fst_tr_seq_take(tr, lr->took, lr->next);
+    if (++f->j == f->period) {
+        f->j = 0;
+        f->folded++;
+    }
+    return 1;
+}
 
 /* replay_task.c */
 void fst_rp_task_room(rp *x, size_t tid);        /* call state and profile for task tid */

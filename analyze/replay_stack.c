@@ -67,6 +67,8 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
 {
     rp_task *t = &x->t[tid];
     t->n--;
+    if (t->n < x->fold.low)
+        x->fold.low = t->n;   /* a recorded period that pops below its start is no loop */
     t->rets[rets_slot(t->f[t->n].ret)]--;
     fst_event *e = &x->fev;
     e->kind = kind;

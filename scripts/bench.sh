@@ -8,13 +8,14 @@
 #                      bigloop and on a branchy program (cprog callheavy -O0)  goal <= 0.05
 #   replay             fst-report (whole profile) / grep -c '^PSW=' on the same run's log
 #                      goal <= 0.12, and >= 100 M instructions/s; on bigloop (1.1 M
-#                      instructions) and on 20 M (the bigloop log 18 times over, converted
-#                      with the storage image): a bigloop replay is 10-40 ms, of which some
-#                      4 ms is starting the process (exec, shared libraries, the cost
-#                      table), alone 0.05 of grep's time; the 20 M line weighs the replay
-#                      itself. (Its copies 2-18 follow a disabled wait and an IPL that no
-#                      LPSW dispatches: the replay runs them as handler code outside any
-#                      task, its diagnosis sees each of their instructions.)
+#                      instructions) and on 20 M (bigloop run 1 820 000 times round its
+#                      loop: the log of the bigloop run with one iteration's lines repeated,
+#                      which is the log Hercules prints for that loop count, converted with
+#                      the storage image). A bigloop replay is 5-20 ms, of which some 3 ms is
+#                      starting the process (exec, shared libraries, the cost table); the
+#                      20 M line weighs the replay itself. Both fold loops (analyze/
+#                      replay_fold.c); the "unfolded" lines replay the same traces with
+#                      FST_REPLAY_NOFOLD=1: what a program that never repeats itself costs
 #   replay memory      peak RSS of fst-report on a 1 M- and the 20 M-instruction trace
 #                      goal: within 10 %
 #   sampling           fst-capture --sample / Hercules running the same program untraced
@@ -82,10 +83,20 @@ if [ -x "$BIN/fst-report" ]; then
     t_rep=$(best 3 "$BIN/fst-report" --timed=all -o "$W/rep.txt" "$W/run.trace")
     printf '%-18s %8s s  vs %8s s  ratio %5s  (goal <= 0.12)  %s M instructions/s (goal >= 100)\n' "replay" "$t_rep" \
         "$t_grep" "$(ratio "$t_rep" "$t_grep")" "$(awk -v n="$insns" -v t="$t_rep" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
-    # 1 M and 20 M instructions: the bigloop log 18 times over (each copy IPLs again)
+    t_repn=$(FST_REPLAY_NOFOLD=1 best 3 "$BIN/fst-report" --timed=all -o "$W/repn.txt" "$W/run.trace")
+    printf '%-18s %8s s  vs %8s s  ratio %5s  %s M instructions/s (FST_REPLAY_NOFOLD=1)\n' "replay unfolded" "$t_repn" \
+        "$t_grep" "$(ratio "$t_repn" "$t_grep")" "$(awk -v n="$insns" -v t="$t_repn" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
+    # 1 M and 20 M instructions: bigloop's loop 1 820 000 times (17 + 11 x 1 820 000
+    # instructions): the run's log, one iteration's lines (the second one's: the first
+    # iteration's PSWs differ in the condition code) repeated 1 720 000 more times
     "$BIN/fst-capture" -q --max-instructions=1000000 -o "$W/m1.trace" "$PROG"
-    for _ in $(seq 18); do cat "$W/run.log"; done > "$W/m20.log"
-    "$BIN/fst-capture" -q --from-log="$W/m20.log" --image="$PROG" -o "$W/m20.trace" 2> /dev/null || true
+    it=$(grep -n '^PSW=0008.000 00020048 ' "$W/run.log" | sed -n '2p;3p' | cut -d: -f1 | paste -sd' ')
+    set -- $it
+    sed -n "$1,$(($2 - 1))p" "$W/run.log" > "$W/it1"
+    for _ in $(seq 1000); do cat "$W/it1"; done > "$W/it1000"
+    { head -n $(($2 - 1)) "$W/run.log"; for _ in $(seq 1720); do cat "$W/it1000"; done; tail -n +"$2" "$W/run.log"; } > "$W/m20.log"
+    rm -f "$W/it1" "$W/it1000"
+    "$BIN/fst-capture" -q --from-log="$W/m20.log" --image="$PROG" -o "$W/m20.trace"
     i20=$("$BIN/fst-dump" --summary "$W/m20.trace" | sed -n 's/^count.insn=//p')
     t_grep20=$(best 3 grep -c '^PSW=' "$W/m20.log")
     rm -f "$W/m20.log"
@@ -93,6 +104,10 @@ if [ -x "$BIN/fst-report" ]; then
     printf '%-18s %8s s  vs %8s s  ratio %5s  (goal <= 0.12)  %s M instructions/s (goal >= 100)  %s instructions\n' \
         "replay 20 M" "$t_rep20" "$t_grep20" "$(ratio "$t_rep20" "$t_grep20")" \
         "$(awk -v n="$i20" -v t="$t_rep20" 'BEGIN { printf "%.1f", n / t / 1e6 }')" "$i20"
+    t_rep20n=$(FST_REPLAY_NOFOLD=1 best 1 "$BIN/fst-report" --timed=all -o "$W/rep20n.txt" "$W/m20.trace")
+    printf '%-18s %8s s  vs %8s s  ratio %5s  %s M instructions/s (FST_REPLAY_NOFOLD=1)\n' "replay 20 M unf." "$t_rep20n" \
+        "$t_grep20" "$(ratio "$t_rep20n" "$t_grep20")" "$(awk -v n="$i20" -v t="$t_rep20n" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
+    cmp -s "$W/rep20.txt" "$W/rep20n.txt" || echo "replay 20 M: folded and unfolded reports differ" >&2
     mem1=$( { /usr/bin/time -f '%M' "$BIN/fst-report" --timed=all -o /dev/null "$W/m1.trace" > /dev/null; } 2>&1 | tail -1)
     mem20=$( { /usr/bin/time -f '%M' "$BIN/fst-report" --timed=all -o /dev/null "$W/m20.trace" > /dev/null; } 2>&1 | tail -1)
     printf '%-18s %8s KB for 1000000 instructions, %s KB for %s: ratio %s (goal: within 10 %%)\n' "replay memory" \

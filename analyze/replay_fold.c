@@ -1,0 +1,355 @@
+/* analyze/replay_fold.c — loops folded (replay_int.h): a period of SEQ runs that leaves the
+** replay as it found it, but for its counters, is replayed once, recorded, and from then on
+** added up while the trace repeats it run for run.
+**
+** Why it is exact. The replay is deterministic: what it does with a run depends on the run
+** (address, length, state, CPU) and on its state. Split that state in two: the *counters*
+** (the profile's sums, the task's clock, the EXECs pending, the blocks' execution counts,
+** the instruction mix), which the replay only ever adds to and never tests — except the
+** pending EXECs, which a flush tests for 0, and a period that flushes leaves them where it
+** found them — and everything else, the *key*: the CPU's previous instruction, owner and
+** charge, the task's stack, previous instruction and return-address counters, how many
+** arcs, tasks, CPUs and blocks exist, and that no sink other than the call graph was told
+** anything. When the key after a period of P runs equals the key before it, and the
+** task's stack never went below its depth at the start (frames below are untouched; the
+** call graph's frames above are opened and closed inside the period, so their clocks count
+** only differences), the next P runs, if the trace repeats them, do exactly what the
+** recorded ones did: they add the same deltas to the same counters. So the folded replay
+** compares each run the reader hands out with the recorded one, takes it from the reader
+** as the replay took it, and adds the deltas once per period. A run that differs ends the
+** folding: the runs read ahead of it in the period are then replayed as usual (the reader
+** has moved past them; fst_rp_run without take), and the replay goes on from there as if
+** nothing had been folded.
+**
+** When it applies (fst_rp_fold_init, and per run): one CPU; nothing excluded, no supervisor
+** row; no sink other than the call graph wants CALL, RETURN, UNWIND or EXECs charged to
+** routines (the call graph gets its calls and returns by direct calls, which are counters
+** here); the CPU runs a task, not an interruption handler, with nothing pending (insn_fast
+** takes every run of the period). Anything else — an interruption, a wait, a state change,
+** an instruction with new bytes, a block built, an EXEC charged outside (the diagnosis
+** wants those), another CPU — ends a recording or a folding. FST_REPLAY_NOFOLD=1 in the
+** environment turns folding off (tests compare the two replays byte for byte).
+**
+** Periods are found by signatures of run starts (address, length, state, the previous
+** instruction's address, the stack's depth): a signature seen again within FST_FOLD_PMAX
+** runs proposes a period. A recording that fails costs its snapshot, so failures back off
+** exponentially. Memory: the snapshot holds the counters of the routines, arcs, the one
+** task, the instruction mix and the block slots, all bounded by the program, not the trace.
+*/
+#include "analyze/replay_int.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* regions() takes runs of adjacent uint64_t counters: they must stay adjacent */
+#define ADJ(T, a, b) _Static_assert(offsetof(T, b) == offsetof(T, a) + sizeof(uint64_t), #T ": " #a " then " #b)
+ADJ(fst_profile, total_insns, outside_insns);
+ADJ(fst_profile, outside_insns, excluded_insns);
+ADJ(fst_profile, excluded_insns, total_cost);
+ADJ(fst_profile, total_cost, outside_cost);
+ADJ(fst_profile, outside_cost, excluded_cost);
+ADJ(fst_profile, pgmchks, intrs);
+ADJ(fst_profile, intrs, svcs);
+ADJ(fst_profile, svcs, waits);
+ADJ(fst_profile, waits, unwinds);
+ADJ(fst_profile, unwinds, open_frames);
+ADJ(fst_profile, dispatches, by_elimination);
+ADJ(fst_profile, by_elimination, guessed);
+ADJ(fst_profile, guessed, intr_in_routine);
+ADJ(fst_routine, calls, self_insns);
+ADJ(fst_routine, self_insns, incl_insns);
+ADJ(fst_routine, incl_insns, self_cost);
+ADJ(fst_routine, self_cost, incl_cost);
+ADJ(fst_arc, count, cost);
+ADJ(fst_arc, cost, insns);
+ADJ(fst_taskprof, insns, problem_insns);
+ADJ(fst_taskprof, problem_insns, cost);
+ADJ(rp_task, insns, cost);
+ADJ(rp_cpu, pend_n, pend_cost);
+_Static_assert(sizeof(fst_taskroutine) == 5 * sizeof(uint64_t), "fst_taskroutine: five counters");
+_Static_assert(sizeof(fst_fx) == sizeof(uint64_t), "fst_fx: a uint64_t");
+
+void fst_rp_fold_init(rp *x)
+{
+    rp_fold *f = &x->fold;
+    const char *no = getenv("FST_REPLAY_NOFOLD");
+    f->on = x->plain && !x->nwant[FST_EV_CALL] && !x->nwant[FST_EV_RETURN] && !x->nwant[FST_EV_UNWIND] &&
+            !x->want_exec[FST_CHARGE_ROUTINE] && !x->want_exec[FST_CHARGE_EXCLUDED] && !(no && *no && *no != '0');
+    f->backoff = 16;
+    f->low = f->maxdepth = SIZE_MAX;
+}
+
+void fst_rp_fold_free(rp *x)
+{
+    rp_fold *f = &x->fold;
+    if (getenv("FST_REPLAY_FOLD_STATS"))
+        fprintf(stderr, "fst: replay: %llu runs folded\nfst: replay: %llu recordings, %llu failed, %llu foldings ended\n",
+                (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
+                (unsigned long long)f->ends);
+    free(f->snap);
+    free(f->now);
+    free(f->reg);
+    free(f->val);
+    free(f->delta);
+}
+
+/* ---- the key: what must come back after a period ---- */
+
+static void put(unsigned char **buf, size_t *cap, size_t *n, const void *p, size_t len)
+{
+    if (!len)
+        return;     /* p may be NULL (a task with no frame yet) */
+    if (*n + len > *cap) {
+        *cap = (*n + len) * 2;
+        *buf = fst_xrealloc(*buf, *cap);
+    }
+    memcpy(*buf + *n, p, len);
+    *n += len;
+}
+
+/* The key of x (CPU 0 running task tid) into *buf; its length. */
+static size_t key(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
+{
+    size_t n = 0;
+    rp_cpu c = x->cpus[0];
+    c.pend_n = 0;           /* counters */
+    c.pend_cost = 0;
+    memset(&c.exec, 0, sizeof c.exec);   /* scratch */
+    put(buf, cap, &n, &c, sizeof c);
+    const rp_task *t = &x->t[tid];
+    rp_task tk = *t;
+    tk.f = NULL;
+    tk.routine = NULL;
+    tk.rets = NULL;
+    tk.cap = 0;
+    tk.insns = 0;           /* counters */
+    tk.cost = 0;
+    put(buf, cap, &n, &tk, sizeof tk);
+    put(buf, cap, &n, t->f, t->n * sizeof *t->f);
+    put(buf, cap, &n, t->routine, t->n * sizeof *t->routine);
+    if (t->rets)
+        put(buf, cap, &n, t->rets, FST_RP_RETS * sizeof *t->rets);
+    size_t sizes[] = { tid, x->nt, x->ncpu, x->p->narcs, x->p->nundecoded, x->p->ntasks, x->nbatch, x->batch_cpu };
+    put(buf, cap, &n, sizes, sizeof sizes);
+    uint64_t counts[] = { x->code->builds, x->ndispatch };
+    put(buf, cap, &n, counts, sizeof counts);
+    return n;
+}
+
+/* ---- the counters ---- */
+
+static void region(rp_fold *f, void *p, size_t n)
+{
+    if (f->nreg == f->regcap) {
+        f->regcap = f->regcap ? f->regcap * 2 : 64;
+        f->reg = fst_xrealloc(f->reg, f->regcap * sizeof *f->reg);
+    }
+    f->reg[f->nreg].p = p;
+    f->reg[f->nreg++].n = n;
+}
+
+/* Every counter the replay of task tid's runs on CPU 0 can add to (see the file's head). */
+static void regions(rp *x, size_t tid)
+{
+    rp_fold *f = &x->fold;
+    fst_profile *p = x->p;
+    f->nreg = 0;
+    region(f, &p->total_insns, 6);      /* total, outside, excluded: insns, then cost */
+    region(f, &p->pgmchks, 6);          /* pgmchks .. open_frames */
+    region(f, &p->dispatches, 4);       /* dispatches .. intr_in_routine */
+    for (size_t i = 0; i < p->nr; i++)
+        region(f, &p->r[i].calls, 5);   /* calls, self_insns, incl_insns, self_cost, incl_cost */
+    for (size_t i = 0; i < p->narcs; i++)
+        region(f, &p->arcs[i].count, 3);
+    if (tid < p->ntasks) {
+        region(f, &p->tasks[tid].insns, 3);  /* insns, problem_insns, cost */
+        if (p->tasks[tid].r)
+            region(f, p->tasks[tid].r, 5 * p->nr);
+    }
+    for (size_t i = 0; i < p->nundecoded; i++)
+        region(f, &p->undecoded[i].insns, 1);
+    region(f, p->op_insns, fst_op_count());
+    for (size_t i = 0; i < FST_CODE_NBLK; i++)
+        if (x->code->used[i])
+            region(f, x->code->blk[i].ran, FST_BLK_MAX + 1);
+    region(f, &x->t[tid].insns, 2);     /* insns, cost */
+    region(f, &x->cpus[0].pend_n, 2);   /* pend_n, pend_cost */
+    size_t n = 0;
+    for (size_t i = 0; i < f->nreg; i++)
+        n += f->reg[i].n;
+    if (n > f->valcap) {
+        f->valcap = n;
+        f->val = fst_xrealloc(f->val, n * sizeof *f->val);
+    }
+    f->nval = 0;
+    for (size_t i = 0; i < f->nreg; i++) {
+        memcpy(f->val + f->nval, f->reg[i].p, f->reg[i].n * sizeof *f->val);
+        f->nval += f->reg[i].n;
+    }
+}
+
+/* The deltas since regions(): the counters that moved, and by how much. */
+static void deltas(rp_fold *f)
+{
+    f->ndelta = 0;
+    const uint64_t *v = f->val;
+    for (size_t i = 0; i < f->nreg; i++)
+        for (size_t k = 0; k < f->reg[i].n; k++, v++) {
+            uint64_t d = f->reg[i].p[k] - *v;
+            if (!d)
+                continue;
+            if (f->ndelta == f->deltacap) {
+                f->deltacap = f->deltacap ? f->deltacap * 2 : 64;
+                f->delta = fst_xrealloc(f->delta, f->deltacap * sizeof *f->delta);
+            }
+            f->delta[f->ndelta].p = &f->reg[i].p[k];
+            f->delta[f->ndelta++].d = d;
+        }
+}
+
+/* ---- the state machine ---- */
+
+static void fail(rp_fold *f)
+{
+    f->failures++;
+    f->mode = 0;
+    f->quiet_until = f->seen + f->backoff;
+    if (f->backoff < 1024)
+        f->backoff *= 2;
+}
+
+/* Whether rec may be part of a period: one CPU, running a task with nothing pending. */
+static int eligible(const rp *x, const fst_rec *rec)
+{
+    if (x->ncpu != 1 || rec->cpu || x->batch_cpu != FST_NONE)
+        return 0;
+    const rp_cpu *c = &x->cpus[0];
+    return c->ran && !c->handler && c->task != FST_NONE && rec->state == c->prev_state;
+}
+
+static uint64_t signature(const rp *x, const fst_rec *rec)
+{
+    const rp_cpu *c = &x->cpus[0];
+    uint64_t h = rec->addr * 0x9E3779B97F4A7C15ull;
+    h ^= (rec->value + ((uint64_t)rec->state << 32)) * 0xC2B2AE3D27D4EB4Full;
+    h ^= c->prev.addr * 0x165667B19E3779F9ull;
+    h ^= (uint64_t)x->t[c->task].n * 0x27D4EB2F165667C5ull;
+    return h ^ h >> 29;
+}
+
+/* The runs of the period read ahead of the one that differs: replayed as usual. */
+static void replay_ahead(rp *x, fst_tr *tr)
+{
+    rp_fold *f = &x->fold;
+    for (size_t i = 0; i < f->ndelta; i++)     /* the whole periods folded */
+        *f->delta[i].p += f->delta[i].d * f->folded;
+    f->runs += f->folded * f->period;
+    f->folded = 0;
+    f->ends++;
+    uint32_t n = f->j;
+    f->mode = 0;
+    f->j = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const rp_foldrec *lr = &f->log[i];
+        fst_blk *b = fst_code_block(x->code, tr, lr->rec.addr, lr->rec.state);
+        uint32_t took;
+        uint64_t next;
+        if (!b || (fst_rp_run(x, tr, &lr->rec, b, 0, &took, &next), took != lr->took || next != lr->next)) {
+            fprintf(stderr, "fst: internal error: a folded loop replayed differently\n");
+            abort();
+        }
+    }
+}
+
+
+/* Recording: rec is run j of the period. Returns 1 (it was run). */
+static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
+{
+    rp_fold *f = &x->fold;
+    rp_foldrec *lr = &f->log[f->j];
+    lr->rec = *rec;
+    if (!eligible(x, rec)) {
+        fail(f);
+        return 0;   /* the caller runs it */
+    }
+    if (!fst_rp_run(x, tr, rec, b, 1, &lr->took, &lr->next)) {
+        fail(f);    /* insn() took it: something happened between two runs */
+        return 1;
+    }
+    if (++f->j < f->period)
+        return 1;
+    /* the period's end: is the key back, and did the stack stay above its start? */
+    size_t tid = x->cpus[0].task;
+    size_t n = key(x, tid, &f->now, &f->nowcap);
+    if (f->low < f->depth) {    /* it returned from the frame it began in: look lower */
+        f->maxdepth = f->low;
+        f->maxdepth_until = f->seen + 4096;   /* for a while: loops may run deeper later */
+        f->failures++;
+        f->mode = 0;
+        return 1;
+    }
+    if (n != f->snaplen || memcmp(f->snap, f->now, n) || x->t[tid].n != f->depth) {
+        fail(f);
+        return 1;
+    }
+    deltas(f);
+    f->maxdepth = SIZE_MAX;
+    f->folded = 0;
+    f->mode = 2;
+    f->j = 0;
+    f->backoff = 16;
+    return 1;
+}
+
+/* A recording begins, of period runs. */
+static void begin(rp *x, uint32_t period)
+{
+    rp_fold *f = &x->fold;
+    size_t tid = x->cpus[0].task;
+    f->snaplen = key(x, tid, &f->snap, &f->snapcap);
+    regions(x, tid);
+    f->depth = f->low = x->t[tid].n;
+    f->period = period;
+    f->j = 0;
+    f->mode = 1;
+    f->recordings++;
+}
+
+int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
+{
+    rp_fold *f = &x->fold;
+    f->seen++;
+    if (f->mode == 2) {     /* folding, and rec differs from the recorded run (fst_rp_folds) */
+        int ahead = f->j != 0;
+        replay_ahead(x, tr);
+        return ahead ? 2 : 0;
+    }
+    if (f->mode == 1)
+        return record(x, tr, rec, b);
+    if (!eligible(x, rec))
+        return 0;
+    uint64_t sig = signature(x, rec);
+    size_t h = (size_t)(sig >> 56);
+    uint64_t at = f->tab[h].at;
+    int hit = f->tab[h].sig == sig && at && f->seen - at <= FST_FOLD_PMAX;
+    f->tab[h].sig = sig;
+    f->tab[h].at = f->seen;
+    if (f->seen >= f->maxdepth_until)
+        f->maxdepth = SIZE_MAX;
+    if (!hit || f->seen < f->quiet_until || x->t[x->cpus[0].task].n > f->maxdepth)
+        return 0;
+    begin(x, (uint32_t)(f->seen - at));
+    return record(x, tr, rec, b);
+}
+
+void fst_rp_fold_break(rp *x, fst_tr *tr)
+{
+    rp_fold *f = &x->fold;
+    if (f->mode == 2)
+        replay_ahead(x, tr);
+    else if (f->mode == 1)
+        fail(f);
+    f->mode = 0;
+}

@@ -1,0 +1,104 @@
+# tests/e2e/fold.sh — the replay folds loops (analyze/replay_fold.c): a period of runs it
+# has replayed once is added up while the trace repeats it. Folding must change nothing:
+# every report, its warnings and its exit status are byte for byte those of a replay that
+# does not fold (FST_REPLAY_NOFOLD=1), over live captures of the test programs (loops with
+# calls, recursion with loops, OS linkage, a supervisor with tasks, two CPUs), every fixture
+# log and tf file, and option sets that allow folding or rule it out. And it must fold
+# where it can: bigloop's 100 000 iterations are 400 000 runs (LR BALR / B / STM .. BR /
+# BCT), of which all but those it takes to find and record a period again after each
+# trace frame's end (a run that a frame boundary splits differs from the recorded one; 13
+# frames) and the last iteration's (its BCT falls through) are folded: at least 99 %.
+. "$(dirname "$0")/../lib.sh"
+NM=${S390_NM:-s390x-linux-gnu-nm}
+FX=$FST_FIXTURES
+cd "$T" || exit 1
+
+# same NAME TRACE OPTIONS...: the report with and without folding, stdout, stderr, status
+same() {
+    local name=$1 trace=$2; shift 2
+    FST_REPLAY_NOFOLD=1 fst-report "$@" -o nofold.out "$trace" > nofold.stdout 2> nofold.err; local r0=$?
+    fst-report "$@" -o fold.out "$trace" > fold.stdout 2> fold.err; local r1=$?
+    [ -f nofold.out ] || : > nofold.out
+    [ -f fold.out ] || : > fold.out
+    if [ "$r0" = "$r1" ] && cmp -s nofold.out fold.out && cmp -s nofold.err fold.err; then
+        ok "$name"
+    else
+        fail "$name" "exit $r0 / $r1: fst-report $* $trace" "$(diff nofold.out fold.out | head -8)" \
+            "$(diff nofold.err fold.err | head -4)"
+    fi
+    rm -f nofold.out fold.out
+}
+
+OPTS_ALL=("" "--timed=all --format=csv" "--timed=all --format=json" "--timed=all --format=prof --zero"
+          "--timed=all --format=csv --by-task" "--timed=all --format=csv --tail-calls --clock=mips:1"
+          "--timed=all --format=csv --cpu=problem" "--timed=all --format=csv --supervisor=row"
+          "--format=fortstat --digits=9")
+
+# live captures of the test programs (tasks: a supervisor dispatching three tasks under
+# interruptions; twocpu: two CPUs, folded only before the second one starts)
+for p in bigloop fortrec linkage fortg forth untimed deeprec tasks twocpu; do
+    extra=()
+    [ "$p" = twocpu ] && extra=(--numcpu=2)
+    if ! fst-capture -q "${extra[@]}" --timeout=60 -o "$p.trace" "$FST_PROGS/$p.ins" 2> "$p.err"; then
+        fail "$p: captured" "$(head -3 "$p.err")"
+        continue
+    fi
+    "$NM" -P "$FST_PROGS/$p.elf" > "$p.nm" 2> /dev/null || : > "$p.nm"
+    map=()
+    [ -s "$p.nm" ] && map=(--map="$p.nm")
+    for o in "${OPTS_ALL[@]}"; do
+        # shellcheck disable=SC2086
+        same "$p ${o:-(default)}: folded or not, the same report" "$p.trace" "${map[@]}" $o
+    done
+done
+
+# it folds: bigloop (N = 100000 iterations of LR, BALR / B / STM..BR / BCT)
+folded() { FST_REPLAY_FOLD_STATS=1 fst-report -o /dev/null "$@" 2>&1 | sed -n 's/^fst: replay: \([0-9]*\) runs folded$/\1/p'; }
+n=$(folded --timed=all --map=bigloop.nm bigloop.trace)
+if [ -n "$n" ] && [ "$n" -ge 396000 ] && [ "$n" -lt 400000 ]; then
+    ok "bigloop: $n of its 400000 runs folded (at least 99 %)"
+else
+    fail "bigloop: at least 99 % of its 400000 runs folded" "got: '$n'"
+fi
+# the supervisor's tasks: their loops fold between the timer's interruptions, which end
+# each folding (the reports above are the same, folded or not)
+n=$(folded --timed=all --map=tasks.nm tasks.trace)
+if [ -n "$n" ] && [ "$n" -gt 1000 ]; then ok "tasks: loops fold between interruptions ($n runs)"
+else fail "tasks: loops fold between interruptions" "got: '$n'"; fi
+# a format that wants every call (folded stacks) rules folding out
+n=$(folded --format=folded --timed=all --map=bigloop.nm bigloop.trace)
+expect_eq "bigloop --format=folded: nothing folded (the format wants every call)" "0" "$n"
+
+# a bigloop trace cut short in the middle of a folded stretch: the prefix, folded or not
+size=$(stat -c %s bigloop.trace)
+head -c $((size - 300)) bigloop.trace > cut.trace
+same "bigloop cut short: folded or not, the same report" cut.trace --timed=all --map=bigloop.nm --format=csv
+
+# the tasks logs (three tasks, interruptions, dispatches) and every fixture log and tf file
+for g in "$FST_ROOT"/tests/logs/tasks-*.log.gz; do
+    b=$(basename "$g" .log.gz)
+    gzip -dc "$g" > "$b.log"
+    fst-capture -q --from-log="$b.log" -o "$b.trace" 2> /dev/null || { fail "$b: converted"; continue; }
+    for o in "" "--timed=all --format=csv --by-task" "--timed=all --format=csv --supervisor=row"; do
+        # shellcheck disable=SC2086
+        same "$b ${o:-(default)}: folded or not, the same report" "$b.trace" --map="$FST_ROOT/tests/logs/tasks.nm" $o
+    done
+done
+for f in "$FX"/hercules-3.13/*.log "$FX"/hercules-4.9/*.log "$FX"/hercules-4.9/tf/*.tf; do
+    [ -r "$f" ] || continue
+    b=$(basename "$f")
+    img=()   # the program's storage image, for the routines of the default report
+    ins=$(dirname "$f")/${b%%.*}.ins
+    [ -r "$ins" ] && img=(--image="$ins")
+    case "$f" in
+    *.tf) fst-capture -q "${img[@]}" --from-tf="$f" -o "$b.trace" 2> /dev/null ;;
+    *) fst-capture -q "${img[@]}" --from-log="$f" -o "$b.trace" 2> /dev/null ;;
+    esac
+    [ -s "$b.trace" ] || continue   # logs that are not traces (the fixtures' error cases)
+    for o in "" "--timed=all --format=csv"; do
+        # shellcheck disable=SC2086
+        same "$b ${o:-(default)}: folded or not, the same report" "$b.trace" $o
+    done
+    rm -f "$b.trace"
+done
+echo "1..$N"
