@@ -18,7 +18,8 @@ enum {
 static const char *const rx_src[RX_N] = {
     [RX_PGM313] = "^HHCCP014I (?:SIE: )?CPU([0-9A-F]{4}): .*? CODE=([0-9A-F]{4}) ILC=(\\d)",
     [RX_PGM4] = "^HHC00801I Processor [A-Z?]{2}([0-9A-F]{2}): (?:SIE: )?.*? code ([0-9A-F]{4}) +ilc (\\d)",
-    [RX_WAIT313] = "^HHCCP043I Wait state PSW loaded: PSW=([0-9A-F ]+)",
+    /* the PSW is a second write, which another CPU's trace piece can push to a later line */
+    [RX_WAIT313] = "^HHCCP043I Wait state PSW loaded:(?: PSW=([0-9A-F ]+))?",
     [RX_DWAIT313] = "^HHCCP011I CPU([0-9A-F]{4}): Disabled wait state",
     [RX_WAIT4] = "^HHC00800I Processor [A-Z?]{2}([0-9A-F]{2}): loaded wait state PSW ([0-9A-F ]+)",
     [RX_DWAIT4] = "^HHC00809I Processor [A-Z?]{2}([0-9A-F]{2}): disabled wait state ([0-9A-F ]+)",
@@ -494,6 +495,79 @@ static void split_line(fst_hlog *h, const char *s, size_t n, size_t at)
     other_line(h, s + at, n - at);
 }
 
+/* Where a 3.13 CPU's trace piece ("CPU0001:  " and PSW=, R:, V: or a register line: two
+** blanks, where Hercules' own messages about a CPU have one) begins inside a message's
+** line, past its start; 0 when none does. Hercules 3.13 prints some messages in pieces too
+** (HHCCP043I's text, then the PSW; HHCCP011I's first line and indent, then the PSW;
+** "HHCCP014I ", then the rest), and another CPU's trace piece can come between them:
+** "HHCCP043I Wait state PSW loaded: CPU0001:  PSW=... INST=05C0         PSW=010A0000 ...". */
+static size_t trace_piece_at(const char *s, size_t n)
+{
+    for (size_t i = 1; i + 12 <= n; i++)
+        if (s[i] == 'C' && s[i + 1] == 'P' && s[i + 2] == 'U' && hexrun(s + i + 3, 4) == 4 && s[i + 7] == ':' &&
+            s[i + 8] == ' ' && s[i + 9] == ' ' &&
+            (!memcmp(s + i + 10, "PSW=", 4) || ((s[i + 10] == 'R' || s[i + 10] == 'V') && s[i + 11] == ':') ||
+             is_reg_line(s + i + 10, n - i - 10)))
+            return i;
+    return 0;
+}
+
+/* The length of the trace piece at s ("CPU0001:  " on): a PSW line's first piece (3.13's
+** first write: the prefix, PSW=, INST= and its digits, a blank and the padding that puts
+** the mnemonic in its column: 8, 4 or no blanks for 2, 4 or 6 bytes) when it is one; the
+** prefix alone when a bare PSW follows it (the prefix of a storage line whose R: comes on
+** a later line; the PSW is the message's); else the rest of the line (a storage or
+** register line is one write, its newline included). */
+static size_t piece_len(const char *s, size_t n)
+{
+    if (memcmp(s + 10, "PSW=", 4))
+        return n;
+    for (size_t i = 14; i + 6 <= n && i < 60; i++)
+        if (s[i] == ' ' && !memcmp(s + i, " INST=", 6)) {
+            size_t d = i + 6, nd = hexrun(s + d, n - d), end = d + nd + 1 + (nd == 4 ? 8 : nd == 8 ? 4 : 0);
+            if (nd != 4 && nd != 8 && nd != 12)
+                return n;
+            for (size_t k = d + nd; k < end; k++)
+                if (k >= n || s[k] != ' ')
+                    return n; /* not the padding Hercules writes: the rest is the piece's */
+            return end;
+        }
+    return 10;
+}
+
+/* A message's line with another CPU's trace piece at `at`: the message is read whole (its
+** head and, after the piece, its tail), then the piece. When what follows the piece is the
+** piece's own disassembly, the message's tail comes on a later line and the head is read
+** alone (HHCCP043I without its PSW is still a wait). The message first: its CPU is the one
+** that wrote the lines before it; the piece's CPU is the one of the lines after it. */
+static void message_split(fst_hlog *h, const char *s, size_t n, size_t at)
+{
+    size_t end = at + piece_len(s + at, n - at), tn = n - end;
+    const char *tail = s + end;
+    if (tn && rx(h, RX_DISASM, tail, tn)) { /* the piece's own: the message's tail comes later */
+        end = n;
+        tn = 0;
+    }
+    char msg[512];
+    if (at + tn > sizeof msg) { /* no message of Hercules' is that long: not a shape we know */
+        h->st.spliced++;
+        malformed(h, s, n);
+        tn = 0;
+    }
+    memcpy(msg, s, at);
+    memcpy(msg + at, tail, tn);
+    other_line(h, msg, at + tn);
+    if (end - at > 10) {
+        other_line(h, s + at, end - at);
+        return;
+    }
+    /* a storage line's prefix alone: its R: or V: line comes next, that CPU's */
+    unsigned cpu = (unsigned)strtoul((char[5]){ s[at + 3], s[at + 4], s[at + 5], s[at + 6], 0 }, NULL, 16);
+    if (cpu < FST_EM_MAXCPU)
+        fst_em_cpu(h->em, cpu);
+    h->st.trace_lines++;
+}
+
 static void other_line(fst_hlog *h, const char *s, size_t n)
 {
     size_t k = strip_stamp(h, s, n);
@@ -563,6 +637,13 @@ static void other_line(fst_hlog *h, const char *s, size_t n)
     if (n >= 5 && !memcmp(s, "EXRL ", 5)) { /* 3.13: the target of EXRL, not an execution */
         h->st.trace_lines++;
         return;
+    }
+    if (s[0] == 'H' || s[0] == ' ') { /* a message, or its continuation, cut by a CPU's trace piece */
+        size_t at = trace_piece_at(s, n);
+        if (at) {
+            message_split(h, s, n, at);
+            return;
+        }
     }
     if (s[0] == 'H' && n >= 9 && !memcmp(s, "HHC", 3)) {
         if (s[8] == 'E' || s[8] == 'S')

@@ -11,7 +11,11 @@
 **   - the "CPU0000:  " (3.13) and "CP00: " (4.x) prefixes, "HH:MM:SS " and
 **     "HH:MM:SS.ffffff " time stamps (and HercGUI's thread id), 4.x message ids;
 **   - 3.13's lines from other threads spliced into a trace line (the instruction is taken
-**     from PSW= and INST=; the orphaned disassembly line later is recognised);
+**     from PSW= and INST=; the orphaned disassembly line later is recognised), and another
+**     CPU's trace piece spliced into a message 3.13 writes in pieces ("HHCCP043I Wait state
+**     PSW loaded: CPU0001:  PSW=... INST=05C0         PSW=010A0000 00000000"): the piece
+**     is read as a trace line and the message whole (or, when its PSW comes on a later
+**     line, without it); a piece that cannot be read is malformed and counted as spliced;
 **   - the re-display of an instruction after a program check (HHCCP014I / HHC00801I):
 **     it becomes a program-check event, never a second execution;
 **   - wait-state messages, I/O and external interruption messages, architecture switches,
