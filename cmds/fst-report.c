@@ -74,8 +74,12 @@ static fst_option *option_table(char ***helps)
                 k++;
             if (k < n)
                 continue; /* two formats share this option name */
-            char *h = fst_xmalloc(strlen(o->help) + strlen((*f)->name) + 4);
-            sprintf(h, "%s: %s", (*f)->name, o->help);
+            /* "fortstat: the help", put together without sprintf: this runs at every start */
+            size_t nl = strlen((*f)->name), hl = strlen(o->help);
+            char *h = fst_xmalloc(nl + hl + 3);
+            memcpy(h, (*f)->name, nl);
+            memcpy(h + nl, ": ", 2);
+            memcpy(h + nl + 2, o->help, hl + 1);
             (*helps)[n] = h;
             t[n] = (fst_option){ o->shortname, o->name, o->arg, h, O_FORMATOPT + (int)n };
             n++;
