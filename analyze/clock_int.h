@@ -36,6 +36,7 @@ struct fst_clock {
     char *name;
     fst_fx mips;              /* FST_CLOCK_MIPS: every instruction */
     entry *ents;              /* FST_CLOCK_MODEL: fst_op_count() entries */
+    unsigned nops;            /* how many (fst_clock_how asks for every op) */
     fst_fx dflt[CL_COUNT];    /* class medians, for unknown opcodes */
     row cls[NCLASS];          /* the table's class rows, as fst_cost_classes() names them */
     uint64_t *unmod;          /* per op id: priced without a row */

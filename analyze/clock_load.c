@@ -7,7 +7,6 @@
 #include "common/lines.h"
 
 #include <csv.h>
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,8 +30,10 @@ void fst_opnames_init(fst_opnames *ix)
 {
     enum { MASK = sizeof ix->slot / sizeof ix->slot[0] - 1 };
     memset(ix->slot, 0, sizeof ix->slot);
-    for (unsigned op = 1; op < fst_op_count(); op++) {
-        uint32_t h = name_hash(fst_op_info(op)->mnem);
+    unsigned nops = fst_op_count();
+    for (unsigned op = 1; op < nops; op++) {
+        const char *name = fst_op_info(op)->mnem;
+        uint32_t h = name_hash(name);
         unsigned i = h & MASK;
         while (ix->slot[i])
             i = (i + 1) & MASK;
@@ -55,6 +56,9 @@ int fst_opnames_find(const fst_opnames *ix, const char *mnem)
     return -1;
 }
 
+/* isdigit in the C locale, without the table */
+static inline int digit(char c) { return (unsigned)((unsigned char)c - '0') < 10u; }
+
 /* Decimal nanoseconds ("57.2", "-1937.3") to picoseconds, rounded half away from zero
 ** at the picosecond. At most 1 second either way. */
 static int parse_ps(const char *s, int64_t *out)
@@ -64,7 +68,7 @@ static int parse_ps(const char *s, int64_t *out)
     if (*p == '+' || *p == '-')
         neg = *p++ == '-';
     int64_t ip = 0;
-    for (; isdigit((unsigned char)*p); p++, digits++) {
+    for (; digit(*p); p++, digits++) {
         if (ip > INT64_C(10000000000))
             return -2; /* keep going would overflow; far out of range anyway */
         ip = ip * 10 + (*p - '0');
@@ -72,7 +76,7 @@ static int parse_ps(const char *s, int64_t *out)
     int64_t frac = 0;
     int nfrac = 0, up = 0;
     if (*p == '.') {
-        for (p++; isdigit((unsigned char)*p); p++, digits++, nfrac++) {
+        for (p++; digit(*p); p++, digits++, nfrac++) {
             if (nfrac < 3)
                 frac = frac * 10 + (*p - '0');
             else if (nfrac == 3)
@@ -332,7 +336,8 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
         return NULL;
     fst_clock *c = fst_xcalloc(1, sizeof *c);
     c->kind = FST_CLOCK_MODEL;
-    c->ents = fst_xcalloc(fst_op_count(), sizeof *c->ents);
+    c->nops = fst_op_count();
+    c->ents = fst_xcalloc(c->nops, sizeof *c->ents);
     c->unmod = fst_xcalloc(fst_op_count(), sizeof *c->unmod);
 
     loader ld = { .path = path, .c = c, .err = err, .names = fst_xmalloc(sizeof *ld.names) };
