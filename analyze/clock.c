@@ -286,7 +286,7 @@ int fst_clock_how(const fst_clock *c, unsigned op, const char **rule)
         *rule = NULL;
     if (c->kind == FST_CLOCK_MIPS)
         return FST_PRICE_RATE;
-    if (op == FST_OP_UNKNOWN || op >= fst_op_count())
+    if (op == FST_OP_UNKNOWN || op >= c->nops)
         return FST_PRICE_DEFAULT;
     const entry *e = &c->ents[op];
     if (rule && e->how == FST_PRICE_RULE)

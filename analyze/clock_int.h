@@ -36,6 +36,7 @@ struct fst_clock {
     char *name;
     fst_fx mips;              /* FST_CLOCK_MIPS: every instruction */
     entry *ents;              /* FST_CLOCK_MODEL: fst_op_count() entries */
+    unsigned nops;            /* how many (fst_clock_how asks for every op) */
     fst_fx dflt[CL_COUNT];    /* class medians, for unknown opcodes */
     row cls[NCLASS];          /* the table's class rows, as fst_cost_classes() names them */
     uint64_t *unmod;          /* per op id: priced without a row */
@@ -56,6 +57,7 @@ static inline fst_fx ps_to_fx(int64_t ps)
 ** names one by one: a table's rows and the rules would cost ~40 ms). clock_load.c. */
 typedef struct fst_opnames {
     uint16_t slot[4096];    /* op id, 0 = empty; open addressing */
+    uint32_t hash[4096];    /* its name's hash: most names are told apart without a compare */
 } fst_opnames;
 void fst_opnames_init(fst_opnames *ix);
 int fst_opnames_find(const fst_opnames *ix, const char *mnem);  /* -1 when none */

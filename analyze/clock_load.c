@@ -7,7 +7,6 @@
 #include "common/lines.h"
 
 #include <csv.h>
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,34 +16,48 @@
 
 /* ---- op ids by name ---- */
 
-static unsigned name_hash(const char *s)
+/* Over the names with bit 5 cleared, which folds the letters' case (and maps a few other
+** bytes together, which only costs a comparison) without a test per character. */
+static uint32_t name_hash(const char *s)
 {
-    unsigned h = 2166136261u;
+    uint32_t h = 2166136261u;
     for (; *s; s++)
-        h = (h ^ (unsigned)toupper((unsigned char)*s)) * 16777619u;
+        h = (h ^ ((unsigned char)*s & 0xDFu)) * 16777619u;
     return h;
 }
 
 void fst_opnames_init(fst_opnames *ix)
 {
     enum { MASK = sizeof ix->slot / sizeof ix->slot[0] - 1 };
-    memset(ix, 0, sizeof *ix);
-    for (unsigned op = 1; op < fst_op_count(); op++) {
-        unsigned i = name_hash(fst_op_info(op)->mnem) & MASK;
+    memset(ix->slot, 0, sizeof ix->slot);
+    unsigned nops = fst_op_count();
+    for (unsigned op = 1; op < nops; op++) {
+        const char *name = fst_op_info(op)->mnem;
+        uint32_t h = name_hash(name);
+        unsigned i = h & MASK;
         while (ix->slot[i])
             i = (i + 1) & MASK;
         ix->slot[i] = (uint16_t)op;
+        ix->hash[i] = h;
     }
 }
 
 int fst_opnames_find(const fst_opnames *ix, const char *mnem)
 {
     enum { MASK = sizeof ix->slot / sizeof ix->slot[0] - 1 };
-    for (unsigned i = name_hash(mnem) & MASK; ix->slot[i]; i = (i + 1) & MASK)
-        if (!strcasecmp(fst_op_info(ix->slot[i])->mnem, mnem))
+    uint32_t h = name_hash(mnem);
+    for (unsigned i = h & MASK; ix->slot[i]; i = (i + 1) & MASK) {
+        if (ix->hash[i] != h)
+            continue;
+        const char *name = fst_op_info(ix->slot[i])->mnem; /* mostly in the same (upper) case */
+        if (!strcmp(name, mnem) || !strcasecmp(name, mnem))
             return ix->slot[i];
+    }
     return -1;
 }
+
+/* isdigit in the C locale, without the table */
+static inline int digit(char c) { return (unsigned)((unsigned char)c - '0') < 10u; }
 
 /* Decimal nanoseconds ("57.2", "-1937.3") to picoseconds, rounded half away from zero
 ** at the picosecond. At most 1 second either way. */
@@ -55,7 +68,7 @@ static int parse_ps(const char *s, int64_t *out)
     if (*p == '+' || *p == '-')
         neg = *p++ == '-';
     int64_t ip = 0;
-    for (; isdigit((unsigned char)*p); p++, digits++) {
+    for (; digit(*p); p++, digits++) {
         if (ip > INT64_C(10000000000))
             return -2; /* keep going would overflow; far out of range anyway */
         ip = ip * 10 + (*p - '0');
@@ -63,7 +76,7 @@ static int parse_ps(const char *s, int64_t *out)
     int64_t frac = 0;
     int nfrac = 0, up = 0;
     if (*p == '.') {
-        for (p++; isdigit((unsigned char)*p); p++, digits++, nfrac++) {
+        for (p++; digit(*p); p++, digits++, nfrac++) {
             if (nfrac < 3)
                 frac = frac * 10 + (*p - '0');
             else if (nfrac == 3)
@@ -95,8 +108,11 @@ typedef struct loader {
     int failed;
     unsigned line;      /* physical line being read */
     unsigned rec_line;  /* the line the current record started on */
-    char **f;           /* the current record's fields */
+    char **f;           /* the current record's fields, trimmed (pointers into rec) */
     size_t nf, cap;
+    char *rec;          /* their text, one after another, each with its NUL: no allocation */
+    size_t reclen, reccap; /* per field (a table of 300 rows had 2100 malloc/free pairs) */
+    size_t *off;        /* where each field starts in rec while the record is read */
     int have_header;
     size_t ncols;
     int col[NCOL];      /* field index of each known column, -1 when absent */
@@ -120,12 +136,15 @@ static int lfail(loader *ld, const char *fmt, ...)
     return -1;
 }
 
+/* isspace in the C locale, without a call */
+static inline int space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 static char *trim(char *s)
 {
-    while (isspace((unsigned char)*s))
+    while (space((unsigned char)*s))
         s++;
     size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
+    while (n && space((unsigned char)s[n - 1]))
         s[--n] = 0;
     return s;
 }
@@ -136,12 +155,17 @@ static void on_field(void *s, size_t len, void *data)
     if (ld->nf == ld->cap) {
         ld->cap = ld->cap ? 2 * ld->cap : 16;
         ld->f = fst_xrealloc(ld->f, ld->cap * sizeof *ld->f);
+        ld->off = fst_xrealloc(ld->off, ld->cap * sizeof *ld->off);
     }
-    char *v = fst_xmalloc(len + 1);
+    if (ld->reccap - ld->reclen < len + 1) {
+        ld->reccap = 2 * (ld->reclen + len + 1) + 256;
+        ld->rec = fst_xrealloc(ld->rec, ld->reccap);
+    }
     if (len)
-        memcpy(v, s, len);
-    v[len] = 0;
-    ld->f[ld->nf++] = v;
+        memcpy(ld->rec + ld->reclen, s, len);
+    ld->rec[ld->reclen + len] = 0;
+    ld->off[ld->nf++] = ld->reclen;
+    ld->reclen += len + 1;
 }
 
 static int do_header(loader *ld)
@@ -149,7 +173,7 @@ static int do_header(loader *ld)
     for (int k = 0; k < NCOL; k++)
         ld->col[k] = -1;
     for (size_t i = 0; i < ld->nf; i++) {
-        const char *name = trim(ld->f[i]);
+        const char *name = ld->f[i];
         for (int k = 0; k < NCOL; k++) {
             if (strcasecmp(name, colname[k]))
                 continue;
@@ -171,7 +195,7 @@ static int do_header(loader *ld)
 
 static const char *field(loader *ld, int k)
 {
-    return ld->col[k] < 0 ? "" : trim(ld->f[ld->col[k]]);
+    return ld->col[k] < 0 ? "" : ld->f[ld->col[k]];
 }
 
 static const char *const unitname[] = { "-", "byte", "reg", "digit" };
@@ -289,14 +313,15 @@ static void on_record(int term, void *data)
     (void)term;
     loader *ld = data;
     if (!ld->failed) {
+        for (size_t i = 0; i < ld->nf; i++)   /* rec no longer moves: trimmed once */
+            ld->f[i] = trim(ld->rec + ld->off[i]);
         if (!ld->have_header)
             do_header(ld);
         else
             do_row(ld);
     }
-    for (size_t i = 0; i < ld->nf; i++)
-        free(ld->f[i]);
     ld->nf = 0;
+    ld->reclen = 0;
 }
 
 
@@ -311,7 +336,8 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
         return NULL;
     fst_clock *c = fst_xcalloc(1, sizeof *c);
     c->kind = FST_CLOCK_MODEL;
-    c->ents = fst_xcalloc(fst_op_count(), sizeof *c->ents);
+    c->nops = fst_op_count();
+    c->ents = fst_xcalloc(c->nops, sizeof *c->ents);
     c->unmod = fst_xcalloc(fst_op_count(), sizeof *c->unmod);
 
     loader ld = { .path = path, .c = c, .err = err, .names = fst_xmalloc(sizeof *ld.names) };
@@ -342,9 +368,8 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
                 continue;
             ld.rec_line = ld.line;
         }
-        for (size_t i = 0; i < len; i++)
-            if (buf[i] == '"')
-                inquote = !inquote;
+        for (const char *q = buf, *e = buf + len; (q = memchr(q, '"', (size_t)(e - q))) != NULL; q++)
+            inquote = !inquote;
         if (csv_parse(&p, buf, len, on_field, on_record, &ld) != len && !ld.failed) {
             ld.rec_line = ld.line; /* a quoting error is on this line */
             lfail(&ld, "malformed CSV: %s", csv_strerror(csv_error(&p)));
@@ -353,9 +378,9 @@ fst_clock *fst_clock_load(const char *path, fst_err *err)
     if (!ld.failed && csv_fini(&p, on_field, on_record, &ld) != 0 && !ld.failed)
         lfail(&ld, "malformed CSV: %s", csv_strerror(csv_error(&p)));
     csv_free(&p);
-    for (size_t i = 0; i < ld.nf; i++)
-        free(ld.f[i]);
     free(ld.f);
+    free(ld.off);
+    free(ld.rec);
     fst_lines_close(fp);
 
     if (!ld.failed && !ld.have_header) {

@@ -47,16 +47,43 @@ static int class_of_fmt(int fmt)
     }
 }
 
-static int cmp_i64(const void *a, const void *b)
+/* The k-th smallest of v[0..n) (k < n), v reordered so that v[0..k) are no larger: Wirth's
+** selection, linear on average (sorting every class was a twentieth of the start-up). */
+static int64_t nth(int64_t *v, size_t n, size_t k)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+    ptrdiff_t l = 0, r = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < r) {
+        int64_t x = v[kk];
+        ptrdiff_t i = l, j = r;
+        do {
+            while (v[i] < x)
+                i++;
+            while (x < v[j])
+                j--;
+            if (i <= j) {
+                int64_t t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        } while (i <= j);
+        if (j < kk)
+            l = i;
+        if (kk < i)
+            r = j;
+    }
+    return v[kk];
 }
 
+/* As the sorted array's middle (the mean of the two middle values when n is even). */
 static int64_t median(int64_t *v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_i64);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    int64_t hi = nth(v, n, n / 2);
+    if (n % 2)
+        return hi;
+    int64_t lo = v[0];   /* the largest of the lower half: v[0..n/2) */
+    for (size_t i = 1; i < n / 2; i++)
+        lo = v[i] > lo ? v[i] : lo;
+    return (lo + hi) / 2;
 }
 
 /* The class medians: the default of an instruction with neither row nor rule. */
@@ -90,7 +117,10 @@ static void medians(fst_clock *c, int64_t med[CL_COUNT])
 static const char **rules_by_op(const fst_opnames *ix)
 {
     unsigned nops = fst_op_count();
-    const char **by = fst_xcalloc(nops, sizeof *by);
+    const char **by = fst_xmalloc(nops * sizeof *by);
+    by[0] = NULL;
+    for (unsigned op = 1; op < nops; op++)  /* the default, then the rule of its own */
+        by[op] = fst_cost_rule_default(fst_op_info(op));
     size_t n;
     const fst_cost_rule *r = fst_cost_rules(&n);
     for (size_t i = 0; i < n; i++) {
@@ -98,19 +128,7 @@ static const char **rules_by_op(const fst_opnames *ix)
         if (op > 0)
             by[op] = r[i].rule;
     }
-    for (unsigned op = 1; op < nops; op++)
-        if (!by[op])
-            by[op] = fst_cost_rule_default(fst_op_info(op));
     return by;
-}
-
-static int class_index(const char *name)
-{
-    const char *const *names = fst_cost_classes();
-    for (int k = 0; names[k] && k < NCLASS; k++)
-        if (!strcasecmp(names[k], name))
-            return k;
-    return -1;
 }
 
 /* The sum of two flat entries, outcome by outcome (compare and branch: CR + BRC). */
@@ -128,8 +146,6 @@ static int sum_rows(entry *e, const entry *x, const entry *y)
     return 1;
 }
 
-/* Price op by its rule when the table allows: 1 when op has a row or a rule now. The
-** instruction a rule names may itself be priced by its own rule (depth bounds chains). */
 /* The first n bytes of s, cut to what a[16] holds, as snprintf would (a rule's names:
 ** snprintf was a fifth of the start-up, once per rule). */
 static void copy_name(char a[16], const char *s, size_t n)
@@ -139,7 +155,60 @@ static void copy_name(char a[16], const char *s, size_t n)
     a[n] = 0;
 }
 
-static int apply_rule(fst_clock *c, const fst_opnames *ix, const char **rule_of, unsigned op, int depth)
+/* What a rule text names, found once per text: ~970 rules name ~150 texts, so looking the
+** names up for every rule was a fifth of the start-up. Keyed by the text's address (the
+** rules' literals); two copies of one text are two keys, which costs a look-up, no more. */
+typedef struct target {
+    const char *rule;   /* NULL: a free slot */
+    int16_t x, y;       /* "X" or "X+Y": op ids, -1 when the decoder has none (y 0 without
+                           '+'); "@class": x the class index, -1 when unknown */
+    int16_t plus;       /* "X+Y" */
+} target;
+
+enum { NTARGET = 512 };   /* zeroed at every start: no larger than the ~150 texts need */
+typedef struct targets {
+    target t[NTARGET];
+    size_t n;
+} targets;
+
+static int class_index(const char *name)
+{
+    const char *const *names = fst_cost_classes();
+    for (int k = 0; names[k] && k < NCLASS; k++)
+        if (!strcasecmp(names[k], name))
+            return k;
+    return -1;
+}
+
+static target target_of(targets *m, const fst_opnames *ix, const char *r)
+{
+    size_t i = (size_t)(((uint64_t)(uintptr_t)r * UINT64_C(0x9E3779B97F4A7C15)) >> 55); /* 9 bits */
+    for (; m->t[i].rule; i = (i + 1) % NTARGET)
+        if (m->t[i].rule == r)
+            return m->t[i];
+    target t = { r, -1, 0, 0 };
+    if (r[0] == '@') {
+        t.x = (int16_t)class_index(r);
+    } else {
+        char a[16] = "", b[16] = "";
+        const char *plus = strchr(r, '+');
+        copy_name(a, r, plus ? (size_t)(plus - r) : strlen(r));
+        if (plus)
+            copy_name(b, plus + 1, strlen(plus + 1));
+        t.x = (int16_t)fst_opnames_find(ix, a);   /* op ids < 4096 (fst_opnames) */
+        t.y = (int16_t)(plus ? fst_opnames_find(ix, b) : 0);
+        t.plus = plus != NULL;
+    }
+    if (m->n < NTARGET / 4 * 3) { /* room enough that a probe ends soon */
+        m->t[i] = t;
+        m->n++;
+    }
+    return t;
+}
+
+/* Price op by its rule when the table allows: 1 when op has a row or a rule now. The
+** instruction a rule names may itself be priced by its own rule (depth bounds chains). */
+static int apply_rule(fst_clock *c, const fst_opnames *ix, targets *m, const char **rule_of, unsigned op, int depth)
 {
     entry *e = &c->ents[op];
     const char *r = rule_of[op];
@@ -147,28 +216,22 @@ static int apply_rule(fst_clock *c, const fst_opnames *ix, const char **rule_of,
         return 1;
     if (!r || depth > 4)
         return 0;
+    target t = target_of(m, ix, r);
     if (r[0] == '@') {
-        int k = class_index(r);
-        if (k < 0 || !c->cls[k].set)
+        if (t.x < 0 || !c->cls[t.x].set)
             return 0;
-        e->v[V_ANY] = c->cls[k];
+        e->v[V_ANY] = c->cls[t.x];
         e->pick[0] = e->pick[1] = V_ANY;
     } else {
-        char a[16] = "", b[16] = "";
-        const char *plus = strchr(r, '+');
-        copy_name(a, r, plus ? (size_t)(plus - r) : strlen(r));
-        if (plus)
-            copy_name(b, plus + 1, strlen(plus + 1));
-        int x = fst_opnames_find(ix, a), y = plus ? fst_opnames_find(ix, b) : 0;
-        if (x <= 0 || !apply_rule(c, ix, rule_of, (unsigned)x, depth + 1))
+        if (t.x <= 0 || !apply_rule(c, ix, m, rule_of, (unsigned)t.x, depth + 1))
             return 0;
-        if (!plus) {
-            const entry *ex = &c->ents[x];
+        if (!t.plus) {
+            const entry *ex = &c->ents[t.x];
             memcpy(e->v, ex->v, sizeof e->v);
             memcpy(e->pick, ex->pick, sizeof e->pick);
             e->digit_l2 = ex->digit_l2;
-        } else if (y <= 0 || !apply_rule(c, ix, rule_of, (unsigned)y, depth + 1) ||
-                   !sum_rows(e, &c->ents[x], &c->ents[y])) {
+        } else if (t.y <= 0 || !apply_rule(c, ix, m, rule_of, (unsigned)t.y, depth + 1) ||
+                   !sum_rows(e, &c->ents[t.x], &c->ents[t.y])) {
             return 0;
         }
     }
@@ -193,8 +256,10 @@ void fst_clock_resolve(fst_clock *c, const fst_opnames *ix)
         }
     }
     const char **rule_of = rules_by_op(ix);
+    targets *m = fst_xcalloc(1, sizeof *m);
     for (unsigned op = 1; op < nops; op++)
-        apply_rule(c, ix, rule_of, op, 0);
+        apply_rule(c, ix, m, rule_of, op, 0);
+    free(m);
     free(rule_of);
     for (unsigned op = 0; op < nops; op++) {
         entry *e = &c->ents[op];

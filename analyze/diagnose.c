@@ -114,6 +114,49 @@ static void add(fst_diag *d, size_t r, uint64_t n)
         d->unentered[r] += n;
 }
 
+/* One instruction against the last two answers (held ranges [lo0, lo0 + s0) first, then
+** [lo1, lo1 + s1)): 1 when it falls in neither. Only the second range is counted (*k): the
+** first one's count is what is left of a stretch. */
+static inline int neither(uint64_t a, uint64_t lo0, uint64_t s0, uint64_t lo1, uint64_t s1, uint64_t *k)
+{
+    if (a - lo0 < s0)
+        return 0;
+    if (a - lo1 < s1) {
+        ++*k;
+        return 0;
+    }
+    return 1;
+}
+
+/* The first instruction of [in, end) in neither of the last two answers (end if none), and
+** in *k how many before it are in d->hold[1]: a loop's instructions (a caller and its
+** callee), four to a turn. */
+static const fst_insn *stretch(const fst_diag *d, const fst_insn *in, const fst_insn *end, uint64_t *k)
+{
+    uint64_t lo0 = d->hold[0].lo, s0 = d->hold[0].hi - lo0, lo1 = d->hold[1].lo, s1 = d->hold[1].hi - lo1, n = 0;
+    const fst_insn *quads = in + (size_t)(end - in) / 4 * 4; /* one comparison a turn */
+    for (; in < quads; in += 4) {
+        if (neither(in[0].addr, lo0, s0, lo1, s1, &n))
+            break;
+        if (neither(in[1].addr, lo0, s0, lo1, s1, &n)) {
+            in += 1;
+            break;
+        }
+        if (neither(in[2].addr, lo0, s0, lo1, s1, &n)) {
+            in += 2;
+            break;
+        }
+        if (neither(in[3].addr, lo0, s0, lo1, s1, &n)) {
+            in += 3;
+            break;
+        }
+    }
+    while (in < end && !neither(in->addr, lo0, s0, lo1, s1, &n))
+        in++;
+    *k = n;
+    return in;
+}
+
 void fst_diag_event(void *ctx, const fst_event *e)
 {
     fst_diag *d = ctx;
@@ -121,28 +164,19 @@ void fst_diag_event(void *ctx, const fst_event *e)
         return;
     if (!d->p)
         build(d, e->profile);
-    /* a run or a batch (events.h): a loop's instructions, mostly in the last two ranges
-    ** (a caller and its callee), counted in registers */
-    held h0 = d->hold[0], h1 = d->hold[1];
-    uint64_t lo0 = h0.lo, s0 = h0.hi - h0.lo, lo1 = h1.lo, s1 = h1.hi - h1.lo, n0 = 0, n1 = 0;
+    /* a run or a batch (events.h): a loop's instructions, mostly in the last two ranges (a
+    ** caller and its callee); where one falls in neither, holder() searches */
     const fst_insn *in = e->insn, *end = in + e->n;
-    for (; in < end; in++) {
-        uint64_t a = in->addr;
-        if (a - lo0 < s0)
-            n0++;
-        else if (a - lo1 < s1)
-            n1++;
-        else {
-            add(d, h0.r, n0);
-            add(d, h1.r, n1);
-            holder(d, a);
-            h0 = d->hold[0], h1 = d->hold[1];
-            lo0 = h0.lo, s0 = h0.hi - h0.lo, lo1 = h1.lo, s1 = h1.hi - h1.lo;
-            n0 = 1, n1 = 0;
-        }
+    while (in < end) {
+        uint64_t k;
+        const fst_insn *stop = stretch(d, in, end, &k);
+        add(d, d->hold[0].r, (uint64_t)(stop - in) - k);
+        add(d, d->hold[1].r, k);
+        if (stop == end)
+            break;
+        add(d, holder(d, stop->addr), 1);  /* also where no answer holds it (UINT64_MAX) */
+        in = stop + 1;
     }
-    add(d, h0.r, n0);
-    add(d, h1.r, n1);
 }
 
 static void names(char *buf, size_t cap, const fst_profile *p, const size_t *idx, size_t n)

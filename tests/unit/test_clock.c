@@ -534,6 +534,26 @@ static void test_comments_quotes_clamp(void **state)
     fst_clock_free(c);
 }
 
+/* The class medians are selected, not sorted for: unsorted rows with ties and negative
+** intercepts give the sorted middle (the mean of the two middle ones for an even count). */
+static void test_median_selection(void **state)
+{
+    (void)state;
+    const char *path = write_csv("mnemonic,base_ns,unit,per_unit_ns\nLR,50,-,0\nAR,10,-,0\nSR,40,-,0\n"
+                                 "CR,10,-,0\nNR,30,-,0\nOR,20,-,0\nMVC,-5,byte,2\nCLC,7,byte,1\n"
+                                 "XC,3,byte,1\nL,1,-,0\n");
+    fst_err err = { "" };
+    fst_clock *c = fst_clock_load(path, &err);
+    unlink(path);
+    if (!c)
+        fail_msg("%s", err.msg);
+    /* register rows 10 10 20 30 40 50: (20 + 30) / 2; SS bases -5 3 7: 3; storage: L alone */
+    assert_int_equal(cost(c, "0000", 0), NS_FX(25000));
+    assert_int_equal(cost(c, "FF0000000000", 0), NS_FX(3000));
+    assert_int_equal(cost(c, "5200C000", 0), NS_FX(1000));
+    fst_clock_free(c);
+}
+
 static void test_bad_tables(void **state)
 {
     (void)state;
@@ -656,6 +676,7 @@ int main(void)
         cmocka_unit_test(test_rule_table),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_class_medians),
+        cmocka_unit_test(test_median_selection),
         cmocka_unit_test(test_comments_quotes_clamp),
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_default_model_lookup),
