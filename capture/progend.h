@@ -17,23 +17,24 @@
 ** SIGP (tests/programs/twocpu.s) ends at CPU 0's disabled wait; and a system where one CPU
 ** loads a disabled wait while the others run on (MVS: a failed processor, not the end of
 ** the system) is not over: its capture goes on until the others end, or --timeout.
-** An order's outcome line may come late: Hercules prints it after the order has executed
-** (3.13 after letting go of the interrupt lock), so the target may show the order's effect
-** first — under load a restarted CPU 1's whole run, disabled wait included, came before
-** CPU 0's "SIGP Restart ... CC 0" (tests/logs/cpu1first-late-sigp.log.gz). An order is
-** therefore dated by its SIGP instruction (the issuing CPU's last traced instruction, when
-** that is a SIGP: it prints the outcome before it traces another; otherwise, untraced,
-** by the outcome line itself), and for a target CPU k:
-**   - an order issued before the last start/stop order already applied to k (dated so)
-**     is superseded: it changes nothing;
-**   - a start or restart counts unless k has loaded a disabled wait since the order was
+** An order's outcome line may come late: Hercules prints it after the order has executed,
+** so the target may show the order's effect first (the fixtures' mp2.h313 log: 7 of the
+** restarted CPU's instructions before the line); under load a restarted CPU 1's whole
+** run, disabled wait included, came before CPU 0's "SIGP Restart ... CC 0" (3 live runs
+** of ~120; tests/logs/cpu1first-late-sigp.log.gz). So an order is dated by its SIGP
+** instruction: the issuing CPU's last traced instruction when that is a SIGP (a CPU
+** prints the outcome before it traces another instruction); otherwise (not traced, e.g.
+** outside a --range) by the outcome line itself. For the target CPU k:
+**   - an order issued before the start/stop order last applied to k is superseded: it
+**     changes nothing;
+**   - a start or restart runs k, unless k has loaded a disabled wait since the order was
 **     issued: then k has shown the order's effect (it ran), and its wait, later, stands;
 **   - a stop, stop-and-store or reset stops k from its outcome line on, even when k's
-**     instructions came after the SIGP instruction (the stop takes effect at an
-**     instruction boundary of k's after the order executes, so k may run a few more);
-**     k's instructions after the line run it again, as before.
-** So a stop and a restart of k printed late in either order leave k as the later-issued
-** order left it.
+**     instructions came after the SIGP instruction (k stops at an instruction boundary
+**     after the order executes, so it may run a few more); k's instructions after the
+**     line run it again.
+** So a stop and a restart of k both printed late, in either order, leave k as the
+** later-issued one left it.
 ** Limits: a CPU whose instructions are all outside a traced --range is never seen
 ** running; a CPU stopped by an order the trace does not show (4.x) is taken as running
 ** until the capture's --timeout (or the input's end); an instruction of a stopped CPU
