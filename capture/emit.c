@@ -213,7 +213,7 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
 {
     ecpu *c = cpu_of(e, e->cpu);
     fst_em_begin(e);
-    if (fst_pe_insn(&e->end, e->cpu)) /* a re-display or past the limit: it runs all the same */
+    if (fst_pe_insn(&e->end, e->cpu, ib[0] == 0xAE)) /* a re-display or past the limit: it runs all the same */
         end_now(e);
     if (c->redisplay) { /* the copy Hercules shows after a program check */
         c->redisplay = 0;

@@ -5,7 +5,9 @@
 # log, and both followed as they grow with a pause right after CP01's wait; a live
 # Hercules 3.13 run of tests/programs/cpu1first.s (CPU 1 ends first, CPU 0 runs 302 more
 # instructions: counts from its construction) and of twocpu.s (CPU 1 stops itself with
-# SIGP; it must end at CPU 0's disabled wait, not at the timeout).
+# SIGP; it must end at CPU 0's disabled wait, not at the timeout); and a 3.13 log of
+# cpu1first whose SIGP restart's outcome line came after CPU 1's disabled wait
+# (tests/logs/cpu1first-late-sigp.log.gz: the restart must not run CPU 1 again).
 . "$(dirname "$0")/../lib.sh"
 
 TF=$FST_FIXTURES/hercules-4.9/tf
@@ -59,6 +61,21 @@ fst-capture -q --follow --timeout=20 --from-tf="$T/grow.tf" --image="$TF/mp2.ins
 wait
 expect_eq "mp2 tf followed, a pause at byte 600000 of $size (CP01 has ended there): CP00 808, CP01 805" \
     "808 805 disabled-wait 1" "$(percpu "$T/gtf.trace") $(endof "$T/gtf.trace") $(fst-dump --summary "$T/gtf.trace" | dumpval complete /dev/stdin)"
+
+# cpu1first, CPU 0's "SIGP Restart ... CC 0" printed after CPU 1's whole run and disabled
+# wait (as under load): converted, and followed with a pause right after that line; both
+# end at the program's end (CPU 0's disabled wait), not at the input's end or --timeout
+gzip -dc "$FST_ROOT/tests/logs/cpu1first-late-sigp.log.gz" > "$T/late.log"
+fst-capture -q --from-log="$T/late.log" --image="$FST_PROGS/cpu1first.ins" -o "$T/late.trace"
+expect_eq "cpu1first, SIGP outcome printed after CPU 1's wait: CPU 0 315, CPU 1 103, the program's end" \
+    "315 103 disabled-wait" "$(percpu "$T/late.trace") $(endof "$T/late.trace")"
+at=$(grep -n '^CPU0000: SIGP Restart' "$T/late.log" | cut -d: -f1)
+> "$T/lategrow.log"; grow "$T/late.log" "$T/lategrow.log" "$at" &
+fst-capture -q --follow --timeout=20 --from-log="$T/lategrow.log" --image="$FST_PROGS/cpu1first.ins" -o "$T/latef.trace"
+wait
+expect_eq "cpu1first, SIGP outcome printed after CPU 1's wait, followed: CPU 0 315, CPU 1 103, the program's end" \
+    "315 103 disabled-wait 1" \
+    "$(percpu "$T/latef.trace") $(endof "$T/latef.trace") $(fst-dump --summary "$T/latef.trace" | dumpval complete /dev/stdin)"
 
 # live, Hercules 3.13: CPU 1 ends first, CPU 0 runs on (cpu1first.s: 315 + 103)
 if fst-capture --numcpu=2 --timeout=60 --keep-log="$T/c1.log" -o "$T/c1.trace" "$FST_PROGS/cpu1first.ins" 2> "$T/err"; then
