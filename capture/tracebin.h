@@ -250,7 +250,8 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 ** The three are inline: the replay calls them once per jump, and a call's register saves
 ** were most of what reading a jump cost. They read and move only the cursor below, which
 ** is the first member of struct fst_tr (tracebin_read.c), so that a fst_tr pointer is a
-** pointer to it; everything else in fst_tr stays the reader's own. What they rely on:
+** pointer to it; everything else in fst_tr stays the reader's own, and no caller reads or
+** writes the cursor itself (it is not an interface). What the inline functions rely on:
 **   - p..end is the current EVNT frame's op stream (p == end before the first frame, at
 **     a frame's end and at the trace's end: then the slow path, fst_tr_next_run_slow,
 **     reads the next frame or ends; p never moves past an op that was an error);
@@ -261,12 +262,12 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 **     the op is at p - 1, which the reader's errors name);
 **   - insns counts a SEQ run whole from when its op is read (fst_tr_insns: insns - seq);
 **   - cpu, state and cur are those of the next instruction; jm.a[0..jm.n-1] the recent
-**     jump targets, most recent first, exactly as the writer keeps them (tracebin_int.h).
+**     jump targets, most recent first, exactly as the writer keeps them (tracebin_int.h);
 **   - jfast is what fst_tr_jfast(jm.n) says: the reader sets it whenever jm.n changes.
 ** The fast path takes a SEQ op, or a JMP k to one of the 4 most recent targets (k < jm.n)
 ** and the SEQ op after it, both in the frame; any other op, a bad one included, and a
-** frame's end go to fst_tr_next_run_slow, which reads them as
-** fst_tr_next does: the records, errors and byte offsets are the same. */
+** frame's end go to fst_tr_next_run_slow, which reads them as fst_tr_next does: the
+** records, errors and byte offsets are the same (tests/unit/test_tracebin_run.c). */
 #define FST_TR_MRU 16   /* recent jump targets kept (format: the JMP op's k, 0-15) */
 typedef struct fst_mru {
     uint64_t a[FST_TR_MRU];
@@ -283,22 +284,24 @@ typedef struct fst_tr_cursor {
     fst_mru jm;               /* recent jump targets */
     unsigned jfast;           /* the JMP ops the fast path takes: the two ops at p, as
                                  p[0] | p[1] << 8, masked with jfast are 0x0040 for a JMP k
-                                 with k < jm.n and k <= 3 followed by a SEQ (fst_tr_jfast) */
+                                 (k < jm.n, k <= 3; k <= 1 when jm.n is 3) followed by a SEQ */
 } fst_tr_cursor;
 
+/* For the inline functions only: fst_tr_next_run where its fast path stops, and the abort
+** of fst_tr_seq_take. */
 int fst_tr_next_run_slow(fst_tr *r, fst_rec *rec, fst_err *err);
 FST_NORETURN void fst_tr_seq_overrun(void);
 
-/* jfast for n recent targets: k < n and k <= 3 (0xC0 of the second op: a SEQ). */
+/* jfast for n recent targets (0xC0 of the second op: a SEQ). */
 static inline unsigned fst_tr_jfast(int n) { return n <= 0 ? 0 : n == 1 ? 0xC0FF : n <= 3 ? 0xC0FE : 0xC0FC; }
 
-static inline fst_tr_cursor *fst_tr_cur_(fst_tr *r) { return (fst_tr_cursor *)(void *)r; }
+static inline fst_tr_cursor *fst_tr_cursor_of(fst_tr *r) { return (fst_tr_cursor *)(void *)r; }
 
 static inline uint32_t fst_tr_seq_left(const fst_tr *r) { return ((const fst_tr_cursor *)(const void *)r)->seq; }
 
 static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
 {
-    fst_tr_cursor *c = fst_tr_cur_(r);
+    fst_tr_cursor *c = fst_tr_cursor_of(r);
     uint32_t left = c->seq - k;
     if (left > c->seq) /* a caller's bug, not damage: never hand out more than the run holds */
         fst_tr_seq_overrun();
@@ -308,7 +311,7 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
 
 static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
 {
-    fst_tr_cursor *c = fst_tr_cur_(r);
+    fst_tr_cursor *c = fst_tr_cursor_of(r);
     uint32_t seq = c->seq;
     uint64_t cur = c->cur;
     if (!seq) {
