@@ -238,17 +238,120 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 ** fst_tr_code gives for its address; 0 when the next record may be anything.
 ** fst_tr_seq_take consumes k <= left of them, as k calls of fst_tr_next would, for a
 ** caller that has read all k with fst_tr_code (under the current fst_tr_code_epoch);
-** `next` is the address after the k-th. */
-uint32_t fst_tr_seq_left(const fst_tr *r);
-void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next);
-/* fst_tr_next, except at a SEQ run (or what is left of one): 2, with rec->kind
-** FST_REC_INSN and rec's addr, cpu and state those of its first instruction, but no
-** instruction handed out (len 0, bytes untouched), and rec->value and fst_tr_seq_left the
-** run's whole length (>= 1, that one included). The caller takes instructions with fst_tr_seq_take,
-** or the next one with fst_tr_next (as a caller with no copy of its bytes does: the
-** reader then says what is wrong when the code cache has none). For the replay, whose
-** decoded blocks hold the run's first instruction already. */
-int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err);
+** `next` is the address after the k-th. More than left is the caller's bug: abort().
+** fst_tr_next_run: fst_tr_next, except at a SEQ run (or what is left of one): 2, with
+** rec->kind FST_REC_INSN and rec's addr, cpu and state those of its first instruction, but
+** no instruction handed out (len 0, bytes untouched), and rec->value and fst_tr_seq_left
+** the run's whole length (>= 1, that one included). The caller takes instructions with
+** fst_tr_seq_take, or the next one with fst_tr_next (as a caller with no copy of its bytes
+** does: the reader then says what is wrong when the code cache has none). For the replay,
+** whose decoded blocks hold the run's first instruction already.
+**
+** The three are inline: the replay calls them once per jump, and a call's register saves
+** were most of what reading a jump cost. They read and move only the cursor below, which
+** is the first member of struct fst_tr (tracebin_read.c), so that a fst_tr pointer is a
+** pointer to it; everything else in fst_tr stays the reader's own, and no caller reads or
+** writes the cursor itself (it is not an interface). What the inline functions rely on:
+**   - p..end is the current EVNT frame's op stream (p == end before the first frame, at
+**     a frame's end and at the trace's end: then the slow path, fst_tr_next_run_slow,
+**     reads the next frame or ends; p never moves past an op that was an error);
+**   - two bytes 0xFF (neither SEQ nor JMP) follow end, always (a frame's buffer has room
+**     for them; with no frame, p and end point at two such bytes of the reader's), so
+**     that the fast path reads the op at p and the one after it with no bound check;
+**   - seq > 0 only right after a SEQ op was read (p is past it, nothing else read since:
+**     the op is at p - 1, which the reader's errors name);
+**   - insns counts a SEQ run whole from when its op is read (fst_tr_insns: insns - seq);
+**   - cpu, state and cur are those of the next instruction; jm.a[0..jm.n-1] the recent
+**     jump targets, most recent first, exactly as the writer keeps them (tracebin_int.h);
+**   - jfast is what fst_tr_jfast(jm.n) says: the reader sets it whenever jm.n changes.
+** The fast path takes a SEQ op, or a JMP k to one of the 4 most recent targets (k < jm.n)
+** and the SEQ op after it, both in the frame; any other op, a bad one included, and a
+** frame's end go to fst_tr_next_run_slow, which reads them as fst_tr_next does: the
+** records, errors and byte offsets are the same (tests/unit/test_tracebin_run.c). */
+#define FST_TR_MRU 16   /* recent jump targets kept (format: the JMP op's k, 0-15) */
+typedef struct fst_mru {
+    uint64_t a[FST_TR_MRU];
+    int n;
+} fst_mru;
+
+typedef struct fst_tr_cursor {
+    const uint8_t *p, *end;   /* the op stream: the next op, the end of the frame's */
+    uint64_t cur;             /* where the next instruction executes */
+    uint64_t insns;           /* instructions read so far, and the rest of the SEQ run (seq) */
+    uint32_t seq;             /* instructions of the SEQ run at cur not handed out yet */
+    uint32_t state;           /* PSW state in force */
+    uint16_t cpu;             /* CPU of the next record */
+    fst_mru jm;               /* recent jump targets */
+    unsigned jfast;           /* the JMP ops the fast path takes: the two ops at p, as
+                                 p[0] | p[1] << 8, masked with jfast are 0x0040 for a JMP k
+                                 (k < jm.n, k <= 3; k <= 1 when jm.n is 3) followed by a SEQ */
+} fst_tr_cursor;
+
+/* For the inline functions only: fst_tr_next_run where its fast path stops, and the abort
+** of fst_tr_seq_take. */
+int fst_tr_next_run_slow(fst_tr *r, fst_rec *rec, fst_err *err);
+FST_NORETURN void fst_tr_seq_overrun(void);
+
+/* jfast for n recent targets (0xC0 of the second op: a SEQ). */
+static inline unsigned fst_tr_jfast(int n) { return n <= 0 ? 0 : n == 1 ? 0xC0FF : n <= 3 ? 0xC0FE : 0xC0FC; }
+
+static inline fst_tr_cursor *fst_tr_cursor_of(fst_tr *r) { return (fst_tr_cursor *)(void *)r; }
+
+static inline uint32_t fst_tr_seq_left(const fst_tr *r) { return ((const fst_tr_cursor *)(const void *)r)->seq; }
+
+static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
+{
+    fst_tr_cursor *c = fst_tr_cursor_of(r);
+    uint32_t left = c->seq - k;
+    if (left > c->seq) /* a caller's bug, not damage: never hand out more than the run holds */
+        fst_tr_seq_overrun();
+    c->seq = left;
+    c->cur = next;
+}
+
+static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
+{
+    fst_tr_cursor *c = fst_tr_cursor_of(r);
+    uint32_t seq = c->seq;
+    uint64_t cur = c->cur;
+    if (!seq) {
+        const uint8_t *p = c->p;    /* p <= end, and two 0xFF follow end: no comparison */
+        unsigned w = (unsigned)p[0] | (unsigned)p[1] << 8;
+        if ((w & c->jfast) == 0x0040) { /* JMP k < min(jm.n, 4), then SEQ */
+            unsigned k = w & 3;
+            uint64_t *a = c->jm.a;
+            cur = a[k];
+            if (k == 3) { /* to the front: no memmove for the few targets of a loop */
+                a[3] = a[2];
+                a[2] = a[1];
+                a[1] = a[0];
+                a[0] = cur;
+            } else if (k) {
+                if (k == 2)
+                    a[2] = a[1];
+                a[1] = a[0];
+                a[0] = cur;
+            }
+            c->cur = cur;
+            seq = (w >> 8) + 1;
+            c->p = p + 2;
+        } else if (!(w & 0xC0)) { /* SEQ */
+            seq = (w & 0x3F) + 1;
+            c->p = p + 1;
+        } else
+            return fst_tr_next_run_slow(r, rec, err);
+        c->seq = seq;
+        c->insns += seq;
+    }
+    rec->kind = FST_REC_INSN;
+    rec->addr = cur;
+    rec->len = 0;
+    rec->value = seq;
+    rec->cpu = c->cpu;
+    rec->state = c->state;
+    return 2;
+}
+
 /* The bytes the trace's code cache holds for addr, which a SEQ run executes there: the
 ** length (2, 4 or 6; bytes past it are 0), or 0 when it holds none (bytes untouched). */
 int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6]);

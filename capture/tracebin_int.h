@@ -18,7 +18,7 @@ enum {
     FST_OP_CPU = 0x53, FST_OP_PGMCHK = 0x54, FST_OP_INTR = 0x55, FST_OP_WAIT = 0x56, FST_OP_GAP = 0x57,
     FST_OP_TIME = 0x58, FST_OP_LPSW = 0x59, FST_OP_CR = 0x5A, FST_OP_SAMPLE = 0x5B,
 };
-#define FST_TB_MRU 16
+#define FST_TB_MRU FST_TR_MRU   /* tracebin.h: 16 */
 #define FST_TB_SEQ_MAX 64
 #define FST_TB_FRAME_PAYLOAD (64 * 1024)
 #define FST_TB_OP_MAX 40            /* longest op: LPSW with a 10-byte varint and a 16-byte PSW (28) */
@@ -66,11 +66,8 @@ static inline fst_icache_ent *fst_icache_slot(fst_icache *c, uint64_t addr)
 }
 void fst_icache_put(fst_icache *c, uint64_t addr, const uint8_t *b, int len);
 
-typedef struct fst_mru {
-    uint64_t a[FST_TB_MRU];
-    int n;
-} fst_mru;
-
+/* fst_mru (the list of recent jump targets) is in tracebin.h: the reader's inline fast path
+** moves a JMP's target to its front. */
 int fst_mru_find(const fst_mru *m, uint64_t addr);
 /* Move entry k to the front, or insert addr at the front when k < 0. */
 void fst_mru_front(fst_mru *m, int k, uint64_t addr);

@@ -13,7 +13,16 @@
 
 /* ---- reader ---- */
 
+/* The op stream's first codes, which tracebin.h's inline fast path spells as numbers. */
+_Static_assert(FST_OP_SEQ == 0x00 && FST_OP_JMP == 0x40 && FST_OP_JMPA == 0x50 && FST_TB_MRU == FST_TR_MRU,
+               "tracebin.h fst_tr_next_run reads the op codes as tracebin_int.h numbers them");
+
+/* Where the cursor points when there is no frame (before the first, after the last): the
+** two 0xFF that tracebin.h's fast path finds after every op stream's end. */
+static const uint8_t no_ops[2] = { 0xFF, 0xFF };
+
 struct fst_tr {
+    fst_tr_cursor c;       /* first: what tracebin.h's inline functions read (a fst_tr * is a pointer to it) */
     FILE *f;
     char *path;
     uint64_t off;          /* file offset of the next frame */
@@ -21,8 +30,7 @@ struct fst_tr {
     size_t hdrlen, ftrlen;
     fst_image_seg *img;
     size_t nimg;
-    uint8_t *frame;        /* current EVNT payload */
-    size_t flen, fpos;
+    uint8_t *frame;        /* current EVNT payload: its op stream is c.p..c.end */
     uint64_t frame_off;    /* file offset of the payload */
     unsigned version;
     fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
@@ -32,15 +40,9 @@ struct fst_tr {
     int ended, have_foot, complete;
     char why[320];
     fst_icache ic;
-    fst_mru jm;
-    uint64_t cur;
-    unsigned seq;          /* SEQ instructions still to hand out */
     uint64_t epoch;        /* INS ops that replaced known bytes (fst_tr_code_epoch) */
-    size_t seq_pos;        /* frame offset of that SEQ op */
     uint64_t foot_off;     /* file offset of the footer's payload */
-    uint32_t state;
-    uint16_t cpu;
-    uint64_t insns, ftr_insns;
+    uint64_t ftr_insns;
     uint64_t sample_ns;    /* host time of the last SAMPLE */
     /* a frame read ahead while loading the image */
     char ptag[4];
@@ -145,6 +147,7 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
         return NULL;
     }
     r->off = 8;
+    r->c.p = r->c.end = no_ops;
     char tag[4];
     uint8_t *p;
     size_t len;
@@ -172,7 +175,7 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
     r->version = version;
     if (version >= 2) {
         r->z = fst_tbz_new(0);
-        r->raw = fst_xmalloc(8 + FST_TB_V2_PAYLOAD + FST_TB_OP_MAX);
+        r->raw = fst_xmalloc(8 + FST_TB_V2_PAYLOAD + FST_TB_OP_MAX + sizeof no_ops);
     }
     /* the storage image, up to the first other frame */
     for (;;) {
@@ -258,15 +261,17 @@ static int next_frame(fst_tr *r, fst_err *err)
                 return fst_errf(err, "%s: byte %llu: EVNT frame too short", r->path, (unsigned long long)r->frame_off);
             }
             uint64_t first = fst_get_le64(p);
-            if (first != r->insns) {
+            if (first != r->c.insns) {
                 free(p);
                 return fst_errf(err, "%s: byte %llu: frame starts at instruction %llu, expected %llu (damaged file)",
                                 r->path, (unsigned long long)r->frame_off, (unsigned long long)first,
-                                (unsigned long long)r->insns);
+                                (unsigned long long)r->c.insns);
             }
             if (r->frame != r->raw)
                 free(r->frame);
             r->frame = NULL;
+            r->c.p = r->c.end = no_ops;
+            size_t flen;
             if (r->version >= 2) {
                 uint32_t n = len >= 12 ? fst_get_le32(p + 8) : 0;
                 if (len < 12 || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX ||
@@ -279,13 +284,15 @@ static int next_frame(fst_tr *r, fst_err *err)
                 memcpy(r->raw, p, 8);
                 free(p);
                 r->frame = r->raw;
-                r->flen = 8 + (size_t)n;
+                flen = 8 + (size_t)n;
                 r->packed = 1;
             } else {
                 r->frame = p;
-                r->flen = len;
+                flen = len;
             }
-            r->fpos = 8;
+            memcpy(r->frame + flen, no_ops, sizeof no_ops); /* v1: over the CRC, checked already */
+            r->c.p = r->frame + 8;
+            r->c.end = r->frame + flen;
             return 1;
         }
         if (!memcmp(tag, "FOOT", 4)) {
@@ -316,7 +323,10 @@ static int bad_op_at(fst_tr *r, size_t pos, const char *what, fst_err *err)
                     what);
 }
 
-static int bad_op(fst_tr *r, const char *what, fst_err *err) { return bad_op_at(r, r->fpos, what, err); }
+static int bad_op(fst_tr *r, const char *what, fst_err *err)
+{
+    return bad_op_at(r, (size_t)(r->c.p - r->frame), what, err);
+}
 
 static int finish(fst_tr *r, fst_err *err)
 {
@@ -324,20 +334,20 @@ static int finish(fst_tr *r, fst_err *err)
     if (!r->have_foot) {
         char buf[240];
         snprintf(buf, sizeof buf, "%.200s, after instruction %llu", r->why[0] ? r->why : "no footer",
-                 (unsigned long long)r->insns);
+                 (unsigned long long)r->c.insns);
         snprintf(r->why, sizeof r->why, "%s", buf);
         return 0;
     }
     const char *v = fst_tr_footer(r, FST_FK_INSNS);
-    if (!v || strtoull(v, NULL, 10) != r->insns)
+    if (!v || strtoull(v, NULL, 10) != r->c.insns)
         return fst_errf(err, "%s: byte %llu: the footer counts %s instructions but the frames hold %llu (damaged file)",
-                        r->path, (unsigned long long)r->foot_off, v ? v : "no", (unsigned long long)r->insns);
+                        r->path, (unsigned long long)r->foot_off, v ? v : "no", (unsigned long long)r->c.insns);
     const char *c = fst_tr_footer(r, FST_FK_COMPLETE);
     r->complete = c && !strcmp(c, "1");
     if (!r->complete) {
         const char *e = fst_tr_footer(r, FST_FK_END);
         snprintf(r->why, sizeof r->why, "the capture was stopped (%s) after instruction %llu", e ? e : "unknown",
-                 (unsigned long long)r->insns);
+                 (unsigned long long)r->c.insns);
     }
     return 0;
 }
@@ -360,18 +370,18 @@ static inline void mru_to_front(fst_mru *m, int k)
 /* The next instruction of a SEQ run. */
 static inline int seq_next(fst_tr *r, fst_rec *rec, fst_err *err)
 {
-    fst_icache_ent *e = fst_icache_slot(&r->ic, r->cur);
+    fst_icache_ent *e = fst_icache_slot(&r->ic, r->c.cur);
     if (!e->len)
-        return bad_op_at(r, r->seq_pos, "SEQ runs into an address with no known instruction", err);
-    r->seq--;
+        return bad_op_at(r, (size_t)(r->c.p - 1 - r->frame), /* the SEQ op (tracebin.h: the cursor) */
+                         "SEQ runs into an address with no known instruction", err);
+    r->c.seq--;
     rec->kind = FST_REC_INSN;
-    rec->addr = r->cur;
+    rec->addr = r->c.cur;
     rec->len = e->len;
     memcpy(rec->bytes, e->bytes, 6);
-    rec->cpu = r->cpu;
-    rec->state = r->state;
-    r->cur += e->len;
-    r->insns++;
+    rec->cpu = r->c.cpu;
+    rec->state = r->c.state;
+    r->c.cur += e->len;
     return 1;
 }
 
@@ -379,11 +389,11 @@ static inline int seq_next(fst_tr *r, fst_rec *rec, fst_err *err)
 static int run_start(fst_tr *r, fst_rec *rec)
 {
     rec->kind = FST_REC_INSN;
-    rec->addr = r->cur;
+    rec->addr = r->c.cur;
     rec->len = 0;
-    rec->value = r->seq;
-    rec->cpu = r->cpu;
-    rec->state = r->state;
+    rec->value = r->c.seq;
+    rec->cpu = r->c.cpu;
+    rec->state = r->c.state;
     return 2;
 }
 
@@ -396,7 +406,7 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
     {
         if (r->ended)
             return 0;
-        if (r->fpos >= r->flen) {
+        if (r->c.p >= r->c.end) {
             int rc = next_frame(r, err);
             if (rc < 0)
                 return -1;
@@ -408,33 +418,34 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             }
             return NEXT_OP;
         }
-        const uint8_t *p = r->frame + r->fpos, *end = r->frame + r->flen;
+        const uint8_t *p = r->c.p, *end = r->c.end;
         uint8_t op = *p;
         uint64_t v;
         size_t n;
-        rec->cpu = r->cpu;
+        rec->cpu = r->c.cpu;
         if (op < FST_OP_JMP) {
-            r->seq = (unsigned)op + 1;
-            r->seq_pos = r->fpos;
-            r->fpos++;
+            r->c.seq = (unsigned)op + 1;
+            r->c.insns += r->c.seq; /* counted whole (tracebin.h: the cursor) */
+            r->c.p++;
             return runs ? run_start(r, rec) : seq_next(r, rec, err);
         }
         if (op < FST_OP_JMPA) {
             int k = op & 0x0F;
-            if (k >= r->jm.n)
+            if (k >= r->c.jm.n)
                 return bad_op(r, "jump to an unknown recent target", err);
-            mru_to_front(&r->jm, k);
-            r->cur = r->jm.a[0];
-            r->fpos++;
+            mru_to_front(&r->c.jm, k);
+            r->c.cur = r->c.jm.a[0];
+            r->c.p++;
             return NEXT_OP;
         }
         switch (op) {
         case FST_OP_JMPA:
             if (!(n = fst_get_uvar(p + 1, end, &v)))
                 return bad_op(r, "truncated jump", err);
-            r->cur += (uint64_t)fst_unzigzag(v);
-            fst_mru_front(&r->jm, fst_mru_find(&r->jm, r->cur), r->cur);
-            r->fpos += 1 + n;
+            r->c.cur += (uint64_t)fst_unzigzag(v);
+            fst_mru_front(&r->c.jm, fst_mru_find(&r->c.jm, r->c.cur), r->c.cur);
+            r->c.jfast = fst_tr_jfast(r->c.jm.n);
+            r->c.p += 1 + n;
             return NEXT_OP;
         case FST_OP_INS: {
             if (p + 1 >= end)
@@ -442,37 +453,37 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             int len = fst_insn_len(p[1]);
             if (p + 1 + len > end)
                 return bad_op(r, "truncated instruction", err);
-            const fst_icache_ent *was = fst_icache_slot(&r->ic, r->cur);
+            const fst_icache_ent *was = fst_icache_slot(&r->ic, r->c.cur);
             if (was->len && (was->len != len || memcmp(was->bytes, p + 1, (size_t)len)))
                 r->epoch++; /* code decoded from the cache may be stale now */
-            fst_icache_put(&r->ic, r->cur, p + 1, len);
+            fst_icache_put(&r->ic, r->c.cur, p + 1, len);
             rec->kind = FST_REC_INSN;
-            rec->addr = r->cur;
+            rec->addr = r->c.cur;
             rec->len = (uint8_t)len;
             memset(rec->bytes, 0, 6);
             memcpy(rec->bytes, p + 1, (size_t)len);
-            rec->state = r->state;
-            r->cur += (uint64_t)len;
-            r->insns++;
-            r->fpos += 1 + (size_t)len;
+            rec->state = r->c.state;
+            r->c.cur += (uint64_t)len;
+            r->c.insns++;
+            r->c.p += 1 + (size_t)len;
             return 1;
         }
         case FST_OP_STATE:
             if (p + 5 > end)
                 return bad_op(r, "truncated state", err);
-            r->state = fst_get_le32(p + 1);
-            r->fpos += 5;
+            r->c.state = fst_get_le32(p + 1);
+            r->c.p += 5;
             rec->kind = FST_REC_STATE;
-            rec->state = r->state;
+            rec->state = r->c.state;
             return 1;
         case FST_OP_CPU:
             if (!(n = fst_get_uvar(p + 1, end, &v)) || v > 0xFFFF)
                 return bad_op(r, "bad CPU number", err);
-            r->cpu = (uint16_t)v;
-            r->fpos += 1 + n;
+            r->c.cpu = (uint16_t)v;
+            r->c.p += 1 + n;
             rec->kind = FST_REC_CPU;
-            rec->cpu = r->cpu;
-            rec->state = r->state;
+            rec->cpu = r->c.cpu;
+            rec->state = r->c.state;
             return 1;
         case FST_OP_PGMCHK:
             if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
@@ -480,8 +491,8 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->kind = FST_REC_PGMCHK;
             rec->code = (uint32_t)v;
             rec->ilc = p[1 + n];
-            rec->state = r->state;
-            r->fpos += 2 + n;
+            rec->state = r->c.state;
+            r->c.p += 2 + n;
             return 1;
         case FST_OP_INTR:
             if (p + 2 > end || !(n = fst_get_uvar(p + 2, end, &v)))
@@ -489,8 +500,8 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->kind = FST_REC_INTR;
             rec->cls = p[1];
             rec->code = (uint32_t)v;
-            rec->state = r->state;
-            r->fpos += 2 + n;
+            rec->state = r->c.state;
+            r->c.p += 2 + n;
             return 1;
         case FST_OP_WAIT:
             if (p + 3 > end || (p[2] != 0 && p[2] != 8 && p[2] != 16) || p + 3 + p[2] > end)
@@ -499,21 +510,21 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->cls = p[1];
             rec->pswlen = p[2];
             memcpy(rec->psw, p + 3, p[2]);
-            rec->state = r->state;
-            r->fpos += 3 + (size_t)p[2];
+            rec->state = r->c.state;
+            r->c.p += 3 + (size_t)p[2];
             return 1;
         case FST_OP_GAP:
             rec->kind = FST_REC_GAP;
-            rec->state = r->state;
-            r->fpos++;
+            rec->state = r->c.state;
+            r->c.p++;
             return 1;
         case FST_OP_TIME:
             if (!(n = fst_get_uvar(p + 1, end, &v)))
                 return bad_op(r, "truncated time", err);
             rec->kind = FST_REC_TIME;
             rec->code = (uint32_t)v;
-            rec->state = r->state;
-            r->fpos += 1 + n;
+            rec->state = r->c.state;
+            r->c.p += 1 + n;
             return 1;
         case FST_OP_LPSW: {
             if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
@@ -525,8 +536,8 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->addr = v;
             rec->pswlen = len;
             memcpy(rec->psw, p + 2 + n, len);
-            rec->state = r->state;
-            r->fpos += 2 + n + len;
+            rec->state = r->c.state;
+            r->c.p += 2 + n + len;
             return 1;
         }
         case FST_OP_CR:
@@ -537,8 +548,8 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->kind = FST_REC_CR;
             rec->cls = p[1];
             rec->value = v;
-            rec->state = r->state;
-            r->fpos += 2 + n;
+            rec->state = r->c.state;
+            r->c.p += 2 + n;
             return 1;
         case FST_OP_SAMPLE: {
             if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
@@ -554,8 +565,8 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->pswlen = len;
             memcpy(rec->psw, p + 2 + n, len);
             rec->addr = fst_psw_ia(rec->psw, len);
-            rec->state = r->state;
-            r->fpos += 2 + n + len;
+            rec->state = r->c.state;
+            r->c.p += 2 + n + len;
             return 1;
         }
         default: {
@@ -567,26 +578,27 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
     }
 }
 
-/* fst_tr_next (runs 0) and fst_tr_next_run (runs 1): SEQ and recent-target jumps, most of
-** a trace's ops, here; the rest in slow_op. */
+/* fst_tr_next (runs 0) and fst_tr_next_run_slow (runs 1): SEQ and recent-target jumps,
+** most of a trace's ops, here; the rest in slow_op. The cursor's p < end only while a
+** frame is being read (never once the trace ended). */
 static inline int next_rec(fst_tr *r, fst_rec *rec, fst_err *err, int runs)
 {
-    if (r->seq) /* fast path */
+    if (r->c.seq) /* fast path */
         return runs ? run_start(r, rec) : seq_next(r, rec, err);
     for (;;) {
-        if (!r->ended && r->fpos < r->flen) {
-            uint8_t op = r->frame[r->fpos];
+        if (r->c.p < r->c.end) {
+            uint8_t op = *r->c.p;
             if (op < FST_OP_JMP) {
-                rec->cpu = r->cpu;
-                r->seq = (unsigned)op + 1;
-                r->seq_pos = r->fpos;
-                r->fpos++;
+                rec->cpu = r->c.cpu;
+                r->c.seq = (unsigned)op + 1;
+                r->c.insns += r->c.seq;
+                r->c.p++;
                 return runs ? run_start(r, rec) : seq_next(r, rec, err);
             }
-            if (op < FST_OP_JMPA && (op & 0x0F) < r->jm.n) {
-                mru_to_front(&r->jm, op & 0x0F);
-                r->cur = r->jm.a[0];
-                r->fpos++;
+            if (op < FST_OP_JMPA && (op & 0x0F) < r->c.jm.n) {
+                mru_to_front(&r->c.jm, op & 0x0F);
+                r->c.cur = r->c.jm.a[0];
+                r->c.p++;
                 continue;
             }
         }
@@ -598,18 +610,9 @@ static inline int next_rec(fst_tr *r, fst_rec *rec, fst_err *err, int runs)
 
 int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err) { return next_rec(r, rec, err, 0); }
 
-int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err) { return next_rec(r, rec, err, 1); }
+int fst_tr_next_run_slow(fst_tr *r, fst_rec *rec, fst_err *err) { return next_rec(r, rec, err, 1); }
 
-uint32_t fst_tr_seq_left(const fst_tr *r) { return r->seq; }
-
-void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
-{
-    if (k > r->seq) /* a caller's bug, not damage: never hand out more than the run holds */
-        abort();
-    r->seq -= k;
-    r->cur = next;
-    r->insns += k;
-}
+void fst_tr_seq_overrun(void) { abort(); }
 
 int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6])
 {
@@ -630,7 +633,7 @@ int fst_tr_complete(const fst_tr *r, const char **why)
     return r->complete;
 }
 
-uint64_t fst_tr_insns(const fst_tr *r) { return r->insns; }
+uint64_t fst_tr_insns(const fst_tr *r) { return r->c.insns - r->c.seq; }
 const char *fst_tr_path(const fst_tr *r) { return r->path; }
 unsigned fst_tr_version(const fst_tr *r) { return r->version; }
 const fst_frame_stats *fst_tr_frame_stats(const fst_tr *r) { return r->st; }

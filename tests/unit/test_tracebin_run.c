@@ -1,0 +1,312 @@
+/*
+** tests/unit/test_tracebin_run.c — capture/tracebin.h's run reader (fst_tr_next_run and
+** fst_tr_seq_take, inline, with the reader's cursor) against fst_tr_next: the same
+** instructions, records, end and errors, record for record, whatever the trace holds.
+** The traces jump among 2, 3 and 4 targets (the fast path's JMP k <= 3, taken while the
+** list of recent targets is still filling) and among 40 (JMP k up to 15, JMPA), change
+** state and CPU, are interrupted, modify their code, and are cut into frames at random
+** points, right after a jump included (the JMP then ends a frame, its SEQ begins the
+** next). Every byte of a version 1 op stream is then replaced, the frame's CRC made right
+** again, and both readers must still agree: the same records up to the same error, with
+** the same message and byte offset, or the same end.
+*/
+#include "capture/tracebin.h"
+#include "common/bytes.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <zlib.h>
+
+enum { A = 0x20000, NTARGET = 40, MAXEV = 40000 };
+
+static char path[64], bad[80];
+
+/* One record as a reader handed it out; an instruction of a run as the replay sees it. */
+typedef struct ev {
+    uint64_t addr;
+    uint32_t state, code;
+    uint16_t cpu;
+    uint8_t kind, len;
+} ev;
+
+typedef struct outcome {
+    ev *e;
+    size_t n;
+    int rc;               /* the last call's: 0 end, -1 error */
+    char msg[800];
+    int complete;
+    uint64_t insns;       /* fst_tr_insns at the end */
+} outcome;
+
+static uint32_t seed;
+static unsigned rnd(unsigned n)
+{
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) % n;
+}
+
+/* A trace of about ninsn instructions: loops over 2, 3 and 4 targets and jumps among 40,
+** in blocks of 1 to 5 instructions and now and then of 30 to 80 (at 64 the writer starts
+** another SEQ op). */
+static void make(const char *p, unsigned version, int ninsn, uint32_t s)
+{
+    fst_err err;
+    fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
+    fst_tw *w = fst_tw_open_version(p, hdr, version, &err);
+    assert_non_null(w);
+    seed = s;
+    uint32_t state = 0x0D;
+    unsigned cpu = 0, loop = 4;
+    fst_tw_state(w, state);
+    for (int n = 0; n < ninsn;) {
+        unsigned r = rnd(1000);
+        if (r < 5) {
+            fst_tw_state(w, state ^= FST_ST_PROBLEM);
+            continue;
+        }
+        if (r < 8) {
+            fst_tw_cpu(w, cpu ^= 1);
+            continue;
+        }
+        if (r < 11) {
+            fst_tw_intr(w, FST_INTR_SVC, r);
+            continue;
+        }
+        if (r < 13) {
+            fst_tw_pgmchk(w, 4, 2);
+            continue;
+        }
+        if (r < 40)
+            loop = 2 + rnd(3);
+        /* a block of 1 to 5 instructions at a target: of the loop's (k <= 3), or any */
+        unsigned t = r < 900 ? n / 3 % loop : rnd(NTARGET);
+        uint64_t at = A + (uint64_t)t * 1024;
+        unsigned m = r % 23 ? 1 + (t + r) % 5 : 30 + rnd(50); /* SEQ 0 to 63, or two SEQs */
+        for (unsigned i = 0; i < m; i++, n++) {
+            uint8_t b[6] = { (uint8_t)(i % 3 == 2 ? 0x58 : 0x18), (uint8_t)(t ^ i), 0x34, 0x56, 0, 0 };
+            if (rnd(400) == 0)
+                b[1] ^= 0xFF;   /* the code changed */
+            int len = b[0] == 0x58 ? 4 : 2;
+            assert_int_equal(fst_tw_insn(w, at, b, len), 0);
+            at += (uint64_t)len;
+            if (rnd(9) == 0)    /* a frame ends here: after a JMP, in a SEQ run */
+                assert_int_equal(fst_tw_flush(w, &err), 0);
+        }
+    }
+    assert_int_equal(fst_tw_close(w, 1, "test", NULL, &err), 0);
+}
+
+static void add(outcome *o, const fst_rec *rec, uint64_t addr, uint8_t len, uint32_t code)
+{
+    assert_true(o->n < MAXEV);
+    o->e[o->n++] = (ev){ .addr = addr, .state = rec->state, .code = code, .cpu = rec->cpu,
+                         .kind = (uint8_t)rec->kind, .len = len };
+}
+
+static void record(outcome *o, const fst_rec *rec)
+{
+    int insn = rec->kind == FST_REC_INSN, intr = rec->kind == FST_REC_PGMCHK || rec->kind == FST_REC_INTR;
+    add(o, rec, insn ? rec->addr : 0, insn ? rec->len : 0, intr ? rec->code : 0);
+}
+
+/* A SEQ run (rec from fst_tr_next_run) taken as the replay takes it: bytes from
+** fst_tr_code, chunks of 1 to 3 instructions handed back with fst_tr_seq_take; where the
+** code cache holds none, the rest is left to fst_tr_next. */
+static void take_run(fst_tr *r, const fst_rec *rec, outcome *o, unsigned *chunk)
+{
+    assert_int_equal(rec->kind, FST_REC_INSN);
+    assert_int_equal(rec->len, 0);
+    assert_true(rec->value >= 1);
+    assert_int_equal(rec->value, fst_tr_seq_left(r));
+    uint32_t left = (uint32_t)rec->value;
+    uint64_t a = rec->addr;
+    while (left) {
+        uint32_t want = 1 + (*chunk)++ % 3, took = 0;
+        if (want > left)
+            want = left;
+        while (took < want) {
+            uint8_t b[6];
+            int len = fst_tr_code(r, a, b);
+            if (!len)
+                break;
+            add(o, rec, a, (uint8_t)len, 0);
+            a += (uint64_t)len;
+            took++;
+        }
+        if (took) {
+            uint64_t before = fst_tr_insns(r);
+            fst_tr_seq_take(r, took, a);
+            assert_int_equal(fst_tr_insns(r), before + took);
+        }
+        if (took < want)
+            return;     /* no bytes at a: fst_tr_next says what is wrong */
+        left -= took;
+    }
+    assert_int_equal(fst_tr_seq_left(r), 0);
+}
+
+static void read_all(const char *p, int runs, outcome *o)
+{
+    fst_err err;
+    memset(&err, 0, sizeof err);
+    o->n = 0;
+    o->msg[0] = 0;
+    o->complete = -1;
+    o->insns = 0;
+    fst_tr *r = fst_tr_open(p, &err);
+    if (!r) {
+        o->rc = -2;
+        snprintf(o->msg, sizeof o->msg, "%s", err.msg);
+        return;
+    }
+    fst_rec rec;
+    unsigned chunk = 0;
+    int k;
+    for (;;) {
+        k = runs ? fst_tr_next_run(r, &rec, &err) : fst_tr_next(r, &rec, &err);
+        if (k <= 0)
+            break;
+        if (k == 2)
+            take_run(r, &rec, o, &chunk);
+        else
+            record(o, &rec);
+        if (runs && fst_tr_seq_left(r)) {   /* bytes missing inside the run */
+            if ((k = fst_tr_next(r, &rec, &err)) <= 0)
+                break;
+            record(o, &rec);
+        }
+    }
+    o->rc = k;
+    if (k < 0)
+        snprintf(o->msg, sizeof o->msg, "%s", err.msg);
+    else
+        o->complete = fst_tr_complete(r, NULL);
+    o->insns = fst_tr_insns(r);
+    fst_tr_close(r);
+}
+
+static void same(const outcome *a, const outcome *b, const char *what)
+{
+    if (a->rc != b->rc || strcmp(a->msg, b->msg) || a->complete != b->complete || a->n != b->n ||
+        a->insns != b->insns)
+        fail_msg("%s: fst_tr_next ended %d after %zu records, %llu instructions (%s); the run reader %d after "
+                 "%zu, %llu (%s)", what, a->rc, a->n, (unsigned long long)a->insns, a->msg, b->rc, b->n,
+                 (unsigned long long)b->insns, b->msg);
+    for (size_t i = 0; i < a->n; i++) {
+        const ev *x = &a->e[i], *y = &b->e[i];
+        if (x->addr != y->addr || x->state != y->state || x->code != y->code || x->cpu != y->cpu ||
+            x->kind != y->kind || x->len != y->len)
+            fail_msg("%s: record %zu differs: kind %d at %llx, kind %d at %llx", what, i, a->e[i].kind,
+                     (unsigned long long)a->e[i].addr, b->e[i].kind, (unsigned long long)b->e[i].addr);
+    }
+}
+
+static outcome one, two;
+
+static int setup(void **state)
+{
+    (void)state;
+    one.e = calloc(MAXEV, sizeof *one.e);
+    two.e = calloc(MAXEV, sizeof *two.e);
+    return !one.e || !two.e;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(one.e);
+    free(two.e);
+    unlink(path);
+    unlink(bad);
+    return 0;
+}
+
+/* Whole traces, both versions, several seeds: the same records, and all of them. */
+static void test_runs_read_what_next_reads(void **state)
+{
+    (void)state;
+    for (unsigned version = 1; version <= 2; version++)
+        for (uint32_t s = 1; s <= 6; s++) {
+            make(path, version, 6000, s);
+            read_all(path, 0, &one);
+            read_all(path, 1, &two);
+            char what[40];
+            snprintf(what, sizeof what, "version %u seed %u", version, s);
+            same(&one, &two, what);
+            assert_int_equal(one.rc, 0);
+            assert_int_equal(one.complete, 1);
+            size_t insns = 0;
+            for (size_t i = 0; i < one.n; i++)
+                insns += one.e[i].kind == FST_REC_INSN;
+            assert_int_equal(insns, one.insns);
+            assert_true(one.insns >= 6000);
+        }
+}
+
+/* Every op-stream byte of a version 1 trace replaced by one of a few values (a flipped
+** bit, a JMP to each of the fast path's targets and beyond, a SEQ, an unknown op), the
+** frame's CRC made to match: the damage reaches the op decoder, and both readers agree. */
+static void test_damaged_ops_read_alike(void **state)
+{
+    (void)state;
+    make(path, 1, 700, 7);
+    static uint8_t buf[1 << 18];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    assert_true(n < sizeof buf);
+    static const int vals[] = { -1, 0x40, 0x43, 0x44, 0x4F, 0x00, 0x3F, 0x57, 0xFF };
+    size_t frames = 0, tried = 0, errors = 0;
+    for (size_t off = 8; off + 12 <= n; off += 12 + fst_get_le32(buf + off + 4)) {
+        uint32_t len = fst_get_le32(buf + off + 4);
+        if (memcmp(buf + off, "EVNT", 4))
+            continue;
+        frames++;
+        for (size_t at = off + 8 + 8; at < off + 8 + len; at++)
+            for (size_t v = 0; v < sizeof vals / sizeof vals[0]; v++) {
+                uint8_t was = buf[at], crc[4];
+                buf[at] = vals[v] < 0 ? was ^ 0x10 : (uint8_t)vals[v];
+                if (buf[at] == was) {
+                    buf[at] = was;
+                    continue;
+                }
+                memcpy(crc, buf + off + 8 + len, 4);
+                fst_put_le32(buf + off + 8 + len, (uint32_t)crc32(crc32(0L, Z_NULL, 0), buf + off, 8 + len));
+                f = fopen(bad, "wb");
+                assert_non_null(f);
+                assert_int_equal(fwrite(buf, 1, n, f), n);
+                fclose(f);
+                buf[at] = was;
+                memcpy(buf + off + 8 + len, crc, 4);
+                read_all(bad, 0, &one);
+                read_all(bad, 1, &two);
+                char what[60];
+                snprintf(what, sizeof what, "byte %zu := 0x%02X", at, vals[v] < 0 ? was ^ 0x10 : vals[v]);
+                same(&one, &two, what);
+                tried++;
+                errors += one.rc < 0;
+            }
+    }
+    fprintf(stderr, "# %zu frames, %zu changes, %zu errors\n", frames, tried, errors);
+    assert_true(frames >= 10);          /* the flushes cut it into many */
+    assert_true(errors > tried / 4);    /* and most damage is an error (a changed SEQ length need not be) */
+}
+
+int main(void)
+{
+    snprintf(path, sizeof path, "/tmp/fst-test-tracebin-run.%d", (int)getpid());
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runs_read_what_next_reads),
+        cmocka_unit_test(test_damaged_ops_read_alike),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
