@@ -16,7 +16,8 @@
 ** only differences), the next P runs, if the trace repeats them, do exactly what the
 ** recorded ones did: they add the same deltas to the same counters. So the folded replay
 ** compares each run the reader hands out with the recorded one, takes it from the reader
-** as the replay took it, and adds the deltas once per period. A run that differs ends the
+** as the replay took it, and counts whole periods; their deltas are added (times the count)
+** when the folding ends, since nothing reads the counters meanwhile. A run that differs ends the
 ** folding: the runs read ahead of it in the period are then replayed as usual (the reader
 ** has moved past them; fst_rp_run without take), and the replay goes on from there as if
 ** nothing had been folded.
@@ -33,8 +34,15 @@
 ** Periods are found by signatures of run starts (address, length, state, the previous
 ** instruction's address, the stack's depth): a signature seen again within FST_FOLD_PMAX
 ** runs proposes a period. A recording that fails costs its snapshot, so failures back off
-** exponentially. Memory: the snapshot holds the counters of the routines, arcs, the one
-** task, the instruction mix and the block slots, all bounded by the program, not the trace.
+** (16 runs, doubling up to 1024). A recording that began inside a frame it then returned
+** from is no loop at that depth: for a while, periods are looked for only from the depth
+** it returned to (bigloop: not inside TICK, which returns every iteration, but in MAIN).
+** Memory: the snapshot holds the counters of the routines, arcs, the one task, the
+** instruction mix and the block slots, all bounded by the program, not the trace.
+**
+** Not folded: formats whose sinks want every call or instruction (callgrind, folded, svg,
+** speedscope, annotate, gmon, monout, maptime), several CPUs at once, handler code. A sink
+** could be folded too if it said which of its sums a period adds to (not done).
 */
 #include "analyze/replay_int.h"
 
