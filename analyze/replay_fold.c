@@ -256,6 +256,8 @@ static void replay_ahead(rp *x, fst_tr *tr)
     f->runs += f->folded * f->period;
     f->folded = 0;
     f->ends++;
+    f->marked = 0;
+    f->nops = 0;
     uint32_t n = f->j;
     f->mode = 0;
     f->j = 0;
@@ -350,6 +352,29 @@ int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
         return 0;
     begin(x, (uint32_t)(f->seen - at));
     return record(x, tr, rec, b);
+}
+
+/* At the end of a folded period the reader is between records, in the state it was in at
+** the end of the last one (the key is back, and the reader reads the trace's runs as it did):
+** two such ends in one frame, in the same reader state, span the period's op bytes. From then
+** on the reader skips them while they repeat: reading them again would hand out the runs just
+** compared with the recorded ones (tracebin.h fst_tr_mark). */
+void fst_rp_fold_skip(rp *x, fst_tr *tr)
+{
+    rp_fold *f = &x->fold;
+    if (!f->nops) {
+        fst_tr_mark m;
+        if (!fst_tr_mark_here(tr, &m)) {
+            f->marked = 0;
+            return;
+        }
+        if (!f->marked || !(f->nops = fst_tr_mark_span(&f->mark, &m, f->ops, sizeof f->ops, &f->opinsns))) {
+            f->mark = m;
+            f->marked = 1;
+            return;
+        }
+    }
+    f->folded += fst_tr_skip_repeats(tr, &f->mark, f->ops, f->nops, f->opinsns);
 }
 
 void fst_rp_fold_break(rp *x, fst_tr *tr)

@@ -130,6 +130,13 @@ typedef struct rp_fold {
     size_t ndelta, deltacap;
     uint64_t folded;        /* whole periods folded since folding began, their deltas not
                                added yet (added when it ends: nothing reads them meanwhile) */
+    /* a period's op bytes (tracebin.h fst_tr_mark): from two period ends in the same reader
+    ** state, skipped whole while the trace repeats them */
+    int marked;
+    fst_tr_mark mark;
+    uint8_t ops[256];
+    size_t nops;
+    uint64_t opinsns;
     uint64_t runs;          /* runs folded in all, recordings, failed ones, foldings ended
                                (FST_REPLAY_FOLD_STATS) */
     uint64_t recordings, failures, ends;
@@ -216,6 +223,8 @@ void fst_rp_fold_free(rp *x);
 int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b);
 /* A record other than a SEQ run: folding stops (the runs read ahead are replayed). */
 void fst_rp_fold_break(rp *x, fst_tr *tr);
+/* Folding, at a period's end: whole repeats of the period's op bytes, skipped. */
+void fst_rp_fold_skip(rp *x, fst_tr *tr);
 
 /* Folding, and rec (a SEQ run) is the recorded one: taken from the reader as the recorded
 ** one was, and 1; else 0 and the caller goes on as usual (fst_rp_fold says what differs).
@@ -231,6 +240,7 @@ static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
     if (++f->j == f->period) {
         f->j = 0;
         f->folded++;
+        fst_rp_fold_skip(x, tr);
     }
     return 1;
 }

@@ -295,6 +295,27 @@ FST_NORETURN void fst_tr_seq_overrun(void);
 /* jfast for n recent targets (0xC0 of the second op: a SEQ). */
 static inline unsigned fst_tr_jfast(int n) { return n <= 0 ? 0 : n == 1 ? 0xC0FF : n <= 3 ? 0xC0FE : 0xC0FC; }
 
+/* Repeated stretches of the op stream, for a caller that knows a stretch leaves it where it
+** found it (analyze/replay_fold.c: a loop's period). A mark is the reader's position and
+** state between two records (no SEQ run open); fst_tr_mark_here fills one and says 0 when the
+** reader is inside a run. fst_tr_mark_span(a, b, ops, max, insns): the bytes from mark a to
+** a later mark b, copied to ops, when the reader was in the same state at both (address,
+** state, CPU, recent jump targets), both in the same frame, at most max bytes apart, and
+** in *insns the instructions between; else 0. Then the reader is
+** deterministic: from that state, those bytes hand out the same records and come back to
+** the same state. fst_tr_skip_repeats(r, a, ops, n, insns): while the reader is at a mark
+** in a's state and the frame's next n bytes are ops (a span from a: the frame they were in
+** may be gone, hence the copy), it moves past them as reading them would, counting
+** insns instructions each time; returns how many times. The caller guarantees only that it
+** would have taken the records whole (fst_tr_seq_take of each run's full length). */
+typedef struct fst_tr_mark {
+    fst_tr_cursor c;
+    uint64_t frame;     /* which EVNT frame (the reader reuses its buffers) */
+} fst_tr_mark;
+int fst_tr_mark_here(const fst_tr *r, fst_tr_mark *m);
+size_t fst_tr_mark_span(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns);
+uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops, size_t n, uint64_t insns);
+
 static inline fst_tr_cursor *fst_tr_cursor_of(fst_tr *r) { return (fst_tr_cursor *)(void *)r; }
 
 static inline uint32_t fst_tr_seq_left(const fst_tr *r) { return ((const fst_tr_cursor *)(const void *)r)->seq; }

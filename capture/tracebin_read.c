@@ -44,6 +44,7 @@ struct fst_tr {
     uint64_t foot_off;     /* file offset of the footer's payload */
     uint64_t ftr_insns;
     uint64_t sample_ns;    /* host time of the last SAMPLE */
+    uint64_t frames;       /* EVNT frames read: which one a mark (fst_tr_mark) is in */
     /* a frame read ahead while loading the image */
     char ptag[4];
     uint8_t *pbuf;
@@ -293,6 +294,7 @@ static int next_frame(fst_tr *r, fst_err *err)
             memcpy(r->frame + flen, no_ops, sizeof no_ops); /* v1: over the CRC, checked already */
             r->c.p = r->frame + 8;
             r->c.end = r->frame + flen;
+            r->frames++;
             return 1;
         }
         if (!memcmp(tag, "FOOT", 4)) {
@@ -631,6 +633,52 @@ int fst_tr_complete(const fst_tr *r, const char **why)
     if (why)
         *why = r->complete ? NULL : r->why;
     return r->complete;
+}
+
+/* ---- repeated stretches (tracebin.h fst_tr_mark) ---- */
+
+int fst_tr_mark_here(const fst_tr *r, fst_tr_mark *m)
+{
+    m->c = r->c;
+    m->frame = r->frames;
+    return r->c.seq == 0;
+}
+
+/* The same reader state, but for the position and the count. */
+static int same_state(const fst_tr_cursor *a, const fst_tr_cursor *b)
+{
+    if (a->cur != b->cur || a->seq || b->seq || a->state != b->state || a->cpu != b->cpu || a->jm.n != b->jm.n ||
+        a->jfast != b->jfast)
+        return 0;
+    for (int i = 0; i < a->jm.n; i++)
+        if (a->jm.a[i] != b->jm.a[i])
+            return 0;
+    return 1;
+}
+
+size_t fst_tr_mark_span(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns)
+{
+    if (a->frame != b->frame || a->c.end != b->c.end || b->c.p <= a->c.p || (size_t)(b->c.p - a->c.p) > max ||
+        !same_state(&a->c, &b->c))
+        return 0;
+    size_t n = (size_t)(b->c.p - a->c.p);
+    memcpy(ops, a->c.p, n);
+    *insns = b->c.insns - a->c.insns;
+    return n;
+}
+
+uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops, size_t n, uint64_t insns)
+{
+    fst_tr_cursor *c = &r->c;
+    if (!n || !same_state(&a->c, c))
+        return 0;
+    uint64_t k = 0;
+    while ((size_t)(c->end - c->p) >= n && !memcmp(c->p, ops, n)) {
+        c->p += n;
+        k++;
+    }
+    c->insns += k * insns;
+    return k;
 }
 
 uint64_t fst_tr_insns(const fst_tr *r) { return r->c.insns - r->c.seq; }

@@ -300,6 +300,103 @@ static void test_damaged_ops_read_alike(void **state)
     assert_true(errors > tried / 4);    /* and most damage is an error (a changed SEQ length need not be) */
 }
 
+/* ---- repeated stretches (fst_tr_mark_here, fst_tr_mark_span, fst_tr_skip_repeats) ---- */
+
+/* A loop of three blocks (2, 3 and 1 instructions at three targets) run iters times between
+** a prologue and an epilogue, a frame ended every `flush` iterations (0: never). */
+static void make_loop(const char *p, unsigned version, int iters, int flush)
+{
+    fst_err err;
+    fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
+    fst_tw *w = fst_tw_open_version(p, hdr, version, &err);
+    assert_non_null(w);
+    fst_tw_state(w, 0x0D);
+    static const uint8_t lr[6] = { 0x18, 0x12 };
+    static const unsigned len[4] = { 3, 2, 3, 1 };
+    for (int it = -1; it <= iters; it++)    /* -1: the prologue, iters: the epilogue */
+        for (unsigned blk = 0; blk < 4; blk++) {
+            if ((it < 0 || it == iters) != (blk == 0))
+                continue;
+            uint64_t at = A + (it == iters ? 0x8000 : 0) + blk * 0x100;
+            for (unsigned i = 0; i < len[blk]; i++, at += 2)
+                assert_int_equal(fst_tw_insn(w, at, lr, 2), 0);
+            if (flush && blk == 3 && it % flush == flush - 1)
+                assert_int_equal(fst_tw_flush(w, &err), 0);
+        }
+    assert_int_equal(fst_tw_close(w, 1, "test", NULL, &err), 0);
+}
+
+/* Read the loop trace with runs taken whole, marking the reader at the end of every
+** iteration and skipping the iterations that repeat the one between the last two marks: the
+** instructions, and their count, are those of reading it all; returns the iterations skipped. */
+static uint64_t read_skipping(const char *p, outcome *o)
+{
+    fst_err err;
+    fst_tr *r = fst_tr_open(p, &err);
+    assert_non_null(r);
+    o->n = 0;
+    fst_rec rec;
+    fst_tr_mark last, now;
+    int have = 0, k;
+    uint8_t ops[64];
+    size_t nops = 0;
+    uint64_t per = 0, skipped = 0;
+    while ((k = fst_tr_next_run(r, &rec, &err)) > 0) {
+        if (k == 1) {           /* the state at the start */
+            record(o, &rec);
+            continue;
+        }
+        uint64_t a = rec.addr;
+        for (uint32_t i = 0; i < rec.value; i++, a += 2)
+            add(o, &rec, a, 2, 0);
+        fst_tr_seq_take(r, (uint32_t)rec.value, a);
+        if (rec.addr != A + 3 * 0x100)
+            continue;           /* not the end of an iteration */
+        assert_true(fst_tr_mark_here(r, &now));
+        if (!nops && have)
+            nops = fst_tr_mark_span(&last, &now, ops, sizeof ops, &per);
+        if (!nops) {
+            last = now, have = 1;
+            continue;
+        }
+        assert_int_equal(per, 6);   /* 2 + 3 + 1 instructions */
+        uint64_t n = fst_tr_skip_repeats(r, &last, ops, nops, per);
+        for (uint64_t i = 0; i < n; i++)  /* what reading them would have handed out */
+            for (unsigned blk = 1; blk < 4; blk++)
+                for (unsigned j = 0; j < (blk == 2 ? 3u : blk == 1 ? 2u : 1u); j++)
+                    add(o, &rec, A + blk * 0x100 + 2 * j, 2, 0);
+        skipped += n;
+    }
+    assert_int_equal(k, 0);
+    o->insns = fst_tr_insns(r);
+    fst_tr_close(r);
+    return skipped;
+}
+
+static void test_repeats_skipped_as_read(void **state)
+{
+    (void)state;
+    for (unsigned version = 1; version <= 2; version++)
+        for (int flush = 0; flush <= 7; flush += 7) {
+            make_loop(path, version, 500, flush);
+            read_all(path, 0, &one);
+            uint64_t n = read_skipping(path, &two);
+            assert_int_equal(one.n, two.n);
+            for (size_t i = 0; i < one.n; i++)
+                if (one.e[i].addr != two.e[i].addr)
+                    fail_msg("version %u, frames of %d iterations: instruction %zu at %llx, skipping %llx", version,
+                             flush, i, (unsigned long long)one.e[i].addr, (unsigned long long)two.e[i].addr);
+            assert_int_equal(one.insns, two.insns);
+            assert_int_equal(one.insns, 3 + 500 * 6 + 3);
+            /* one frame: all but the first few iterations (the list of recent targets fills,
+            ** two marks span one) skipped in one go; frames of 7: within each */
+            if (flush)
+                assert_true(n >= 500 / 7 * 4 && n < 500);
+            else if (n < 500 - 3 || n >= 500)
+                fail_msg("version %u: %llu iterations skipped", version, (unsigned long long)n);
+        }
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/fst-test-tracebin-run.%d", (int)getpid());
@@ -307,6 +404,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_read_what_next_reads),
         cmocka_unit_test(test_damaged_ops_read_alike),
+        cmocka_unit_test(test_repeats_skipped_as_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
