@@ -152,10 +152,6 @@ void fst_callgraph_event(void *ctx, const fst_event *e)
 {
     fst_callgraph *cg = ctx;
     switch (e->kind) {
-    case FST_EV_EXEC: fst_callgraph_exec(cg->p, e); break;
-    case FST_EV_CALL: fst_callgraph_call(cg, e->task, e->routine, e->caller, e->counted, e->tinsns, e->tcost); break;
-    case FST_EV_UNWIND: fst_callgraph_ret(cg, e->task, 1, e->tinsns, e->tcost); break;
-    case FST_EV_RETURN: fst_callgraph_ret(cg, e->task, 0, e->tinsns, e->tcost); break;
     case FST_EV_INTERRUPT:
         if (e->cls == FST_EV_PGM)
             cg->p->pgmchks++;
@@ -166,6 +162,7 @@ void fst_callgraph_event(void *ctx, const fst_event *e)
         break;
     case FST_EV_WAIT: cg->p->waits++; break;
     case FST_EV_MARK: break;
+    default: break;   /* EXEC, CALL, RETURN, UNWIND: by direct calls (profile.h) */
     }
 }
 

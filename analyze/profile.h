@@ -194,19 +194,20 @@ void fst_profile_free(fst_profile *p);
 /* The routines of the program model, in module order, with the timed ones chosen
 ** (analyze/routines.c). Sets prof->r, prof->nr; r->mainline when the model names it. */
 int fst_routines_build(fst_profile *p, fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_err *err);
-/* The call-graph sink (analyze/callgraph.c) that fills a profile. */
+/* The call-graph aggregate (analyze/callgraph.c) that fills a profile. It is a sink for
+** INTERRUPT, WAIT and MARK events only; the replayer gives it calls, returns and EXECs by
+** the direct calls below, before the other sinks get those events (and without building an
+** event when no other sink wants it: one built and dispatched per call and return was a
+** tenth of the replay). */
 typedef struct fst_callgraph fst_callgraph;
 fst_callgraph *fst_callgraph_new(fst_profile *p);
 void fst_callgraph_event(void *cg, const fst_event *e);
 void fst_callgraph_free(fst_callgraph *cg);
-/* The call graph's part of CALL, RETURN and UNWIND events, for the replayer to call with
-** the fields they read, before the other sinks get the event (and without building one
-** when no other sink wants it: an event built and dispatched per call and return was a
-** tenth of the replay): what fst_callgraph_event does with such an event. */
+/* A CALL, and a RETURN or UNWIND (unwind != 0), with the task's clock after it. */
 void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost);
 void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t tinsns, fst_fx tcost);
-/* The call graph's part of EXECs: what fst_callgraph_event does with n of them, run in a
+/* The call graph's part of EXECs: n of them, run in a
 ** row for one task in one state, charged alike, costing `cost` together. Inline, for the
 ** replayer to do it without a call per instruction, and for a whole straight-line run at
 ** once when no other sink wants its EXECs (it asks the sink for the other kinds only);
@@ -236,10 +237,6 @@ static inline void fst_callgraph_exec_n(fst_profile *p, uint32_t task, uint32_t 
             tp->r[routine].self_insns += n;
         }
     }
-}
-static inline void fst_callgraph_exec(fst_profile *p, const fst_event *e)
-{
-    fst_callgraph_exec_n(p, e->task, e->state, e->charged, e->routine, 1, e->cost);
 }
 /* Conservation: sum(self) + outside + excluded == total, in fst_fx and instructions. */
 int fst_profile_check(const fst_profile *p, fst_err *err);

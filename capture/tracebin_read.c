@@ -658,7 +658,7 @@ static int same_state(const fst_tr_cursor *a, const fst_tr_cursor *b)
 
 size_t fst_tr_mark_span(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns)
 {
-    if (a->frame != b->frame || a->c.end != b->c.end || b->c.p <= a->c.p || (size_t)(b->c.p - a->c.p) > max ||
+    if (a->frame != b->frame || b->c.p <= a->c.p || (size_t)(b->c.p - a->c.p) > max ||
         !same_state(&a->c, &b->c))
         return 0;
     size_t n = (size_t)(b->c.p - a->c.p);
