@@ -297,6 +297,55 @@ void fst_decode(fst_insn *d, const uint8_t *b, uint64_t addr, uint32_t state)
         }
     }
     d->flags = (uint16_t)f;
+    d->wregs = fst_insn_writes(d);
+}
+
+/* Mnemonics of instructions that read their register operands and write none. */
+static int writes_none(const char *m)
+{
+    static const char *const cmp[] = { "C", "CH", "CL", "CR", "CLR", "CLI", "CLC", "CLM", "CG", "CGR", "CLG",
+                                       "CLGR", "CHI", "CGHI", "CFI", "CLFI", "CY", "CHY", "CLY", "CLIY", "CLMY",
+                                       "TM", "TMY", "TMLL", "TMLH", "TMHL", "TMHH", "CP", "CGF", "CGFR", "CLGF",
+                                       "CLGFR", "CGFI", "CLGFI", "CRL", "CGRL", "CLRL", "CLGRL", NULL };
+    if (m[0] == 'S' && m[1] == 'T')
+        return strcmp(m, "STFLE") && strcmp(m, "STSI");
+    for (const char *const *c = cmp; *c; c++)
+        if (!strcmp(m, *c))
+            return 1;
+    return 0;
+}
+
+uint16_t fst_insn_writes(const fst_insn *d)
+{
+    const fst_opinfo *oi = &ops[d->op];
+    const uint8_t *t = d->bytes;
+    unsigned f = d->flags;
+    if (d->op == FST_OP_UNKNOWN || (f & (FST_I_EXECUTE | FST_I_PSW)) || !strcmp(oi->mnem, "DIAG") ||
+        !strcmp(oi->mnem, "UPT"))
+        return t[0] == 0x0A ? (uint16_t)(1u << 0 | 1u << 1 | 1u << 14 | 1u << 15) : 0xFFFF;
+    if ((f & FST_I_BRANCH) && !(f & FST_I_LINK) && !(f & FST_I_COND))
+        return 0;   /* BC, BCR, BRC, BRCL...: a mask, not a register */
+    if (writes_none(oi->mnem))
+        return 0;
+    uint16_t w = 0;
+    if (f & FST_I_REGLIST) {
+        unsigned r1 = hi(t[1]), n = fst_insn_nregs(d);
+        for (unsigned k = 0; k < n; k++)
+            w |= (uint16_t)(1u << ((r1 + k) & 15));
+        return w;
+    }
+    for (const char *c = oi->layout; c[0] && c[1] && c[2]; c += 3) {
+        if (c[0] != 'R')
+            continue;
+        unsigned p = (unsigned)(c[1] >= 'A' ? c[1] - 'A' + 10 : c[1] - '0'), byte = t[p / 2];
+        unsigned r = p & 1 ? lo((uint8_t)byte) : hi((uint8_t)byte);
+        w |= (uint16_t)(1u << r | 1u << (r | 1));
+    }
+    if (!strncmp(oi->mnem, "TRT", 3))
+        w |= 1u << 1 | 1u << 2;
+    if (!strcmp(oi->mnem, "CMPSC"))
+        w |= 1u << 0 | 1u << 1;
+    return w;
 }
 
 int fst_insn_lengths(const fst_insn *d, unsigned *l1, unsigned *l2)

@@ -116,6 +116,9 @@ typedef struct fst_insn {
     uint8_t mask;        /* mask-conditional branches (BC BCR BRC BRCL BIC CRJ CIB...):
                             M1/M3 */
     uint8_t bytes[6];    /* the instruction text; bytes past len are 0 */
+    uint16_t wregs;      /* general registers it may write (bit r = register r): a superset,
+                            the evidence of which task runs compares the others
+                            (fst_insn_writes) */
 } fst_insn;
 
 enum { FST_OP_UNKNOWN = 0 };
@@ -163,6 +166,15 @@ int fst_disasm(const fst_insn *d, char *buf, size_t size);
 int fst_insn_lengths(const fst_insn *d, unsigned *l1, unsigned *l2);
 /* FST_I_REGLIST: the number of registers R1..R3, wrapping (STM 14,12 -> 15). 0 otherwise. */
 unsigned fst_insn_nregs(const fst_insn *d);
+/* The general registers an instruction may change, as a mask (bit r = register r), for
+** telling a task's registers apart from another's (DESIGN §3.9): every register field of
+** its operands and the odd register of an even-odd pair; R1 through R3 for the
+** instructions that load a list (LM, LMG); GR1 and GR2 for TRT, GR0 and GR1 for CMPSC;
+** R0, R1, R14 and R15 for SVC (what an operating system's service may return, OS
+** linkage); every register for EX/EXRL, an instruction that replaces the PSW, DIAGNOSE,
+** UPT and an opcode the tables do not know. None for stores (ST..., but STFLE and STSI),
+** compares and a branch without link. A superset: what it leaves out is never written. */
+uint16_t fst_insn_writes(const fst_insn *d);
 /* Fall-through address (addr + len, in 64 bits: the caller wraps if it must). */
 static inline uint64_t fst_insn_next(const fst_insn *d) { return d->addr + d->len; }
 /* Whether the branch was taken, given the address that executed next on the same CPU

@@ -26,6 +26,30 @@ typedef struct ecpu {
     uint32_t pgm_code;
     uint8_t have_cr1;
     uint64_t cr1;       /* the last CR1 value written for this CPU */
+    /* the instruction shown last, held until its register display has been read when
+    ** registers follow it (fst_em_regs_after) */
+    uint8_t held;
+    uint8_t h_pswlen, h_len;
+    int h_arch;
+    uint8_t h_psw[16], h_ib[6];
+    /* what the current display shows besides the instruction: registers (written before
+    ** its instruction as REGS, those that changed), CR1 */
+    uint16_t dshown;
+    uint8_t dcr1_shown;
+    uint64_t dgr[16], dcr1;
+    uint16_t wvalid;    /* registers the last REGS records of this CPU gave, and their values */
+    uint64_t wgr[16];
+    /* the last instruction written: its address, length, first bytes, state, and its first
+    ** storage operand shown (OPND at a discontinuity) */
+    uint8_t l_have, l_len, l_sup, l_branch, op_have, op_index;
+    uint64_t l_ia, op_addr;
+    /* records written after the instruction (at settle): its OPND (an LM in supervisor
+    ** state), an OLDPSW its operands showed */
+    uint8_t d_live, d_sup, d_lm, d_pswlen; /* the display is of an executed instruction, in
+                           supervisor state, an LM or STM of all 16 registers; its PSW length */
+    uint8_t a_opnd, a_old, a_oldlen;
+    uint64_t a_opnd_addr, a_old_slot;
+    uint8_t a_old_psw[16];
 } ecpu;
 
 struct fst_em {
@@ -39,6 +63,7 @@ struct fst_em {
     ** address only, and fst_psw_state reads bytes 0-4, the length and the architecture */
     int st_have, st_arch;
     uint64_t st_key;
+    int regs_after;     /* the source shows registers after their instruction (fst_em_regs_after) */
     ecpu cpus[MAXCPU];
     fst_pe end; /* when the program has ended (capture/progend.h) */
 };
@@ -132,6 +157,7 @@ static void write_cr1(fst_em *e, ecpu *c, uint64_t value)
 }
 
 /* Write the CPU's pending record: its instruction completed. */
+/* Write the CPU's pending record: its instruction completed. */
 static void pend_write(fst_em *e, unsigned cpu)
 {
     ecpu *c = cpu_of(e, cpu);
@@ -143,54 +169,6 @@ static void pend_write(fst_em *e, unsigned cpu)
     else
         write_cr1(e, c, c->pval);
     c->pend = PD_NONE;
-}
-
-/* The CPU's next record is due (its next instruction, another event, the end): write the
-** pending record, or drop it when a program check was announced after it — unless
-** `fetch_error`: the re-display says the check came from fetching the next instruction,
-** so the LPSW/LCTL itself completed. A held program check is written after it. */
-static void pend_settle(fst_em *e, unsigned cpu, int fetch_error)
-{
-    ecpu *c = cpu_of(e, cpu);
-    if (!c->pgm && c->pend == PD_NONE) /* nearly always: nothing waits */
-        return;
-    if (!c->pgm) {
-        pend_write(e, cpu);
-        return;
-    }
-    if (!fetch_error)
-        c->pend = PD_NONE; /* the instruction ended in the check: it loaded nothing */
-    pend_write(e, cpu);
-    fst_em_cpu(e, cpu);
-    wr(e, fst_tw_pgmchk(e->w, c->pgm_code, c->pgm_ilc));
-    c->pgm = 0;
-}
-
-static void pend_settle_all(fst_em *e)
-{
-    for (unsigned i = 0; i < MAXCPU; i++)
-        if (e->cpus[i].pend || e->cpus[i].pgm)
-            pend_settle(e, i, 0);
-}
-
-void fst_em_begin(fst_em *e)
-{
-    ecpu *c = cpu_of(e, e->cpu);
-    if (c->pgm || c->pend) /* nearly always neither: no call */
-        pend_settle(e, e->cpu, 0);
-    c->await = AW_NONE;
-}
-
-/* What a storage operand is wanted for after instruction ib (see fst_em_operand). */
-static void await_operand(ecpu *c, const uint8_t *ib)
-{
-    c->await = ib[0] == 0x82                    ? AW_LPSW
-             : ib[0] == 0xB2 && ib[1] == 0xB2   ? AW_LPSWE
-             : ib[0] == 0xB7                    ? AW_LCTL
-             : ib[0] == 0xEB && ib[5] == 0x2F   ? AW_LCTLG
-                                                : AW_NONE;
-    c->r1 = ib[1] >> 4;
-    c->r3 = ib[1] & 0x0F;
 }
 
 /* The state word of an instruction's PSW to the writer. Only fst_em_insn writes STATE, and
@@ -209,29 +187,201 @@ static void state_out(fst_em *e, const uint8_t *p, int len, int arch)
     wr(e, fst_tw_state(e->w, fst_psw_state(p, len, arch)));
 }
 
+/* What the display showed besides its instruction, written before it: CR1 when it is
+** news (not the value last written, nor the one an LCTL of the instruction before is
+** about to write), and the registers that changed since the last REGS (emit.h). */
+static void display_out(fst_em *e, ecpu *c)
+{
+    if (c->dcr1_shown && !(c->have_cr1 && c->cr1 == c->dcr1) && !(c->pend == PD_CR1 && c->pval == c->dcr1))
+        write_cr1(e, c, c->dcr1);
+    uint16_t m = 0;
+    for (int r = 0; r < 16; r++)
+        if ((c->dshown >> r & 1) && (!(c->wvalid >> r & 1) || c->wgr[r] != c->dgr[r])) {
+            m |= (uint16_t)(1u << r);
+            c->wgr[r] = c->dgr[r];
+        }
+    c->wvalid |= c->dshown;
+    if (m)
+        wr(e, fst_tw_regs(e->w, m, c->wgr));
+    c->dshown = 0;
+    c->dcr1_shown = 0;
+}
+
+static void display_drop(ecpu *c)
+{
+    c->dshown = 0;
+    c->dcr1_shown = 0;
+}
+
+/* RX and RS branches whose first storage operand is their target (BAL BCT BC BAS BXH
+** BXLE, BCTG BXHG BXLEG): OPND tells a suspended task's other resume address. */
+static int operand_branch(const uint8_t *ib)
+{
+    switch (ib[0]) {
+    case 0x45: case 0x46: case 0x47: case 0x4D: case 0x86: case 0x87: return 1;
+    case 0xE3: return ib[5] == 0x46;
+    case 0xEB: return ib[5] == 0x44 || ib[5] == 0x45;
+    default: return 0;
+    }
+}
+
+/* An instruction to the writer (now, or when its held display ends), then what its
+** execution implies at once (an SVC's interruption). */
+static void insn_out(fst_em *e, ecpu *c, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len)
+{
+    display_out(e, c);
+    state_out(e, psw, pswlen, arch);
+    uint64_t ia = psw_ia(psw, pswlen);
+    wr(e, fst_tw_insn(e->w, ia, ib, len));
+    if (ib[0] == 0x0A) /* SVC: Hercules shows no record for its interruption */
+        wr(e, fst_tw_intr(e->w, FST_INTR_SVC, ib[1]));
+    c->l_have = 1;
+    c->l_ia = ia;
+    c->l_len = (uint8_t)len;
+    c->l_branch = (uint8_t)operand_branch(ib);
+}
+
+static void held_out(fst_em *e, unsigned cpu)
+{
+    ecpu *c = cpu_of(e, cpu);
+    fst_em_cpu(e, cpu);
+    c->held = 0;
+    insn_out(e, c, c->h_psw, c->h_pswlen, c->h_arch, c->h_ib, c->h_len);
+}
+
+/* The records an instruction's operands implied, after it: its OPND (an LM or STM of all
+** registers in supervisor state), an old PSW shown. */
+static void after_out(fst_em *e, unsigned cpu)
+{
+    ecpu *c = cpu_of(e, cpu);
+    fst_em_cpu(e, cpu);
+    if (c->a_opnd)
+        wr(e, fst_tw_opnd(e->w, c->a_opnd_addr));
+    if (c->a_old)
+        wr(e, fst_tw_oldpsw(e->w, c->a_old_slot, c->a_old_psw, c->a_oldlen));
+    c->a_opnd = c->a_old = 0;
+}
+
+/* The CPU's next record is due (its next instruction, another event, the end): its held
+** instruction goes out (or the display that had none is dropped: a re-display's), then
+** its pending record, or that is dropped when a program check was announced after it —
+** unless `fetch_error`: the re-display says the check came from fetching the next
+** instruction, so the LPSW/LCTL itself completed. A held program check is written after
+** it. */
+static void pend_settle(fst_em *e, unsigned cpu, int fetch_error)
+{
+    ecpu *c = cpu_of(e, cpu);
+    if (c->held)
+        held_out(e, cpu);
+    else if (e->regs_after)
+        display_drop(c);
+    if (c->a_opnd || c->a_old)
+        after_out(e, cpu);
+    if (!c->pgm && c->pend == PD_NONE) /* nearly always: nothing waits */
+        return;
+    if (!c->pgm) {
+        pend_write(e, cpu);
+        return;
+    }
+    if (!fetch_error)
+        c->pend = PD_NONE; /* the instruction ended in the check: it loaded nothing */
+    pend_write(e, cpu);
+    fst_em_cpu(e, cpu);
+    wr(e, fst_tw_pgmchk(e->w, c->pgm_code, c->pgm_ilc));
+    c->pgm = 0;
+}
+
+static inline int settle_due(const fst_em *e, const ecpu *c)
+{
+    return c->pgm || c->pend || c->held || c->a_opnd || c->a_old || (e->regs_after && (c->dshown || c->dcr1_shown));
+}
+
+static void pend_settle_all(fst_em *e)
+{
+    for (unsigned i = 0; i < MAXCPU; i++)
+        if (settle_due(e, &e->cpus[i]))
+            pend_settle(e, i, 0);
+}
+
+void fst_em_begin(fst_em *e)
+{
+    ecpu *c = cpu_of(e, e->cpu);
+    if (settle_due(e, c)) /* nearly always not: no call */
+        pend_settle(e, e->cpu, 0);
+    c->await = AW_NONE;
+}
+
+void fst_em_regs_after(fst_em *e)
+{
+    if (e->regs_after)
+        return;
+    e->regs_after = 1;
+    for (unsigned i = 0; i < MAXCPU; i++) /* what was shown so far belongs to instructions written */
+        display_drop(&e->cpus[i]);
+}
+
+/* What a storage operand is wanted for after instruction ib (see fst_em_operand). */
+static void await_operand(ecpu *c, const uint8_t *ib, int sup)
+{
+    c->await = ib[0] == 0x82                    ? AW_LPSW
+             : ib[0] == 0xB2 && ib[1] == 0xB2   ? AW_LPSWE
+             : ib[0] == 0xB7                    ? AW_LCTL
+             : ib[0] == 0xEB && ib[5] == 0x2F   ? AW_LCTLG
+                                                : AW_NONE;
+    c->r1 = ib[1] >> 4;
+    c->r3 = ib[1] & 0x0F;
+    /* LM or LMG of all 16 registers in supervisor state: a dispatcher's (an epilogue's
+    ** LM 14,12 leaves R13 out); STM or STMG of all 16: a handler saving a task's */
+    c->d_lm = sup && (ib[0] == 0x98 || ib[0] == 0x90 || (ib[0] == 0xEB && (ib[5] == 0x04 || ib[5] == 0x24))) &&
+              ((unsigned)(c->r3 - c->r1) & 15) == 15;
+}
+
 int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len)
 {
     ecpu *c = cpu_of(e, e->cpu);
     fst_em_begin(e);
+    c->d_live = 0;
+    c->op_index = 0;
     if (fst_pe_insn(&e->end, e->cpu, ib[0] == 0xAE)) /* a re-display or past the limit: it runs all the same */
         end_now(e);
     if (c->redisplay) { /* the copy Hercules shows after a program check */
         c->redisplay = 0;
         e->st.redisplays++;
+        display_drop(c);
         return 0;
     }
     if (e->max_insns && e->st.insns >= e->max_insns) {
         e->st.limit_hit = 1;
+        display_drop(c);
         return 0;
     }
-    state_out(e, psw, pswlen, arch);
-    wr(e, fst_tw_insn(e->w, psw_ia(psw, pswlen), ib, len));
+    uint64_t ia = psw_ia(psw, pswlen);
+    /* the last instruction, a branch, was followed by neither its fall-through nor its
+    ** target: an interruption or a task switch came after it (the target a task resumes
+    ** at: tracebin.h OPND) */
+    if (c->l_have && c->l_branch && c->op_have && ia != c->l_ia + c->l_len && ia != c->op_addr)
+        wr(e, fst_tw_opnd(e->w, c->op_addr));
+    c->l_have = c->op_have = 0;
+    if (e->regs_after) { /* its registers are still to come: it waits for them */
+        c->held = 1;
+        c->h_pswlen = (uint8_t)pswlen;
+        c->h_len = (uint8_t)len;
+        c->h_arch = arch;
+        memcpy(c->h_psw, psw, (size_t)pswlen);
+        memcpy(c->h_ib, ib, (size_t)len);
+        c->l_have = 1;  /* as insn_out will say */
+        c->l_ia = ia;
+        c->l_len = (uint8_t)len;
+        c->l_branch = (uint8_t)operand_branch(ib);
+    } else
+        insn_out(e, c, psw, pswlen, arch, ib, len);
     e->st.insns++;
-    if (ib[0] == 0x0A) { /* SVC: Hercules shows no record for its interruption */
-        wr(e, fst_tw_intr(e->w, FST_INTR_SVC, ib[1]));
+    if (ib[0] == 0x0A)
         e->st.svcs++;
-    }
-    await_operand(c, ib);
+    c->d_live = 1;
+    c->d_sup = !(psw[1] & 0x01);
+    c->d_pswlen = (uint8_t)(pswlen == 16 || arch == FST_ARCH_ZARCH ? 16 : 8);
+    await_operand(c, ib, c->d_sup);
     return 1;
 }
 
@@ -240,6 +390,7 @@ void fst_em_fetch_error(fst_em *e)
     ecpu *c = cpu_of(e, e->cpu);
     pend_settle(e, e->cpu, 1); /* the check was not the LPSW's: it came from the fetch */
     c->await = AW_NONE;
+    c->d_live = 0;
     if (c->redisplay) {
         c->redisplay = 0;
         e->st.redisplays++;
@@ -247,6 +398,12 @@ void fst_em_fetch_error(fst_em *e)
 }
 
 int fst_em_wants_operand(const fst_em *e) { return e->cpus[e->cpu & (MAXCPU - 1)].await != AW_NONE; }
+
+int fst_em_wants_data(const fst_em *e, uint64_t addr)
+{
+    const ecpu *c = &e->cpus[e->cpu & (MAXCPU - 1)];
+    return c->await != AW_NONE || (c->d_live && c->d_sup && addr < 0x180);
+}
 
 static uint64_t be_value(const uint8_t *p, unsigned n)
 {
@@ -256,13 +413,40 @@ static uint64_t be_value(const uint8_t *p, unsigned n)
     return v;
 }
 
-/* Keep what an LPSW/LPSWE/LCTL/LCTLG loads pending until the instruction is known to have
-** completed. Nothing when fewer bytes are shown than were loaded. */
+/* An old-PSW slot of the PSA: S/370 and ESA/390 8-byte PSWs at 18-38, z/Architecture
+** 16-byte ones at 130-170 (external, SVC, program, machine check, I/O). */
+static int oldpsw_slot(uint64_t addr, unsigned pswlen)
+{
+    if (pswlen == 16)
+        return addr >= 0x130 && addr <= 0x170 && !(addr & 0xF);
+    return addr >= 0x18 && addr <= 0x38 && !(addr & 7);
+}
+
+/* Every storage operand line of the display: the first one is the instruction's operand
+** (an LPSW/LCTL's, an LM's block, a branch's target); any shows an old PSW when it is a
+** slot's. What an LPSW/LPSWE/LCTL/LCTLG loads stays pending until the instruction is known
+** to have completed (nothing when fewer bytes are shown than were loaded). */
 void fst_em_operand(fst_em *e, uint64_t addr, const uint8_t *data, unsigned n)
 {
     ecpu *c = cpu_of(e, e->cpu);
     int aw = c->await;
     c->await = AW_NONE; /* a second operand is another operand */
+    if (c->d_live) {
+        if (c->op_index++ == 0) {
+            c->op_have = 1;
+            c->op_addr = addr;
+            if (c->d_lm) {
+                c->a_opnd = 1;
+                c->a_opnd_addr = addr;
+            }
+        }
+        if (c->d_sup && !c->a_old && oldpsw_slot(addr, c->d_pswlen) && n >= c->d_pswlen) {
+            c->a_old = 1;
+            c->a_old_slot = addr;
+            c->a_oldlen = c->d_pswlen;
+            memcpy(c->a_old_psw, data, c->d_pswlen);
+        }
+    }
     if (aw == AW_LPSW || aw == AW_LPSWE) {
         unsigned need = aw == AW_LPSW ? 8 : 16;
         if (n < need)
@@ -283,22 +467,30 @@ void fst_em_operand(fst_em *e, uint64_t addr, const uint8_t *data, unsigned n)
     c->pval = be_value(data + k * width, width);
 }
 
-/* A displayed CR1 that is not the value last written (nor the one an LCTL is about to
-** write) is news: the address space as the display found it. */
+/* CR1 and the general registers as the display shows them: written before the
+** instruction they belong to (display_out). */
 void fst_em_cr1(fst_em *e, uint64_t v)
 {
     ecpu *c = cpu_of(e, e->cpu);
-    if (!(c->have_cr1 && c->cr1 == v) && !(c->pend == PD_CR1 && c->pval == v))
-        write_cr1(e, c, v);
+    c->dcr1_shown = 1;
+    c->dcr1 = v;
+}
+
+void fst_em_gr(fst_em *e, unsigned r, uint64_t v)
+{
+    ecpu *c = cpu_of(e, e->cpu);
+    c->dgr[r & 15] = v;
+    c->dshown |= (uint16_t)(1u << (r & 15));
 }
 
 void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc)
 {
     ecpu *c = cpu_of(e, e->cpu);
-    if (c->pgm) /* a second check before any re-display */
+    if (c->held || c->a_opnd || c->a_old || c->pgm) /* its instruction first; a second check before any re-display */
         pend_settle(e, e->cpu, 0);
     c->redisplay = 1;
     c->await = AW_NONE; /* operands shown now are the re-display's */
+    c->d_live = 0;
     if (c->pend) { /* whose check is it? the re-display will tell (pend_settle) */
         c->pgm = 1;
         c->pgm_code = code;

@@ -13,6 +13,14 @@
 **   - a control register 1 that a register display shows (written when it is news);
 **   - program checks, "instruction fetch error" re-displays, waits, I/O and external
 **     interruptions, tracing switched off.
+**   - the registers and CR1 a display shows: written before their instruction (REGS only
+**     for the registers that changed since the last REGS of that CPU), so that a source
+**     that shows them after the instruction (traditional) has its instruction held until
+**     its display has ended (fst_em_regs_after);
+**   - evidence of which task runs (tracebin.h OPND, OLDPSW): a branch's operand address
+**     when its successor is neither its fall-through nor that address, the block an LM or STM
+**     of all 16 registers in supervisor state restores from or saves to, and an old-PSW slot a
+**     supervisor instruction shows.
 ** Rules it keeps (herclog.h has the history): the instruction shown again after a program
 ** check is not an execution; LPSW and CR1 records wait, per CPU, until that CPU's next
 ** instruction or event, because a program check announced first means the instruction
@@ -77,12 +85,21 @@ void fst_em_begin(fst_em *e);
 int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len);
 /* "Instruction fetch error" shown for the current CPU (no instruction). */
 void fst_em_fetch_error(fst_em *e);
-/* 1 when the current CPU's last instruction wants its first storage operand. */
+/* 1 when the current CPU's last instruction wants its first storage operand's bytes. */
 int fst_em_wants_operand(const fst_em *e);
-/* That operand: its address and the n bytes shown (0: none, a translation exception). */
+/* 1 when a storage operand at addr of the current display is wanted with its bytes (a
+** source may leave them out otherwise: fst_em_operand with n 0). */
+int fst_em_wants_data(const fst_em *e, uint64_t addr);
+/* Each storage operand the display shows, in order: its address and the n bytes shown
+** (0: none, a translation exception, or not read). */
 void fst_em_operand(fst_em *e, uint64_t addr, const uint8_t *data, unsigned n);
-/* Control register 1 as a register display shows it (before its instruction). */
+/* Control register 1 and general register r as a register display shows them (their
+** values before the display's instruction). */
 void fst_em_cr1(fst_em *e, uint64_t value);
+void fst_em_gr(fst_em *e, unsigned r, uint64_t value);
+/* The source shows registers after their instruction (traceopt traditional): from now on
+** an instruction is written when its display has ended, after its registers. */
+void fst_em_regs_after(fst_em *e);
 void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc);
 /* kind 0 = a wait PSW loaded, 1 = disabled wait; psw may be NULL (pswlen 0). */
 void fst_em_wait(fst_em *e, unsigned kind, const uint8_t *psw, unsigned pswlen);

@@ -248,9 +248,10 @@ static void psw_line(fst_hlog *h, const char *s, size_t n)
 /* A storage-operand line, hex field cut at fixed offsets (notes §2.4):
 **   "R:aaaaaaaa:K:kk=<36 hex and blanks> <text>", "V:..." when DAT is on, 4.x's
 **   "V:vvvvvvvv:R:rrrrrrrrrrrrrrrr:K:kk=...", 16-digit addresses in z/Arch.
-** Returns the data bytes shown (fewer than 16 at a page end; 0 for a translation
-** exception or anything else) into out, and the operand address (virtual when DAT is on). */
-static int stor_parse(const char *s, size_t n, uint64_t *addr, uint8_t out[16])
+** stor_addr: the operand address (virtual when DAT is on) and where the data field
+** starts, 0 when the line is not one. stor_data: the data bytes shown (fewer than 16 at a
+** page end; 0 for a translation exception or anything else) into out. */
+static size_t stor_addr(const char *s, size_t n, uint64_t *addr)
 {
     if (n < 2 || (s[0] != 'R' && s[0] != 'V') || s[1] != ':')
         return 0;
@@ -260,7 +261,12 @@ static int stor_parse(const char *s, size_t n, uint64_t *addr, uint8_t out[16])
     *addr = 0;
     for (size_t j = 0; j < k; j++)
         *addr = *addr << 4 | (uint64_t)fst_hexval((unsigned char)s[i + j]);
-    i += k + 1;
+    return i + k + 1;
+}
+
+static int stor_data(const char *s, size_t n, size_t i, uint8_t out[16])
+{
+    size_t k;
     if (s[0] == 'V' && i + 2 < n && s[i] == 'R' && s[i + 1] == ':') { /* 4.x: the real address */
         k = hexrun(s + i + 2, n - i - 2);
         if (!k || i + 2 + k >= n || s[i + 2 + k] != ':')
@@ -283,17 +289,15 @@ static int stor_parse(const char *s, size_t n, uint64_t *addr, uint8_t out[16])
     return nd & 1 ? 0 : (int)(nd / 2);
 }
 
-/* The first storage line after an LPSW/LPSWE/LCTL/LCTLG is its operand (emit.h). */
+/* Every storage line goes to the emitter (emit.h: the first is the instruction's operand,
+** any may show an old PSW); its bytes are read only when the emitter wants them. */
 static void stor_line(fst_hlog *h, const char *s, size_t n)
 {
     h->st.trace_lines++;
-    if (!fst_em_wants_operand(h->em))
-        return;
     uint64_t addr = 0;
     uint8_t data[16];
-    /* parsed first: the order in which arguments are evaluated is unspecified, and clang
-    ** reads addr before a stor_parse call among the arguments would have set it */
-    unsigned got = (unsigned)stor_parse(s, n, &addr, data);
+    size_t at = stor_addr(s, n, &addr);
+    unsigned got = at && fst_em_wants_data(h->em, addr) ? (unsigned)stor_data(s, n, at, data) : 0;
     fst_em_operand(h->em, addr, data, got);
 }
 
@@ -337,12 +341,50 @@ static int cr1_shown(const char *s, size_t n, uint64_t *v)
     return 0;
 }
 
+/* General registers in a register display line: 3.13 "GR00=xxxxxxxx  GR01=..." (ESA/390,
+** S/370), z/Arch "R0=<16 hex> R1=..." (4.x: the same after HHC02269I). */
+static void gr_shown(fst_hlog *h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        while (i < n && s[i] == ' ')
+            i++;
+        size_t t = i;
+        while (i < n && s[i] != ' ')
+            i++;
+        int r;
+        size_t vo;
+        if (i - t > 5 && s[t] == 'G' && s[t + 1] == 'R' && s[t + 4] == '=' && s[t + 2] >= '0' && s[t + 2] <= '1' &&
+            s[t + 3] >= '0' && s[t + 3] <= '9') {
+            r = (s[t + 2] - '0') * 10 + (s[t + 3] - '0');
+            vo = 5;
+        } else if (i - t > 3 && s[t] == 'R' && s[t + 2] == '=' && fst_hexval((unsigned char)s[t + 1]) >= 0) {
+            r = fst_hexval((unsigned char)s[t + 1]);
+            vo = 3;
+        } else
+            continue;
+        size_t k = hexrun(s + t + vo, i - t - vo);
+        if (r > 15 || (k != 8 && k != 16))
+            continue;
+        uint64_t v = 0;
+        for (size_t j = 0; j < k; j++)
+            v = v << 4 | (uint64_t)fst_hexval((unsigned char)s[t + vo + j]);
+        fst_em_gr(h->em, (unsigned)r, v);
+    }
+}
+
 static void reg_line(fst_hlog *h, const char *s, size_t n)
 {
     h->st.trace_lines++;
-    if (!h->regs_pending && h->saw_psw)
+    if (!h->regs_pending && h->saw_psw) {
         h->saw_regs_after = 1;
+        if (!h->saw_regs_first) /* traditional: an instruction's registers follow it */
+            fst_em_regs_after(h->em);
+    }
     h->regs_pending = 1;
+    if ((s[0] == 'G' && s[1] == 'R') || (s[0] == 'R' && s[2] == '=')) {
+        gr_shown(h, s, n);
+        return;
+    }
     /* A displayed CR1 that is not the value last written (nor the one an LCTL is about
     ** to write) is news: the address space as the display found it. The display shows
     ** the value before its instruction, so the record may come one instruction late. */

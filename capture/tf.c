@@ -48,11 +48,14 @@ typedef struct tcpu {
     uint8_t open;        /* a TF02326 was read: the group is open */
     uint8_t seen;        /* a group was closed: from now on every group has its TF02326 */
     uint8_t have_cr1;
-    uint8_t opn;         /* bytes of the first operand shown (0: none or a translation exception) */
+    uint8_t nop;         /* operands shown (0-2): address, bytes (0: a translation exception) */
+    uint8_t opn[2];
     uint64_t open_at;    /* byte offset of the group's TF02326 */
-    uint64_t opaddr;
-    uint8_t opdata[16];
+    uint64_t opaddr[2];
+    uint8_t opdata[2][16];
     uint64_t cr1;
+    uint8_t have_gr;
+    uint64_t gr[16];     /* the group's general registers (TF02269) */
 } tcpu;
 
 struct fst_tf {
@@ -333,15 +336,20 @@ static int operands(fst_tf *t, tcpu *c, const uint8_t *b, fst_err *err)
     if (b1 < -1 || b1 > 15 || b2 < -1 || b2 > 15)
         return bad(t, t->off + t->hdrsize + (b1 < -1 || b1 > 15 ? 4 : 6), err,
                    "operand record with a base register outside -1..15");
-    c->opn = 0;
-    const uint8_t *op = b1 >= 0 ? b + 8 : b2 >= 0 ? b + 48 : NULL;
-    if (!b[0] || !op || g16(t, op + 32))
+    c->nop = 0;
+    if (!b[0])
         return 0;
-    if (op[35] > 16)
-        return bad(t, t->off + (uint64_t)(op + 35 - b) + t->hdrsize, err, "operand record shows more than 16 bytes");
-    c->opaddr = g64(t, op);
-    c->opn = op[35];
-    memcpy(c->opdata, op + 16, c->opn);
+    for (int k = 0; k < 2; k++) { /* operand 1, then operand 2: as the text trace shows them */
+        const uint8_t *op = b + 8 + 40 * k;
+        if ((k ? b2 : b1) < 0)
+            continue;
+        if (op[35] > 16)
+            return bad(t, t->off + (uint64_t)(op + 35 - b) + t->hdrsize, err, "operand record shows more than 16 bytes");
+        unsigned i = c->nop++;
+        c->opaddr[i] = g64(t, op);
+        c->opn[i] = g16(t, op + 32) ? 0 : op[35];
+        memcpy(c->opdata[i], op + 16, c->opn[i]);
+    }
     return 0;
 }
 
@@ -350,7 +358,8 @@ static void close_group(tcpu *c)
     c->open = 0;
     c->seen = 1;
     c->have_cr1 = 0;
-    c->opn = 0;
+    c->have_gr = 0;
+    c->nop = 0;
 }
 
 /* TF02324 closes the CPU's group: one instruction. */
@@ -366,12 +375,13 @@ static int insn(fst_tf *t, tcpu *c, const uint8_t *r, const uint8_t *b, unsigned
     int pl = make_psw(t, b, arch, b[40], b[41], b[42], psw);
     fst_em_cpu(t->em, cpu);
     stamp(t, r);
-    if (c->have_cr1 && (psw[0] & 0x04) && (arch != FST_ARCH_S370 || (psw[1] & 0x08))) { /* DAT on */
-        fst_em_begin(t->em); /* the CPU's previous records first: CR1 is this instruction's */
-        fst_em_cr1(t->em, c->cr1);
-    }
-    if (fst_em_insn(t->em, psw, pl, arch, b + 48, (int)ilc) && fst_em_wants_operand(t->em))
-        fst_em_operand(t->em, c->opaddr, c->opdata, c->opn);
+    if (c->have_cr1 && (psw[0] & 0x04) && (arch != FST_ARCH_S370 || (psw[1] & 0x08))) /* DAT on */
+        fst_em_cr1(t->em, c->cr1);  /* written before the instruction (emit.h) */
+    for (unsigned g = 0; c->have_gr && g < 16; g++)
+        fst_em_gr(t->em, g, arch == FST_ARCH_ZARCH ? c->gr[g] : c->gr[g] & 0xFFFFFFFFu);
+    if (fst_em_insn(t->em, psw, pl, arch, b + 48, (int)ilc))
+        for (unsigned i = 0; i < c->nop; i++)
+            fst_em_operand(t->em, c->opaddr[i], c->opdata[i], c->opn[i]);
     close_group(c);
     t->st.groups++;
     return 0;
@@ -473,6 +483,11 @@ static int cpu_record(fst_tf *t, const uint8_t *r, unsigned cpu, unsigned type, 
         if (type == T_CR) {
             c->cr1 = g64(t, b + 8);
             c->have_cr1 = 1;
+        }
+        if (type == T_GR) {
+            for (int g = 0; g < 16; g++)
+                c->gr[g] = g64(t, b + 8 + 8 * g);
+            c->have_gr = 1;
         }
         return 0;
     default:

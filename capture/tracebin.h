@@ -76,7 +76,29 @@
 **                         instructions, only where the CPU was (a wait PSW included) when
 **                         it was asked; the header's source is then "sample"
 **
-** The ops 0x59, 0x5A and 0x5B were added to version 1 without changing the version number: an
+**   0x5C       REGS u16 v..  general registers as Hercules showed them with the next
+**                         instruction of this CPU (before it executed): the mask's bit r
+**                         (bit 0 = R0) says register r follows, as a varint, in order;
+**                         the registers a REGS leaves out have the value the last REGS of
+**                         this CPU gave them (if it did). Written only by a source that
+**                         shows registers (traceopt traditional/regsfirst, tf files) and
+**                         only those that changed: evidence of which task runs (DESIGN
+**                         §3.9), never needed to rebuild the instructions
+**   0x5D       OPND v     the storage operand address Hercules showed for the last
+**                         instruction of this CPU (its first operand line): written for a
+**                         branch whose successor is neither its fall-through nor this
+**                         address (an interruption or a task switch came after it: the
+**                         branch target a suspended task may resume at), and for every LM
+**                         or STM of all 16 registers in supervisor state (the block a
+**                         dispatcher restores a task's registers from, or a handler saves
+**                         them to)
+**   0x5E       OLDPSW v u8 psw..  a supervisor-state instruction showed the storage at
+**                         real address v, an old-PSW slot of the PSA (S/370 and ESA/390
+**                         18, 20, 28, 30, 38; z/Architecture 130, 140, 150, 160, 170):
+**                         the PSW an interruption stored there, PSW length 8 or 16, bytes
+**
+** The ops 0x59 to 0x5B (to version 1) and 0x5C to 0x5E (to version 2) were added without
+** changing the version number: an
 ** older trace is still read by this reader, but a reader older than these ops stops at
 ** the first of them with an "unknown event op" error naming its byte offset.
 **
@@ -171,6 +193,13 @@ int fst_tw_time(fst_tw *w, uint32_t secs);
 int fst_tw_lpsw(fst_tw *w, uint64_t operand, const uint8_t *psw, unsigned pswlen);
 /* Control register crno (0-15) has `value` from here on. */
 int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value);
+/* Registers shown with the next instruction: those in mask (bit r = register r), from
+** gr[r]. The caller leaves out the ones the last REGS gave with the same value. */
+int fst_tw_regs(fst_tw *w, uint16_t mask, const uint64_t gr[16]);
+/* The last instruction's storage operand address (op OPND). */
+int fst_tw_opnd(fst_tw *w, uint64_t addr);
+/* An old-PSW slot at real address `slot` shown holding psw (8 or 16 bytes). */
+int fst_tw_oldpsw(fst_tw *w, uint64_t slot, const uint8_t *psw, unsigned pswlen);
 /* A sampled PSW (op SAMPLE) taken `ns` host nanoseconds after the sampling began
 ** (never less than the previous sample's). */
 int fst_tw_sample(fst_tw *w, uint64_t ns, const uint8_t *psw, unsigned pswlen);
@@ -200,22 +229,28 @@ typedef enum fst_rec_kind {
     FST_REC_LPSW,
     FST_REC_CR,
     FST_REC_SAMPLE,
+    FST_REC_REGS,
+    FST_REC_OPND,
+    FST_REC_OLDPSW,
 } fst_rec_kind;
 
 typedef struct fst_rec {
     fst_rec_kind kind;
-    uint64_t addr;      /* INSN: its address; LPSW: the operand address; SAMPLE: the PSW's
-                           instruction address */
+    uint64_t addr;      /* INSN: its address; LPSW, OPND: the operand address; OLDPSW: the
+                           slot's address; SAMPLE: the PSW's instruction address */
     uint64_t value;     /* CR: the register's new value; SAMPLE: host ns since sampling began */
     uint8_t len;        /* INSN: 2, 4 or 6 */
     uint8_t bytes[6];   /* INSN */
     uint8_t ilc;        /* PGMCHK */
     uint8_t cls;        /* INTR class; WAIT kind; CR: register number */
-    uint8_t pswlen;     /* WAIT, LPSW, SAMPLE: 8 or 16 (0 = not known) */
-    uint8_t psw[16];    /* WAIT, LPSW, SAMPLE */
+    uint8_t pswlen;     /* WAIT, LPSW, SAMPLE, OLDPSW: 8 or 16 (0 = not known) */
+    uint8_t psw[16];    /* WAIT, LPSW, SAMPLE, OLDPSW */
     uint16_t cpu;       /* CPU of this record (all kinds) */
     uint32_t state;     /* PSW state in force (all kinds) */
-    uint32_t code;      /* PGMCHK, INTR: interruption code (SVC: its number); TIME: seconds */
+    uint32_t code;      /* PGMCHK, INTR: interruption code (SVC: its number); TIME: seconds;
+                           REGS: the mask of the registers it gives */
+    const uint64_t *gr; /* REGS: 16 registers, those in `code` given (the reader's: valid
+                           until the next call) */
 } fst_rec;
 
 typedef struct fst_image_seg {

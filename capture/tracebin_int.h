@@ -17,11 +17,12 @@ enum {
     FST_OP_SEQ = 0x00, FST_OP_JMP = 0x40, FST_OP_JMPA = 0x50, FST_OP_INS = 0x51, FST_OP_STATE = 0x52,
     FST_OP_CPU = 0x53, FST_OP_PGMCHK = 0x54, FST_OP_INTR = 0x55, FST_OP_WAIT = 0x56, FST_OP_GAP = 0x57,
     FST_OP_TIME = 0x58, FST_OP_LPSW = 0x59, FST_OP_CR = 0x5A, FST_OP_SAMPLE = 0x5B,
+    FST_OP_REGS = 0x5C, FST_OP_OPND = 0x5D, FST_OP_OLDPSW = 0x5E,
 };
 #define FST_TB_MRU FST_TR_MRU   /* tracebin.h: 16 */
 #define FST_TB_SEQ_MAX 64
 #define FST_TB_FRAME_PAYLOAD (64 * 1024)
-#define FST_TB_OP_MAX 40            /* longest op: LPSW with a 10-byte varint and a 16-byte PSW (28) */
+#define FST_TB_OP_MAX 184           /* longest op: REGS, 16 registers of 10-byte varints (163) */
 #define FST_TB_MAX_FRAME (16u << 20)
 /* Version 2: an EVNT frame holds up to this many op-stream bytes before packing (bigger
 ** frames pack better; memory stays one frame), and an IMAG frame up to 1 MiB of storage. */

@@ -44,6 +44,7 @@ struct fst_tr {
     uint64_t foot_off;     /* file offset of the footer's payload */
     uint64_t ftr_insns;
     uint64_t sample_ns;    /* host time of the last SAMPLE */
+    uint64_t gr[16];       /* the registers of the last REGS records (fst_rec.gr) */
     uint64_t frames;       /* EVNT frames read: which one a mark (fst_tr_mark) is in */
     /* a frame read ahead while loading the image */
     char ptag[4];
@@ -567,6 +568,48 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->pswlen = len;
             memcpy(rec->psw, p + 2 + n, len);
             rec->addr = fst_psw_ia(rec->psw, len);
+            rec->state = r->c.state;
+            r->c.p += 2 + n + len;
+            return 1;
+        }
+        case FST_OP_REGS: {
+            if (p + 3 > end)
+                return bad_op(r, "truncated registers", err);
+            unsigned mask = p[1] | (unsigned)p[2] << 8;
+            size_t at = 3;
+            for (int g = 0; g < 16; g++) {
+                if (!(mask >> g & 1))
+                    continue;
+                if (!(n = fst_get_uvar(p + at, end, &v)))
+                    return bad_op(r, "truncated registers", err);
+                r->gr[g] = v;
+                at += n;
+            }
+            rec->kind = FST_REC_REGS;
+            rec->code = mask;
+            rec->gr = r->gr;
+            rec->state = r->c.state;
+            r->c.p += at;
+            return 1;
+        }
+        case FST_OP_OPND:
+            if (!(n = fst_get_uvar(p + 1, end, &v)))
+                return bad_op(r, "truncated operand address", err);
+            rec->kind = FST_REC_OPND;
+            rec->addr = v;
+            rec->state = r->c.state;
+            r->c.p += 1 + n;
+            return 1;
+        case FST_OP_OLDPSW: {
+            if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
+                return bad_op(r, "truncated old PSW", err);
+            uint8_t len = p[1 + n];
+            if ((len != 8 && len != 16) || p + 2 + n + len > end)
+                return bad_op(r, "truncated old PSW", err);
+            rec->kind = FST_REC_OLDPSW;
+            rec->addr = v;
+            rec->pswlen = len;
+            memcpy(rec->psw, p + 2 + n, len);
             rec->state = r->c.state;
             r->c.p += 2 + n + len;
             return 1;

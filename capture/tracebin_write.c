@@ -355,6 +355,41 @@ int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value)
     return w->failed ? -1 : 0;
 }
 
+int fst_tw_regs(fst_tw *w, uint16_t mask, const uint64_t gr[16])
+{
+    if (!mask)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_REGS;
+    p[1] = (uint8_t)mask;
+    p[2] = (uint8_t)(mask >> 8);
+    size_t n = 3;
+    for (int r = 0; r < 16; r++)
+        if (mask >> r & 1)
+            n += fst_put_uvar(p + n, gr[r]);
+    w->blen += n;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_opnd(fst_tw *w, uint64_t addr)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_OPND;
+    w->blen += 1 + fst_put_uvar(p + 1, addr);
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_oldpsw(fst_tw *w, uint64_t slot, const uint8_t *psw, unsigned pswlen)
+{
+    if (pswlen != 8 && pswlen != 16)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_OLDPSW;
+    size_t n = 1 + fst_put_uvar(p + 1, slot);
+    w->blen += n + put_psw(p + n, psw, pswlen);
+    return w->failed ? -1 : 0;
+}
+
 int fst_tw_sample(fst_tw *w, uint64_t ns, const uint8_t *psw, unsigned pswlen)
 {
     if (ns < w->sample_ns)

@@ -72,6 +72,19 @@ static void record(const fst_rec *r)
         psw_words(r->psw, r->pswlen);
         printf("\n");
         break;
+    case FST_REC_REGS:
+        printf("regs");
+        for (int g = 0; g < 16; g++)
+            if (r->code >> g & 1)
+                printf(" r%d=%llX", g, (unsigned long long)r->gr[g]);
+        printf("\n");
+        break;
+    case FST_REC_OPND: printf("opnd %llX\n", (unsigned long long)r->addr); break;
+    case FST_REC_OLDPSW:
+        printf("oldpsw slot=%llX psw=", (unsigned long long)r->addr);
+        psw_words(r->psw, r->pswlen);
+        printf("\n");
+        break;
     case FST_REC_END: break;
     }
 }
@@ -101,7 +114,7 @@ int main(int argc, char **argv)
         printf("image %llX %zu\n", (unsigned long long)seg[i].addr, seg[i].len);
     fst_rec rec;
     int rc;
-    uint64_t kinds[FST_REC_SAMPLE + 1] = { 0 };
+    uint64_t kinds[FST_REC_OLDPSW + 1] = { 0 };
     while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
         kinds[rec.kind]++;
         if (!summary)
@@ -117,6 +130,12 @@ int main(int argc, char **argv)
         printf("count.%s=%llu\n", names[k], (unsigned long long)kinds[k]);
     if (kinds[FST_REC_SAMPLE]) /* a sampled trace only: an exact trace's dump stays as it was */
         printf("count.sample=%llu\n", (unsigned long long)kinds[FST_REC_SAMPLE]);
+    /* the evidence of which task runs (tracebin.h), when there is any: a dump of a trace
+    ** without it stays as it was */
+    static const char *ev[] = { "regs", "opnd", "oldpsw" };
+    for (int k = FST_REC_REGS; k <= FST_REC_OLDPSW; k++)
+        if (kinds[k])
+            printf("count.%s=%llu\n", ev[k - FST_REC_REGS], (unsigned long long)kinds[k]);
     static const char *fkeys[] = { FST_FK_COMPLETE, FST_FK_END, FST_FK_INSNS, FST_FK_PGMCHKS, FST_FK_INTRS,
                                    FST_FK_WAITS, FST_FK_LINES, FST_FK_UNKNOWN, FST_FK_MALFORMED, "redisplays",
                                    "traceopt-seen", "hercules", "arch-at-end", "tf-format", "tf-bytes", "tf-records",

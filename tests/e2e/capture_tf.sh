@@ -8,7 +8,8 @@
 TF=$FST_FIXTURES/hercules-4.9/tf
 dumpval() { sed -n "s/^$1=//p" "$2"; }
 # the records, without what differs between two runs of a program: header, footer, time
-records() { fst-dump "$1" | grep -v '^header\.\|^frames\.\|^footer\.\|^time \|^count\.time=\|^complete\|^incomplete'; }
+# (registers, which a tf file shows with every instruction and a noregs log never, left out)
+records() { fst-dump "$1" | grep -v '^header\.\|^frames\.\|^footer\.\|^time \|^count\.time=\|^complete\|^incomplete\|^regs \|^count\.regs='; }
 # the records of each CPU in turn (two CPUs interleave differently from run to run)
 per_cpu() { records "$1" | awk 'BEGIN { c = 0 } /^cpu /{ c = $2; next } /^count|^state/ { next }
                                  { sub(/ cpu=[0-9]+/, ""); print c ": " $0 }' | sort -s -t: -k1,1; }
