@@ -323,8 +323,8 @@ uint16_t fst_insn_writes(const fst_insn *d)
     if (d->op == FST_OP_UNKNOWN || (f & (FST_I_EXECUTE | FST_I_PSW)) || !strcmp(oi->mnem, "DIAG") ||
         !strcmp(oi->mnem, "UPT"))
         return t[0] == 0x0A ? (uint16_t)(1u << 0 | 1u << 1 | 1u << 14 | 1u << 15) : 0xFFFF;
-    if ((f & FST_I_BRANCH) && !(f & FST_I_LINK) && !(f & FST_I_COND))
-        return 0;   /* BC, BCR, BRC, BRCL...: a mask, not a register */
+    if ((oi->flags & FST_I_BRANCH) && !(oi->flags & (FST_I_LINK | FST_I_COND)) && oi->layout[0] == 'U')
+        return 0;   /* BC, BCR, BRC, BRCL...: a mask, not a register (BCT, BXH, BCTR 2,0 count) */
     if (writes_none(oi->mnem))
         return 0;
     uint16_t w = 0;

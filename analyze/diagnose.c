@@ -243,16 +243,14 @@ void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (
         say(0, msg);
     }
     if (p->ntasks > 1 || p->dispatches) {
-        int n = snprintf(msg, sizeof msg, "%zu tasks, %llu dispatches, %llu interruptions inside routines",
-                         p->ntasks, (unsigned long long)p->dispatches, (unsigned long long)p->intr_in_routine);
-        if (p->by_elimination && n > 0 && (size_t)n < sizeof msg)
-            snprintf(msg + n, sizeof msg - (size_t)n, "; %llu dispatches named their task by elimination",
-                     (unsigned long long)p->by_elimination);
+        snprintf(msg, sizeof msg, "%zu tasks, %llu dispatches, %llu interruptions inside routines", p->ntasks,
+                 (unsigned long long)p->dispatches, (unsigned long long)p->intr_in_routine);
         say(0, msg);
     }
     if (p->guessed) {
-        snprintf(msg, sizeof msg, "%llu dispatches had several suspended tasks that could resume there: fst "
-                 "guessed the one suspended longest", (unsigned long long)p->guessed);
+        snprintf(msg, sizeof msg, "%llu dispatches left several suspended tasks that the trace cannot tell "
+                 "apart (%llu candidates in all): fst guessed the one suspended longest",
+                 (unsigned long long)p->guessed, (unsigned long long)p->guess_left);
         say(1, msg);
     }
 }

@@ -141,9 +141,10 @@ typedef struct fst_profile {
     struct fst_taskprof *tasks;
     size_t ntasks;
     uint64_t dispatches;    /* dispatches seen */
-    uint64_t by_elimination;/* tasks identified only by elimination (tasks.h rule 4) */
-    uint64_t guessed;       /* tasks guessed among several candidates */
+    uint64_t new_tasks;     /* dispatches that no suspended task accounted for: a task began */
+    uint64_t guessed;       /* dispatches the evidence left several tasks for (tasks.h): guessed */
     uint64_t intr_in_routine; /* interruptions while a routine of the task was active */
+    uint64_t guess_left;    /* of the guessed dispatches: the candidates left, summed */
     /* a sampled trace (analyze/sampled.h): *_insns count samples, costs are host time */
     int sampled;
     uint64_t samples, wait_samples; /* all samples; of them, wait PSWs (not time) */

@@ -87,6 +87,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
     if (c->task == FST_NONE && !c->handler) { /* the first instruction on this CPU */
         c->task = fst_tasks_start(x->ids, rec->addr, fst_rp_space_of(c, rec->state));
         fst_rp_task_room(x, c->task);
+        x->t[c->task].started = 1;
         size_t r = find_entry(x, rec->addr); /* a trace that begins at a routine: its mainline */
         if (r != FST_NONE) {
             fst_rp_enter_mainline(x, c->task, rec->cpu, r, rec->addr, ~0ull, ~0ull);
@@ -124,6 +125,9 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
     c->intr = c->gap = 0;
     c->pgm = 0;
     c->ran = !c->handler || (!c->dispatch && !(rec->state & FST_ST_PROBLEM));
+    c->wsince |= d->wregs;
+    c->fresh = c->have_opnd = c->space_new = c->intr_cls = 0;
+    c->grbad = 0;
 }
 
 /* ---- SEQ runs, block by block ---- */
@@ -133,7 +137,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
 ** dispatch is pending, and the mainline is not looked for at every instruction. */
 static int flows_on(const rp *x, const rp_cpu *c)
 {
-    if (!c->have_prev || c->intr || c->gap || !fst_code_plain(&c->prev))
+    if (!c->have_prev || c->intr || c->gap || x->regs || !fst_code_plain(&c->prev))
         return 0;
     if (c->handler)
         return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
@@ -211,6 +215,29 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
     return fast;
 }
 
+/* Registers the trace showed with the next instruction (tracebin.h REGS): the ones before
+** go to pgr, and a change that none of the instructions since the last REGS could make
+** says that another task runs now (replay_task.c, tasks.h). */
+static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
+{
+    uint16_t m = (uint16_t)rec->code, changed = 0;
+    memcpy(c->pgr, c->gr, sizeof c->gr);
+    c->pgrv = c->grv;
+    for (int g = 0; g < 16; g++)
+        if (m >> g & 1) {
+            if ((c->grv >> g & 1) && c->gr[g] != rec->gr[g])
+                changed |= (uint16_t)(1u << g);
+            c->gr[g] = rec->gr[g];
+        }
+    c->grv |= m;
+    c->grbad = changed & (uint16_t)~c->wsince;
+    c->wsince = 0;
+    c->fresh = 1;
+    c->ran = 0;
+    if (!x->regs)
+        x->regs = 1, x->plain = 0;   /* every instruction through insn(): it compares them */
+}
+
 static void other(rp *x, const fst_rec *rec)
 {
     rp_cpu *c = cpu_of(x, rec->cpu);
@@ -225,17 +252,34 @@ static void other(rp *x, const fst_rec *rec)
     case FST_REC_INTR:
         e.kind = FST_EV_INTERRUPT; e.cls = rec->cls; e.code = rec->code;
         if (rec->cls != FST_INTR_SVC) /* the SVC instruction itself shows it */
-            c->intr = 1, c->ran = 0;
+            c->intr = 1, c->ran = 0, c->intr_cls = rec->cls;
         break;
+    case FST_REC_REGS:
+        regs(x, c, rec);
+        return;
+    case FST_REC_OPND:
+        fst_rp_opnd(x, c, rec);
+        c->ran = 0;     /* the next instruction may not continue the task (replay_task.c) */
+        return;
+    case FST_REC_OLDPSW:
+        fst_rp_oldpsw(x, c, rec);
+        return;
     case FST_REC_WAIT:
         e.kind = FST_EV_WAIT; e.cls = rec->cls;
         fst_rp_wait_state(x, c, rec);
         break;
     case FST_REC_LPSW:
         c->lpsw = rec->addr;
+        c->lpsw_pswlen = rec->pswlen;
+        memcpy(c->lpsw_psw, rec->psw, rec->pswlen);
         return;
     case FST_REC_CR:
         if (rec->cls == 1) {
+            /* a CR1 a display showed changed under a running task (not its own LCTL): the
+            ** range trace did not show the supervisor switch tasks */
+            if (c->cr1_known && rec->value != c->cr1 && !c->handler && c->task != FST_NONE &&
+                !(c->have_prev && c->prev.bytes[0] == 0xB7) && !(c->have_prev && c->prev.bytes[0] == 0xEB))
+                c->space_new = 1, c->ran = 0;
             c->cr1 = rec->value;
             c->cr1_known = 1;
         }

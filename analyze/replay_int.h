@@ -55,6 +55,7 @@ typedef struct rp_task {
     fst_insn prev;
     uint32_t prev_state;
     int had_mainline;
+    int started;      /* a dispatch ran its first instruction (its mainline is entered then) */
     uint64_t insns;   /* its clock (events.h) */
     fst_fx cost;
 } rp_task;
@@ -72,8 +73,24 @@ typedef struct rp_cpu {
     uint32_t pgm;           /* its program-check code, 0 for other classes */
     int gap;                /* tracing was off since the last instruction */
     uint64_t lpsw;          /* operand of the last LPSW record, 0 = none */
+    uint8_t lpsw_pswlen;    /* the PSW it loaded (0 = not known) */
+    uint8_t lpsw_psw[16];
     uint64_t cr1;
     int cr1_known;
+    /* the evidence of which task runs (tasks.h), as the trace shows it on this CPU */
+    uint64_t gr[16];        /* registers shown with the current instruction (REGS), */
+    uint64_t pgr[16];       /* and with the one before when a REGS came since (fresh) */
+    uint16_t grv, pgrv;     /* which of them the trace has shown */
+    uint16_t wsince;        /* registers the instructions since the last REGS may write */
+    uint16_t grbad;         /* the last REGS changed registers none of them could: a switch */
+    int fresh;              /* a REGS came since the last instruction */
+    int space_new;          /* a CR1 the display showed changed the space under a task */
+    int have_opnd;          /* OPND of the last instruction (tracebin.h) */
+    uint64_t opnd;
+    uint64_t lmblk;         /* the block the handler's LM 0,15 restored from, 0 = none */
+    int intr_cls;           /* the class of an INTR record since the last instruction */
+    int susp_cls;           /* the class of the interruption the handler handles, 0 unknown */
+    int refined;            /* the suspended task's old PSW was taken (tasks.h) */
     /* the last instruction, waiting for its successor to be priced */
     int have_prev;
     int ran;                /* no interruption, gap or wait came after prev, and either prev
@@ -172,6 +189,8 @@ typedef struct rp {
     size_t nt, tcap;
     rp_cpu *cpus;       /* by CPU number (up to 65535, as trace.bin allows), grown on use */
     size_t ncpu;
+    int regs;           /* the trace shows registers (REGS records): every instruction goes
+                           through insn(), which compares them (tasks.h) */
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
     int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
     uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
@@ -253,6 +272,9 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec);
 /* Running a task: does rec continue it, or did an interruption come (then c handles)? */
 void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec);
 void fst_rp_wait_state(rp *x, rp_cpu *c, const fst_rec *rec);   /* c waits: no task */
+void fst_rp_oldpsw(rp *x, rp_cpu *c, const fst_rec *rec);       /* an OLDPSW record */
+void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec);         /* an OPND record */
+#define FST_INTR_PGM_ 16    /* a program check, among the FST_INTR_* classes (susp_cls) */
 
 
 static inline rp_cpu *cpu_of(rp *x, uint16_t n) { return n < x->ncpu ? &x->cpus[n] : fst_rp_cpu_grow(x, n); }

@@ -1,6 +1,7 @@
 /* analyze/replay_task.c — which task a CPU runs (replay_int.h; the rules in profile.h, the
-** identities in tasks.h): interruptions that suspend it, dispatches that resume one, wait
-** states. */
+** identities in tasks.h): interruptions and task switches that suspend it, with what the
+** trace shows of where and with what it can resume; dispatches that resume one, with what
+** the trace shows of them; wait states. */
 #include "analyze/replay_int.h"
 #include "capture/herclog.h"   /* fst_psw_ia */
 
@@ -30,59 +31,219 @@ void fst_rp_task_room(rp *x, size_t tid)
     }
 }
 
-/* Where the task resumes after an interruption right after its instruction `d`. */
-static uint64_t resume_after(const rp_cpu *c, const fst_insn *d, int svc)
+/* The registers as the trace showed them with d, the CPU's last instruction: the REGS
+** record before the current instruction moved the ones before it to pgr. */
+static const uint64_t *regs_at_prev(const rp_cpu *c, uint16_t *grv)
 {
-    int branch = (d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) != 0;
-    if (svc)
-        return fst_insn_next(d);
-    if (c->pgm) {   /* nullifying: segment and page translation, the instruction again */
-        unsigned k = c->pgm & 0xFF;
-        if (k == 0x10 || k == 0x11)
-            return branch ? FST_RESUME_UNKNOWN : d->addr; /* after a branch: the target's fetch */
-    }
-    return branch ? FST_RESUME_UNKNOWN : fst_insn_next(d);
+    *grv = c->fresh ? c->pgrv : c->grv;
+    return c->fresh ? c->pgr : c->gr;
 }
 
-/* The running task stops; `intr`: by an interruption (not a wait state). */
-static void suspend(rp *x, rp_cpu *c, uint64_t resume, int intr)
+/* Where branch d goes when taken, when the trace shows it: from the instruction itself
+** (relative, no base), the operand line (OPND), or the register an RR branch names. */
+static int branch_target(const rp_cpu *c, const fst_insn *d, uint32_t state, uint64_t *tg)
+{
+    if (d->flags & FST_I_TARGET) {
+        *tg = d->target;
+        return 1;
+    }
+    if (c->have_opnd) {
+        *tg = c->opnd;
+        return 1;
+    }
+    if (d->fmt == FST_FMT_RR || d->fmt == FST_FMT_RRE) {
+        unsigned r = d->fmt == FST_FMT_RR ? d->bytes[1] & 0xF : d->bytes[3] & 0xF;
+        uint16_t v;
+        const uint64_t *gr = regs_at_prev(c, &v);
+        if (v >> r & 1) {
+            *tg = gr[r] & amask(state);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Where a task whose last instruction was d can resume: kind SUSP_SVC after its SVC,
+** SUSP_INTR after an interruption (c->pgm: a program check), SUSP_SWITCH a task switch
+** seen only as a jump (a range trace). */
+enum { SUSP_INTR, SUSP_SVC, SUSP_SWITCH };
+static void resume_of(const rp_cpu *c, const fst_insn *d, uint32_t state, int kind, fst_resume *r)
+{
+    r->n = 0;
+    r->anywhere = 0;
+    r->mask = amask(state);
+    r->problem = (state & FST_ST_PROBLEM) != 0;
+    uint64_t next = fst_insn_next(d), tg;
+    if (kind == SUSP_SVC) {
+        r->at[r->n++] = next;
+        return;
+    }
+    if (d->flags & (FST_I_EXECUTE | FST_I_PSW)) { /* what an EX executed, a PSW loaded: not shown */
+        r->anywhere = 1;
+        r->at[r->n++] = next;
+        return;
+    }
+    if (!(d->flags & FST_I_CANBRANCH)) {
+        unsigned k = c->pgm & 0xFF;     /* nullified (a page or segment fault): d again */
+        if (kind == SUSP_INTR && c->pgm && (k == 0x10 || k == 0x11 || (k >= 0x38 && k <= 0x3B)))
+            r->at[r->n++] = d->addr;    /* (or the fetch of the next one faulted) */
+        r->at[r->n++] = next;
+        return;
+    }
+    if (branch_target(c, d, state, &tg))
+        r->at[r->n++] = tg;
+    else
+        r->anywhere = 1;
+    if ((d->flags & FST_I_COND) || r->n == 0) /* it may have fallen through */
+        r->at[r->n++] = next;
+    if (r->n == 2 && r->at[0] == r->at[1])
+        r->n = 1;
+}
+
+/* The running task stops. Its registers: shown with the handler's first instruction (the
+** current one, `exact`), or with its own last one, less what that may have written. */
+static void suspend(rp *x, rp_cpu *c, int kind, int exact, int intr)
 {
     rp_task *t = &x->t[c->task];
-    fst_tasks_suspend(x->ids, c->task, resume, t->have_prev ? amask(t->prev_state) : ~0ull,
-                      t->have_prev ? (t->prev_state & FST_ST_PROBLEM) != 0 : 0);
+    fst_resume r = { 0 };
+    if (t->have_prev)
+        resume_of(c, &t->prev, t->prev_state, kind, &r);
+    else
+        r.anywhere = 1, r.mask = ~0ull;
+    uint16_t v;
+    const uint64_t *gr = exact ? (v = c->grv, c->gr) : regs_at_prev(c, &v);
+    r.grv = v;
+    memcpy(r.gr, gr, sizeof r.gr);
+    if (!exact && t->have_prev)
+        r.grfree = t->prev.wregs;
+    if (t->have_prev && (t->prev.bytes[0] == 0x0A || (t->prev.flags & FST_I_LINK)))
+        r.grfree |= 1u << 0 | 1u << 1 | 1u << 14 | 1u << 15;  /* an SVC's, or an untraced callee's, results */
+    fst_tasks_suspend(x->ids, c->task, &r);
+    c->susp_cls = kind == SUSP_SVC ? FST_INTR_SVC : c->pgm ? FST_INTR_PGM_ : c->intr_cls;
+    c->refined = 0;
+    c->lmblk = 0;
     if (t->n && intr)
         x->p->intr_in_routine++;
 }
 
-void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
+/* An old-PSW slot (tracebin.h OLDPSW): 0 when addr is none, else the interruption class
+** whose old PSW it holds. */
+static int slot_class(uint64_t addr)
 {
-    int how, problem = (rec->state & FST_ST_PROBLEM) != 0;
-    size_t tid = fst_tasks_dispatch(x->ids, rec->addr, fst_rp_space_of(c, rec->state), problem, c->lpsw, &how);
-    if (tid == FST_NOTASK_ID) {
-        const fst_task *cur = c->task != FST_NONE ? fst_tasks_get(x->ids, c->task) : NULL;
-        if (!cur || !cur->suspended || cur->problem || cur->resume != FST_RESUME_UNKNOWN) {
-            c->dispatch = 0;    /* the supervisor resumes its own work: still handling */
-            return;
-        }
-        tid = c->task;  /* the supervisor-state task whose interruption it handled */
-        fst_tasks_resume(x->ids, tid, c->lpsw);
-        how = FST_TASK_BY_ELIMINATION;
-    }
+    static const int cls[5] = { FST_INTR_EXT, FST_INTR_SVC, FST_INTR_PGM_, FST_INTR_MCHK, FST_INTR_IO };
+    if (addr >= 0x18 && addr <= 0x38 && !(addr & 7))
+        return cls[(addr - 0x18) / 8];
+    if (addr >= 0x130 && addr <= 0x170 && !(addr & 0xF))
+        return cls[(addr - 0x130) / 16];
+    return 0;
+}
+
+void fst_rp_oldpsw(rp *x, rp_cpu *c, const fst_rec *rec)
+{
+    if (!c->handler || c->task == FST_NONE || c->refined)
+        return;
+    fst_task *t = fst_tasks_get(x->ids, c->task);
+    int cls = slot_class(rec->addr), want = c->susp_cls;
+    /* the handler of an interruption the trace did not name (3.13: external or I/O) */
+    int fits = want ? cls == want : cls == FST_INTR_EXT || cls == FST_INTR_IO || cls == FST_INTR_MCHK;
+    if (t->suspended && fits && ((rec->psw[1] & 0x01) != 0) == t->r.problem)
+        c->refined = fst_tasks_refine(x->ids, c->task, fst_psw_ia(rec->psw, rec->pswlen));
+}
+
+void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec)
+{
+    c->opnd = rec->addr;
+    c->have_opnd = 1;
+    if (!c->have_prev || (c->prev_state & FST_ST_PROBLEM) || fst_insn_nregs(&c->prev) != 16)
+        return;
+    if (c->prev.bytes[0] == 0x98 || (c->prev.bytes[0] == 0xEB && c->prev.bytes[5] == 0x04))
+        c->lmblk = rec->addr;   /* LM 0,15: the block a dispatcher restores from */
+    else if (c->handler && c->task != FST_NONE && fst_tasks_get(x->ids, c->task)->suspended)
+        fst_tasks_saved(x->ids, c->task, rec->addr);   /* STM 0,15: where the handler saved it */
+}
+
+/* The dispatch of d: which task, counted; NOTASK for a supervisor-state one no task
+** accounts for. */
+static size_t dispatch_of(rp *x, const fst_dispatch *d)
+{
+    int how;
+    size_t left, tid = fst_tasks_dispatch(x->ids, d, &how, &left);
+    if (tid == FST_NOTASK_ID)
+        return tid;
     fst_rp_task_room(x, tid);
     x->p->dispatches++;
-    x->p->by_elimination += how == FST_TASK_BY_ELIMINATION;
-    x->p->guessed += how == FST_TASK_GUESSED;
+    x->p->new_tasks += how == FST_TASK_NEW;
+    if (how == FST_TASK_GUESSED) {
+        x->p->guessed++;
+        x->p->guess_left += left;
+    }
     x->p->tasks[tid].space = fst_tasks_get(x->ids, tid)->space;
+    return tid;
+}
+
+/* The handler's LPSW loaded a problem-state PSW, but an interruption came before its first
+** instruction (rec is the next handler's): that task was dispatched and is suspended again
+** at once, where the PSW points, with the registers the dispatcher loaded. */
+static int dispatched_interrupted(rp *x, rp_cpu *c, const fst_rec *rec)
+{
+    if ((rec->state & FST_ST_PROBLEM) || !c->lpsw || !c->lpsw_pswlen || !(c->lpsw_psw[1] & 0x01))
+        return 0;
+    uint32_t st = fst_psw_state(c->lpsw_psw, c->lpsw_pswlen, fst_st_arch(rec->state));
+    uint64_t ia = fst_psw_ia(c->lpsw_psw, c->lpsw_pswlen);
+    fst_dispatch d = { .addr = ia, .space = fst_rp_space_of(c, st), .problem = 1, .lpsw = c->lpsw,
+                       .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = c->grv, .gr = c->gr };
+    size_t tid = dispatch_of(x, &d);
+    fst_resume r = { .at = { ia }, .n = 1, .mask = amask(st), .problem = 1, .grv = c->grv };
+    memcpy(r.gr, c->gr, sizeof r.gr);
+    fst_tasks_suspend(x->ids, tid, &r);
+    c->task = tid;
+    c->susp_cls = c->intr_cls;
+    c->refined = 1;     /* its PSW is known: an old PSW shown now is this one */
+    c->lpsw = c->lmblk = 0;
+    c->dispatch = 0;
+    return 1;
+}
+
+void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
+{
+    if (dispatched_interrupted(x, c, rec))
+        return;     /* still handling, now for the task it dispatched */
+    fst_dispatch d = { .addr = rec->addr, .space = fst_rp_space_of(c, rec->state),
+                       .problem = (rec->state & FST_ST_PROBLEM) != 0, .lpsw = c->lpsw,
+                       .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = c->grv, .gr = c->gr };
+    size_t tid = dispatch_of(x, &d);
+    if (tid == FST_NOTASK_ID) {
+        c->dispatch = 0;    /* the supervisor resumes its own work: still handling */
+        return;
+    }
     c->task = tid;
     c->handler = c->dispatch = 0;
-    c->lpsw = 0;
-    if (how == FST_TASK_NEW) {  /* a task entered at a routine: its mainline */
+    c->lpsw = c->lmblk = 0;
+    if (!x->t[tid].started) {   /* a task's first instruction, at a routine: its mainline */
+        x->t[tid].started = 1;
         size_t r = find_entry(x, rec->addr);
-        if (r != FST_NONE) {
+        if (r != FST_NONE && x->t[tid].n == 0 && !x->t[tid].had_mainline) {
             fst_rp_enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
             x->p->tasks[tid].mainline = r;
         }
     }
+}
+
+/* Whether the task's last instruction d cannot be followed by one at addr in the same
+** task: a jump no branch explains, a branch to neither its target nor its fall-through
+** (the trace showing the target), or the capture saw such a jump (OPND). */
+static int jump_breaks(const rp_cpu *c, const fst_insn *d, uint32_t state, uint64_t addr)
+{
+    if (!(d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)))
+        return addr != fst_insn_next(d);
+    if (!(d->flags & FST_I_CANBRANCH))
+        return 0;
+    if (c->have_opnd)
+        return 1;   /* the capture saw the branch followed by neither (tracebin.h OPND) */
+    uint64_t tg, m = amask(state);
+    if (!branch_target(c, d, state, &tg))
+        return 0;
+    return (addr & m) != (tg & m) && (!(d->flags & FST_I_COND) || addr != fst_insn_next(d));
 }
 
 /* Running a task: does this instruction continue it, or did an interruption come? */
@@ -97,15 +258,16 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
     int svc = t->have_prev && d->bytes[0] == 0x0A;
     int to_sup = t->have_prev && (t->prev_state & FST_ST_PROBLEM) && !(rec->state & FST_ST_PROBLEM);
     if (c->intr || svc || to_sup) {
-        suspend(x, c, t->have_prev ? resume_after(c, d, svc) : FST_RESUME_UNKNOWN, 1);
+        suspend(x, c, svc ? SUSP_SVC : SUSP_INTR, 1, 1);
         c->handler = 1;
     } else if (t->have_prev && is_lpsw(d) && !(t->prev_state & FST_ST_PROBLEM) && (rec->state & FST_ST_PROBLEM)) {
-        suspend(x, c, FST_RESUME_UNKNOWN, 0); /* the supervisor's first dispatch (the trace began in it) */
+        suspend(x, c, SUSP_INTR, 1, 0); /* the supervisor's first dispatch (the trace began in it) */
+        fst_tasks_get(x->ids, c->task)->r.anywhere = 0;  /* it resumes at none of its task's addresses */
+        fst_tasks_get(x->ids, c->task)->r.n = 0;
         c->handler = 1;
         fst_rp_dispatch(x, c, rec);
-    } else if (t->have_prev && !(d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) &&
-               rec->addr != fst_insn_next(d)) {
-        suspend(x, c, fst_insn_next(d), 1);  /* handled where the range trace does not look */
+    } else if (t->have_prev && (c->grbad || c->space_new || jump_breaks(c, d, t->prev_state, rec->addr))) {
+        suspend(x, c, SUSP_SWITCH, 0, 1);  /* handled where the range trace does not look */
         c->handler = 1;
         fst_rp_dispatch(x, c, rec);
     }
@@ -114,8 +276,14 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
 void fst_rp_wait_state(rp *x, rp_cpu *c, const fst_rec *rec)
 {
     if (c->task != FST_NONE && !c->handler) { /* the task waits where its wait PSW points */
-        uint64_t ia = rec->pswlen ? fst_psw_ia(rec->psw, rec->pswlen) : FST_RESUME_UNKNOWN;
-        suspend(x, c, ia, 0);
+        rp_task *t = &x->t[c->task];
+        fst_resume r = { .mask = t->have_prev ? amask(t->prev_state) : ~0ull,
+                         .problem = t->have_prev && (t->prev_state & FST_ST_PROBLEM) };
+        if (rec->pswlen)
+            r.at[r.n++] = fst_psw_ia(rec->psw, rec->pswlen);
+        else
+            r.anywhere = 1;
+        fst_tasks_suspend(x->ids, c->task, &r);
     }
     c->task = FST_NONE;
     c->handler = 1;

@@ -486,7 +486,11 @@ void fst_em_gr(fst_em *e, unsigned r, uint64_t v)
 void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc)
 {
     ecpu *c = cpu_of(e, e->cpu);
-    if (c->held || c->a_opnd || c->a_old || c->pgm) /* its instruction first; a second check before any re-display */
+    if (c->held) /* its instruction first: the check's record follows it */
+        held_out(e, e->cpu);
+    if (c->a_opnd || c->a_old)
+        after_out(e, e->cpu);
+    if (c->pgm) /* a second check before any re-display */
         pend_settle(e, e->cpu, 0);
     c->redisplay = 1;
     c->await = AW_NONE; /* operands shown now are the re-display's */

@@ -29,7 +29,7 @@
 **   "excluded": { "instructions", "time_fx", "time_ns" },   --exclude / --cpu=problem
 **   "events": { "program_checks", "interruptions", "waits", "unwinds", "open_frames",
 **               "unmodeled", "svcs", "dispatches", "interruptions_in_routines",
-**               "tasks_by_elimination", "tasks_guessed" },
+**               "tasks_new", "tasks_guessed" },
 **                                        counts of the replay (unmodeled: instructions the
 **                                        cost model had no row for; the task counts: tasks.h)
 **   "pricing": {                         how the instructions were priced (analyze/pricing.h)
@@ -212,12 +212,12 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     rc |= cost3(out, "excluded", p->excluded_insns, p->excluded_cost, ",");
     rc |= fprintf(out, "  \"events\": {\"program_checks\": %s, \"interruptions\": %s, \"waits\": %s, "
                        "\"unwinds\": %s, \"open_frames\": %s, \"unmodeled\": %s,\n             \"svcs\": %s, "
-                       "\"dispatches\": %s, \"interruptions_in_routines\": %s, \"tasks_by_elimination\": %s, "
+                       "\"dispatches\": %s, \"interruptions_in_routines\": %s, \"tasks_new\": %s, "
                        "\"tasks_guessed\": %s},\n",
                   ju(p->pgmchks), ju(p->intrs), ju(p->waits),
                   ju(p->unwinds), ju(p->open_frames),
                   ju(p->unmodeled), ju(p->svcs), ju(p->dispatches),
-                  ju(p->intr_in_routine), ju(p->by_elimination),
+                  ju(p->intr_in_routine), ju(p->new_tasks),
                   ju(p->guessed)) < 0;
     rc |= pricing(out, fc, p);
     rc |= fprintf(out, "  \"tasks\": [\n") < 0;

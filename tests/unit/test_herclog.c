@@ -450,12 +450,15 @@ static void test_task_records_49(void **state)
     (void)state;
     static char out[4096];
     fst_hlog_stats st = records(log49_task, 4096, out, sizeof out);
+    /* registers after the instruction (traditional): known from the first display on, which
+    ** was written before its registers came; from then on an instruction's display is
+    ** written before it */
     assert_string_equal(out, "0 insn 2002C 8200C03E\n"
-                             "0 cr1 21000\n"
                              "0 lpsw 20040 0408000080020100\n"
+                             "0 cr1 21000\n"
                              "0 insn 20100 05EF\n"
-                             "0 insn 20014 EB01C08E002F\n"
                              "0 cr1 0\n" /* the LCTLG's own display: the value before it */
+                             "0 insn 20014 EB01C08E002F\n"
                              "0 cr1 1234000\n"
                              "0 insn 20076 B2B20140\n"
                              "0 lpsw 140 0000200180000000000000000002006C\n"

@@ -1,18 +1,43 @@
 /*
-** tests/unit/test_tasks.c — analyze/tasks: which task a dispatch resumes (tasks.h rules 0-5):
-** the state, the address space, the resume address, the LPSW operand, elimination,
-** guesses and new tasks.
+** tests/unit/test_tasks.c — analyze/tasks: which task a dispatch resumes (tasks.h): state and
+** space, the addresses a suspension allows (exact, anywhere, refined by an old PSW), the
+** registers, the dispatcher's blocks (a task's own, a new one, a shared one, an old-PSW
+** slot), guesses and new tasks.
 */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "analyze/tasks.h"
 
-enum { PROB = 1, SUP = 0 };
 #define M31 0x7FFFFFFFull
+
+/* A suspension at one address (0: none) or two, anywhere, in problem state. */
+static fst_resume at(uint64_t a, uint64_t b, int anywhere)
+{
+    fst_resume r = { .mask = M31, .problem = 1, .anywhere = anywhere };
+    if (a)
+        r.at[r.n++] = a;
+    if (b)
+        r.at[r.n++] = b;
+    return r;
+}
+
+static fst_dispatch disp(uint64_t addr, uint64_t space)
+{
+    return (fst_dispatch){ .addr = addr, .space = space, .problem = 1 };
+}
+
+static size_t go(fst_tasks *ts, fst_dispatch d, int *how)
+{
+    size_t left;
+    return fst_tasks_dispatch(ts, &d, how, &left);
+}
+
+static void suspend(fst_tasks *ts, size_t id, fst_resume r) { fst_tasks_suspend(ts, id, &r); }
 
 /* Two tasks in two address spaces at the same virtual addresses are never confused. */
 static void test_spaces(void **state)
@@ -20,71 +45,176 @@ static void test_spaces(void **state)
     (void)state;
     fst_tasks *ts = fst_tasks_new();
     int how;
-    size_t a = fst_tasks_dispatch(ts, 0x40000, 0x11000, PROB, 0, &how);
+    size_t a = go(ts, disp(0x40000, 0x11000), &how);
     assert_int_equal(how, FST_TASK_NEW);
-    fst_tasks_suspend(ts, a, 0x40010, M31, PROB);
-    size_t b = fst_tasks_dispatch(ts, 0x40000, 0x12000, PROB, 0, &how);
+    suspend(ts, a, at(0x40010, 0, 0));
+    size_t b = go(ts, disp(0x40000, 0x12000), &how);
     assert_int_equal(how, FST_TASK_NEW);
     assert_int_not_equal(a, b);
-    fst_tasks_suspend(ts, b, 0x40010, M31, PROB);
-    /* both resume at 40010: the space tells them apart */
-    assert_int_equal(fst_tasks_dispatch(ts, 0x40010, 0x12000, PROB, 0, &how), b);
-    assert_int_equal(how, FST_TASK_BY_RESUME);
-    assert_int_equal(fst_tasks_dispatch(ts, 0x40010, 0x11000, PROB, 0, &how), a);
-    assert_int_equal(how, FST_TASK_BY_RESUME);
+    suspend(ts, b, at(0x40010, 0, 0));
+    assert_int_equal(go(ts, disp(0x40010, 0x12000), &how), b);
+    assert_int_equal(how, FST_TASK_BY_EVIDENCE);
+    assert_int_equal(go(ts, disp(0x40010, 0x11000), &how), a);
     assert_int_equal(fst_tasks_count(ts), 2);
     fst_tasks_free(ts);
 }
 
-/* Same space: the resume address, then the LPSW operand, then a counted guess. */
-static void test_resume_lpsw_guess(void **state)
+/* The addresses a suspension allows: a task at its routine's entry is new when every
+** suspended one resumes elsewhere; an exact address beats "anywhere"; "anywhere" accounts
+** for an address nothing else does; an old PSW refines a suspension it fits. */
+static void test_addresses(void **state)
 {
     (void)state;
     fst_tasks *ts = fst_tasks_new();
     int how;
-    size_t a = fst_tasks_start(ts, 0x20000, FST_SPACE_REAL);
-    fst_tasks_suspend(ts, a, 0x20100, M31, PROB);
-    size_t b = fst_tasks_dispatch(ts, 0x20000, FST_SPACE_REAL, PROB, 0x3000, &how);
+    size_t a = go(ts, disp(0x30000, 0x1000), &how);
+    suspend(ts, a, at(0x30010, 0x30020, 0));         /* after a conditional branch */
+    size_t b = go(ts, disp(0x31000, 0x1000), &how);  /* another routine's entry */
     assert_int_equal(how, FST_TASK_NEW);
-    fst_tasks_suspend(ts, b, 0x20200, M31, PROB);
-    assert_int_equal(fst_tasks_dispatch(ts, 0x20200, FST_SPACE_REAL, PROB, 0, &how), b);
-    assert_int_equal(how, FST_TASK_BY_RESUME);
-    fst_tasks_suspend(ts, b, 0x20100, M31, PROB);   /* now both at 20100 */
-    assert_int_equal(fst_tasks_dispatch(ts, 0x20100, FST_SPACE_REAL, PROB, 0x3000, &how), b);
-    assert_int_equal(how, FST_TASK_BY_LPSW);
-    fst_tasks_suspend(ts, b, 0x20100, M31, PROB);
-    assert_int_equal(fst_tasks_dispatch(ts, 0x20100, FST_SPACE_REAL, PROB, 0x9999, &how), a); /* longest */
+    assert_int_not_equal(a, b);
+    suspend(ts, b, at(0, 0, 1));                     /* after BALR 14,15, R15 not shown */
+    assert_int_equal(go(ts, disp(0x30020, 0x1000), &how), a); /* exact beats anywhere */
+    assert_int_equal(how, FST_TASK_BY_EVIDENCE);
+    assert_int_equal(go(ts, disp(0x35000, 0x1000), &how), b); /* only anywhere fits */
+    suspend(ts, b, at(0x35002, 0, 0));
+    /* an old PSW refines a suspension, if it allows the address */
+    suspend(ts, a, at(0x30010, 0x30020, 0));
+    assert_false(fst_tasks_refine(ts, a, 0x30030));
+    assert_true(fst_tasks_refine(ts, a, 0x30020));
+    assert_int_equal(go(ts, disp(0x30010, 0x1000), &how), 2);  /* not a any more: a new task */
+    assert_int_equal(how, FST_TASK_NEW);
+    /* 24-bit addresses: a BALR's top byte does not count */
+    fst_resume r = at(0x20402, 0, 0);
+    r.mask = 0xFFFFFF;
+    suspend(ts, b, r);
+    assert_int_equal(go(ts, disp(0x40020402, 0x1000), &how), b);
+    fst_tasks_free(ts);
+}
+
+/* Registers shown on both sides decide; those that may change (an SVC's) do not count. */
+static void test_registers(void **state)
+{
+    (void)state;
+    fst_tasks *ts = fst_tasks_new();
+    int how;
+    uint64_t ga[16] = { 0 }, gb[16] = { 0 };
+    ga[13] = 0x38100;
+    gb[13] = 0x48100;
+    size_t a = go(ts, disp(0x40000, 0x1000), &how);
+    size_t b = go(ts, disp(0x40000, 0x1000), &how);
+    assert_int_equal(how, FST_TASK_NEW);    /* a is running: b's dispatch is another task */
+    fst_resume r = at(0x40080, 0, 0);
+    r.grv = 0xFFFF;
+    memcpy(r.gr, ga, sizeof ga);
+    suspend(ts, a, r);
+    memcpy(r.gr, gb, sizeof gb);
+    suspend(ts, b, r);
+    fst_dispatch d = disp(0x40080, 0x1000);
+    d.grv = 0xFFFF;
+    d.gr = gb;
+    assert_int_equal(go(ts, d, &how), b);
+    assert_int_equal(how, FST_TASK_BY_EVIDENCE);
+    d.gr = ga;
+    assert_int_equal(go(ts, d, &how), a);
+    /* a task whose registers differ is not the one: a new task */
+    r.grfree = 1u << 15;    /* R15 may change (an SVC's return code) */
+    memcpy(r.gr, ga, sizeof ga);
+    suspend(ts, a, r);
+    uint64_t gc[16] = { 0 };
+    memcpy(gc, ga, sizeof gc);
+    gc[15] = 4;
+    d.gr = gc;
+    assert_int_equal(go(ts, d, &how), a);   /* R15 is free */
+    suspend(ts, a, r);
+    gc[12] = 1;
+    size_t c = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    assert_int_not_equal(c, a);
+    fst_tasks_free(ts);
+}
+
+/* The dispatcher's blocks: a task's own names it; a new one is a new task's; a common one
+** (used for several tasks) says nothing; an LPSW of an old-PSW slot is the task suspended
+** last; a handler's save area names the task it saved. */
+static void test_blocks(void **state)
+{
+    (void)state;
+    fst_tasks *ts = fst_tasks_new();
+    int how;
+    fst_dispatch d = disp(0x40000, 0x1000);
+    d.block = 0x408;
+    d.lpsw = 0x700;             /* one common PSW slot */
+    size_t a = go(ts, d, &how);
+    suspend(ts, a, at(0x40040, 0, 0));
+    d.block = 0x488;
+    size_t b = go(ts, d, &how); /* a new block, and a is elsewhere */
+    assert_int_equal(how, FST_TASK_NEW);
+    suspend(ts, b, at(0x40040, 0, 0));  /* both at 40040 */
+    d.addr = 0x40040;
+    d.block = 0x408;
+    assert_int_equal(go(ts, d, &how), a);
+    assert_int_equal(how, FST_TASK_BY_EVIDENCE);
+    suspend(ts, a, at(0x40040, 0, 0));
+    d.block = 0x488;
+    assert_int_equal(go(ts, d, &how), b);
+    suspend(ts, b, at(0x40040, 0, 0));
+    /* a block never used: a new task, although both could resume there */
+    d.block = 0x508;
+    size_t c = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    suspend(ts, c, at(0x40040, 0, 0));
+    /* no LM block: the common PSW slot 700 (used for a, b and c) says nothing: a guess */
+    d.block = 0;
+    size_t left;
+    size_t g = fst_tasks_dispatch(ts, &d, &how, &left);
+    assert_int_equal(how, FST_TASK_GUESSED);
+    assert_int_equal(left, 3);
+    assert_int_equal(g, a);     /* suspended longest */
+    suspend(ts, g, at(0x40040, 0, 0));
+    /* the handler saved c's registers at 200; LM 200 and LPSW of the external old PSW: c */
+    fst_tasks_saved(ts, c, 0x200);
+    d.block = 0x200;
+    d.lpsw = 0x18;
+    d.lpsw_slot = 1;
+    assert_int_equal(go(ts, d, &how), c);
+    assert_int_equal(how, FST_TASK_BY_EVIDENCE);
+    suspend(ts, c, at(0x40040, 0, 0));
+    /* an LPSW of a slot with no block: a tie goes to the task suspended last */
+    d.block = 0;
+    assert_int_equal(fst_tasks_dispatch(ts, &d, &how, &left), c);
     assert_int_equal(how, FST_TASK_GUESSED);
     fst_tasks_free(ts);
 }
 
-/* Unknown resume addresses: by elimination; the state must match; 24-bit masking. */
-static void test_elimination_state(void **state)
+/* The state: a supervisor-state dispatch that no task accounts for is the supervisor's own
+** work; a task suspended in supervisor state does not resume in problem state. */
+static void test_state(void **state)
 {
     (void)state;
     fst_tasks *ts = fst_tasks_new();
     int how;
     size_t a = fst_tasks_start(ts, 0x20000, FST_SPACE_REAL);
-    fst_tasks_suspend(ts, a, FST_RESUME_UNKNOWN, M31, PROB);
-    /* a supervisor-state dispatch that nothing explains is the supervisor's own work */
-    assert_true(fst_tasks_dispatch(ts, 0x500, FST_SPACE_REAL, SUP, 0, &how) == FST_NOTASK_ID);
-    assert_int_equal(fst_tasks_dispatch(ts, 0x20400, FST_SPACE_REAL, PROB, 0, &how), a);
-    assert_int_equal(how, FST_TASK_BY_ELIMINATION);
-    fst_tasks_suspend(ts, a, 0x20402, 0xFFFFFFull, PROB);
-    assert_int_equal(fst_tasks_dispatch(ts, 0x40020402, FST_SPACE_REAL, PROB, 0, &how), a); /* BALR's top byte */
-    assert_int_equal(how, FST_TASK_BY_RESUME);
-    fst_tasks_suspend(ts, a, 0x20404, M31, SUP);    /* suspended in supervisor state */
-    assert_int_equal(fst_tasks_dispatch(ts, 0x20404, FST_SPACE_REAL, PROB, 0, &how), 1);
+    fst_resume r = at(0, 0, 1);
+    r.problem = 0;
+    suspend(ts, a, r);
+    fst_dispatch d = disp(0x20400, FST_SPACE_REAL);
+    size_t b = go(ts, d, &how);
     assert_int_equal(how, FST_TASK_NEW);
+    assert_int_not_equal(a, b);
+    suspend(ts, b, at(0x20410, 0, 0));
+    d.problem = 0;
+    d.addr = 0x500;
+    assert_int_equal(go(ts, d, &how), a);   /* anywhere, in supervisor state */
+    suspend(ts, a, (fst_resume){ .mask = M31, .problem = 0, .at = { 0x20010 }, .n = 1 });
+    assert_true(go(ts, d, &how) == FST_NOTASK_ID);
     fst_tasks_free(ts);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_spaces),
-        cmocka_unit_test(test_resume_lpsw_guess),
-        cmocka_unit_test(test_elimination_state),
+        cmocka_unit_test(test_spaces),    cmocka_unit_test(test_addresses), cmocka_unit_test(test_registers),
+        cmocka_unit_test(test_blocks),    cmocka_unit_test(test_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
