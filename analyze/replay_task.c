@@ -258,7 +258,9 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
     int svc = t->have_prev && d->bytes[0] == 0x0A;
     int to_sup = t->have_prev && (t->prev_state & FST_ST_PROBLEM) && !(rec->state & FST_ST_PROBLEM);
     if (c->intr || svc || to_sup) {
-        suspend(x, c, svc ? SUSP_SVC : SUSP_INTR, 1, 1);
+        /* the handler's first instruction shows the task's registers; a problem-state one
+        ** is already a task's (a range trace does not show the handler) */
+        suspend(x, c, svc ? SUSP_SVC : SUSP_INTR, !(rec->state & FST_ST_PROBLEM), 1);
         c->handler = 1;
     } else if (t->have_prev && is_lpsw(d) && !(t->prev_state & FST_ST_PROBLEM) && (rec->state & FST_ST_PROBLEM)) {
         suspend(x, c, SUSP_INTR, 1, 0); /* the supervisor's first dispatch (the trace began in it) */

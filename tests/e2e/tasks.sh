@@ -114,3 +114,13 @@ if fst-capture -q --timeout=200 -o live.trace "$INS" 2> err; then
 else
     fail "live run under Hercules" "$(head -5 err)"
 fi
+
+# a range trace of the tasks' code with registers (traceopt traditional), as the README's MVS
+# route recommends: the supervisor is not traced, but CR1 and the registers every traced
+# instruction shows tell the tasks apart (tasks.h): every figure as in a whole-system trace
+if fst-capture -q --timeout=200 --range=30000-4FFFF --traceopt=traditional -o rangetrad.trace "$INS" 2> err; then
+    report_all "live range trace with registers, map" rangetrad.trace "$NM"
+    report_all "live range trace with registers, no map" rangetrad.trace
+else
+    fail "live range trace under Hercules" "$(head -5 err)"
+fi
