@@ -1,22 +1,16 @@
 /* analyze/diagnose.c — findings about a replay, said instead of silence; see diagnose.h. */
 #include "analyze/diagnose.h"
+#include "analyze/holder.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct held {       /* routine r holds the addresses [lo, hi) */
-    uint64_t lo, hi;
-    size_t r;
-} held;
-
 struct fst_diag {
     const fst_pm *pm;
     const fst_profile *p;
-    size_t *by_addr;        /* routine indices sorted by entry (built at the first event) */
-    size_t n;
+    fst_holder *h;          /* which routine holds an address (built at the first event) */
     uint64_t *unentered;    /* per routine: instructions run inside it while outside */
-    held hold[2];           /* holder()'s last answers, the latest first */
 };
 
 fst_diag *fst_diag_new(const fst_pm *pm)
@@ -30,82 +24,16 @@ void fst_diag_free(fst_diag *d)
 {
     if (!d)
         return;
-    free(d->by_addr);
+    fst_holder_free(d->h);
     free(d->unentered);
     free(d);
-}
-
-static const fst_profile *sort_p;
-static int by_entry(const void *a, const void *b)
-{
-    uint64_t x = sort_p->r[*(const size_t *)a].entry, y = sort_p->r[*(const size_t *)b].entry;
-    return x < y ? -1 : x > y;
 }
 
 static void build(fst_diag *d, const fst_profile *p)
 {
     d->p = p;
-    d->by_addr = fst_xcalloc(p->nr + 1, sizeof *d->by_addr);
+    d->h = fst_holder_new(p);
     d->unentered = fst_xcalloc(p->nr + 1, sizeof *d->unentered);
-    for (size_t i = 0; i < p->nr; i++)
-        if (p->r[i].entry != UINT64_MAX)
-            d->by_addr[d->n++] = i;
-    sort_p = p;
-    qsort(d->by_addr, d->n, sizeof *d->by_addr, by_entry);
-}
-
-/* The routine whose storage holds addr: the last entry at or below it, inside the program,
-** searched for. The answer holds for the addresses [*lo, *hi) around addr (up to the next
-** entry, within the program's bounds or outside them). */
-static size_t search(const fst_diag *d, uint64_t addr, uint64_t *lo_, uint64_t *hi_)
-{
-    const fst_profile *p = d->p;
-    if (!d->n) {
-        *lo_ = 0, *hi_ = UINT64_MAX;
-        return FST_NONE;
-    }
-    if (addr < p->lo || addr >= p->hi) {
-        *lo_ = addr < p->lo ? 0 : p->hi;
-        *hi_ = addr < p->lo ? p->lo : UINT64_MAX;
-        return FST_NONE;
-    }
-    size_t lo = 0, hi = d->n;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (p->r[d->by_addr[mid]].entry <= addr)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    uint64_t first = p->r[d->by_addr[lo]].entry;
-    size_t r = FST_NONE;
-    if (first > addr) {   /* below the first entry */
-        *lo_ = p->lo;
-        *hi_ = first;
-    } else {
-        *lo_ = first;
-        *hi_ = lo + 1 < d->n ? p->r[d->by_addr[lo + 1]].entry : p->hi;
-        r = d->by_addr[lo];
-    }
-    if (*lo_ < p->lo)   /* the answer holds only inside the program, as the search does */
-        *lo_ = p->lo;
-    if (*hi_ > p->hi)
-        *hi_ = p->hi;
-    return r;
-}
-
-/* search(), with its last two answers kept (a loop's caller and callee): d->hold[0] is
-** the one for addr afterwards. */
-static size_t holder(fst_diag *d, uint64_t addr)
-{
-    if (addr >= d->hold[0].lo && addr < d->hold[0].hi)
-        return d->hold[0].r;
-    held h = d->hold[1];
-    if (!(addr >= h.lo && addr < h.hi))
-        h.r = search(d, addr, &h.lo, &h.hi);
-    d->hold[1] = d->hold[0];
-    d->hold[0] = h;
-    return h.r;
 }
 
 static void add(fst_diag *d, size_t r, uint64_t n)
@@ -129,11 +57,12 @@ static inline int neither(uint64_t a, uint64_t lo0, uint64_t s0, uint64_t lo1, u
 }
 
 /* The first instruction of [in, end) in neither of the last two answers (end if none), and
-** in *k how many before it are in d->hold[1]: a loop's instructions (a caller and its
+** in *k how many before it are in the second held range: a loop's instructions (a caller and its
 ** callee), four to a turn. */
 static const fst_insn *stretch(const fst_diag *d, const fst_insn *in, const fst_insn *end, uint64_t *k)
 {
-    uint64_t lo0 = d->hold[0].lo, s0 = d->hold[0].hi - lo0, lo1 = d->hold[1].lo, s1 = d->hold[1].hi - lo1, n = 0;
+    const fst_held *hd = d->h->hold;
+    uint64_t lo0 = hd[0].lo, s0 = hd[0].hi - lo0, lo1 = hd[1].lo, s1 = hd[1].hi - lo1, n = 0;
     const fst_insn *quads = in + (size_t)(end - in) / 4 * 4; /* one comparison a turn */
     for (; in < quads; in += 4) {
         if (neither(in[0].addr, lo0, s0, lo1, s1, &n))
@@ -165,16 +94,16 @@ void fst_diag_event(void *ctx, const fst_event *e)
     if (!d->p)
         build(d, e->profile);
     /* a run or a batch (events.h): a loop's instructions, mostly in the last two ranges (a
-    ** caller and its callee); where one falls in neither, holder() searches */
+    ** caller and its callee); where one falls in neither, fst_holder_of searches */
     const fst_insn *in = e->insn, *end = in + e->n;
     while (in < end) {
         uint64_t k;
         const fst_insn *stop = stretch(d, in, end, &k);
-        add(d, d->hold[0].r, (uint64_t)(stop - in) - k);
-        add(d, d->hold[1].r, k);
+        add(d, d->h->hold[0].r, (uint64_t)(stop - in) - k);
+        add(d, d->h->hold[1].r, k);
         if (stop == end)
             break;
-        add(d, holder(d, stop->addr), 1);  /* also where no answer holds it (UINT64_MAX) */
+        add(d, fst_holder_of(d->h, stop->addr), 1);  /* also where no answer holds it */
         in = stop + 1;
     }
 }
@@ -247,10 +176,19 @@ void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (
                  (unsigned long long)p->dispatches, (unsigned long long)p->intr_in_routine);
         say(0, msg);
     }
+    if (p->inferred) {
+        snprintf(msg, sizeof msg, "%llu task switches inferred: a branch on a register the trace does not "
+                 "show was followed by the address a suspended task resumes at, neither a routine's entry "
+                 "after a call nor the caller after a return (a trace with registers shows them)",
+                 (unsigned long long)p->inferred);
+        say(1, msg);
+    }
     if (p->guessed) {
         snprintf(msg, sizeof msg, "%llu dispatches left several suspended tasks that the trace cannot tell "
-                 "apart (%llu candidates in all): fst guessed the one suspended longest",
-                 (unsigned long long)p->guessed, (unsigned long long)p->guess_left);
+                 "apart (%llu candidates in all; %llu of them between tasks in the same call state, which "
+                 "changes only what each task did): fst guessed the one suspended longest",
+                 (unsigned long long)p->guessed, (unsigned long long)p->guess_left,
+                 (unsigned long long)p->guessed_same);
         say(1, msg);
     }
 }

@@ -145,6 +145,9 @@ typedef struct fst_profile {
     uint64_t guessed;       /* dispatches the evidence left several tasks for (tasks.h): guessed */
     uint64_t intr_in_routine; /* interruptions while a routine of the task was active */
     uint64_t guess_left;    /* of the guessed dispatches: the candidates left, summed */
+    uint64_t guessed_same;  /* of them, the ones whose candidates' call states were the same */
+    uint64_t inferred;      /* task switches inferred after a branch whose target the trace does
+                               not show, to where a suspended task resumed (replay_task.c) */
     /* a sampled trace (analyze/sampled.h): *_insns count samples, costs are host time */
     int sampled;
     uint64_t samples, wait_samples; /* all samples; of them, wait PSWs (not time) */

@@ -70,6 +70,8 @@ ADJ(fst_profile, dispatches, new_tasks);
 ADJ(fst_profile, new_tasks, guessed);
 ADJ(fst_profile, guessed, intr_in_routine);
 ADJ(fst_profile, intr_in_routine, guess_left);
+ADJ(fst_profile, guess_left, guessed_same);
+ADJ(fst_profile, guessed_same, inferred);
 ADJ(fst_routine, calls, self_insns);
 ADJ(fst_routine, self_insns, incl_insns);
 ADJ(fst_routine, incl_insns, self_cost);
@@ -170,7 +172,7 @@ static void regions(rp *x, size_t tid)
     f->nreg = 0;
     region(f, &p->total_insns, 6);      /* total, outside, excluded: insns, then cost */
     region(f, &p->pgmchks, 6);          /* pgmchks .. open_frames */
-    region(f, &p->dispatches, 5);       /* dispatches .. guess_left */
+    region(f, &p->dispatches, 7);       /* dispatches .. inferred */
     for (size_t i = 0; i < p->nr; i++)
         region(f, &p->r[i].calls, 5);   /* calls, self_insns, incl_insns, self_cost, incl_cost */
     for (size_t i = 0; i < p->narcs; i++)

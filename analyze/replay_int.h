@@ -56,6 +56,8 @@ typedef struct rp_task {
     uint32_t prev_state;
     int had_mainline;
     int started;      /* a dispatch ran its first instruction (its mainline is entered then) */
+    int taint;        /* a guess among tasks whose call states differed took it or left it: its
+                         calls and instructions are uncertain from then on (profile.h) */
     uint64_t insns;   /* its clock (events.h) */
     fst_fx cost;
 } rp_task;

@@ -5,6 +5,9 @@
 #include "analyze/replay_int.h"
 #include "capture/herclog.h"   /* fst_psw_ia */
 
+#include <stdio.h>
+#include <stdlib.h>
+
 uint64_t fst_rp_space_of(const rp_cpu *c, uint32_t state)
 {
     if (!(state & FST_ST_DAT))
@@ -67,7 +70,7 @@ static int branch_target(const rp_cpu *c, const fst_insn *d, uint32_t state, uin
 ** SUSP_INTR after an interruption (c->pgm: a program check), SUSP_SWITCH a task switch
 ** seen only as a jump (a range trace). */
 enum { SUSP_INTR, SUSP_SVC, SUSP_SWITCH };
-static void resume_of(const rp_cpu *c, const fst_insn *d, uint32_t state, int kind, fst_resume *r)
+static void resume_of(const rp_cpu *c, const rp_task *t, const fst_insn *d, uint32_t state, int kind, fst_resume *r)
 {
     r->n = 0;
     r->anywhere = 0;
@@ -92,8 +95,11 @@ static void resume_of(const rp_cpu *c, const fst_insn *d, uint32_t state, int ki
     }
     if (branch_target(c, d, state, &tg))
         r->at[r->n++] = tg;
-    else
+    else {  /* anywhere, most likely the caller after a return (exact beats anywhere: tasks.h) */
         r->anywhere = 1;
+        if (t->n && returnlike(d) && t->f[t->n - 1].ret != (~0ull & t->f[t->n - 1].mask))
+            r->at[r->n++] = t->f[t->n - 1].ret;
+    }
     if ((d->flags & FST_I_COND) || r->n == 0) /* it may have fallen through */
         r->at[r->n++] = next;
     if (r->n == 2 && r->at[0] == r->at[1])
@@ -107,7 +113,7 @@ static void suspend(rp *x, rp_cpu *c, int kind, int exact, int intr)
     rp_task *t = &x->t[c->task];
     fst_resume r = { 0 };
     if (t->have_prev)
-        resume_of(c, &t->prev, t->prev_state, kind, &r);
+        resume_of(c, t, &t->prev, t->prev_state, kind, &r);
     else
         r.anywhere = 1, r.mask = ~0ull;
     uint16_t v;
@@ -162,6 +168,49 @@ void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec)
         fst_tasks_saved(x->ids, c->task, rec->addr);   /* STM 0,15: where the handler saved it */
 }
 
+/* Whether two tasks' call states are the same (their stacks frame for frame, their last
+** instruction): which of them runs then changes no routine's figures, only the tasks'. */
+static int same_state(const rp_task *a, const rp_task *b)
+{
+    if (a->n != b->n || a->have_prev != b->have_prev || a->had_mainline != b->had_mainline ||
+        a->started != b->started || (a->have_prev && (a->prev.addr != b->prev.addr || a->prev_state != b->prev_state ||
+                                                      memcmp(a->prev.bytes, b->prev.bytes, 6))))
+        return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->f[i].owner != b->f[i].owner || a->f[i].ret != b->f[i].ret || a->f[i].mask != b->f[i].mask ||
+            a->routine[i] != b->routine[i])
+            return 0;
+    return 1;
+}
+
+/* A guess between tasks whose call states differ: the figures of their routines are not
+** certain from now on (profile.h: uncertain). */
+static void guessed(rp *x, size_t tid)
+{
+    size_t n;
+    const size_t *c = fst_tasks_candidates(x->ids, &n);
+    int same = 1;
+    for (size_t i = 0; i < n; i++)
+        if (c[i] != tid) {
+            fst_rp_task_room(x, c[i]);
+            same &= same_state(&x->t[c[i]], &x->t[tid]);
+        }
+    if (getenv("FST_TASKS_DEBUG"))
+        for (size_t i = 0; i < n; i++) {
+            const rp_task *t = &x->t[c[i]];
+            fprintf(stderr, "fst: tasks:   t%zu depth %zu prev %llX", c[i], t->n, (unsigned long long)t->prev.addr);
+            for (size_t k = 0; k < t->n; k++)
+                fprintf(stderr, " %zu@%llX", t->routine[k], (unsigned long long)t->f[k].ret);
+            fprintf(stderr, "%s\n", same ? " (same)" : "");
+        }
+    if (same) {
+        x->p->guessed_same++;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        x->t[c[i]].taint = 1;
+}
+
 /* The dispatch of d: which task, counted; NOTASK for a supervisor-state one no task
 ** accounts for. */
 static size_t dispatch_of(rp *x, const fst_dispatch *d)
@@ -176,6 +225,7 @@ static size_t dispatch_of(rp *x, const fst_dispatch *d)
     if (how == FST_TASK_GUESSED) {
         x->p->guessed++;
         x->p->guess_left += left;
+        guessed(x, tid);
     }
     x->p->tasks[tid].space = fst_tasks_get(x->ids, tid)->space;
     return tid;
@@ -190,7 +240,8 @@ static int dispatched_interrupted(rp *x, rp_cpu *c, const fst_rec *rec)
         return 0;
     uint32_t st = fst_psw_state(c->lpsw_psw, c->lpsw_pswlen, fst_st_arch(rec->state));
     uint64_t ia = fst_psw_ia(c->lpsw_psw, c->lpsw_pswlen);
-    fst_dispatch d = { .addr = ia, .space = fst_rp_space_of(c, st), .problem = 1, .lpsw = c->lpsw,
+    fst_dispatch d = { .addr = ia, .space = fst_rp_space_of(c, st), .problem = 1,
+                       .lpsw = c->lpsw,
                        .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = c->grv, .gr = c->gr };
     size_t tid = dispatch_of(x, &d);
     fst_resume r = { .at = { ia }, .n = 1, .mask = amask(st), .problem = 1, .grv = c->grv };
@@ -209,7 +260,8 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     if (dispatched_interrupted(x, c, rec))
         return;     /* still handling, now for the task it dispatched */
     fst_dispatch d = { .addr = rec->addr, .space = fst_rp_space_of(c, rec->state),
-                       .problem = (rec->state & FST_ST_PROBLEM) != 0, .lpsw = c->lpsw,
+                       .problem = (rec->state & FST_ST_PROBLEM) != 0,
+                       .lpsw = c->lpsw,
                        .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = c->grv, .gr = c->gr };
     size_t tid = dispatch_of(x, &d);
     if (tid == FST_NOTASK_ID) {
@@ -232,8 +284,11 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
 /* Whether the task's last instruction d cannot be followed by one at addr in the same
 ** task: a jump no branch explains, a branch to neither its target nor its fall-through
 ** (the trace showing the target), or the capture saw such a jump (OPND). */
-static int jump_breaks(const rp_cpu *c, const fst_insn *d, uint32_t state, uint64_t addr)
+static int jump_breaks(rp *x, const rp_cpu *c, const rp_task *t, const fst_rec *rec)
 {
+    const fst_insn *d = &t->prev;
+    uint32_t state = t->prev_state;
+    uint64_t addr = rec->addr;
     if (!(d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)))
         return addr != fst_insn_next(d);
     if (!(d->flags & FST_I_CANBRANCH))
@@ -241,9 +296,18 @@ static int jump_breaks(const rp_cpu *c, const fst_insn *d, uint32_t state, uint6
     if (c->have_opnd)
         return 1;   /* the capture saw the branch followed by neither (tracebin.h OPND) */
     uint64_t tg, m = amask(state);
-    if (!branch_target(c, d, state, &tg))
+    if (branch_target(c, d, state, &tg))
+        return (addr & m) != (tg & m) && (!(d->flags & FST_I_COND) || addr != fst_insn_next(d));
+    /* a branch on a register the trace did not show: a call goes to a routine's entry, a
+    ** return to the top frame's caller; when it went elsewhere, to where a suspended task
+    ** resumes exactly, that task resumed (counted: an inference, not a certainty) */
+    int fits = (d->flags & FST_I_LINK) ? find_entry(x, addr) != FST_NONE
+             : t->n && returnlike(d)    ? (addr & m) == (t->f[t->n - 1].ret & m)
+                                        : 1;
+    if (fits || !fst_tasks_resumes_at(x->ids, addr, fst_rp_space_of(c, rec->state), (rec->state & FST_ST_PROBLEM) != 0))
         return 0;
-    return (addr & m) != (tg & m) && (!(d->flags & FST_I_COND) || addr != fst_insn_next(d));
+    x->p->inferred++;
+    return 1;
 }
 
 /* Running a task: does this instruction continue it, or did an interruption come? */
@@ -268,7 +332,10 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
         fst_tasks_get(x->ids, c->task)->r.n = 0;
         c->handler = 1;
         fst_rp_dispatch(x, c, rec);
-    } else if (t->have_prev && (c->grbad || c->space_new || jump_breaks(c, d, t->prev_state, rec->addr))) {
+    } else if (t->have_prev && (c->grbad || c->space_new || jump_breaks(x, c, t, rec))) {
+        if (getenv("FST_TASKS_DEBUG"))
+            fprintf(stderr, "fst: tasks: t%zu: %llX after %llX: a switch (%s)\n", c->task, (unsigned long long)rec->addr,
+                    (unsigned long long)d->addr, c->grbad ? "registers" : c->space_new ? "space" : "jump");
         suspend(x, c, SUSP_SWITCH, 0, 1);  /* handled where the range trace does not look */
         c->handler = 1;
         fst_rp_dispatch(x, c, rec);

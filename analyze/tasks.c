@@ -20,6 +20,8 @@ struct fst_tasks {
     uint64_t seq;       /* suspension counter */
     fst_map blk[2];     /* LM blocks (and save areas), LPSW operands */
     int debug;          /* FST_TASKS_DEBUG: each dispatch's candidates on stderr */
+    size_t *left;       /* the candidates the last dispatch left (fst_tasks_candidates) */
+    size_t nleft, leftcap;
 };
 
 fst_tasks *fst_tasks_new(void)
@@ -35,6 +37,7 @@ void fst_tasks_free(fst_tasks *ts)
     if (!ts)
         return;
     free(ts->t);
+    free(ts->left);
     fst_map_free(&ts->blk[0]);
     fst_map_free(&ts->blk[1]);
     free(ts);
@@ -95,6 +98,17 @@ static int address_verdict(const fst_resume *r, uint64_t addr)
         if ((r->at[i] & r->mask) == (addr & r->mask))
             return 2;
     return r->anywhere;
+}
+
+int fst_tasks_resumes_at(const fst_tasks *ts, uint64_t addr, uint64_t space, int problem)
+{
+    for (size_t i = 0; i < ts->n; i++) {
+        const fst_task *t = &ts->t[i];
+        if (t->suspended && t->r.problem == (problem != 0) && same_space(t->space, space) &&
+            address_verdict(&t->r, addr) == 2)
+            return 1;
+    }
+    return 0;
 }
 
 /* +1: the registers both sides show match; -1: one differs; 0: none shown on both. */
@@ -193,6 +207,13 @@ size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t
     }
     size_t id;
     *left = nc;
+    if (nc > ts->leftcap) {
+        ts->leftcap = nc * 2;
+        ts->left = fst_xrealloc(ts->left, ts->leftcap * sizeof *ts->left);
+    }
+    for (size_t i = 0; i < nc; i++)
+        ts->left[i] = c[i].id;
+    ts->nleft = nc;
     if (nc == 1) {
         id = c[0].id;
         *how = FST_TASK_BY_EVIDENCE;
@@ -223,6 +244,12 @@ size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t
 }
 
 void fst_tasks_resume(fst_tasks *ts, size_t id) { ts->t[id].suspended = 0; }
+
+const size_t *fst_tasks_candidates(const fst_tasks *ts, size_t *n)
+{
+    *n = ts->nleft;
+    return ts->left;
+}
 
 const char *fst_space_name(uint64_t space, char *buf)
 {

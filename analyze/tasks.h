@@ -20,7 +20,8 @@
 **      instruction (relative, or no base), from the operand the trace showed (tracebin.h
 **      OPND), from the registers shown (an RR branch) — and, where the handler showed the
 **      old PSW it stored (tracebin.h OLDPSW), exactly that one. A branch on a register
-**      the trace did not show leaves "anywhere" (weaker than an address that matches).
+**      the trace did not show leaves "anywhere" (weaker than an address that matches), and
+**      for a return (BR 14) also the top frame's return address.
 **   Registers (hard where shown). A task resumes with the registers it was suspended with:
 **      those the handler's first instruction showed (whole system), or its last
 **      instruction's less what that instruction may write (a range trace); an SVC may
@@ -113,6 +114,12 @@ void fst_tasks_saved(fst_tasks *ts, size_t id, uint64_t block);
 ** supervisor-state dispatch that no task accounts for returns FST_NOTASK_ID and changes
 ** nothing. */
 size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t *left);
+/* Whether a suspended task in `space`, problem state or not, resumes exactly at addr (not
+** merely anywhere): the evidence that a jump the trace does not explain is a task switch. */
+int fst_tasks_resumes_at(const fst_tasks *ts, uint64_t addr, uint64_t space, int problem);
+/* The candidates the last fst_tasks_dispatch left (its *left of them; valid until the
+** next dispatch): for a guess, the tasks it could have been. */
+const size_t *fst_tasks_candidates(const fst_tasks *ts, size_t *n);
 /* Task `id` runs again (the replayer knows which: the only one it could be). */
 void fst_tasks_resume(fst_tasks *ts, size_t id);
 /* An address space as reports print it: CR1 in 8 hex digits (more in z), "real" or
