@@ -191,4 +191,11 @@ void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (
                  (unsigned long long)p->guessed_same);
         say(1, msg);
     }
+    if (p->unc_dispatches || p->inferred) {
+        snprintf(msg, sizeof msg, "so %llu calls and %llu instructions are uncertain: each routine's true "
+                 "figures lie within the bounds csv --meta ('# uncertain:') and json (\"calls_uncertain\", "
+                 "\"self_uncertain\") give; a trace with registers (traceopt traditional, or a 4.x tf file) "
+                 "decides them", (unsigned long long)p->unc_calls, (unsigned long long)p->unc_insns);
+        say(1, msg);
+    }
 }

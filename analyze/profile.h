@@ -103,6 +103,9 @@ typedef struct fst_routine {
     uint64_t calls;         /* calls under DESIGN §3 (the mainline's first entry is not one) */
     uint64_t self_insns, incl_insns;
     fst_fx self_cost, incl_cost;
+    /* uncertain (tasks.h): of its calls and self instructions, how many a wrong guess of
+    ** which task ran could have changed; the true figures lie within these of the ones above */
+    uint64_t calls_unc, self_unc;
 } fst_routine;
 
 typedef struct fst_arc {
@@ -148,6 +151,8 @@ typedef struct fst_profile {
     uint64_t guessed_same;  /* of them, the ones whose candidates' call states were the same */
     uint64_t inferred;      /* task switches inferred after a branch whose target the trace does
                                not show, to where a suspended task resumed (replay_task.c) */
+    uint64_t unc_dispatches;/* guesses between tasks in different call states */
+    uint64_t unc_insns, unc_calls; /* instructions and calls of tasks a guess made uncertain */
     /* a sampled trace (analyze/sampled.h): *_insns count samples, costs are host time */
     int sampled;
     uint64_t samples, wait_samples; /* all samples; of them, wait PSWs (not time) */

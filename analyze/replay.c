@@ -2,6 +2,7 @@
 ** (events.h); see profile.h for the decisions taken where DESIGN is silent, tasks.h for
 ** which task runs, replay_int.h for how the replayer's files divide the work. */
 #include "analyze/replay_int.h"
+#include "analyze/holder.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,8 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
         c->dispatch = is_lpsw(d);
         owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
     }
+    if (!c->handler && x->t[c->task].taint)
+        fst_rp_uncertain(x, rec->addr, owner);
     int sup = !(rec->state & FST_ST_PROBLEM);
     if (sup && x->sup != FST_NONE)
         owner = x->sup;
@@ -137,7 +140,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
 ** dispatch is pending, and the mainline is not looked for at every instruction. */
 static int flows_on(const rp *x, const rp_cpu *c)
 {
-    if (!c->have_prev || c->intr || c->gap || x->regs || !fst_code_plain(&c->prev))
+    if (!c->have_prev || c->intr || c->gap || x->regs || x->tainted || !fst_code_plain(&c->prev))
         return 0;
     if (c->handler)
         return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
@@ -402,6 +405,7 @@ out:
     fst_code_free(x.code);
     free(x.cpus);
     fst_rp_fold_free(&x);
+    fst_holder_free(x.holder);
     if (rc < 0)
         fst_profile_free(p);   /* a failed replay leaves nothing to free (fst-diff goes on) */
     return rc;

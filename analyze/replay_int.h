@@ -193,6 +193,10 @@ typedef struct rp {
     size_t ncpu;
     int regs;           /* the trace shows registers (REGS records): every instruction goes
                            through insn(), which compares them (tasks.h) */
+    int tainted;        /* a task is uncertain (rp_task.taint): every instruction goes through
+                           insn(), which counts what is uncertain (loops are not folded) */
+    struct fst_holder *holder;  /* which routine holds an address (holder.h), once tainted */
+    int inferring;      /* the dispatch due follows an inferred switch (replay_task.c) */
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
     int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
     uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
@@ -275,6 +279,9 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec);
 void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec);
 void fst_rp_wait_state(rp *x, rp_cpu *c, const fst_rec *rec);   /* c waits: no task */
 void fst_rp_oldpsw(rp *x, rp_cpu *c, const fst_rec *rec);       /* an OLDPSW record */
+/* An instruction at addr, charged to owner, of a task a guess made uncertain: counted in the
+** uncertainty of owner and of the routine that holds addr. */
+void fst_rp_uncertain(rp *x, uint64_t addr, size_t owner);
 void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec);         /* an OPND record */
 #define FST_INTR_PGM_ 16    /* a program check, among the FST_INTR_* classes (susp_cls) */
 

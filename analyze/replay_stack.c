@@ -45,6 +45,10 @@ static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller
     if (!t->rets)
         t->rets = fst_xcalloc(FST_RP_RETS, sizeof *t->rets);
     t->rets[rets_slot(ret & mask)]++;
+    if (counted && t->taint) {  /* a task a guess made uncertain (tasks.h) */
+        x->p->r[r].calls_unc++;
+        x->p->unc_calls++;
+    }
     fst_event *e = &x->fev;
     e->kind = FST_EV_CALL;
     e->cpu = cpuno;

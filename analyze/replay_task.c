@@ -3,6 +3,7 @@
 ** trace shows of where and with what it can resume; dispatches that resume one, with what
 ** the trace shows of them; wait states. */
 #include "analyze/replay_int.h"
+#include "analyze/holder.h"
 #include "capture/herclog.h"   /* fst_psw_ia */
 
 #include <stdio.h>
@@ -183,9 +184,28 @@ static int same_state(const rp_task *a, const rp_task *b)
     return 1;
 }
 
+void fst_rp_uncertain(rp *x, uint64_t addr, size_t owner)
+{
+    fst_profile *p = x->p;
+    if (!x->holder)
+        x->holder = fst_holder_new(p);
+    size_t h = fst_holder_of(x->holder, addr);
+    if (owner != FST_NONE)
+        p->r[owner].self_unc++;
+    if (h != FST_NONE && h != owner)
+        p->r[h].self_unc++;
+    p->unc_insns++;
+}
+
 /* A guess between tasks whose call states differ: the figures of their routines are not
-** certain from now on (profile.h: uncertain). */
-static void guessed(rp *x, size_t tid)
+** certain from then on. Whichever it was, the other's stack may go on under the wrong
+** task's calls and returns until the end (nothing in a trace without registers puts it
+** right), so every instruction and call of those tasks from now on is counted as uncertain,
+** for the routine charged and the one that holds it (fst_rp_uncertain), and a call across
+** the suspension, to the routine that begins where the task resumes. With --timed=all the
+** truth lies within these bounds (the code of a routine is its own); with the default
+** timing an untimed routine's instructions go to a caller the wrong stack may not hold. */
+static void guessed(rp *x, size_t tid, uint64_t addr)
 {
     size_t n;
     const size_t *c = fst_tasks_candidates(x->ids, &n);
@@ -209,6 +229,14 @@ static void guessed(rp *x, size_t tid)
     }
     for (size_t i = 0; i < n; i++)
         x->t[c[i]].taint = 1;
+    x->tainted = 1;
+    x->plain = 0;
+    x->p->unc_dispatches++;
+    size_t r = find_entry(x, addr);
+    if (r != FST_NONE) {
+        x->p->r[r].calls_unc++;
+        x->p->unc_calls++;
+    }
 }
 
 /* The dispatch of d: which task, counted; NOTASK for a supervisor-state one no task
@@ -225,7 +253,7 @@ static size_t dispatch_of(rp *x, const fst_dispatch *d)
     if (how == FST_TASK_GUESSED) {
         x->p->guessed++;
         x->p->guess_left += left;
-        guessed(x, tid);
+        guessed(x, tid, d->addr);
     }
     x->p->tasks[tid].space = fst_tasks_get(x->ids, tid)->space;
     return tid;
@@ -271,6 +299,10 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     c->task = tid;
     c->handler = c->dispatch = 0;
     c->lpsw = c->lmblk = 0;
+    if (x->inferring) {
+        x->inferring = 0;
+        x->t[tid].taint = 1;
+    }
     if (!x->t[tid].started) {   /* a task's first instruction, at a routine: its mainline */
         x->t[tid].started = 1;
         size_t r = find_entry(x, rec->addr);
@@ -284,7 +316,7 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
 /* Whether the task's last instruction d cannot be followed by one at addr in the same
 ** task: a jump no branch explains, a branch to neither its target nor its fall-through
 ** (the trace showing the target), or the capture saw such a jump (OPND). */
-static int jump_breaks(rp *x, const rp_cpu *c, const rp_task *t, const fst_rec *rec)
+static int jump_breaks(rp *x, rp_cpu *c, const rp_task *t, const fst_rec *rec)
 {
     const fst_insn *d = &t->prev;
     uint32_t state = t->prev_state;
@@ -307,6 +339,10 @@ static int jump_breaks(rp *x, const rp_cpu *c, const rp_task *t, const fst_rec *
     if (fits || !fst_tasks_resumes_at(x->ids, addr, fst_rp_space_of(c, rec->state), (rec->state & FST_ST_PROBLEM) != 0))
         return 0;
     x->p->inferred++;
+    x->t[c->task].taint = 1;    /* an inference: both tasks' figures are uncertain (guessed()) */
+    x->tainted = 1;
+    x->plain = 0;
+    x->inferring = 1;
     return 1;
 }
 

@@ -118,6 +118,22 @@ static int task_rows(FILE *out, const fst_profile *p)
     return rc ? -1 : 0;
 }
 
+/* --meta, when fst had to guess which task ran (analyze/tasks.h): how much that leaves
+** uncertain, in all and per routine (the true calls and self instructions lie within these
+** of the printed ones); the same counts as json's "uncertain". */
+static void uncertain_lines(FILE *out, const fst_profile *p)
+{
+    if (!p->guessed && !p->inferred)
+        return;
+    fprintf(out, "# uncertain: total dispatches=%llu calls=%llu instructions=%llu\n",
+            (unsigned long long)(p->unc_dispatches + p->inferred), (unsigned long long)p->unc_calls,
+            (unsigned long long)p->unc_insns);
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].calls_unc || p->r[i].self_unc)
+            fprintf(out, "# uncertain: routine=%s calls=%llu self_instr=%llu\n", p->r[i].name,
+                    (unsigned long long)p->r[i].calls_unc, (unsigned long long)p->r[i].self_unc);
+}
+
 static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     (void)ctx;
@@ -125,6 +141,7 @@ static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
         if (meta_line(out, fc, err) < 0)
             return -1;
         pricing_lines(out, fc, p);
+        uncertain_lines(out, p);
     }
     if (fst_fopt(fc, "by-task") ? task_rows(out, p) : fst_write_csv(out, p))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");

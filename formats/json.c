@@ -32,6 +32,11 @@
 **               "tasks_new", "tasks_guessed" },
 **                                        counts of the replay (unmodeled: instructions the
 **                                        cost model had no row for; the task counts: tasks.h)
+**   "uncertain": { "dispatches", "calls", "instructions" }
+**                                        what fst had to guess of which task ran (tasks.h)
+**                                        leaves uncertain: guessed or inferred dispatches, and
+**                                        the calls and instructions of the tasks they touched
+**                                        (csv --meta's '# uncertain:' lines: the same counts)
 **   "pricing": {                         how the instructions were priced (analyze/pricing.h)
 **     "rule": int, "default": int,       instructions priced by a class rule, at the default
 **     "undecoded": int,                  instructions the decoder did not know
@@ -57,6 +62,8 @@
 **     "self_time_ns", "incl_time_ns"     self / inclusive (a recursion counted once);
 **                                        all 0 for routines that are not timed, whose
 **                                        instructions belong to the nearest timed caller
+**     "calls_uncertain", "self_uncertain" the true calls and self instructions lie within
+**                                        these of the figures above (0: exact; tasks.h)
 **   }, ... ],
 **   "arcs": [ {                          caller -> callee pairs, in order of first call
 **     "caller": int | null,              routine index, null = from outside
@@ -137,11 +144,12 @@ static int routine(FILE *out, const fst_profile *p, size_t i)
                   r->timed ? "true" : "false", r->excluded ? "true" : "false", r->mainline ? "true" : "false") < 0;
     return rc | (fprintf(out, "     \"calls\": %s, \"self_instructions\": %s, \"incl_instructions\": %s, "
                               "\"self_time_fx\": %s, \"incl_time_fx\": %s, \"self_time_ns\": %s, "
-                              "\"incl_time_ns\": %s}%s\n",
+                              "\"incl_time_ns\": %s,\n     \"calls_uncertain\": %s, \"self_uncertain\": %s}%s\n",
                          ju(r->calls), ju(r->self_insns),
                          ju(r->incl_insns), ju(r->self_cost),
                          ju(r->incl_cost), ju(fst_fx_to_ns(r->self_cost)),
-                         ju(fst_fx_to_ns(r->incl_cost)), i + 1 < p->nr ? "," : "") < 0);
+                         ju(fst_fx_to_ns(r->incl_cost)), ju(r->calls_unc), ju(r->self_unc),
+                         i + 1 < p->nr ? "," : "") < 0);
 }
 
 static int arc(FILE *out, const fst_profile *p, size_t i)
@@ -219,6 +227,8 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
                   ju(p->unmodeled), ju(p->svcs), ju(p->dispatches),
                   ju(p->intr_in_routine), ju(p->new_tasks),
                   ju(p->guessed)) < 0;
+    rc |= fprintf(out, "  \"uncertain\": {\"dispatches\": %s, \"calls\": %s, \"instructions\": %s},\n",
+                  ju(p->unc_dispatches + p->inferred), ju(p->unc_calls), ju(p->unc_insns)) < 0;
     rc |= pricing(out, fc, p);
     rc |= fprintf(out, "  \"tasks\": [\n") < 0;
     for (size_t i = 0; i < p->ntasks && !rc; i++)

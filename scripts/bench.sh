@@ -179,3 +179,27 @@ printf '%-18s %8s s  exact (bigloop rate x %s M instructions)  vs %8s s sampled:
     "$(awk -v t="$t_cap" -v n="$insns" -v m="$sinsns" 'BEGIN { printf "%.0f", t / n * m }')" \
     "$(awk -v m="$sinsns" 'BEGIN { printf "%.0f", m / 1e6 }')" "$t_smp" \
     "$(awk -v t="$t_cap" -v n="$insns" -v s="$t_smp" -v m="$sinsns" 'BEGIN { printf "%.0f", t / n * m / s }')"
+
+# Jobs under an operating system (issue 21): tests/programs/tasks.s (a supervisor, three
+# tasks, two address spaces at the same virtual addresses) traced the four ways the README's
+# MVS route offers: the whole system or a range (its tasks' code, 30000-4FFFF: what a job's
+# range trace is), with registers (traceopt traditional) or without. Per way: traced
+# instructions a second (Hercules' text trace), log and trace.bin bytes per traced
+# instruction, and whether fst's figures are exact or come with bounds (what the trace's
+# evidence decides: analyze/tasks.h).
+TASKS=$PWD/build/programs/tasks.ins
+for way in "whole noregs:" "whole traditional:--traceopt=traditional" "range noregs:--range=30000-4FFFF" \
+           "range traditional:--range=30000-4FFFF --traceopt=traditional"; do
+    name=${way%%:*} opts=${way#*:}
+    t0=$(now)
+    # shellcheck disable=SC2086
+    "$BIN/fst-capture" -q $opts --keep-log="$W/os.log" -o "$W/os.trace" "$TASKS"
+    t1=$(now)
+    n=$("$BIN/fst-dump" --summary "$W/os.trace" | sed -n 's/^count.insn=//p')
+    "$BIN/fst-report" --format=csv --meta --timed=all -o "$W/os.csv" "$W/os.trace" 2> "$W/os.err"
+    unc=$(sed -n 's/^# uncertain: total dispatches=\([0-9]*\) calls=\([0-9]*\) instructions=\([0-9]*\)/\1 guesses, \2 calls, \3 instructions within bounds/p' "$W/os.csv")
+    printf '%-18s %-18s %7.0f instructions/s  log %5s B, trace %6s B per instruction  %s\n' "os trace" "$name" \
+        "$(awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { print n / (b - a) }')" \
+        "$(ratio "$(stat -c %s "$W/os.log")" "$n")" "$(bpi "$(stat -c %s "$W/os.trace")" "$n")" "${unc:-exact}"
+done
+rm -f "$W/os.log" "$W/os.trace"
