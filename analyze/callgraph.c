@@ -4,9 +4,11 @@
 ** (events.h: tinsns, tcost), so a task preempted inside a routine is not charged for the
 ** tasks that ran meanwhile. */
 #include "analyze/profile.h"
+#include "analyze/tasks.h"
 
 #include "common/map.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,7 @@ typedef struct open_frame {
     int outer_arc;          /* the outermost frame of its arc in the task */
     fst_fx cost0;           /* the task's clock at the call */
     uint64_t insns0;
+    int excluded;           /* the task's space is not --space's: it counts nothing */
 } open_frame;
 
 typedef struct tstack {
@@ -95,7 +98,9 @@ void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t
     fst_profile *p = cg->p;
     fst_routine *r = &p->r[routine];
     tstack *s = stack_of(cg, task);
-    open_frame f = { routine, FST_NONE, 1, 1, tcost, tinsns };
+    open_frame f = { routine, FST_NONE, 1, 1, tcost, tinsns, 0 };
+    if (task < p->ntasks && p->tasks[task].excluded)
+        counted = 0, f.excluded = 1;    /* another address space than --space's: nothing counts */
     if (r->timed && counted) {
         r->calls++;
         if (task < p->ntasks)
@@ -134,7 +139,7 @@ void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t ti
     s->open[f.routine]--;
     if (f.arc != FST_NONE)
         s->arcopen[f.arc]--;
-    if (f.outer) {
+    if (f.outer && !f.excluded) {
         p->r[f.routine].incl_cost += tcost - f.cost0;
         p->r[f.routine].incl_insns += tinsns - f.insns0;
         if (task < p->ntasks) {
@@ -178,6 +183,30 @@ int fst_profile_check(const fst_profile *p, fst_err *err)
         return fst_errf(err, "internal: time not conserved (%llu of %llu instructions accounted for)",
                         (unsigned long long)n, (unsigned long long)p->total_insns);
     return 0;
+}
+
+int fst_profile_space_check(const fst_profile *p, uint64_t space, fst_err *err)
+{
+    char list[400], nm[24];
+    size_t len = 0, shown = 0;
+    list[0] = 0;
+    for (size_t i = 0; i < p->ntasks; i++)
+        if (p->tasks[i].space == space)
+            return 0;
+    for (size_t i = 0; i < p->ntasks && len + 1 < sizeof list; i++) {
+        uint64_t sp = p->tasks[i].space, n = 0;
+        size_t k = 0;
+        while (k < i && p->tasks[k].space != sp)
+            k++;
+        if (k < i)
+            continue;   /* listed already */
+        for (size_t j = i; j < p->ntasks; j++)
+            n += p->tasks[j].space == sp ? p->tasks[j].insns : 0;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s (%llu instructions)", shown++ ? ", " : "",
+                                fst_space_name(sp, nm), (unsigned long long)n);
+    }
+    return fst_errf(err, "--space=%llX: no task ran in that address space; the trace shows %s",
+                    (unsigned long long)space, shown ? list : "none");
 }
 
 void fst_profile_free(fst_profile *p)

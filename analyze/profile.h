@@ -176,6 +176,10 @@ typedef struct fst_taskprof {
     uint64_t insns, problem_insns;
     fst_fx cost;
     fst_taskroutine *r;
+    int excluded;           /* not of the address space --space chose: none of its calls,
+                               instructions or times counts in any figure */
+    int uncertain;          /* a guess of which task ran touched it (tasks.h): its own figures
+                               may belong to the tasks it was guessed among */
 } fst_taskprof;
 
 typedef struct fst_replay_opts {
@@ -249,6 +253,9 @@ static inline void fst_callgraph_exec_n(fst_profile *p, uint32_t task, uint32_t 
 }
 /* Conservation: sum(self) + outside + excluded == total, in fst_fx and instructions. */
 int fst_profile_check(const fst_profile *p, fst_err *err);
+/* --space=SPACE: -1 (err names the spaces the trace does show, with their tasks'
+** instructions) when no task ran in it; 0 otherwise. */
+int fst_profile_space_check(const fst_profile *p, uint64_t space, fst_err *err);
 
 /* STATIN cards (seed 000): 80-byte records, columns 1-72, embedded blanks removed, the
 ** first 8 non-blank characters, one name per card; blank cards are skipped. Returns the

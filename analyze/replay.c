@@ -113,7 +113,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
         owner = x->sup;
     int excluded = x->may_exclude &&
                    ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
-                    (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].space != x->o->space)));
+                    (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].excluded)));
     int charged = excluded ? FST_CHARGE_EXCLUDED : owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
     if (c->prev_state != rec->state || c->prev_task != c->task || c->prev_owner != owner || c->prev_charged != charged)
         fst_rp_flush(x, c); /* what is pending was executed with the old ones */

@@ -272,6 +272,7 @@ static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
 
 /* replay_task.c */
 void fst_rp_task_room(rp *x, size_t tid);        /* call state and profile for task tid */
+void fst_rp_task_space(rp *x, size_t tid, uint64_t space);   /* its space, excluded by --space? */
 uint64_t fst_rp_space_of(const rp_cpu *c, uint32_t state);   /* the address space (tasks.h) */
 /* The handler dispatches a task at rec (or goes on handling: no task resumes there). */
 void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec);

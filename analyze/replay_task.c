@@ -28,11 +28,19 @@ void fst_rp_task_room(rp *x, size_t tid)
         }
         const fst_task *id = fst_tasks_get(x->ids, x->nt);
         x->t[x->nt] = (rp_task){ 0 };
-        p->tasks[x->nt] = (fst_taskprof){ .id = (uint32_t)x->nt, .space = id->space, .first = id->first,
-                                          .mainline = FST_NONE, .r = fst_xcalloc(p->nr + 1, sizeof(fst_taskroutine)) };
+        p->tasks[x->nt] = (fst_taskprof){ .id = (uint32_t)x->nt, .first = id->first, .mainline = FST_NONE,
+                                          .r = fst_xcalloc(p->nr + 1, sizeof(fst_taskroutine)) };
+        fst_rp_task_space(x, x->nt, id->space);
         x->nt++;
         p->ntasks = x->nt;
     }
+}
+
+void fst_rp_task_space(rp *x, size_t tid, uint64_t space)
+{
+    fst_taskprof *tp = &x->p->tasks[tid];
+    tp->space = space;
+    tp->excluded = x->o->space_set && space != x->o->space;
 }
 
 /* The registers as the trace showed them with d, the CPU's last instruction: the REGS
@@ -228,7 +236,7 @@ static void guessed(rp *x, size_t tid, uint64_t addr)
         return;
     }
     for (size_t i = 0; i < n; i++)
-        x->t[c[i]].taint = 1;
+        x->t[c[i]].taint = x->p->tasks[c[i]].uncertain = 1;
     x->tainted = 1;
     x->plain = 0;
     x->p->unc_dispatches++;
@@ -255,7 +263,7 @@ static size_t dispatch_of(rp *x, const fst_dispatch *d)
         x->p->guess_left += left;
         guessed(x, tid, d->addr);
     }
-    x->p->tasks[tid].space = fst_tasks_get(x->ids, tid)->space;
+    fst_rp_task_space(x, tid, fst_tasks_get(x->ids, tid)->space);
     return tid;
 }
 
@@ -301,7 +309,7 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     c->lpsw = c->lmblk = 0;
     if (x->inferring) {
         x->inferring = 0;
-        x->t[tid].taint = 1;
+        x->t[tid].taint = x->p->tasks[tid].uncertain = 1;
     }
     if (!x->t[tid].started) {   /* a task's first instruction, at a routine: its mainline */
         x->t[tid].started = 1;
@@ -339,7 +347,7 @@ static int jump_breaks(rp *x, rp_cpu *c, const rp_task *t, const fst_rec *rec)
     if (fits || !fst_tasks_resumes_at(x->ids, addr, fst_rp_space_of(c, rec->state), (rec->state & FST_ST_PROBLEM) != 0))
         return 0;
     x->p->inferred++;
-    x->t[c->task].taint = 1;    /* an inference: both tasks' figures are uncertain (guessed()) */
+    x->t[c->task].taint = x->p->tasks[c->task].uncertain = 1; /* an inference: both tasks are uncertain */
     x->tainted = 1;
     x->plain = 0;
     x->inferring = 1;

@@ -27,7 +27,7 @@ typedef struct ecpu {
     uint8_t have_cr1;
     uint64_t cr1;       /* the last CR1 value written for this CPU */
     /* the instruction shown last, held until its register display has been read when
-    ** registers follow it (fst_em_regs_after) */
+    ** registers follow it or may (fst_em_regs_order) */
     uint8_t held;
     uint8_t h_pswlen, h_len;
     int h_arch;
@@ -63,7 +63,9 @@ struct fst_em {
     ** address only, and fst_psw_state reads bytes 0-4, the length and the architecture */
     int st_have, st_arch;
     uint64_t st_key;
-    int regs_after;     /* the source shows registers after their instruction (fst_em_regs_after) */
+    int order;          /* where the source shows registers (FST_EM_REGS_*, fst_em_regs_order):
+                           until it is known, and when they follow their instruction, an
+                           instruction is held until its display has ended */
     ecpu cpus[MAXCPU];
     fst_pe end; /* when the program has ended (capture/progend.h) */
 };
@@ -155,6 +157,10 @@ static void write_cr1(fst_em *e, ecpu *c, uint64_t value)
     c->have_cr1 = 1;
     c->cr1 = value;
 }
+
+/* Whether an instruction waits for the end of its display: while the source has not said
+** where its registers are, and when they follow it. */
+static inline int holds(const fst_em *e) { return e->order <= FST_EM_REGS_AFTER; }
 
 /* Write the CPU's pending record: its instruction completed. */
 /* Write the CPU's pending record: its instruction completed. */
@@ -273,7 +279,7 @@ static void pend_settle(fst_em *e, unsigned cpu, int fetch_error)
     ecpu *c = cpu_of(e, cpu);
     if (c->held)
         held_out(e, cpu);
-    else if (e->regs_after)
+    else if (holds(e))
         display_drop(c);
     if (c->a_opnd || c->a_old)
         after_out(e, cpu);
@@ -293,7 +299,7 @@ static void pend_settle(fst_em *e, unsigned cpu, int fetch_error)
 
 static inline int settle_due(const fst_em *e, const ecpu *c)
 {
-    return c->pgm || c->pend || c->held || c->a_opnd || c->a_old || (e->regs_after && (c->dshown || c->dcr1_shown));
+    return c->pgm || c->pend || c->held || c->a_opnd || c->a_old || (holds(e) && (c->dshown || c->dcr1_shown));
 }
 
 static void pend_settle_all(fst_em *e)
@@ -311,13 +317,21 @@ void fst_em_begin(fst_em *e)
     c->await = AW_NONE;
 }
 
-void fst_em_regs_after(fst_em *e)
+void fst_em_regs_order(fst_em *e, int order)
 {
-    if (e->regs_after)
+    if (order == e->order)
         return;
-    e->regs_after = 1;
-    for (unsigned i = 0; i < MAXCPU; i++) /* what was shown so far belongs to instructions written */
-        display_drop(&e->cpus[i]);
+    if (order == FST_EM_REGS_AFTER && e->order != FST_EM_REGS_UNKNOWN)
+        for (unsigned i = 0; i < MAXCPU; i++) /* what was shown so far belongs to instructions written */
+            display_drop(&e->cpus[i]);
+    e->order = order;
+    if (holds(e))
+        return;
+    unsigned cur = e->cpu;   /* nothing waits from now on: the instructions held go out, in order */
+    for (unsigned i = 0; i < MAXCPU; i++)
+        if (e->cpus[i].held)
+            held_out(e, i);
+    fst_em_cpu(e, cur);
 }
 
 /* What a storage operand is wanted for after instruction ib (see fst_em_operand). */
@@ -362,7 +376,7 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
     if (c->l_have && c->l_branch && c->op_have && ia != c->l_ia + c->l_len && ia != c->op_addr)
         wr(e, fst_tw_opnd(e->w, c->op_addr));
     c->l_have = c->op_have = 0;
-    if (e->regs_after) { /* its registers are still to come: it waits for them */
+    if (holds(e)) { /* its registers are still to come (or may be): it waits for them */
         c->held = 1;
         c->h_pswlen = (uint8_t)pswlen;
         c->h_len = (uint8_t)len;

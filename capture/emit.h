@@ -16,7 +16,7 @@
 **   - the registers and CR1 a display shows: written before their instruction (REGS only
 **     for the registers that changed since the last REGS of that CPU), so that a source
 **     that shows them after the instruction (traditional) has its instruction held until
-**     its display has ended (fst_em_regs_after);
+**     its display has ended (fst_em_regs_order);
 **   - evidence of which task runs (tracebin.h OPND, OLDPSW): a branch's operand address
 **     when its successor is neither its fall-through nor that address, the block an LM or STM
 **     of all 16 registers in supervisor state restores from or saves to, and an old-PSW slot a
@@ -97,9 +97,12 @@ void fst_em_operand(fst_em *e, uint64_t addr, const uint8_t *data, unsigned n);
 ** values before the display's instruction). */
 void fst_em_cr1(fst_em *e, uint64_t value);
 void fst_em_gr(fst_em *e, unsigned r, uint64_t value);
-/* The source shows registers after their instruction (traceopt traditional): from now on
-** an instruction is written when its display has ended, after its registers. */
-void fst_em_regs_after(fst_em *e);
+/* Where the source shows registers: not known yet (the start: an instruction is held until
+** its display has ended, in case they follow), after their instruction (traceopt
+** traditional: the same), before it (regsfirst, tf files: written at once, after the
+** registers given before it), not at all (noregs). */
+enum { FST_EM_REGS_UNKNOWN, FST_EM_REGS_AFTER, FST_EM_REGS_BEFORE, FST_EM_REGS_NONE };
+void fst_em_regs_order(fst_em *e, int order);
 void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc);
 /* kind 0 = a wait PSW loaded, 1 = disabled wait; psw may be NULL (pswlen 0). */
 void fst_em_wait(fst_em *e, unsigned kind, const uint8_t *psw, unsigned pswlen);

@@ -188,8 +188,11 @@ static void malformed(fst_hlog *h, const char *s, size_t n)
 static void psw_seen(fst_hlog *h)
 {
     h->st.trace_lines++;
-    if (h->regs_pending && !h->saw_psw)
+    if (h->regs_pending && !h->saw_psw) {
         h->saw_regs_first = 1;
+        fst_em_regs_order(h->em, FST_EM_REGS_BEFORE);   /* regsfirst: this one's came before it */
+    } else if (h->saw_psw && !h->regs_pending && !h->saw_regs_first && !h->saw_regs_after)
+        fst_em_regs_order(h->em, FST_EM_REGS_NONE);     /* noregs, so far */
     h->regs_pending = 0;
     h->saw_psw = 1;
 }
@@ -378,7 +381,7 @@ static void reg_line(fst_hlog *h, const char *s, size_t n)
     if (!h->regs_pending && h->saw_psw) {
         h->saw_regs_after = 1;
         if (!h->saw_regs_first) /* traditional: an instruction's registers follow it */
-            fst_em_regs_after(h->em);
+            fst_em_regs_order(h->em, FST_EM_REGS_AFTER);
     }
     h->regs_pending = 1;
     if ((s[0] == 'G' && s[1] == 'R') || (s[0] == 'R' && s[2] == '=')) {

@@ -105,6 +105,7 @@ fst_tf *fst_tf_new(fst_em *em, const char *name)
 {
     fst_tf *t = fst_xcalloc(1, sizeof *t);
     t->em = em;
+    fst_em_regs_order(em, FST_EM_REGS_BEFORE); /* a group's registers come before its instruction */
     t->name = fst_xstrdup(name);
     t->st.format = -1;
     t->st.arch = FST_ARCH_UNKNOWN;

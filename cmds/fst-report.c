@@ -315,6 +315,8 @@ int main(int argc, char **argv)
     if ((sampled ? fst_sampled_build(tr, pm, &r.ro, &prof, sinks + 1, fmt->event ? 1 : 0, &err)
                  : fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err)) < 0)
         fst_die_err(&err);
+    if (r.ro.space_set && !sampled && fst_profile_space_check(&prof, r.ro.space, &err) < 0)
+        fst_die_err(&err);
     fst_out out; /* all or nothing: no half-written report is left behind (common/outfile.h) */
     if (fst_out_open(&out, r.out, &err) < 0)
         fst_die_err(&err);

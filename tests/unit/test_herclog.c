@@ -361,8 +361,8 @@ static void test_cr_display_313(void **state)
     (void)state;
     static char out[4096];
     fst_hlog_stats st = records(crblock_313, 4096, out, sizeof out);
-    assert_string_equal(out, "0 insn 2000E 41100003\n"
-                             "0 cr1 21000\n"           /* the first CR01 shown */
+    assert_string_equal(out, "0 cr1 21000\n"           /* the first CR01 shown, before its instruction */
+                             "0 insn 2000E 41100003\n"
                              "0 insn 20012 B711C04A\n"
                              "0 pgmchk 2\n"            /* no cr1 31000: the LCTL failed */
                              "0 insn 2001A B7F1C04A\n"
@@ -450,12 +450,11 @@ static void test_task_records_49(void **state)
     (void)state;
     static char out[4096];
     fst_hlog_stats st = records(log49_task, 4096, out, sizeof out);
-    /* registers after the instruction (traditional): known from the first display on, which
-    ** was written before its registers came; from then on an instruction's display is
-    ** written before it */
-    assert_string_equal(out, "0 insn 2002C 8200C03E\n"
+    /* registers after the instruction (traditional): an instruction's display (CR1 here) is
+    ** written before it, the first one's too (held until its display has ended) */
+    assert_string_equal(out, "0 cr1 21000\n"
+                             "0 insn 2002C 8200C03E\n"
                              "0 lpsw 20040 0408000080020100\n"
-                             "0 cr1 21000\n"
                              "0 insn 20100 05EF\n"
                              "0 cr1 0\n" /* the LCTLG's own display: the value before it */
                              "0 insn 20014 EB01C08E002F\n"
