@@ -153,6 +153,7 @@ typedef struct fst_profile {
                                not show, to where a suspended task resumed (replay_task.c) */
     uint64_t unc_dispatches;/* guesses between tasks in different call states */
     uint64_t unc_insns, unc_calls; /* instructions and calls of tasks a guess made uncertain */
+    uint64_t settled;       /* guesses the registers shown later settled (no longer uncertain) */
     /* a sampled trace (analyze/sampled.h): *_insns count samples, costs are host time */
     int sampled;
     uint64_t samples, wait_samples; /* all samples; of them, wait PSWs (not time) */

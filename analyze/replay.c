@@ -19,8 +19,11 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
         was_branch = (t->prev.flags & FST_I_BRANCH) && (t->prev.flags & FST_I_CANBRANCH);
         branched = taken_to(&t->prev, rec->addr);
     }
-    if (branched && was_branch)
+    if (branched && was_branch) {
         branched_to(x, tid, rec);
+        if ((t->prev.flags & FST_I_LINK) && t->prev.fmt == FST_FMT_RR)
+            c->psp_call = find_entry(x, rec->addr);   /* a call the trace may not have shown */
+    }
     else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
         size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
         if (r != FST_NONE && p->r[r].mainline) {
@@ -128,8 +131,9 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
     c->intr = c->gap = 0;
     c->pgm = 0;
     c->ran = !c->handler || (!c->dispatch && !(rec->state & FST_ST_PROBLEM));
-    c->wsince |= d->wregs;
+    c->dirty |= d->wregs;
     c->fresh = c->have_opnd = c->space_new = c->intr_cls = 0;
+    c->gnow = 0;
     c->grbad = 0;
 }
 
@@ -224,21 +228,29 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
 static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
 {
     uint16_t m = (uint16_t)rec->code, changed = 0;
+    int bases = rec->kind == FST_REC_BASES;
+    uint64_t am = amask(rec->state);    /* BASES: address bits */
     memcpy(c->pgr, c->gr, sizeof c->gr);
     c->pgrv = c->grv;
+    c->pdirty = c->dirty;
     for (int g = 0; g < 16; g++)
         if (m >> g & 1) {
-            if ((c->grv >> g & 1) && c->gr[g] != rec->gr[g])
+            if ((c->grv >> g & 1) && ((c->gr[g] ^ rec->gr[g]) & (bases ? am : ~0ull)))
                 changed |= (uint16_t)(1u << g);
             c->gr[g] = rec->gr[g];
         }
     c->grv |= m;
-    c->grbad = changed & (uint16_t)~c->wsince;
-    c->wsince = 0;
+    c->grbad = changed & (uint16_t)~c->dirty;
+    c->dirty = bases ? c->dirty & (uint16_t)~m : 0;   /* a REGS shows every register */
+    c->gnow = m;
+    fst_rp_tent_regs(x, c, m, bases ? am : ~0ull);
+    if (!c->grbad)
+        c->psp_call = FST_NONE;
     c->fresh = 1;
     c->ran = 0;
     if (!x->regs)
         x->regs = 1, x->plain = 0;   /* every instruction through insn(): it compares them */
+    x->bases |= bases;
 }
 
 static void other(rp *x, const fst_rec *rec)
@@ -258,6 +270,7 @@ static void other(rp *x, const fst_rec *rec)
             c->intr = 1, c->ran = 0, c->intr_cls = rec->cls;
         break;
     case FST_REC_REGS:
+    case FST_REC_BASES:
         regs(x, c, rec);
         return;
     case FST_REC_OPND:
@@ -406,6 +419,7 @@ out:
     free(x.cpus);
     fst_rp_fold_free(&x);
     fst_holder_free(x.holder);
+    fst_rp_tent_free(&x);
     if (rc < 0)
         fst_profile_free(p);   /* a failed replay leaves nothing to free (fst-diff goes on) */
     return rc;

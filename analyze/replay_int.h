@@ -80,12 +80,15 @@ typedef struct rp_cpu {
     uint64_t cr1;
     int cr1_known;
     /* the evidence of which task runs (tasks.h), as the trace shows it on this CPU */
-    uint64_t gr[16];        /* registers shown with the current instruction (REGS), */
-    uint64_t pgr[16];       /* and with the one before when a REGS came since (fresh) */
+    uint64_t gr[16];        /* registers shown with the current instruction (REGS: all of
+                               them; BASES: the base registers known of the running task), */
+    uint64_t pgr[16];       /* and as they were before the last REGS or BASES (fresh) */
     uint16_t grv, pgrv;     /* which of them the trace has shown */
-    uint16_t wsince;        /* registers the instructions since the last REGS may write */
-    uint16_t grbad;         /* the last REGS changed registers none of them could: a switch */
-    int fresh;              /* a REGS came since the last instruction */
+    uint16_t dirty, pdirty; /* of those, the ones an instruction since may have written */
+    uint16_t gnow;          /* BASES: the ones the current instruction's operands showed */
+    uint16_t grbad;         /* the last REGS or BASES changed registers no instruction could:
+                               a task switch */
+    int fresh;              /* a REGS or BASES came since the last instruction */
     int space_new;          /* a CR1 the display showed changed the space under a task */
     int have_opnd;          /* OPND of the last instruction (tracebin.h) */
     uint64_t opnd;
@@ -93,6 +96,8 @@ typedef struct rp_cpu {
     int intr_cls;           /* the class of an INTR record since the last instruction */
     int susp_cls;           /* the class of the interruption the handler handles, 0 unknown */
     int refined;            /* the suspended task's old PSW was taken (tasks.h) */
+    size_t psp_call;        /* the routine a branch on a register the trace did not show
+                               called since the last BASES, FST_NONE: none (late_switch) */
     /* the last instruction, waiting for its successor to be priced */
     int have_prev;
     int ran;                /* no interruption, gap or wait came after prev, and either prev
@@ -161,6 +166,17 @@ typedef struct rp_fold {
     uint64_t recordings, failures, ends;
 } rp_fold;
 
+/* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */
+typedef struct rp_tent {
+    int on;
+    size_t task;            /* the task it chose */
+    size_t *ids;            /* the candidates, and their taint and uncertain flags before */
+    uint8_t *taint;
+    size_t n, cap;
+    uint64_t *unc;          /* per routine: calls_unc, self_unc before */
+    uint64_t dispatches, calls, insns;
+} rp_tent;
+
 typedef struct rp {
     fst_profile *p;
     const fst_replay_opts *o;
@@ -191,12 +207,15 @@ typedef struct rp {
     size_t nt, tcap;
     rp_cpu *cpus;       /* by CPU number (up to 65535, as trace.bin allows), grown on use */
     size_t ncpu;
-    int regs;           /* the trace shows registers (REGS records): every instruction goes
-                           through insn(), which compares them (tasks.h) */
+    int regs;           /* the trace shows registers (REGS or BASES records): every
+                           instruction goes through insn(), which compares them (tasks.h) */
+    int bases;          /* of them, BASES only: what is known of a task's registers is
+                           partial and its own (replay_task.c) */
     int tainted;        /* a task is uncertain (rp_task.taint): every instruction goes through
                            insn(), which counts what is uncertain (loops are not folded) */
     struct fst_holder *holder;  /* which routine holds an address (holder.h), once tainted */
     int inferring;      /* the dispatch due follows an inferred switch (replay_task.c) */
+    rp_tent tent;       /* replay_unc.c */
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
     int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
     uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
@@ -280,9 +299,15 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec);
 void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec);
 void fst_rp_wait_state(rp *x, rp_cpu *c, const fst_rec *rec);   /* c waits: no task */
 void fst_rp_oldpsw(rp *x, rp_cpu *c, const fst_rec *rec);       /* an OLDPSW record */
-/* An instruction at addr, charged to owner, of a task a guess made uncertain: counted in the
-** uncertainty of owner and of the routine that holds addr. */
+/* replay_unc.c. An instruction at addr, charged to owner, of a task a guess made uncertain:
+** counted in the uncertainty of owner and of the routine that holds addr. */
 void fst_rp_uncertain(rp *x, uint64_t addr, size_t owner);
+/* Dispatch of tid was a guess (fst_tasks_candidates says among which) at addr. */
+void fst_rp_guessed(rp *x, size_t tid, uint64_t addr);
+/* Registers m of c->gr shown (address bits am) while the guessed task runs: settled? */
+void fst_rp_tent_regs(rp *x, const rp_cpu *c, uint16_t m, uint64_t am);
+void fst_rp_tent_end(rp *x, size_t tid);    /* the task was suspended: nothing settled it */
+void fst_rp_tent_free(rp *x);
 void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec);         /* an OPND record */
 #define FST_INTR_PGM_ 16    /* a program check, among the FST_INTR_* classes (susp_cls) */
 

@@ -3,7 +3,6 @@
 ** trace shows of where and with what it can resume; dispatches that resume one, with what
 ** the trace shows of them; wait states. */
 #include "analyze/replay_int.h"
-#include "analyze/holder.h"
 #include "capture/herclog.h"   /* fst_psw_ia */
 
 #include <stdio.h>
@@ -47,8 +46,27 @@ void fst_rp_task_space(rp *x, size_t tid, uint64_t space)
 ** record before the current instruction moved the ones before it to pgr. */
 static const uint64_t *regs_at_prev(const rp_cpu *c, uint16_t *grv)
 {
-    *grv = c->fresh ? c->pgrv : c->grv;
+    *grv = c->fresh ? c->pgrv & (uint16_t)~c->pdirty : c->grv & (uint16_t)~c->dirty;
     return c->fresh ? c->pgr : c->gr;
+}
+
+/* The registers the dispatched instruction shows: a REGS trace's display, or the base
+** registers its operands showed (a BASES trace: the rest belongs to the task before). */
+static uint16_t regs_now(const rp *x, const rp_cpu *c) { return x->bases ? c->gnow : c->grv; }
+
+/* BASES: what is known of the running task's registers is its own: after a dispatch, what
+** was known when it was suspended (less what may have changed), and what it shows now. */
+static void regs_of_task(rp *x, rp_cpu *c, size_t tid)
+{
+    if (!x->bases)
+        return;
+    const fst_task *t = fst_tasks_get(x->ids, tid);
+    uint16_t keep = t->r.grv & (uint16_t)~t->r.grfree & (uint16_t)~c->gnow; /* a new task: none */
+    for (int g = 0; g < 16; g++)
+        if (keep >> g & 1)
+            c->gr[g] = t->r.gr[g];
+    c->grv = keep | c->gnow;
+    c->dirty = 0;
 }
 
 /* Where branch d goes when taken, when the trace shows it: from the instruction itself
@@ -134,6 +152,7 @@ static void suspend(rp *x, rp_cpu *c, int kind, int exact, int intr)
     if (t->have_prev && (t->prev.bytes[0] == 0x0A || (t->prev.flags & FST_I_LINK)))
         r.grfree |= 1u << 0 | 1u << 1 | 1u << 14 | 1u << 15;  /* an SVC's, or an untraced callee's, results */
     fst_tasks_suspend(x->ids, c->task, &r);
+    fst_rp_tent_end(x, c->task);
     c->susp_cls = kind == SUSP_SVC ? FST_INTR_SVC : c->pgm ? FST_INTR_PGM_ : c->intr_cls;
     c->refined = 0;
     c->lmblk = 0;
@@ -177,76 +196,6 @@ void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec)
         fst_tasks_saved(x->ids, c->task, rec->addr);   /* STM 0,15: where the handler saved it */
 }
 
-/* Whether two tasks' call states are the same (their stacks frame for frame, their last
-** instruction): which of them runs then changes no routine's figures, only the tasks'. */
-static int same_state(const rp_task *a, const rp_task *b)
-{
-    if (a->n != b->n || a->have_prev != b->have_prev || a->had_mainline != b->had_mainline ||
-        a->started != b->started || (a->have_prev && (a->prev.addr != b->prev.addr || a->prev_state != b->prev_state ||
-                                                      memcmp(a->prev.bytes, b->prev.bytes, 6))))
-        return 0;
-    for (size_t i = 0; i < a->n; i++)
-        if (a->f[i].owner != b->f[i].owner || a->f[i].ret != b->f[i].ret || a->f[i].mask != b->f[i].mask ||
-            a->routine[i] != b->routine[i])
-            return 0;
-    return 1;
-}
-
-void fst_rp_uncertain(rp *x, uint64_t addr, size_t owner)
-{
-    fst_profile *p = x->p;
-    if (!x->holder)
-        x->holder = fst_holder_new(p);
-    size_t h = fst_holder_of(x->holder, addr);
-    if (owner != FST_NONE)
-        p->r[owner].self_unc++;
-    if (h != FST_NONE && h != owner)
-        p->r[h].self_unc++;
-    p->unc_insns++;
-}
-
-/* A guess between tasks whose call states differ: the figures of their routines are not
-** certain from then on. Whichever it was, the other's stack may go on under the wrong
-** task's calls and returns until the end (nothing in a trace without registers puts it
-** right), so every instruction and call of those tasks from now on is counted as uncertain,
-** for the routine charged and the one that holds it (fst_rp_uncertain), and a call across
-** the suspension, to the routine that begins where the task resumes. With --timed=all the
-** truth lies within these bounds (the code of a routine is its own); with the default
-** timing an untimed routine's instructions go to a caller the wrong stack may not hold. */
-static void guessed(rp *x, size_t tid, uint64_t addr)
-{
-    size_t n;
-    const size_t *c = fst_tasks_candidates(x->ids, &n);
-    int same = 1;
-    for (size_t i = 0; i < n; i++)
-        if (c[i] != tid) {
-            fst_rp_task_room(x, c[i]);
-            same &= same_state(&x->t[c[i]], &x->t[tid]);
-        }
-    if (getenv("FST_TASKS_DEBUG"))
-        for (size_t i = 0; i < n; i++) {
-            const rp_task *t = &x->t[c[i]];
-            fprintf(stderr, "fst: tasks:   t%zu depth %zu prev %llX", c[i], t->n, (unsigned long long)t->prev.addr);
-            for (size_t k = 0; k < t->n; k++)
-                fprintf(stderr, " %zu@%llX", t->routine[k], (unsigned long long)t->f[k].ret);
-            fprintf(stderr, "%s\n", same ? " (same)" : "");
-        }
-    if (same) {
-        x->p->guessed_same++;
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        x->t[c[i]].taint = x->p->tasks[c[i]].uncertain = 1;
-    x->tainted = 1;
-    x->plain = 0;
-    x->p->unc_dispatches++;
-    size_t r = find_entry(x, addr);
-    if (r != FST_NONE) {
-        x->p->r[r].calls_unc++;
-        x->p->unc_calls++;
-    }
-}
-
 /* The dispatch of d: which task, counted; NOTASK for a supervisor-state one no task
 ** accounts for. */
 static size_t dispatch_of(rp *x, const fst_dispatch *d)
@@ -261,7 +210,7 @@ static size_t dispatch_of(rp *x, const fst_dispatch *d)
     if (how == FST_TASK_GUESSED) {
         x->p->guessed++;
         x->p->guess_left += left;
-        guessed(x, tid, d->addr);
+        fst_rp_guessed(x, tid, d->addr);
     }
     fst_rp_task_space(x, tid, fst_tasks_get(x->ids, tid)->space);
     return tid;
@@ -298,12 +247,13 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     fst_dispatch d = { .addr = rec->addr, .space = fst_rp_space_of(c, rec->state),
                        .problem = (rec->state & FST_ST_PROBLEM) != 0,
                        .lpsw = c->lpsw,
-                       .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = c->grv, .gr = c->gr };
+                       .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = regs_now(x, c), .gr = c->gr };
     size_t tid = dispatch_of(x, &d);
     if (tid == FST_NOTASK_ID) {
         c->dispatch = 0;    /* the supervisor resumes its own work: still handling */
         return;
     }
+    regs_of_task(x, c, tid);
     c->task = tid;
     c->handler = c->dispatch = 0;
     c->lpsw = c->lmblk = 0;
@@ -354,6 +304,26 @@ static int jump_breaks(rp *x, rp_cpu *c, const rp_task *t, const fst_rec *rec)
     return 1;
 }
 
+/* A switch the base registers showed (a range trace without registers, tracebin.h BASES):
+** it may have come a few instructions before, after a branch on a register the trace did not
+** show, which the replay took for the task's own: like an inferred switch (jump_breaks), the
+** two tasks' figures are uncertain from here on, and with them a call that branch may have
+** been (replay_unc.c). */
+static void late_switch(rp *x, rp_cpu *c)
+{
+    x->p->inferred++;
+    x->t[c->task].taint = x->p->tasks[c->task].uncertain = 1;
+    x->tainted = 1;
+    x->plain = 0;
+    x->inferring = 1;
+    if (c->psp_call != FST_NONE) {
+        x->p->r[c->psp_call].calls_unc++;
+        x->p->unc_calls++;
+    }
+    if (c->have_prev)   /* the instruction before, which the other task may have run */
+        fst_rp_uncertain(x, c->prev.addr, c->prev_owner);
+}
+
 /* Running a task: does this instruction continue it, or did an interruption come? */
 void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
 {
@@ -380,6 +350,8 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
         if (getenv("FST_TASKS_DEBUG"))
             fprintf(stderr, "fst: tasks: t%zu: %llX after %llX: a switch (%s)\n", c->task, (unsigned long long)rec->addr,
                     (unsigned long long)d->addr, c->grbad ? "registers" : c->space_new ? "space" : "jump");
+        if (c->grbad && x->bases)
+            late_switch(x, c);
         suspend(x, c, SUSP_SWITCH, 0, 1);  /* handled where the range trace does not look */
         c->handler = 1;
         fst_rp_dispatch(x, c, rec);

@@ -214,9 +214,12 @@ size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t
     for (size_t i = 0; i < nc; i++)
         ts->left[i] = c[i].id;
     ts->nleft = nc;
-    if (nc == 1) {
+    if (nc == 1 && (c[0].addr == 2 || c[0].regs > 0 || c[0].block > 0)) {
         id = c[0].id;
         *how = FST_TASK_BY_EVIDENCE;
+    } else if (nc == 1) {
+        id = c[0].id;   /* it may resume anywhere, and nothing else says it does: it, or a new task */
+        *how = FST_TASK_GUESSED;
     } else if (nc > 1) {
         id = c[0].id;   /* a guess: the one suspended longest, or last after an LPSW of a slot */
         for (size_t i = 1; i < nc; i++)

@@ -38,7 +38,8 @@
 ** The decision: the candidates that state, space, address and registers allow; of them
 ** those whose registers match, if any; then those no block rules out (unless their
 ** registers match); those a block names, if any; those whose address matches exactly, if
-** any. One left: it resumes (FST_TASK_BY_EVIDENCE). None: a new task starts there
+** any. One left: it resumes (FST_TASK_BY_EVIDENCE) — unless all that speaks for it is that
+** it may resume anywhere: then it or a new task (FST_TASK_GUESSED, 1 left). None: a new task starts there
 ** (FST_TASK_NEW), or, for a supervisor-state dispatch, no task at all: the supervisor
 ** resuming its own work (FST_NOTASK_ID). Several: fst cannot know (FST_TASK_GUESSED,
 ** counted with how many were left): the one suspended longest (what a round-robin

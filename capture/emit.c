@@ -39,6 +39,12 @@ typedef struct ecpu {
     uint64_t dgr[16], dcr1;
     uint16_t wvalid;    /* registers the last REGS records of this CPU gave, and their values */
     uint64_t wgr[16];
+    /* base registers the display's operand addresses show (a range trace without
+    ** registers: BASES), and those the last BASES records gave */
+    uint16_t dbshown, bvalid;
+    uint64_t dbase[16], bw[16];
+    uint8_t d_ib[6];    /* the display's instruction, its address mask */
+    uint64_t d_amask;
     /* the last instruction written: its address, length, first bytes, state, and its first
     ** storage operand shown (OPND at a discontinuity) */
     uint8_t l_have, l_len, l_sup, l_branch, op_have, op_index;
@@ -63,6 +69,7 @@ struct fst_em {
     ** address only, and fst_psw_state reads bytes 0-4, the length and the architecture */
     int st_have, st_arch;
     uint64_t st_key;
+    int bases;          /* a range trace: operand addresses tell base registers (fst_em_bases) */
     int order;          /* where the source shows registers (FST_EM_REGS_*, fst_em_regs_order):
                            until it is known, and when they follow their instruction, an
                            instruction is held until its display has ended */
@@ -160,7 +167,10 @@ static void write_cr1(fst_em *e, ecpu *c, uint64_t value)
 
 /* Whether an instruction waits for the end of its display: while the source has not said
 ** where its registers are, and when they follow it. */
-static inline int holds(const fst_em *e) { return e->order <= FST_EM_REGS_AFTER; }
+static inline int holds(const fst_em *e)
+{
+    return e->order <= FST_EM_REGS_AFTER || (e->bases && e->order == FST_EM_REGS_NONE);
+}
 
 /* Write the CPU's pending record: its instruction completed. */
 /* Write the CPU's pending record: its instruction completed. */
@@ -209,14 +219,49 @@ static void display_out(fst_em *e, ecpu *c)
     c->wvalid |= c->dshown;
     if (m)
         wr(e, fst_tw_regs(e->w, m, c->wgr));
-    c->dshown = 0;
+    m = 0;
+    for (int r = 0; r < 16 && !c->dshown; r++) /* the operands' base registers, when no GR was shown */
+        if ((c->dbshown >> r & 1) && (!(c->bvalid >> r & 1) || c->bw[r] != c->dbase[r])) {
+            m |= (uint16_t)(1u << r);
+            c->bw[r] = c->dbase[r];
+        }
+    c->bvalid |= m;
+    if (m)
+        wr(e, fst_tw_bases(e->w, m, c->bw));
+    c->dshown = c->dbshown = 0;
     c->dcr1_shown = 0;
 }
 
 static void display_drop(ecpu *c)
 {
-    c->dshown = 0;
+    c->dshown = c->dbshown = 0;
     c->dcr1_shown = 0;
+}
+
+/* The base register and displacement of storage operand k (0: the first line Hercules
+** shows, 1: the second) of instruction ib, when the address shows the base register's
+** value: a base other than 0 and no index. S/370 and ESA/390 formats: RX (operand 2),
+** RS and SI (operand 1 or 2 at bytes 2-3), SS (operand 1, then 2). 0 when not known. */
+static int operand_base(const uint8_t *ib, unsigned k, unsigned *b, uint64_t *d)
+{
+    uint8_t op = ib[0];
+    const uint8_t *bd;
+    if (op >= 0x40 && op <= 0x7F) {         /* RX */
+        if (k || (ib[1] & 0x0F))
+            return 0;
+        bd = ib + 2;
+    } else if ((op >= 0x86 && op <= 0x87) || (op >= 0x90 && op <= 0x98) || (op >= 0xBA && op <= 0xBF) ||
+               op == 0xB6 || op == 0xB7 || op == 0x82) {
+        if (k)                                /* RS, SI, S */
+            return 0;
+        bd = ib + 2;
+    } else if ((op >= 0xD0 && op <= 0xDF) || op >= 0xF0) {
+        bd = ib + (k ? 4 : 2);                /* SS */
+    } else
+        return 0;
+    *b = bd[0] >> 4;
+    *d = (uint64_t)(bd[0] & 0x0F) << 8 | bd[1];
+    return *b != 0;
 }
 
 /* RX and RS branches whose first storage operand is their target (BAL BCT BC BAS BXH
@@ -317,6 +362,11 @@ void fst_em_begin(fst_em *e)
     c->await = AW_NONE;
 }
 
+void fst_em_bases(fst_em *e, int on)
+{
+    e->bases = on != 0;
+}
+
 void fst_em_regs_order(fst_em *e, int order)
 {
     if (order == e->order)
@@ -393,6 +443,11 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
     if (ib[0] == 0x0A)
         e->st.svcs++;
     c->d_live = 1;
+    if (e->bases) { /* what operand addresses show of base registers: the instruction's format and mode */
+        int am = fst_st_amode(fst_psw_state(psw, pswlen, arch));
+        memcpy(c->d_ib, ib, (size_t)len);
+        c->d_amask = am == 2 ? ~0ull : am == 1 ? 0x7FFFFFFFull : 0xFFFFFFull;
+    }
     c->d_sup = !(psw[1] & 0x01);
     c->d_pswlen = (uint8_t)(pswlen == 16 || arch == FST_ARCH_ZARCH ? 16 : 8);
     await_operand(c, ib, c->d_sup);
@@ -446,6 +501,12 @@ void fst_em_operand(fst_em *e, uint64_t addr, const uint8_t *data, unsigned n)
     int aw = c->await;
     c->await = AW_NONE; /* a second operand is another operand */
     if (c->d_live) {
+        unsigned b;
+        uint64_t d;
+        if (e->bases && operand_base(c->d_ib, c->op_index, &b, &d)) {
+            c->dbase[b] = (addr - d) & c->d_amask;
+            c->dbshown |= (uint16_t)(1u << b);
+        }
         if (c->op_index++ == 0) {
             c->op_have = 1;
             c->op_addr = addr;

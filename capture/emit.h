@@ -103,6 +103,10 @@ void fst_em_gr(fst_em *e, unsigned r, uint64_t value);
 ** registers given before it), not at all (noregs). */
 enum { FST_EM_REGS_UNKNOWN, FST_EM_REGS_AFTER, FST_EM_REGS_BEFORE, FST_EM_REGS_NONE };
 void fst_em_regs_order(fst_em *e, int order);
+/* The trace is a range trace (on 1): where no register is shown, what the operand addresses
+** show of base registers is written (tracebin.h BASES), before its instruction (held until
+** its display has ended). A whole-system trace shows the supervisor instead. */
+void fst_em_bases(fst_em *e, int on);
 void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc);
 /* kind 0 = a wait PSW loaded, 1 = disabled wait; psw may be NULL (pswlen 0). */
 void fst_em_wait(fst_em *e, unsigned kind, const uint8_t *psw, unsigned pswlen);

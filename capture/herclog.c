@@ -464,6 +464,7 @@ static int message(fst_hlog *h, const char *s, size_t n)
         if (g[1] == 'f') { /* tracing off: what follows was not traced */
             fst_em_gap(h->em);
         }
+        fst_em_bases(h->em, g[1] != 'f' && grp(h, s, 2, &gl) != NULL);   /* a range */
         return 1;
     }
     if (rx(h, RX_TRACEOPT, s, n)) {

@@ -96,8 +96,14 @@
 **                         real address v, an old-PSW slot of the PSA (S/370 and ESA/390
 **                         18, 20, 28, 30, 38; z/Architecture 130, 140, 150, 160, 170):
 **                         the PSW an interruption stored there, PSW length 8 or 16, bytes
+**   0x5F       BASES u16 v..  what the next instruction's storage operand addresses show of
+**                         its base registers (a range trace without registers): the mask's
+**                         bit r says register r follows, a varint: its value's address bits
+**                         (address minus displacement, in the instruction's addressing mode)
+**                         where it differs from the last BASES of this CPU. Evidence of which
+**                         task runs (a task's R13 is its own save area), as REGS is
 **
-** The ops 0x59 to 0x5B (to version 1) and 0x5C to 0x5E (to version 2) were added without
+** The ops 0x59 to 0x5B (to version 1) and 0x5C to 0x5F (to version 2) were added without
 ** changing the version number: an
 ** older trace is still read by this reader, but a reader older than these ops stops at
 ** the first of them with an "unknown event op" error naming its byte offset.
@@ -196,6 +202,8 @@ int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value);
 /* Registers shown with the next instruction: those in mask (bit r = register r), from
 ** gr[r]. The caller leaves out the ones the last REGS gave with the same value. */
 int fst_tw_regs(fst_tw *w, uint16_t mask, const uint64_t gr[16]);
+/* Base registers' address bits shown by the next instruction's operands (op BASES). */
+int fst_tw_bases(fst_tw *w, uint16_t mask, const uint64_t gr[16]);
 /* The last instruction's storage operand address (op OPND). */
 int fst_tw_opnd(fst_tw *w, uint64_t addr);
 /* An old-PSW slot at real address `slot` shown holding psw (8 or 16 bytes). */
@@ -232,6 +240,7 @@ typedef enum fst_rec_kind {
     FST_REC_REGS,
     FST_REC_OPND,
     FST_REC_OLDPSW,
+    FST_REC_BASES,
 } fst_rec_kind;
 
 typedef struct fst_rec {
@@ -248,9 +257,9 @@ typedef struct fst_rec {
     uint16_t cpu;       /* CPU of this record (all kinds) */
     uint32_t state;     /* PSW state in force (all kinds) */
     uint32_t code;      /* PGMCHK, INTR: interruption code (SVC: its number); TIME: seconds;
-                           REGS: the mask of the registers it gives */
-    const uint64_t *gr; /* REGS: 16 registers, those in `code` given (the reader's: valid
-                           until the next call) */
+                           REGS, BASES: the mask of the registers it gives */
+    const uint64_t *gr; /* REGS, BASES: 16 registers, those in `code` given (the reader's:
+                           valid until the next call) */
 } fst_rec;
 
 typedef struct fst_image_seg {

@@ -572,7 +572,8 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             r->c.p += 2 + n + len;
             return 1;
         }
-        case FST_OP_REGS: {
+        case FST_OP_REGS:
+        case FST_OP_BASES: {
             if (p + 3 > end)
                 return bad_op(r, "truncated registers", err);
             unsigned mask = p[1] | (unsigned)p[2] << 8;
@@ -585,7 +586,7 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
                 r->gr[g] = v;
                 at += n;
             }
-            rec->kind = FST_REC_REGS;
+            rec->kind = op == FST_OP_REGS ? FST_REC_REGS : FST_REC_BASES;
             rec->code = mask;
             rec->gr = r->gr;
             rec->state = r->c.state;

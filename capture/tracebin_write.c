@@ -355,12 +355,12 @@ int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value)
     return w->failed ? -1 : 0;
 }
 
-int fst_tw_regs(fst_tw *w, uint16_t mask, const uint64_t gr[16])
+static int regs_op(fst_tw *w, uint8_t op, uint16_t mask, const uint64_t gr[16])
 {
     if (!mask)
         return 0;
     uint8_t *p = op_begin(w);
-    p[0] = FST_OP_REGS;
+    p[0] = op;
     p[1] = (uint8_t)mask;
     p[2] = (uint8_t)(mask >> 8);
     size_t n = 3;
@@ -370,6 +370,9 @@ int fst_tw_regs(fst_tw *w, uint16_t mask, const uint64_t gr[16])
     w->blen += n;
     return w->failed ? -1 : 0;
 }
+
+int fst_tw_regs(fst_tw *w, uint16_t mask, const uint64_t gr[16]) { return regs_op(w, FST_OP_REGS, mask, gr); }
+int fst_tw_bases(fst_tw *w, uint16_t mask, const uint64_t gr[16]) { return regs_op(w, FST_OP_BASES, mask, gr); }
 
 int fst_tw_opnd(fst_tw *w, uint64_t addr)
 {

@@ -73,7 +73,8 @@ static void record(const fst_rec *r)
         printf("\n");
         break;
     case FST_REC_REGS:
-        printf("regs");
+    case FST_REC_BASES:
+        printf(r->kind == FST_REC_REGS ? "regs" : "bases");
         for (int g = 0; g < 16; g++)
             if (r->code >> g & 1)
                 printf(" r%d=%llX", g, (unsigned long long)r->gr[g]);
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
         printf("image %llX %zu\n", (unsigned long long)seg[i].addr, seg[i].len);
     fst_rec rec;
     int rc;
-    uint64_t kinds[FST_REC_OLDPSW + 1] = { 0 };
+    uint64_t kinds[FST_REC_BASES + 1] = { 0 };
     while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
         kinds[rec.kind]++;
         if (!summary)
@@ -132,8 +133,8 @@ int main(int argc, char **argv)
         printf("count.sample=%llu\n", (unsigned long long)kinds[FST_REC_SAMPLE]);
     /* the evidence of which task runs (tracebin.h), when there is any: a dump of a trace
     ** without it stays as it was */
-    static const char *ev[] = { "regs", "opnd", "oldpsw" };
-    for (int k = FST_REC_REGS; k <= FST_REC_OLDPSW; k++)
+    static const char *ev[] = { "regs", "opnd", "oldpsw", "bases" };
+    for (int k = FST_REC_REGS; k <= FST_REC_BASES; k++)
         if (kinds[k])
             printf("count.%s=%llu\n", ev[k - FST_REC_REGS], (unsigned long long)kinds[k]);
     static const char *fkeys[] = { FST_FK_COMPLETE, FST_FK_END, FST_FK_INSNS, FST_FK_PGMCHKS, FST_FK_INTRS,

@@ -132,6 +132,9 @@ static void uncertain_lines(FILE *out, const fst_profile *p)
         if (p->r[i].calls_unc || p->r[i].self_unc)
             fprintf(out, "# uncertain: routine=%s calls=%llu self_instr=%llu\n", p->r[i].name,
                     (unsigned long long)p->r[i].calls_unc, (unsigned long long)p->r[i].self_unc);
+    for (size_t i = 0; i < p->ntasks; i++)  /* a task whose own figures may be another's */
+        if (p->tasks[i].uncertain)
+            fprintf(out, "# uncertain: task=%zu\n", i);
 }
 
 static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)

@@ -49,7 +49,10 @@
 **     "id": int, "space": string,        CR1 in hex, "real" (DAT off) or "unknown"
 **     "first": string,                   hex address of its first instruction
 **     "mainline": string | null,         the routine it entered as its mainline
-**     "instructions", "problem_instructions", "time_fx", "time_ns"
+**     "instructions", "problem_instructions", "time_fx", "time_ns",
+**     "uncertain": bool                  a guess of which task ran touched it: its own
+**                                        figures may be those of the tasks it was guessed
+**                                        among (the routines' bounds still hold)
 **   }, ... ],
 **   "routines": [ {                      every routine of the program model, load-module order
 **     "index": int,                      its position in this array (arcs refer to it)
@@ -177,9 +180,9 @@ static int task(FILE *out, const fst_profile *p, size_t i)
                      (unsigned long long)t->first) < 0;
     rc |= kv_str(out, "", "mainline", t->mainline != FST_NONE ? p->r[t->mainline].name : NULL, "");
     return rc | (fprintf(out, ", \"instructions\": %s, \"problem_instructions\": %s, \"time_fx\": %s, "
-                              "\"time_ns\": %s}%s\n",
+                              "\"time_ns\": %s, \"uncertain\": %s}%s\n",
                          ju(t->insns), ju(t->problem_insns),
-                         ju(t->cost), ju(fst_fx_to_ns(t->cost)),
+                         ju(t->cost), ju(fst_fx_to_ns(t->cost)), t->uncertain ? "true" : "false",
                          i + 1 < p->ntasks ? "," : "") < 0);
 }
 
