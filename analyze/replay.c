@@ -112,6 +112,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
     if (!c->handler && x->t[c->task].taint)
         fst_rp_uncertain(x, rec->addr, owner);
     int sup = !(rec->state & FST_ST_PROBLEM);
+    x->sup_seen |= sup;
     if (sup && x->sup != FST_NONE)
         owner = x->sup;
     int excluded = x->may_exclude &&
@@ -245,7 +246,7 @@ static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
     c->gnow = m;
     fst_rp_tent_regs(x, c, m, bases ? am : ~0ull);
     if (!c->grbad)
-        c->psp_call = FST_NONE;
+        c->psp_call = c->disp_entry = FST_NONE;
     c->fresh = 1;
     c->ran = 0;
     if (!x->regs)

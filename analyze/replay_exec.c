@@ -13,7 +13,7 @@ rp_cpu *fst_rp_cpu_grow(rp *x, uint16_t n)
     x->cpus = fst_xrealloc(x->cpus, m * sizeof *x->cpus);
     memset(x->cpus + x->ncpu, 0, (m - x->ncpu) * sizeof *x->cpus);
     for (size_t i = x->ncpu; i < m; i++)
-        x->cpus[i].task = x->cpus[i].prev_task = x->cpus[i].psp_call = FST_NONE;
+        x->cpus[i].task = x->cpus[i].prev_task = x->cpus[i].psp_call = x->cpus[i].disp_entry = FST_NONE;
     x->ncpu = m;
     return &x->cpus[n];
 }

@@ -98,6 +98,9 @@ typedef struct rp_cpu {
     int refined;            /* the suspended task's old PSW was taken (tasks.h) */
     size_t psp_call;        /* the routine a branch on a register the trace did not show
                                called since the last BASES, FST_NONE: none (late_switch) */
+    int late;               /* the switch due was seen late (replay_task.c late_switch) */
+    size_t disp_entry;      /* the routine whose entry the running task was dispatched at, until
+                               a BASES agrees with it: a late switch began there */
     /* the last instruction, waiting for its successor to be priced */
     int have_prev;
     int ran;                /* no interruption, gap or wait came after prev, and either prev
@@ -215,6 +218,8 @@ typedef struct rp {
                            insn(), which counts what is uncertain (loops are not folded) */
     struct fst_holder *holder;  /* which routine holds an address (holder.h), once tainted */
     int inferring;      /* the dispatch due follows an inferred switch (replay_task.c) */
+    int sup_seen;       /* a supervisor-state instruction was traced: the trace shows the
+                           supervisor's handlers, no switch hides between two instructions */
     rp_tent tent;       /* replay_unc.c */
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
     int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */

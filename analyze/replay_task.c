@@ -54,6 +54,20 @@ static const uint64_t *regs_at_prev(const rp_cpu *c, uint16_t *grv)
 ** registers its operands showed (a BASES trace: the rest belongs to the task before). */
 static uint16_t regs_now(const rp *x, const rp_cpu *c) { return x->bases ? c->gnow : c->grv; }
 
+/* Of those, the ones whose match tells tasks apart: in a BASES trace not the ones that hold
+** an address of the program's code (a routine's base, R15 at its entry: every task running
+** it has them), but a task's own save area (R13) or data. */
+static uint16_t regs_tell(const rp *x, const rp_cpu *c)
+{
+    uint16_t m = regs_now(x, c);
+    if (!x->bases)
+        return m;
+    for (int g = 0; g < 16; g++)
+        if ((m >> g & 1) && c->gr[g] >= x->p->lo && c->gr[g] < x->p->hi)
+            m &= (uint16_t)~(1u << g);
+    return m;
+}
+
 /* BASES: what is known of the running task's registers is its own: after a dispatch, what
 ** was known when it was suspended (less what may have changed), and what it shows now. */
 static void regs_of_task(rp *x, rp_cpu *c, size_t tid)
@@ -81,12 +95,19 @@ static int branch_target(const rp_cpu *c, const fst_insn *d, uint32_t state, uin
         *tg = c->opnd;
         return 1;
     }
+    uint16_t v;
+    const uint64_t *gr = regs_at_prev(c, &v);
     if (d->fmt == FST_FMT_RR || d->fmt == FST_FMT_RRE) {
         unsigned r = d->fmt == FST_FMT_RR ? d->bytes[1] & 0xF : d->bytes[3] & 0xF;
-        uint16_t v;
-        const uint64_t *gr = regs_at_prev(c, &v);
         if (v >> r & 1) {
             *tg = gr[r] & amask(state);
+            return 1;
+        }
+    }
+    if ((d->fmt == FST_FMT_RX || d->fmt == FST_FMT_RS) && !(d->fmt == FST_FMT_RX && (d->bytes[1] & 0xF))) {
+        unsigned b = d->bytes[2] >> 4;  /* D(B) with its base register known (BASES) */
+        if (b && (v >> b & 1)) {
+            *tg = (gr[b] + ((uint64_t)(d->bytes[2] & 0xF) << 8 | d->bytes[3])) & amask(state);
             return 1;
         }
     }
@@ -151,6 +172,12 @@ static void suspend(rp *x, rp_cpu *c, int kind, int exact, int intr)
         r.grfree = t->prev.wregs;
     if (t->have_prev && (t->prev.bytes[0] == 0x0A || (t->prev.flags & FST_I_LINK)))
         r.grfree |= 1u << 0 | 1u << 1 | 1u << 14 | 1u << 15;  /* an SVC's, or an untraced callee's, results */
+    if (c->late) {  /* its last instructions may have been the other task's: where it resumes
+                    ** and with what, unknown */
+        r.n = 0;
+        r.anywhere = 1;
+        r.grv = 0;
+    }
     fst_tasks_suspend(x->ids, c->task, &r);
     fst_rp_tent_end(x, c->task);
     c->susp_cls = kind == SUSP_SVC ? FST_INTR_SVC : c->pgm ? FST_INTR_PGM_ : c->intr_cls;
@@ -227,7 +254,8 @@ static int dispatched_interrupted(rp *x, rp_cpu *c, const fst_rec *rec)
     uint64_t ia = fst_psw_ia(c->lpsw_psw, c->lpsw_pswlen);
     fst_dispatch d = { .addr = ia, .space = fst_rp_space_of(c, st), .problem = 1,
                        .lpsw = c->lpsw,
-                       .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = c->grv, .gr = c->gr };
+                       .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = c->grv,
+                       .grtell = c->grv, .gr = c->gr };
     size_t tid = dispatch_of(x, &d);
     fst_resume r = { .at = { ia }, .n = 1, .mask = amask(st), .problem = 1, .grv = c->grv };
     memcpy(r.gr, c->gr, sizeof r.gr);
@@ -247,7 +275,8 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     fst_dispatch d = { .addr = rec->addr, .space = fst_rp_space_of(c, rec->state),
                        .problem = (rec->state & FST_ST_PROBLEM) != 0,
                        .lpsw = c->lpsw,
-                       .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = regs_now(x, c), .gr = c->gr };
+                       .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = regs_now(x, c),
+                       .grtell = regs_tell(x, c), .gr = c->gr };
     size_t tid = dispatch_of(x, &d);
     if (tid == FST_NOTASK_ID) {
         c->dispatch = 0;    /* the supervisor resumes its own work: still handling */
@@ -261,9 +290,14 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
         x->inferring = 0;
         x->t[tid].taint = x->p->tasks[tid].uncertain = 1;
     }
+    size_t late = !c->late ? FST_NONE : c->psp_call != FST_NONE ? c->psp_call : c->disp_entry;
+    c->late = 0;
+    c->disp_entry = find_entry(x, rec->addr);
     if (!x->t[tid].started) {   /* a task's first instruction, at a routine: its mainline */
         x->t[tid].started = 1;
         size_t r = find_entry(x, rec->addr);
+        if (r == FST_NONE)
+            r = late;   /* a switch seen late: it began at the routine entered just before */
         if (r != FST_NONE && x->t[tid].n == 0 && !x->t[tid].had_mainline) {
             fst_rp_enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
             x->p->tasks[tid].mainline = r;
@@ -291,6 +325,8 @@ static int jump_breaks(rp *x, rp_cpu *c, const rp_task *t, const fst_rec *rec)
     /* a branch on a register the trace did not show: a call goes to a routine's entry, a
     ** return to the top frame's caller; when it went elsewhere, to where a suspended task
     ** resumes exactly, that task resumed (counted: an inference, not a certainty) */
+    if (x->sup_seen)
+        return 0;   /* the supervisor is traced: a switch would have shown its handler */
     int fits = (d->flags & FST_I_LINK) ? find_entry(x, addr) != FST_NONE
              : t->n && returnlike(d)    ? (addr & m) == (t->f[t->n - 1].ret & m)
                                         : 1;
@@ -311,6 +347,7 @@ static int jump_breaks(rp *x, rp_cpu *c, const rp_task *t, const fst_rec *rec)
 ** been (replay_unc.c). */
 static void late_switch(rp *x, rp_cpu *c)
 {
+    c->late = 1;
     x->p->inferred++;
     x->t[c->task].taint = x->p->tasks[c->task].uncertain = 1;
     x->tainted = 1;
@@ -335,17 +372,20 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
     const fst_insn *d = &t->prev;
     int svc = t->have_prev && d->bytes[0] == 0x0A;
     int to_sup = t->have_prev && (t->prev_state & FST_ST_PROBLEM) && !(rec->state & FST_ST_PROBLEM);
-    if (c->intr || svc || to_sup) {
-        /* the handler's first instruction shows the task's registers; a problem-state one
-        ** is already a task's (a range trace does not show the handler) */
-        suspend(x, c, svc ? SUSP_SVC : SUSP_INTR, !(rec->state & FST_ST_PROBLEM), 1);
-        c->handler = 1;
-    } else if (t->have_prev && is_lpsw(d) && !(t->prev_state & FST_ST_PROBLEM) && (rec->state & FST_ST_PROBLEM)) {
-        suspend(x, c, SUSP_INTR, 1, 0); /* the supervisor's first dispatch (the trace began in it) */
+    int dispatches = t->have_prev && is_lpsw(d) && !(t->prev_state & FST_ST_PROBLEM) &&
+                     ((rec->state & FST_ST_PROBLEM) || (c->lpsw && c->lpsw_pswlen && (c->lpsw_psw[1] & 0x01)));
+    if (dispatches) {   /* the supervisor's first dispatch (the trace began in it), maybe
+                        ** interrupted before the task's first instruction */
+        suspend(x, c, SUSP_INTR, 1, 0);
         fst_tasks_get(x->ids, c->task)->r.anywhere = 0;  /* it resumes at none of its task's addresses */
         fst_tasks_get(x->ids, c->task)->r.n = 0;
         c->handler = 1;
         fst_rp_dispatch(x, c, rec);
+    } else if (c->intr || svc || to_sup) {
+        /* the handler's first instruction shows the task's registers; a problem-state one
+        ** is already a task's (a range trace does not show the handler) */
+        suspend(x, c, svc ? SUSP_SVC : SUSP_INTR, !(rec->state & FST_ST_PROBLEM), 1);
+        c->handler = 1;
     } else if (t->have_prev && (c->grbad || c->space_new || jump_breaks(x, c, t, rec))) {
         if (getenv("FST_TASKS_DEBUG"))
             fprintf(stderr, "fst: tasks: t%zu: %llX after %llX: a switch (%s)\n", c->task, (unsigned long long)rec->addr,

@@ -49,18 +49,23 @@ static void tentative(rp *x, size_t tid, const size_t *c, size_t n)
     k->on = 1;
 }
 
-/* 1: the registers shown (m) match what was known of task id when it was suspended; -1:
-** one differs; 0: nothing to compare. */
+/* 1: the registers shown (m) match what was known of task id when it was suspended, one of
+** them telling tasks apart (not an address of the program's code: replay_task.c); -1: one
+** differs; 0: nothing to compare. */
 static int known_match(rp *x, size_t id, uint16_t m, const uint64_t *gr, uint64_t am)
 {
     const fst_task *t = fst_tasks_get(x->ids, id);
-    uint16_t both = m & t->r.grv & (uint16_t)~t->r.grfree;
+    uint16_t both = m & t->r.grv & (uint16_t)~t->r.grfree, tell = 0;
     if (!both)
         return 0;
     for (int g = 0; g < 16; g++)
-        if ((both >> g & 1) && ((t->r.gr[g] ^ gr[g]) & am))
-            return -1;
-    return 1;
+        if (both >> g & 1) {
+            if ((t->r.gr[g] ^ gr[g]) & am)
+                return -1;
+            if ((gr[g] & am) < x->p->lo || (gr[g] & am) >= x->p->hi)
+                tell = 1;
+        }
+    return tell;
 }
 
 void fst_rp_tent_regs(rp *x, const rp_cpu *c, uint16_t m, uint64_t am)

@@ -120,7 +120,7 @@ static int regs_verdict(const fst_resume *r, const fst_dispatch *d)
     for (int g = 0; g < 16; g++)
         if ((m >> g & 1) && r->gr[g] != d->gr[g])
             return -1;
-    return 1;
+    return (m & d->grtell) != 0;
 }
 
 /* Block k of the dispatch (v): +1 it names t, -1 it names another task or is new while t

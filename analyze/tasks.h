@@ -79,6 +79,9 @@ typedef struct fst_dispatch {
     int lpsw_slot;      /* it is an old-PSW slot */
     uint64_t block;     /* the LM's register block, 0 = none seen */
     uint16_t grv;       /* registers shown with the dispatched instruction */
+    uint16_t grtell;    /* of them, those that tell tasks apart when they match (not, say, a
+                           base register holding the routine's own address, which every task
+                           running it has): a match of these is evidence, a mismatch of any */
     const uint64_t *gr;
 } fst_dispatch;
 
