@@ -71,6 +71,8 @@ def records(path, stats):
                 stats[code] = stats.get(code, 0) + 1
                 if code == 'HHCCP014I':
                     redisp = True
+                elif code == 'HHCCP025I':
+                    yield 'preempt'
                 continue
             m = PSWRE.match(line)
             if m:
@@ -115,6 +117,8 @@ class TaskReplay:
         self.pret = False
         self.f = {}
         self.mainline = exp.tasks[name]['mainline'] if name in exp.tasks else None
+        self.last = None          # its last record
+        self.preempted = None     # the kind of its last record when it was preempted after it
 
     def add(self, key, n=1):
         self.f[key] = self.f.get(key, 0) + n
@@ -128,10 +132,36 @@ class TaskReplay:
                 return r
         return None
 
-    def record(self, rec, inrange_only=False):
+    def preempt(self, stats):
+        """A CPU-timer interruption right after this task's last record: where it fell."""
+        if self.last is None:
+            return
+        def bump(k):
+            stats[k] = stats.get(k, 0) + 1
+        bump('preempt')
+        if self.pcall is not None:
+            bump('preempt-between-call-and-entry')
+        if self.pret:
+            bump('preempt-right-after-return')
+        names = [r for r, _ in self.stack]
+        if len(names) != len(set(names)):
+            bump('preempt-in-recursion')
+        op = self.last.inst[:2]
+        if op in ('47', '46', '87', '86', '07', '06'):
+            self.preempted = self.last
+        else:
+            self.preempted = None
+
+    def record(self, rec, stats=None):
         exp, t = self.exp, self.name
         a = rec.ia
         at = exp.routine_at(a)
+        if self.preempted is not None and stats is not None:
+            ln = {'0': 2, '4': 4, '8': 4}[self.preempted.inst[0]]
+            k = 'preempt-after-untaken-branch' if a == self.preempted.ia + ln else 'preempt-after-taken-branch'
+            stats[k] = stats.get(k, 0) + 1
+        self.preempted = None
+        self.last = rec
         if not self.started:
             self.started = True
             if a in exp.entries:
@@ -209,8 +239,14 @@ def replay(exp, path, mode):
     bad = {'cr1-wrong': 0, 'r9-wrong': 0, 'unknown-task': 0, 'unknown-lm': 0}
     regs_seen = False
     noregs_range = TaskReplay(exp, '*')
+    last_problem = None
     for rec in records(path, stats):
+        if rec == 'preempt':
+            if last_problem is not None and last_problem in tasks:
+                tasks[last_problem].preempt(stats)
+            continue
         if not rec.problem:
+            last_problem = None
             stats['supervisor'] = stats.get('supervisor', 0) + 1
             if rec.inst[:4] == '980F':            # LM 0,15: whose registers?
                 if rec.op is None:
@@ -253,7 +289,8 @@ def replay(exp, path, mode):
             if a in exp.entries:
                 facts[('entries', exp.entries[a])] = facts.get(('entries', exp.entries[a]), 0) + 1
             continue
-        tasks[t].record(rec)
+        tasks[t].record(rec, stats)
+        last_problem = t
     for tr in tasks.values():
         for k, v in tr.f.items():
             facts[k] = facts.get(k, 0) + v
@@ -341,6 +378,9 @@ def main():
           % (a.mode, a.log, what, stats.get('problem', 0), stats.get('supervisor', 0),
              stats.get('HHCCP014I', 0), stats.get('HHCCP025I', 0), stats.get('HHCCP024I', 0),
              stats.get('HHCCP044I', 0), 'ok' if not diffs else '%d differences' % len(diffs)))
+    pre = [k for k in sorted(stats) if k.startswith('preempt-')]
+    if pre:
+        print('  preemptions of a task: %d; %s' % (stats.get('preempt', 0), ', '.join('%s %d' % (k[8:], stats[k]) for k in pre)))
     for d in diffs[:40]:
         print('  ' + d)
     return 1 if diffs else 0
