@@ -349,14 +349,16 @@ class System:
         os.makedirs(self.dir, exist_ok=True)
         n = self.name
         if self.stored:
-            for ext in ('.s', '.expected'):
-                shutil.copy(self.stored + ext, self.path(n + ext))
+            for ext in ('.s', '.expected', '.model'):
+                if os.path.exists(self.stored + ext):
+                    shutil.copy(self.stored + ext, self.path(n + ext))
             for way in WAYS:
                 src = '%s-%s.log.gz' % (self.stored, way)
                 if os.path.exists(src):
                     shutil.copy(src, self.path(way + '.log.gz'))
         elif not (self.args.reports_only and os.path.exists(self.path(n + '.s'))):
-            rc = sh([sys.executable, os.path.join(HERE, 'osgen.py'), '--seed', str(self.seed), '-o', self.dir],
+            rc = sh([sys.executable, os.path.join(HERE, 'osgen.py'), '--seed', str(self.seed), '-o', self.dir] +
+                    (['--budget', self.args.budget] if self.args.budget else []),
                     self.dir, err=self.path('osgen.err'))
             if rc:
                 self.result('-', '-', 'generate', False, open(self.path('osgen.err')).read().strip()[:300])
@@ -563,6 +565,21 @@ class System:
                 detail = (detail + ' ' if detail else '') + '[' + ', '.join(extra) + ']'
             self.result(way, conv, variant, not c.diffs, detail)
 
+    def store(self, dest):
+        """Keep this system for tests/logs/os: its source, expected figures, model bytes
+        and gzip -9 logs (a stored log never depends on later generator changes)."""
+        os.makedirs(dest, exist_ok=True)
+        for ext in ('.s', '.expected', '.model'):
+            shutil.copy(self.path(self.name + ext), os.path.join(dest, self.name + ext))
+        for way in self.args.ways:
+            lg = self.log(way)
+            if not lg:
+                continue
+            opener = gzip.open if lg.endswith('.gz') else open
+            with opener(lg, 'rb') as src, gzip.GzipFile(os.path.join(dest, '%s-%s.log.gz' % (self.name, way)),
+                                                        'wb', compresslevel=9, mtime=0) as dst:
+                shutil.copyfileobj(src, dst)
+
     # ---- all of it -------------------------------------------------------------------
     def run(self):
         try:
@@ -591,6 +608,8 @@ class System:
                 for conv in convs:
                     self.reports(way, conv)
                 self.timing['reports ' + way] = time.time() - t0
+            if self.args.store and not self.stored:
+                self.store(self.args.store)
         except Exception as e:     # a harness bug must not hide the other seeds
             import traceback
             traceback.print_exc()
@@ -643,6 +662,8 @@ def main():
     ap.add_argument('--no-gzip', dest='gzip', action='store_false', help='keep the logs uncompressed')
     ap.add_argument('--quiet', action='store_true', help='only FAIL lines and the summary')
     ap.add_argument('--timing', action='store_true', help='print how long each step took')
+    ap.add_argument('--budget', help='LO-HI: osgen.py --budget (problem-state instructions of each system)')
+    ap.add_argument('--store', help='copy each generated system and its logs (gzip -9) to this folder')
     a = ap.parse_args()
     a.ways = [w for w in a.ways.split(',') if w]
     for w in a.ways:
