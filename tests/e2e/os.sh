@@ -36,3 +36,11 @@ sed -n '/^summary/,$p' "$T/run.out" | sed 's/^/# /'
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
     fail "tests/os/run.py ran to its end" "exit $rc" "$(tail -5 "$T/run.err")"
 fi
+# the harness itself: with a report that is the expected figures (tests/os/oracle.py in
+# fst-report's formats), every comparison of every variant passes
+if python3 "$FST_ROOT/tests/os/run.py" --oracle --system "$FST_ROOT/tests/logs/os/os11" --ways noregs,range-noregs \
+        --work "$T/oracle" --fst-bin "$FST_BIN" --quiet > "$T/oracle.out" 2>&1; then
+    ok "the harness passes a perfect report in every variant (oracle.py, os11)"
+else
+    fail "the harness passes a perfect report in every variant (oracle.py, os11)" "$(grep FAIL "$T/oracle.out" | head -5)"
+fi

@@ -289,7 +289,7 @@ def compare_totals_json(exp, js, c, *, space=None, csv_bounds=None):
         c.note('unwinds %d' % ev['unwinds'])
 
 
-def compare_json_tasks(exp, js, c, *, space_known, space=None):
+def compare_json_tasks(exp, js, c, *, space_known, space=None, tolerate_count=False):
     """The json's task list: tasks with problem-state instructions per space, and each one's
     problem-state instruction count (matched by space and mainline)."""
     tasks = [t for t in js.get('tasks', []) if t.get('problem_instructions')]
@@ -311,8 +311,10 @@ def compare_json_tasks(exp, js, c, *, space_known, space=None):
             if a != b:
                 c.note('problem-state instructions of the tasks of space %s mainline %s: fst %s, expected %s'
                        % (k[0], k[1], b, a))
-    else:
-        if len(tasks) != len(want):
+    elif len(tasks) != len(want):
+        if tolerate_count:
+            c.tolerated += 1
+        else:
             c.note('%d tasks, expected %d' % (len(tasks), len(want)))
 
 
@@ -484,7 +486,7 @@ class System:
         tr = '%s.%s.trace' % (way, conv)
         out = self.path('%s.%s.%s.out' % (way, conv, variant))
         err = self.path('%s.%s.%s.err' % (way, conv, variant))
-        rc = sh([os.path.join(self.args.fst_bin, 'fst-report')] + opts + [tr], self.dir, out=out, err=err)
+        rc = sh(self.args.report_cmd + opts + [tr], self.dir, out=out, err=err)
         with open(err) as f:
             etext = f.read()
         return rc, out, etext
@@ -513,10 +515,15 @@ class System:
             for cr1 in sorted(exp.spaces):
                 variants.append(('space-' + cr1, [nm, '--timed=all', '--cpu=problem', '--format=json', '--space=' + cr1], 'space', False))
         bounds = None
+        total_bound = None
         for variant, opts, kind, default in variants:
             if variant == 'task-csvmap-default' and conv == 'noimg':
                 default = False   # no storage image: nothing says which routines are FORTRAN
             rc, out, etext = self.report(way, conv, variant, opts)
+            if kind == 'space' and range_noregs and rc == 2 and 'space' in etext:
+                # no CR1 in this trace: refusing --space is right
+                self.result(way, conv, variant, True, 'fst refused: ' + etext.strip().splitlines()[0][:100])
+                continue
             if rc != 0:
                 self.result(way, conv, variant, False, 'exit %d: %s' % (rc, etext.strip().splitlines()[0] if etext.strip() else ''))
                 continue
@@ -531,12 +538,14 @@ class System:
                     csv = Csv(out)
                     if variant == 'task-map-all':
                         bounds = csv.bounds
+                        total_bound = csv.total_bound
                     compare_tasks(exp, csv, c, default=default, space_known=space_known,
                                   self_at_least=(kind == 'task-cpu'))
                 elif kind == 'json':
                     js = read_json(out)
                     compare_totals_json(exp, js, c, csv_bounds=bounds if tolerant else None)
-                    compare_json_tasks(exp, js, c, space_known=space_known)
+                    compare_json_tasks(exp, js, c, space_known=space_known,
+                                       tolerate_count=bool(tolerant and total_bound and total_bound[0]))
                 elif kind == 'space':
                     js = read_json(out)
                     cr1 = variant[6:]
@@ -664,6 +673,8 @@ def main():
     ap.add_argument('--timing', action='store_true', help='print how long each step took')
     ap.add_argument('--budget', help='LO-HI: osgen.py --budget (problem-state instructions of each system)')
     ap.add_argument('--store', help='copy each generated system and its logs (gzip -9) to this folder')
+    ap.add_argument('--oracle', action='store_true',
+                    help='test the harness: report with oracle.py (the expected figures in fst-report\'s formats) instead of fst-report; everything must pass')
     a = ap.parse_args()
     a.ways = [w for w in a.ways.split(',') if w]
     for w in a.ways:
@@ -673,6 +684,7 @@ def main():
         a.work = tempfile.mkdtemp(prefix='fst-os.')
     os.makedirs(a.work, exist_ok=True)
     a.fst_bin = os.path.abspath(a.fst_bin)
+    a.report_cmd = [sys.executable, os.path.join(HERE, 'oracle.py')] if a.oracle else [os.path.join(a.fst_bin, 'fst-report')]
 
     def out(line):
         if a.quiet and ' PASS' in line and not line.startswith('summary'):
