@@ -340,8 +340,8 @@ class System:
     def path(self, *p):
         return os.path.join(self.dir, *p)
 
-    def result(self, way, conv, variant, ok, detail=''):
-        self.results.append((way, conv, variant, ok, detail))
+    def result(self, way, conv, variant, ok, detail='', diffs=None):
+        self.results.append((way, conv, variant, ok, detail, list(diffs or [])))
         line = '%-8s %-12s %-5s %-20s %s%s' % (self.name, way, conv, variant, 'PASS' if ok else 'FAIL',
                                                 (' ' + detail) if detail else '')
         self.args.out(line)
@@ -572,7 +572,7 @@ class System:
                 extra.append('%d within fst\'s bounds' % c.tolerated)
             if extra:
                 detail = (detail + ' ' if detail else '') + '[' + ', '.join(extra) + ']'
-            self.result(way, conv, variant, not c.diffs, detail)
+            self.result(way, conv, variant, not c.diffs, detail, c.diffs)
 
     def store(self, dest):
         """Keep this system for tests/logs/os: its source, expected figures, model bytes
@@ -619,11 +619,47 @@ class System:
                 self.timing['reports ' + way] = time.time() - t0
             if self.args.store and not self.stored:
                 self.store(self.args.store)
+            with open(self.path('results.txt'), 'w') as f:
+                for way, conv, variant, ok, detail, diffs in self.results:
+                    f.write('%s\t%s\t%s\t%s\t%s\n' % (way, conv, variant, 'PASS' if ok else 'FAIL',
+                                                      '\t'.join(diffs) if diffs else detail))
         except Exception as e:     # a harness bug must not hide the other seeds
             import traceback
             traceback.print_exc()
             self.result("-", "-", "harness", False, traceback.format_exc().strip().splitlines()[-1])
         return self
+
+
+KINDS = [
+    ('fst-report failed', r'^exit \d'),
+    ('frames unwound', r'unwound|^unwinds'),
+    ('sanitizer', r'sanitizer'),
+    ('wrong number of tasks in a space', r'^space \S+: \d+ tasks|^space \S+ tasks'),
+    ('wrong number of tasks', r'^\d+ tasks, expected'),
+    ('tasks with a space+mainline that is not expected / missing', r'^tasks of space'),
+    ('a task\'s problem-state instruction count', r'^problem-state instructions of the tasks'),
+    ('per-task calls', r'^T\d+\(\S+\) \S+ calls'),
+    ('per-task self', r'^T\d+\(\S+\) \S+ self'),
+    ('untimed routine charged', r'untimed but self'),
+    ('routine calls (totals)', r'^\S+ calls \d'),
+    ('routine self (totals)', r'^\S+ self \d'),
+    ('arcs', r'^arc '),
+    ('FORTSTAT mainlines (*)', r'^mainlines marked'),
+    ('FORTSTAT CALLED', r'CALLED'),
+    ('unreadable report', r'unreadable'),
+]
+
+
+def kinds(diffs):
+    out = set()
+    for d in diffs:
+        for name, rx in KINDS:
+            if re.search(rx, d):
+                out.add(name)
+                break
+        else:
+            out.add('other: ' + d[:40])
+    return out
 
 
 def summary(systems, ways, out):
@@ -655,6 +691,20 @@ def summary(systems, ways, out):
         out('failures per way, conversion and variant (systems):')
         for k in sorted(allfail):
             out('  %-12s %-5s %-20s %3d  %s' % (k[0], k[1], k[2], len(allfail[k]), ' '.join(allfail[k][:12])))
+        # the kinds of differences, per way and variant (conversions together)
+        tab = {}
+        for s in systems:
+            for w, conv, variant, ok, detail, diffs in s.results:
+                if ok or w == '-' or variant == 'truth':
+                    continue
+                v = 'space-*' if variant.startswith('space-') else variant
+                for k in kinds(diffs or [detail]):
+                    tab.setdefault((w, v), {}).setdefault(k, set()).add(s.name)
+        out('')
+        out('kinds of differences per way and variant (systems with them; all conversions):')
+        for (w, v) in sorted(tab):
+            ks = tab[(w, v)]
+            out('  %-12s %-20s %s' % (w, v, '; '.join('%s %d' % (k, len(ks[k])) for k in sorted(ks, key=lambda k: -len(ks[k])))))
 
 
 def main():
