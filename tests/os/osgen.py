@@ -557,9 +557,6 @@ class Gen:
         def ins(*a, **k):
             items.append(Ins(*a, **k))
 
-        def base12():
-            return 12
-
         def fill(n):
             for _ in range(n):
                 c = self.rng.randrange(5)
@@ -941,10 +938,6 @@ class Gen:
                     t.values[prm.off] = v
             t.val1 = max(1, int(rng.randint(20, 400) * scale))
             t.val2 = rng.randint(0, 1)
-        # immediates of big loops scale too
-        for p in self.programs:
-            for r in p.routines:
-                r.items_scaled = scale
 
     def fit_budget(self):
         scale = 1.0
