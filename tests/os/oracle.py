@@ -44,11 +44,13 @@ def main(argv):
         for i, (t, te) in enumerate(sorted(exp.tasks.items()), 1):
             calls = {f[1]: v for f, v in exp.select('task-calls' + sfx).items() if f[0] == t}
             selfs = {f[1]: v for f, v in exp.select('task-self' + sfx).items() if f[0] == t}
+            incls = {f[1]: v for f, v in exp.select('task-incl' + sfx).items() if f[0] == t}
             for r in exp.order:
                 if r not in calls and r not in selfs:
                     continue
-                print('%s,%X,%d,%d,0,0.0,0.0,%d,%s,%d' % (r, entry[r], calls.get(r, 0), selfs.get(r, 0), i,
-                                                          te['space'], 1 if r == te['mainline'] else 0))
+                print('%s,%X,%d,%d,%d,0.0,0.0,%d,%s,%d' % (r, entry[r], calls.get(r, 0), selfs.get(r, 0),
+                                                           incls.get(r, 0), i, te['space'],
+                                                           1 if r == te['mainline'] else 0))
             print('(task),,0,%d,0,0.0,0.0,%d,%s,0' % (exp.facts[('task-problem', t)], i, te['space']))
     elif fmt == 'json':
         sp = opts.get('space')

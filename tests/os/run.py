@@ -121,7 +121,7 @@ class Csv:
                     continue
                 if r.get('mainline') == '1':
                     t['mainline'] = r['routine']
-                t['routines'][r['routine']] = (int(r['calls']), int(r['self_instr']))
+                t['routines'][r['routine']] = (int(r['calls']), int(r['self_instr']), int(r['incl_instr'] or 0))
 
     def bound(self, routine):
         return self.bounds.get(routine, (0, 0))
@@ -130,7 +130,7 @@ class Csv:
         """The tasks with problem-state work: a routine row with calls or instructions (fst
         also shows a task for the supervisor's code before the first dispatch)."""
         return {k: t for k, t in self.tasks.items()
-                if t['mainline'] or any(c or s for c, s in t['routines'].values())}
+                if t['mainline'] or any(v[0] or v[1] for v in t['routines'].values())}
 
 
 def read_json(path):
@@ -180,13 +180,14 @@ def task_figs(exp, tname, default):
     sfx = '-default' if default else ''
     calls = {f[1]: v for f, v in exp.select('task-calls' + sfx).items() if f[0] == tname}
     selfs = {f[1]: v for f, v in exp.select('task-self' + sfx).items() if f[0] == tname}
+    incls = {f[1]: v for f, v in exp.select('task-incl' + sfx).items() if f[0] == tname}
     out = {}
     for r in set(calls) | set(selfs):
-        out[r] = (calls.get(r, 0), selfs.get(r, 0))
+        out[r] = (calls.get(r, 0), selfs.get(r, 0), incls.get(r, 0))
     return out
 
 
-def compare_tasks(exp, csv, c, *, default, space_known, self_at_least=False, untimed_ok=True):
+def compare_tasks(exp, csv, c, *, default, space_known, self_at_least=False, untimed_ok=True, incl=False):
     """fst's tasks (csv --by-task) against the expected tasks: matched by space and mainline
     (mainline only when fst cannot know the space), every routine's calls and self."""
     ftasks = csv.problem_tasks()
@@ -229,7 +230,7 @@ def compare_tasks(exp, csv, c, *, default, space_known, self_at_least=False, unt
         for perm in itertools.permutations(fs, min(len(es), len(fs))):
             trial = Cmp(c.tolerant)
             for et, ft in zip(es, perm):
-                one_task(exp, csv, trial, et, ftasks[ft], default, self_at_least, untimed_ok)
+                one_task(exp, csv, trial, et, ftasks[ft], default, self_at_least, untimed_ok, incl)
             if best is None or len(trial.diffs) < len(best[1].diffs):
                 best = (perm, trial)
             if not trial.diffs:
@@ -238,13 +239,13 @@ def compare_tasks(exp, csv, c, *, default, space_known, self_at_least=False, unt
         c.tolerated += best[1].tolerated
 
 
-def one_task(exp, csv, c, et, ft, default, self_at_least, untimed_ok):
+def one_task(exp, csv, c, et, ft, default, self_at_least, untimed_ok, incl=False):
     want = task_figs(exp, et, default)
     got = ft['routines']
     label = '%s(%s)' % (et, exp.tasks[et]['mainline'])
     for r in sorted(set(want) | set(got)):
-        wc, ws = want.get(r, (0, 0))
-        gc, gs = got.get(r, (0, 0))
+        wc, ws, wi = want.get(r, (0, 0, 0))
+        gc, gs, gi = got.get(r, (0, 0, 0))
         if default and r in exp.routines and not exp.timed_default(r) and r not in want:
             # an untimed routine: absent, or self 0
             if gs:
@@ -257,6 +258,8 @@ def one_task(exp, csv, c, et, ft, default, self_at_least, untimed_ok):
                 c.note('%s %s self %d < problem-state self %d' % (label, r, gs, ws))
         else:
             c.fig('%s %s self' % (label, r), gs, ws, b[1])
+            if incl:
+                c.fig('%s %s incl' % (label, r), gi, wi, b[1])
 
 
 def compare_totals_json(exp, js, c, *, space=None, csv_bounds=None):
@@ -540,7 +543,7 @@ class System:
                         bounds = csv.bounds
                         total_bound = csv.total_bound
                     compare_tasks(exp, csv, c, default=default, space_known=space_known,
-                                  self_at_least=(kind == 'task-cpu'))
+                                  self_at_least=(kind == 'task-cpu'), incl=self.args.incl)
                 elif kind == 'json':
                     js = read_json(out)
                     compare_totals_json(exp, js, c, csv_bounds=bounds if tolerant else None)
@@ -722,6 +725,7 @@ def main():
     ap.add_argument('--quiet', action='store_true', help='only FAIL lines and the summary')
     ap.add_argument('--timing', action='store_true', help='print how long each step took')
     ap.add_argument('--budget', help='LO-HI: osgen.py --budget (problem-state instructions of each system)')
+    ap.add_argument('--incl', action='store_true', help='also compare each task\'s inclusive problem-state instructions per routine (csv incl_instr)')
     ap.add_argument('--store', help='copy each generated system and its logs (gzip -9) to this folder')
     ap.add_argument('--oracle', action='store_true',
                     help='test the harness: report with oracle.py (the expected figures in fst-report\'s formats) instead of fst-report; everything must pass')
