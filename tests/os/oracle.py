@@ -66,8 +66,9 @@ def main(argv):
         for i, (t, te) in enumerate(sorted(exp.tasks.items()), 1):
             if sp and te['space'] != sp:
                 continue
+            key = 'task-problem-range' if os.path.basename(trace).startswith('range') else 'task-problem'
             tasks.append({'id': i, 'space': te['space'], 'mainline': te['mainline'],
-                          'problem_instructions': exp.facts[('task-problem', t)]})
+                          'problem_instructions': exp.facts[(key, t)]})
         js = {'format': 'fst-profile', 'events': {'unwinds': 0}, 'tasks': tasks,
               'routines': [{'name': r, 'calls': calls.get(r, 0), 'self_instructions': selfs.get(r, 0)}
                            for r in exp.order],

@@ -292,7 +292,7 @@ def compare_totals_json(exp, js, c, *, space=None, csv_bounds=None):
         c.note('unwinds %d' % ev['unwinds'])
 
 
-def compare_json_tasks(exp, js, c, *, space_known, space=None, tolerate_count=False):
+def compare_json_tasks(exp, js, c, *, space_known, space=None, tolerate_count=False, in_range=False):
     """The json's task list: tasks with problem-state instructions per space, and each one's
     problem-state instruction count (matched by space and mainline)."""
     tasks = [t for t in js.get('tasks', []) if t.get('problem_instructions')]
@@ -306,7 +306,8 @@ def compare_json_tasks(exp, js, c, *, space_known, space=None, tolerate_count=Fa
             c.fig('space %s tasks' % cr1, per.get(cr1, 0), n)
         eg, fg = {}, {}
         for n, t in want.items():
-            eg.setdefault((t['space'], t['mainline']), []).append(exp.facts[('task-problem', n)])
+            eg.setdefault((t['space'], t['mainline']), []).append(
+                exp.facts[('task-problem-range' if in_range else 'task-problem', n)])
         for t in tasks:
             fg.setdefault((t.get('space') or '?', t.get('mainline') or '?'), []).append(t['problem_instructions'])
         for k in sorted(set(eg) | set(fg)):
@@ -561,7 +562,7 @@ class System:
                 elif kind == 'json':
                     js = read_json(out)
                     compare_totals_json(exp, js, c, csv_bounds=bounds if tolerant else None)
-                    compare_json_tasks(exp, js, c, space_known=space_known,
+                    compare_json_tasks(exp, js, c, space_known=space_known, in_range=way.startswith('range'),
                                        tolerate_count=bool(tolerant and total_bound and total_bound[0]))
                 elif kind == 'space':
                     js = read_json(out)
