@@ -658,6 +658,7 @@ KINDS = [
     ('a task\'s problem-state instruction count', r'^problem-state instructions of the tasks'),
     ('per-task calls', r'^T\d+\(\S+\) \S+ calls'),
     ('per-task self', r'^T\d+\(\S+\) \S+ self'),
+    ('per-task incl (--incl)', r'^T\d+\(\S+\) \S+ incl'),
     ('untimed routine charged', r'untimed but self'),
     ('routine calls (totals)', r'^\S+ calls \d'),
     ('routine self (totals)', r'^\S+ self \d'),
