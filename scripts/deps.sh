@@ -7,7 +7,7 @@ set -e
 # help2man makes the man pages from each command's --help; chromium renders the SVG
 # flame graph in tests/e2e/svg.sh; clang and libclang-rt-14-dev (its ASan/UBSan/libFuzzer
 # runtimes): the second sanitizer build of `make check` (clang-unit) and `make fuzz`
-PKGS="hercules binutils-s390x-linux-gnu libpcre2-dev libcsv-dev zlib1g-dev libzstd-dev pkg-config libcmocka-dev make gcc valgrind
+PKGS="hercules binutils-s390x-linux-gnu python3 libpcre2-dev libcsv-dev zlib1g-dev libzstd-dev pkg-config libcmocka-dev make gcc valgrind
       gcc-s390x-linux-gnu lib32gcc-12-dev-s390x-cross help2man chromium clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do

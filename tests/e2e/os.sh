@@ -1,0 +1,46 @@
+#!/bin/bash
+# tests/e2e/os.sh — generated multitasking systems (tests/os, README.md there): small
+# standalone S/370 operating systems with 3-6 problem-state tasks in 1-3 address spaces,
+# whose expected figures (per task: space, mainline, calls and problem-state self
+# instructions of every routine; per routine; per space; tasks per space) come from the
+# generator's construction, never from fst. Each system is traced in four ways (whole
+# system or a range of the tasks' code; traceopt noregs or traditional); the log is
+# checked against the expected figures without fst (the "truth" lines: a failure there is
+# a generator bug), converted again with fst-capture --from-log (with and without
+# --image) and reported by fst-report in several variants (tests/os/run.py), each of
+# which must give the expected figures — in a noregs range trace, within the bounds fst
+# states with --meta (# uncertain: ...).
+#   - live: seeds 28 and 45 (--budget 20000-23000), generated and run under Hercules now;
+#   - stored: tests/logs/os/os11, os27, os35 (their .s, .expected, and the four logs of one
+#     run each; made with tests/os/run.py --store, see tests/logs/README.md).
+# One TAP line per (system, way, conversion, report variant).
+. "$(dirname "$0")/../lib.sh"
+if ! command -v python3 > /dev/null; then
+    echo "ok 1 # SKIP python3 is missing: tests/os needs it (scripts/deps.sh installs it)"
+    exit 0
+fi
+LIVE=${FST_OS_SEEDS:-28,45}
+STORED="os11 os27 os35"
+args=()
+for s in $STORED; do args+=(--system "$FST_ROOT/tests/logs/os/$s"); done
+python3 "$FST_ROOT/tests/os/run.py" --seeds "$LIVE" --budget 20000-23000 "${args[@]}" \
+    --work "$T/work" --fst-bin "$FST_BIN" --jobs 2 --timeout 300 > "$T/run.out" 2> "$T/run.err"
+rc=$?
+while read -r name way conv variant verdict detail; do
+    case $verdict in
+        PASS) ok "$name $way $conv $variant${detail:+ ($detail)}" ;;
+        FAIL) fail "$name $way $conv $variant" "$detail" ;;
+    esac
+done < <(grep -E '^os[0-9]+ +[^ ]+ +[^ ]+ +[^ ]+ +(PASS|FAIL)' "$T/run.out")
+sed -n '/^summary/,$p' "$T/run.out" | sed 's/^/# /'
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
+    fail "tests/os/run.py ran to its end" "exit $rc" "$(tail -5 "$T/run.err")"
+fi
+# the harness itself: with a report that is the expected figures (tests/os/oracle.py in
+# fst-report's formats), every comparison of every variant passes
+if python3 "$FST_ROOT/tests/os/run.py" --oracle --system "$FST_ROOT/tests/logs/os/os11" --ways noregs,range-noregs \
+        --work "$T/oracle" --fst-bin "$FST_BIN" --quiet > "$T/oracle.out" 2>&1; then
+    ok "the harness passes a perfect report in every variant (oracle.py, os11)"
+else
+    fail "the harness passes a perfect report in every variant (oracle.py, os11)" "$(grep FAIL "$T/oracle.out" | head -5)"
+fi
