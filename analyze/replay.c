@@ -111,6 +111,11 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
     }
     if (!c->handler && x->t[c->task].taint)
         fst_rp_uncertain(x, rec->addr, owner);
+    else if (!c->handler && x->bases) { /* until the registers agree again (replay_task.c late_switch) */
+        c->since[c->nsince & 63].addr = rec->addr;
+        c->since[c->nsince & 63].owner = owner;
+        c->nsince++;
+    }
     int sup = !(rec->state & FST_ST_PROBLEM);
     x->sup_seen |= sup;
     if (sup && x->sup != FST_NONE)
@@ -228,7 +233,7 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
 ** says that another task runs now (replay_task.c, tasks.h). */
 static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
 {
-    uint16_t m = (uint16_t)rec->code, changed = 0;
+    uint16_t m = (uint16_t)rec->code, changed = 0, agreed = 0;
     int bases = rec->kind == FST_REC_BASES;
     uint64_t am = amask(rec->state);    /* BASES: address bits */
     memcpy(c->pgr, c->gr, sizeof c->gr);
@@ -238,10 +243,14 @@ static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
         if (m >> g & 1) {
             if ((c->grv >> g & 1) && ((c->gr[g] ^ rec->gr[g]) & (bases ? am : ~0ull)))
                 changed |= (uint16_t)(1u << g);
+            else if ((c->grv >> g & 1) && !(c->dirty >> g & 1) && (rec->gr[g] < x->p->lo || rec->gr[g] >= x->p->hi))
+                agreed |= (uint16_t)(1u << g);  /* a register telling tasks apart agrees */
             c->gr[g] = rec->gr[g];
         }
     c->grv |= m;
     c->grbad = changed & (uint16_t)~c->dirty;
+    if (agreed && !c->grbad)
+        c->nsince = 0;  /* the same task still: no switch came before */
     c->dirty = bases ? c->dirty & (uint16_t)~m : 0;   /* a REGS shows every register */
     c->gnow = m;
     fst_rp_tent_regs(x, c, m, bases ? am : ~0ull);

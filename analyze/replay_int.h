@@ -101,6 +101,10 @@ typedef struct rp_cpu {
     int late;               /* the switch due was seen late (replay_task.c late_switch) */
     size_t disp_entry;      /* the routine whose entry the running task was dispatched at, until
                                a BASES agrees with it: a late switch began there */
+    struct { uint64_t addr; size_t owner; } since[64];  /* BASES: the instructions since the
+                               registers last agreed with the task's (a late switch may have
+                               come anywhere among them), the last 64 */
+    size_t nsince;
     /* the last instruction, waiting for its successor to be priced */
     int have_prev;
     int ran;                /* no interruption, gap or wait came after prev, and either prev

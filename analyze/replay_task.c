@@ -286,6 +286,7 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     c->task = tid;
     c->handler = c->dispatch = 0;
     c->lpsw = c->lmblk = 0;
+    c->nsince = 0;
     if (x->inferring) {
         x->inferring = 0;
         x->t[tid].taint = x->p->tasks[tid].uncertain = 1;
@@ -357,8 +358,11 @@ static void late_switch(rp *x, rp_cpu *c)
         x->p->r[c->psp_call].calls_unc++;
         x->p->unc_calls++;
     }
-    if (c->have_prev)   /* the instruction before, which the other task may have run */
-        fst_rp_uncertain(x, c->prev.addr, c->prev_owner);
+    /* the instructions since the registers last agreed, which the other task may have run */
+    size_t n = c->nsince < 64 ? c->nsince : 64;
+    for (size_t i = 0; i < n; i++)
+        fst_rp_uncertain(x, c->since[(c->nsince - 1 - i) & 63].addr, c->since[(c->nsince - 1 - i) & 63].owner);
+    c->nsince = 0;
 }
 
 /* Running a task: does this instruction continue it, or did an interruption come? */
