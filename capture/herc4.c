@@ -108,16 +108,22 @@ static ssize_t read_log(fst_herc *h, char *buf, size_t cap, fst_err *err)
     return n;
 }
 
-/* Hercules' stdout: with -o it says little (the log switch, the shutdown), but it must not
-** fill; its end says Hercules has exited. */
+/* Hercules' stdout: with -o it says little (the log switch), but it must not fill. Its
+** end says nothing: 4.x's logger closes its copy of stdout when -o moves the log to the
+** file, ~10 ms after start, and Hercules runs on (logger.c). It is closed then, so that
+** poll does not wake up for it again; whether Hercules has exited, the process says. */
 static void drain_stdout(fst_herc *h)
 {
     char junk[4096];
     ssize_t n;
+    if (h->proc.out < 0)
+        return;
     while ((n = read(h->proc.out, junk, sizeof junk)) > 0)
         ;
-    if (n == 0)
-        h->gone = 1;
+    if (n == 0) {
+        close(h->proc.out);
+        h->proc.out = -1;
+    }
 }
 
 ssize_t fst_herc_read(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err)
@@ -125,13 +131,17 @@ ssize_t fst_herc_read(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err
     static char logbuf[1 << 16];
     *eof = 0;
     drain_stdout(h);
+    if (!h->gone && fst_child_exited(&h->proc))
+        h->gone = 1;
     int gone = h->gone; /* before the last reads: what it wrote before exiting is read */
     ssize_t n = read_log(h, h->tf ? logbuf : buf, h->tf ? sizeof logbuf : cap, err);
     if (n < 0)
         return -1;
-    if (!h->tf) { /* the log is the trace */
+    if (!h->tf) { /* the log is the trace: a file that grows, so no poll says when */
         if (n == 0 && gone)
             *eof = 1;
+        else if (n == 0)
+            nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
         return n;
     }
     if (h->dwait && !h->tfoff_sent && mono() - h->dwait_at > TFOFF_GRACE && h->proc.in >= 0) {
@@ -151,7 +161,7 @@ ssize_t fst_herc_read(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err
         *eof = 1;
         return 0;
     }
-    struct pollfd pf[2] = { { h->proc.out, POLLIN, 0 }, { h->tffd, POLLIN, 0 } };
+    struct pollfd pf[2] = { { h->proc.out, POLLIN, 0 }, { h->tffd, POLLIN, 0 } }; /* fd -1: ignored */
     if (poll(pf, h->tfgot ? 2 : 1, 50) < 0 && errno != EINTR)
         return fst_errno(err, "poll");
     return 0;

@@ -89,7 +89,8 @@ typedef struct fst_herc {
     int v4, tf;
     int logfd, tffd;        /* -1 when not open */
     uint64_t tfgot;         /* bytes read from the FIFO */
-    int gone;               /* Hercules' stdout ended: it has exited */
+    int gone;               /* Hercules has exited (asked of the process: 4.x closes its
+                            ** stdout soon after start and runs on) */
     int start_failed;       /* fst_herc_read failed because the start-up did */
     int dwait;              /* the log showed a disabled wait (HHC00809I) ... */
     double dwait_at;        /* ... at this time (monotonic seconds) */
