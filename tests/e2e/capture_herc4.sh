@@ -1,7 +1,8 @@
 # Live capture with SDL Hercules 4.x (capture/herc4.c): a real 4.x binary, from
-# $FST_HERCULES4 or a `hercules` on PATH whose banner says 4.x. There is none on the
-# machine these tests were written on (Debian ships 3.13 only): then they are skipped with
-# a message, never faked. What they check when one is there: every test program's exact
+# $FST_HERCULES4 (tests/run sets it to the 4.9 that scripts/deps.sh builds from
+# ../shared/hercules-4.9, scripts/hercules4.sh) or a `hercules` on PATH whose banner says
+# 4.x. Without one (Debian ships 3.13 only) they are skipped with a message, never faked.
+# What they check: every test program's exact
 # instruction count (tests/programs/EXPECTED), the same instruction stream as Debian's 3.13
 # gives, --range, --keep-log; with tf (4.6+): no trace byte on the disk while it runs.
 . "$(dirname "$0")/../lib.sh"
@@ -15,7 +16,7 @@ if [ -z "$H4" ] && command -v hercules > /dev/null; then
     case "$(banner hercules)" in [4-9].*|[1-9][0-9]*) H4=$(command -v hercules) ;; esac
 fi
 if [ -z "$H4" ]; then
-    echo "# skip: no SDL Hercules 4.x here (set FST_HERCULES4=PATH, or put one on PATH as 'hercules')"
+    echo "# skip: no SDL Hercules 4.x here (scripts/hercules4.sh builds one; or set FST_HERCULES4=PATH)"
     exit 0
 fi
 V=$(banner "$H4")
