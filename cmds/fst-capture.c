@@ -624,8 +624,10 @@ int main(int argc, char **argv)
     catch_signals();
 
     fst_herc herc = { .proc = { -1, -1, -1 }, .errfd = -1 };
-    if (!c.fromlog)
+    if (!c.fromlog) {
         in = start_hercules(&c, &ins, &herc, w, keep);
+        c.pipe_in = herc.tf; /* 4.x: the trace file is a FIFO, whose header is never rewritten */
+    }
     herc.keep = keep; /* 4.x with tf: the log is not the trace, and is kept as it is read */
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
@@ -656,12 +658,9 @@ int main(int argc, char **argv)
         if (st->ended || c.fromlog) {
             complete = 1;
             end = st->ended ? "disabled-wait" : "eof";
-        } else if (st->disabled_wait && herc.tf) { /* 4.x tf: closed at CPU 0's disabled wait */
-            complete = 1;
+        } else if (herc.tf && herc.allstopped) {
+            complete = 1; /* 4.x tf, several CPUs: Hercules said none runs (a SIGP stop it does not log) */
             end = "disabled-wait";
-            if (st->running)
-                fst_warn("Hercules' trace file was closed at CPU 0's disabled wait while %u other CPU(s) still ran: "
-                         "what they did after it is not in %s", st->running, c.out);
         } else
             end = "hercules-exited";
     } else if (!strcmp(end, "max-instructions") || !strcmp(end, "idle"))
