@@ -159,6 +159,19 @@ static void drain_stdout(fst_herc *h)
     }
 }
 
+ssize_t fst_herc_log(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err)
+{
+    *eof = 0;
+    drain_stdout(h);
+    if (!h->gone && fst_child_exited(&h->proc))
+        h->gone = 1;
+    int gone = h->gone; /* before the last read: what it wrote before exiting is read */
+    ssize_t n = read_log(h, buf, cap, err);
+    if (n == 0 && gone)
+        *eof = 1;
+    return n;
+}
+
 ssize_t fst_herc_read(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err)
 {
     static char logbuf[1 << 16];

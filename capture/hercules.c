@@ -58,7 +58,10 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
                         FST_HERC_MAINSIZE_MAX);
     char cnf[768], prio[128], rc[512], insl[8192], http[160] = "";
     priorities(prio, sizeof prio);
-    if (o->httpport) /* sampling: the PSW is read through the HTTP server (capture/sample.h) */
+    if (o->httpport && h->v4) /* 4.x: HTTP PORT, then HTTP START (its HTTPPORT is refused) */
+        snprintf(http, sizeof http, "HTTP PORT %u %s%s\nHTTP START\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
+                 o->httpauth ? o->httpauth : "");
+    else if (o->httpport) /* sampling: the PSW is read through the HTTP server (capture/sample.h) */
         snprintf(http, sizeof http, "HTTPPORT %u %s%s\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
                  o->httpauth ? o->httpauth : "");
     /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */

@@ -123,6 +123,12 @@ int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *
 ** start-up, tf's MAX reached). Returns the bytes (0: none yet), or -1 with err set;
 ** *eof = 1 once the trace has ended (Hercules closed the trace file, or exited). */
 ssize_t fst_herc_read(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err);
+/* SDL Hercules 4.x: the bytes its log file gained since the last call, without waiting
+** (0: none), its lines watched as fst_herc_read does; *eof = 1 once Hercules has exited
+** and its log has been read to the end. -1 with err set when the start-up failed
+** (h->start_failed) or the log cannot be read. For a caller that does not trace
+** (fst-capture --sample, capture/samplecap.c): 4.x's stdout is not its log. */
+ssize_t fst_herc_log(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err);
 /* Kill Hercules (its whole process group) now. */
 void fst_herc_kill(fst_herc *h);
 /* How long Hercules may take to exit once its log has ended (3.13 takes well under 1 s). */

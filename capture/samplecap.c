@@ -70,13 +70,54 @@ typedef struct watch {
 static void log_line(watch *w)
 {
     w->line[w->ll] = 0;
-    /* messages begin their line (Hercules echoes the start-up script's "hao tgt HHCCP011I"
-    ** too: that is not the message) */
-    if (!strncmp(w->line, "HHCCP011I", 9) || !strncmp(w->line, "HHC00809I", 9))
+    /* messages begin their line, after 4.x's time stamp "hh:mm:ss " (Hercules echoes the
+    ** start-up script's "hao tgt HHCCP011I" too: that is not the message) */
+    const char *m = w->line;
+    if (strlen(m) > 9 && m[2] == ':' && m[5] == ':' && m[8] == ' ')
+        m += 9;
+    if (!strncmp(m, "HHCCP011I", 9) || !strncmp(m, "HHC00809I", 9))
         w->wait_seen = 1;   /* the disabled wait; the automatic operator quits now */
-    if (!strncmp(w->line, "HHCHT006I", 9) || !strncmp(w->line, "HHC01806I", 9))
-        w->http_up = 1;     /* "Waiting for HTTP requests on port" */
+    if (!strncmp(m, "HHCHT006I", 9) || !strncmp(m, "HHC01803I", 9))
+        w->http_up = 1;     /* "Waiting for HTTP requests on port" (4.x: "HTTP server waiting ...") */
     w->ll = 0;
+}
+
+/* New bytes of Hercules' log: its stdout (3.13), or its log file (4.x, capture/herc4.c:
+** which also watches its start-up). 0 when none, -1 at its end (w->eof set) or when the
+** start-up failed (w->ipl_failed set). */
+static ssize_t log_bytes(watch *w, char *buf, size_t cap)
+{
+    if (w->herc && w->herc->v4) {
+        int eof = 0;
+        ssize_t n = fst_herc_log(w->herc, buf, cap, &eof, &w->ipl_err);
+        if (n < 0) {
+            if (w->herc->start_failed)
+                w->ipl_failed = 1;
+            else
+                w->eof = 1; /* the log cannot be read: as if Hercules had ended (it is killed) */
+            return -1;
+        }
+        if (eof)
+            w->eof = 1;
+        return eof ? -1 : n;
+    }
+    for (;;) {
+        ssize_t n = read(w->fd, buf, cap);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) /* EAGAIN: nothing new */
+            return 0;
+        if (n == 0) {
+            w->eof = 1;
+            return -1;
+        }
+        /* a failed IPL (a piece not loaded, an invalid IPL PSW) leaves a stopped CPU
+        ** whose PSW would be sampled until the timeout: it is an error at once, as in
+        ** a traced capture */
+        if (w->herc && fst_herc_watch(w->herc, buf, (size_t)n, 0, &w->ipl_err))
+            w->ipl_failed = 1;
+        return n;
+    }
 }
 
 static const char *hook(void *ctx)
@@ -84,30 +125,16 @@ static const char *hook(void *ctx)
     watch *w = ctx;
     if (*w->sc->stop)
         return "interrupted";
-    if (w->fd >= 0 && !w->eof) {
+    if (w->fd >= 0 && !w->eof && !w->ipl_failed) {
         char buf[8192];
-        for (;;) {
-            ssize_t n = read(w->fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0) /* EAGAIN: nothing new */
-                break;
-            if (n == 0) {
-                w->eof = 1;
-                break;
-            }
-            /* a failed IPL (a piece not loaded, an invalid IPL PSW) leaves a stopped CPU
-            ** whose PSW would be sampled until the timeout: it is an error at once, as in
-            ** a traced capture */
-            if (w->herc && fst_herc_watch(w->herc, buf, (size_t)n, 0, &w->ipl_err))
-                w->ipl_failed = 1;
+        ssize_t n;
+        while ((n = log_bytes(w, buf, sizeof buf)) > 0)
             for (ssize_t i = 0; i < n; i++) {
                 if (buf[i] == '\n' || w->ll == sizeof w->line - 1)
                     log_line(w);
                 else
                     w->line[w->ll++] = buf[i];
             }
-        }
     }
     if (w->ipl_failed)
         return "ipl-failed";
@@ -191,7 +218,7 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
             return -1;
         }
         fcntl(herc.proc.out, F_SETFL, fcntl(herc.proc.out, F_GETFL) | O_NONBLOCK);
-        wt.fd = herc.proc.out;
+        wt.fd = herc.v4 ? herc.logfd : herc.proc.out; /* 4.x: -o, its log is a file */
         wt.herc = &herc;
     }
     fst_sample_opts so = { &addr, sc->hz, 2000, sc->attach ? 0 : 20000, ho.arch, sc->attach ? sc->seconds : 0, 1,

@@ -509,7 +509,8 @@ static int run_sample(const capture *c, const char *program, const fst_ins *ins)
     sc.program = program;
     sc.ins = c->attach ? NULL : ins;
     sc.herc = (fst_herc_opts){ c->hercules, c->arch, NULL, NULL,
-                               (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), 1, 0, NULL };
+                               (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), 1, 0, NULL,
+                               1 }; /* 3.13 and 4.x are driven differently: the banner says which */
     sc.attach = c->attach;
     sc.allow_remote = c->remote;
     sc.hz = c->hz;

@@ -79,6 +79,25 @@ if [ "$TFOK" = 1 ]; then
     [ "$most" -lt 1048576 ] && ok "bigloop: the working folder never held more than 1 MB ($most bytes)" \
         || fail "bigloop: the working folder never held more than 1 MB" "at most $most bytes"
 fi
+# --sample: untraced, the PSW read through 4.x's HTTP server (HTTP PORT ... AUTH, HTTP
+# START), its log a file (-o) watched for the disabled wait: shares.s with 150 000 rounds
+P=$FST_ROOT/tests/programs
+if s390x-linux-gnu-as -m31 --defsym ROUNDS=150000 -I "$P" -o "$T/big.o" "$P/shares.s" &&
+   s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/big.elf" "$T/big.o" &&
+   s390x-linux-gnu-objcopy -O binary -j .lowcore "$T/big.elf" "$T/big.lc" &&
+   s390x-linux-gnu-objcopy -O binary -j .text "$T/big.elf" "$T/big.bin"; then
+    printf 'big.lc 0x0\nbig.bin 0x20000\n' > "$T/big.ins"
+    TMPDIR=$T/tmp fst-capture -q --sample --hercules="$H4" --timeout=120 -o "$T/s.trace" "$T/big.ins" 2> "$T/err"
+    rc=$?
+    fst-dump --summary "$T/s.trace" > "$T/d" 2> /dev/null
+    expect_eq "--sample: exit 0, complete, ended by the disabled wait" "0 1 disabled-wait" \
+        "$rc $(dumpval complete "$T/d") $(dumpval footer.end "$T/d")"
+    fst-report --format=csv "$T/s.trace" > "$T/s.csv" 2> /dev/null
+    n=$(awk -F, '$1 ~ /^(ALPHA|BETA|GAMMA)$/ && $4 > 0 { n++ } END { print n + 0 }' "$T/s.csv")
+    expect_eq "--sample: samples in each of ALPHA, BETA, GAMMA" 3 "$n"
+else
+    fail "assemble shares.s with ROUNDS=150000"
+fi
 expect_eq "nothing left in TMPDIR" "" "$(ls -A "$T/tmp")"
 pgrep -f "$T/tmp" > /dev/null && fail "no Hercules left running" || ok "no Hercules left running"
 exit 0
