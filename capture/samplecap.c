@@ -221,8 +221,10 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         wt.fd = herc.v4 ? herc.logfd : herc.proc.out; /* 4.x: -o, its log is a file */
         wt.herc = &herc;
     }
+    /* own Hercules: the API when its banner says 4.7+; attached: tried, else the PSW page */
     fst_sample_opts so = { &addr, sc->hz, 2000, sc->attach ? 0 : 20000, ho.arch, sc->attach ? sc->seconds : 0, 1,
-                           sc->have_range, sc->lo, sc->hi, hook, &wt };
+                           sc->have_range, sc->lo, sc->hi, hook, &wt,
+                           sc->attach ? -1 : fst_herc_has_api(&herc.ver) };
     fst_err serr;
     int rc = fst_sample_run(w, &so, &res->st, &res->end, &serr);
     res->wall = now_s() - wt.t0;
@@ -266,7 +268,7 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         return fst_errf(err, "no sample was taken (%s before the first answer)%s%s", res->end,
                         res->hercules_said[0] ? "; Hercules said:\n" : "", res->hercules_said);
     }
-    char store[8][32];
+    char store[9][32];
     snprintf(store[0], 32, "%llu", (unsigned long long)res->st.wait_samples);
     snprintf(store[1], 32, "%llu", (unsigned long long)res->st.ns);
     snprintf(store[2], 32, "%llu", (unsigned long long)res->st.errors);
@@ -275,10 +277,11 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
     snprintf(store[5], 32, "%llu", (unsigned long long)res->st.rtt_ns_median);
     snprintf(store[6], 32, "%llu", (unsigned long long)res->st.rtt_ns_p99);
     snprintf(store[7], 32, "%llu", (unsigned long long)res->st.late);
+    snprintf(store[8], 32, "%d", res->st.cr1);
     fst_kv ftr[] = { { "sample-wait-samples", store[0] }, { "sample-ns", store[1] }, { "sample-errors", store[2] },
                      { "sample-out-of-range", store[3] }, { "sample-requests", store[4] },
                      { "sample-rtt-median-ns", store[5] }, { "sample-rtt-p99-ns", store[6] },
-                     { "sample-late", store[7] }, { NULL, NULL } };
+                     { "sample-late", store[7] }, { "sample-cr1", store[8] }, { NULL, NULL } };
     const char *end = rc ? "http-error" : res->end;
     if (fst_tw_close(w, res->complete, end, ftr, err))
         return -1;

@@ -552,6 +552,12 @@ static int run_sample(const capture *c, const char *program, const fst_ins *ins)
                      c->range);
         if (st->errors)
             fst_warn("%llu requests failed and were retried (last: %s)", (unsigned long long)st->errors, st->last_error);
+        if (c->attach && st->cr1)
+            fst_note("%s: each sample of CPU %u carries its address space (CR1, from /api/v1/cpus): fst-report "
+                     "--space=CR1 profiles one", c->out, st->cpu);
+        else if (c->attach)
+            fst_note("%s: this Hercules has no /api/v1/cpus (3.13, or SDL Hercules before 4.7): the samples carry no "
+                     "address space (CR1), so fst-report --space cannot split them", c->out);
     }
     /* --attach ends at Ctrl-C (or SIGTERM, SIGHUP) by design: the trace of what was
     ** sampled is whole (every sample written, the footer too) and kept. Without --seconds
