@@ -1,6 +1,7 @@
 /* analyze/sampled.c — see sampled.h. */
 #include "analyze/sampled.h"
 #include "analyze/decode.h"
+#include "analyze/tasks.h"
 #include "common/bytes.h"
 
 #include <stdio.h>
@@ -66,7 +67,15 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
     int k;
     uint64_t last_ns = 0;
     size_t stack[1];
+    uint64_t cr1[256]; /* per CPU (the sampler writes CR1 before a sample when it changed) */
+    uint8_t cr1_known[256] = { 0 };
+    int cr1_seen = 0;
     while ((k = fst_tr_next(tr, &rec, err)) > 0) {
+        if (rec.kind == FST_REC_CR && rec.cls == 1) {
+            cr1[rec.cpu & 255] = rec.value;
+            cr1_known[rec.cpu & 255] = 1;
+            cr1_seen = 1;
+        }
         if (rec.kind != FST_REC_SAMPLE)
             continue;
         uint64_t dt = rec.value - last_ns;
@@ -93,7 +102,10 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
         fst_insn d;
         fst_decode(&d, b, rec.addr, rec.state);
         size_t r = routine_at(p, t, n, rec.addr);
-        int excluded = (o->cpu_problem && !(rec.state & FST_ST_PROBLEM)) || (r != FST_NONE && p->r[r].excluded);
+        uint64_t space = !(rec.state & FST_ST_DAT) ? FST_SPACE_REAL
+                         : cr1_known[rec.cpu & 255] ? cr1[rec.cpu & 255] : FST_SPACE_UNKNOWN;
+        int excluded = (o->cpu_problem && !(rec.state & FST_ST_PROBLEM)) || (r != FST_NONE && p->r[r].excluded) ||
+                       (o->space_set && space != o->space);
         if (r != FST_NONE && !p->r[r].timed)
             r = FST_NONE; /* not listed: its samples are outside, there is no caller to give them to */
         e.kind = FST_EV_EXEC;
@@ -130,6 +142,9 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
     free(t);
     if (k < 0)
         return -1;
+    if (o->space_set && !cr1_seen)
+        return fst_errf(err, "%s: --space: its samples carry no address space (no CR1: sampled from Hercules 3.13 or "
+                             "an SDL Hercules before 4.7, which have no /api/v1/cpus)", fst_tr_path(tr));
     for (size_t i = 0; i < p->nr; i++)
         if (p->r[i].mainline)
             p->mainline = (int)i;

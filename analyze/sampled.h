@@ -15,7 +15,11 @@
 **     `waits`), as LOGTIME counted waits apart, and its interval goes nowhere;
 **   - EXEC events go to the sinks, one per sample, with the instruction decoded from the
 **     storage image at the sample's address (all zero bytes when the image lacks it) and
-**     a one-routine stack (flat: folded stacks are one frame deep).
+**     a one-routine stack (flat: folded stacks are one frame deep);
+**   - --space (fst_replay_opts space_set): a sample counts only when its address space
+**     is that one (CR1 from the CR record in force on its CPU while DAT is on; "real"
+**     with DAT off), else it is excluded; a trace whose samples carry no CR1 (sampled
+**     from Hercules 3.13 or an SDL Hercules before 4.7) cannot be split: an error.
 ** The bias, which every report states: samples fall where Hercules spends host time,
 ** not where the modelled 370 would spend its time.
 **

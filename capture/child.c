@@ -126,6 +126,18 @@ int fst_child_spawn_in(fst_child *c, char *const argv[], const char *dir, int er
     return spawn(c, argv, dir, errfd, env, 1, err);
 }
 
+int fst_child_exited(const fst_child *c)
+{
+    if (c->pid <= 0)
+        return 1;
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    /* WNOWAIT: look, do not reap (the status is fst_child_wait's to return) */
+    if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+        return errno == ECHILD; /* EINTR: it is not known to have exited */
+    return si.si_pid == c->pid;
+}
+
 void fst_child_kill(const fst_child *c)
 {
     if (c->pid > 0)

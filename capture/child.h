@@ -35,6 +35,10 @@ int fst_child_spawn(fst_child *c, char *const argv[], const char *dir, int errfd
 ** fst_child_wait (closing it is an end of input for the child). */
 int fst_child_spawn_in(fst_child *c, char *const argv[], const char *dir, int errfd, char *const env[],
                        fst_err *err);
+/* 1 when the child has exited (or was killed), 0 while it runs. It is not reaped:
+** fst_child_wait still gives its status. (A child's stdout can end long before it does:
+** SDL Hercules 4.x closes its stdout when `-o` moves its log to a file, and runs on.) */
+int fst_child_exited(const fst_child *c);
 /* SIGKILL to the child's whole process group (nothing when none runs). */
 void fst_child_kill(const fst_child *c);
 /* Close its stdout, wait for it (EINTR retried), then kill whatever it left in its

@@ -58,7 +58,10 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
                         FST_HERC_MAINSIZE_MAX);
     char cnf[768], prio[128], rc[512], insl[8192], http[160] = "";
     priorities(prio, sizeof prio);
-    if (o->httpport) /* sampling: the PSW is read through the HTTP server (capture/sample.h) */
+    if (o->httpport && h->v4) /* 4.x: HTTP PORT, then HTTP START (its HTTPPORT is refused) */
+        snprintf(http, sizeof http, "HTTP PORT %u %s%s\nHTTP START\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
+                 o->httpauth ? o->httpauth : "");
+    else if (o->httpport) /* sampling: the PSW is read through the HTTP server (capture/sample.h) */
         snprintf(http, sizeof http, "HTTPPORT %u %s%s\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
                  o->httpauth ? o->httpauth : "");
     /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */
@@ -77,12 +80,14 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     if (o->httpport) /* sampling: untraced */
         snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl program.ins\n");
     else if (h->tf)
-        /* 4.x tf: the file is closed at the disabled wait of CPU 0, the IPL CPU (its last
-        ** records are still in Hercules' stdio buffer until then, so fst cannot see the
-        ** other CPUs' state first: capture/progend.h's rule is kept by CPU 0 only, and the
-        ** capture says when another CPU still ran); fst stops Hercules at the FIFO's end */
-        snprintf(rc, sizeof rc, "hao tgt HHC00809I Processor CP00\nhao cmd tf OFF\ntf ON \"FILE=trace.tf\" MAX=999G\nt+%s%s\n"
-                 "ipl program.ins\n", o->range ? " " : "", o->range ? o->range : "");
+        /* 4.x tf: the file is closed when the program has ended (its last records are in
+        ** Hercules' stdio buffer until then, so the trace cannot say it first): one CPU,
+        ** at its disabled wait, by hao; several, when Hercules says none runs any more
+        ** (capture/herc4.c asks with qproc: 4.x logs no SIGP stop), by fst. fst stops
+        ** Hercules at the FIFO's end. */
+        snprintf(rc, sizeof rc, "%stf ON \"FILE=trace.tf\" MAX=999G\nt+%s%s\nipl program.ins\n",
+                 o->numcpu > 1 ? "" : "hao tgt HHC00809I Processor CP00\nhao cmd tf OFF\n",
+                 o->range ? " " : "", o->range ? o->range : "");
     else
         /* traced: no `hao ... quit` at the disabled wait. Hercules' logger writes the log
         ** behind the CPU, and a quit could end it before the last trace lines were out

@@ -28,10 +28,13 @@
 ** hercules.rc -o hercules.log`, its stdin a pipe fst keeps open (at the end of its stdin
 ** 4.x shuts down, before the program has run). From 4.6 on it traces with
 ** `tf ON "FILE=trace.tf" MAX=999G` into a FIFO that fst reads as Hercules writes it, so
-** no trace byte reaches the disk however long the job; `hao tgt HHC00809I Processor CP00` /
-** `hao cmd tf OFF` closes the file at the disabled wait of CPU 0, the IPL CPU (tf writes through a stdio buffer: the last
-** records reach the FIFO only when the file is closed), and the end of the FIFO is the end
-** of the trace. Hercules cannot rewrite the file's header on a FIFO (fseek fails: its
+** no trace byte reaches the disk however long the job. The file is closed when the program
+** has ended (tf writes through a stdio buffer: the last records reach the FIFO only when
+** the file is closed, so the trace cannot tell the end first), and the end of the FIFO is
+** the end of the trace: with one CPU at its disabled wait (`hao tgt HHC00809I Processor
+** CP00` / `hao cmd tf OFF`); with several, when Hercules says that no CPU runs any more
+** (capture/herc4.c asks with `qproc` once a CPU's disabled wait is logged, then sends
+** `tf OFF`: 4.x logs no SIGP stop, so a CPU that stops itself is seen no other way). Hercules cannot rewrite the file's header on a FIFO (fseek fails: its
 ** HHC00075E is expected) and tf stops at MAX bytes (999G, about 2.2 billion instructions
 ** at 448 bytes each): that is an error, with the instructions before it kept. A 4.x older
 ** than 4.6 has no tf: its text trace goes to the log, which then grows with the trace
@@ -89,11 +92,21 @@ typedef struct fst_herc {
     int v4, tf;
     int logfd, tffd;        /* -1 when not open */
     uint64_t tfgot;         /* bytes read from the FIFO */
-    int gone;               /* Hercules' stdout ended: it has exited */
+    int gone;               /* Hercules has exited (asked of the process: 4.x closes its
+                            ** stdout soon after start and runs on) */
     int start_failed;       /* fst_herc_read failed because the start-up did */
     int dwait;              /* the log showed a disabled wait (HHC00809I) ... */
     double dwait_at;        /* ... at this time (monotonic seconds) */
     int tfoff_sent;         /* fst asked for `tf OFF` itself */
+    /* Several CPUs through tf (capture/herc4.c): the end is when no CPU runs, asked of
+    ** Hercules with `qproc` (4.x logs no SIGP stop, and the trace's last records wait in
+    ** its buffer until the file is closed), then fst closes the file. */
+    unsigned ncpu;          /* CPUs configured */
+    int anywait;            /* some CPU's disabled wait was logged (HHC00809I) */
+    double ask_at, ask_every; /* the next `qproc`, and the interval after it */
+    int q_open;             /* a qproc answer is being read ... */
+    unsigned q_cpus, q_running; /* ... its CPUs, and those not stopped */
+    int allstopped;         /* Hercules said no CPU runs (and fst closed the trace file) */
     int stuck;              /* fst_herc_finish: it closed its log but had not exited
                             ** FST_HERC_EXIT_MS later, and was killed */
     FILE *keep;             /* --keep-log: the log's text goes here (tf: the trace is binary) */
@@ -110,6 +123,12 @@ int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *
 ** start-up, tf's MAX reached). Returns the bytes (0: none yet), or -1 with err set;
 ** *eof = 1 once the trace has ended (Hercules closed the trace file, or exited). */
 ssize_t fst_herc_read(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err);
+/* SDL Hercules 4.x: the bytes its log file gained since the last call, without waiting
+** (0: none), its lines watched as fst_herc_read does; *eof = 1 once Hercules has exited
+** and its log has been read to the end. -1 with err set when the start-up failed
+** (h->start_failed) or the log cannot be read. For a caller that does not trace
+** (fst-capture --sample, capture/samplecap.c): 4.x's stdout is not its log. */
+ssize_t fst_herc_log(fst_herc *h, char *buf, size_t cap, int *eof, fst_err *err);
 /* Kill Hercules (its whole process group) now. */
 void fst_herc_kill(fst_herc *h);
 /* How long Hercules may take to exit once its log has ended (3.13 takes well under 1 s). */

@@ -41,6 +41,8 @@ int fst_herc_banner(const char *s, size_t n, fst_herc_ver *v)
 
 int fst_herc_is4(const fst_herc_ver *v) { return v->major >= 4; }
 
+int fst_herc_has_api(const fst_herc_ver *v) { return v->major > 4 || (v->major == 4 && v->minor >= 7); }
+
 int fst_herc_has_tf(const fst_herc_ver *v)
 {
     return v->major > FST_HERC_TF_MAJOR || (v->major == FST_HERC_TF_MAJOR && v->minor >= FST_HERC_TF_MINOR);

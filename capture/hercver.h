@@ -37,6 +37,8 @@ typedef struct fst_herc_ver {
 int fst_herc_banner(const char *s, size_t n, fst_herc_ver *v);
 /* 1 for SDL Hercules 4.x or later (the 4.x commands and messages). */
 int fst_herc_is4(const fst_herc_ver *v);
+/* 1 when its HTTP server answers /cgi-bin/api/v1/cpus (4.7 or later: capture/sample.h). */
+int fst_herc_has_api(const fst_herc_ver *v);
 /* 1 when it has `tf` (4.6 or later). */
 int fst_herc_has_tf(const fst_herc_ver *v);
 /* Run `prog --help=version` (NULL: "hercules" on PATH) in folder `dir` and read its banner. */

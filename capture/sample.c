@@ -33,6 +33,81 @@ int fst_psw_page(const char *body, uint8_t psw[16], unsigned *len)
     return 0;
 }
 
+/* "KEY": "hex" at or after p, within [p, end): the value's hex digits (their count in *n),
+** or NULL. */
+static const char *json_hex(const char *p, const char *end, const char *key, size_t *n)
+{
+    size_t kl = strlen(key);
+    for (const char *q = p; q && q + kl < end; q = memchr(q + 1, '"', (size_t)(end - q - 1))) {
+        if (*q != '"' || strncmp(q + 1, key, kl) || q[1 + kl] != '"')
+            continue;
+        const char *v = q + 2 + kl;
+        while (v < end && (*v == ':' || *v == ' '))
+            v++;
+        if (v >= end || *v != '"')
+            return NULL;
+        v++;
+        size_t k = 0;
+        while (v + k < end && fst_hexval((unsigned char)v[k]) >= 0)
+            k++;
+        if (v + k >= end || v[k] != '"')
+            return NULL;
+        *n = k;
+        return v;
+    }
+    return NULL;
+}
+
+int fst_cpus_page(const char *body, size_t len, unsigned *cpu, uint8_t psw[16], unsigned *pswlen, uint64_t *cr1,
+                  size_t *bad)
+{
+    const char *end = body + len, *p = strstr(body, "{\"cpus\":[");
+    *bad = 0;
+    if (!p)
+        return -1;
+    for (p = strstr(p, "\"cpuid\":\"CPU"); p && p + 13 < end; p = strstr(p + 1, "\"cpuid\":\"CPU")) {
+        *bad = (size_t)(p - body);
+        const char *next = strstr(p + 1, "\"cpuid\":\"CPU");
+        const char *oe = next && next < end ? next : end; /* this CPU's object (len bounds it too) */
+        unsigned k = 0;
+        const char *d = p + 13;
+        while (d < oe && *d >= '0' && *d <= '9' && k < 100000)
+            k = k * 10 + (unsigned)(*d++ - '0');
+        if (d == p + 13 || d >= oe || *d != '"')
+            return -1;
+        const char *on = strstr(d, "\"online\":");
+        if (!on || on >= oe)
+            return -1;
+        on += 9;
+        while (on < oe && *on == ' ')
+            on++;
+        if (!strncmp(on, "false", 5))
+            continue;
+        if (strncmp(on, "true", 4))
+            return *bad = (size_t)(on - body), -1;
+        size_t np, nc;
+        const char *h = json_hex(on, oe, "PSW", &np); /* 16 hex digits, z/Arch 32 */
+        if (!h || (np != 16 && np != 32))
+            return *bad = (size_t)((h ? h : on) - body), -1;
+        for (size_t i = 0; i < np / 8; i++)
+            if (!fst_hex8_bytes(h + 8 * i, psw + 4 * i))
+                return *bad = (size_t)(h - body), -1;
+        const char *crs = strstr(h, "\"control_registers\":{");
+        const char *c1 = crs && crs < oe ? json_hex(crs, oe, "CR1", &nc) : NULL; /* 8, z/Arch 16 */
+        if (!c1 || (nc != 8 && nc != 16))
+            return *bad = (size_t)((c1 ? c1 : crs && crs < oe ? crs : h) - body), -1;
+        uint64_t v = 0;
+        for (size_t i = 0; i < nc; i++)
+            v = v << 4 | (uint64_t)fst_hexval((unsigned char)c1[i]);
+        *cpu = k;
+        *pswlen = (unsigned)np / 2;
+        *cr1 = v;
+        return 0;
+    }
+    *bad = len;
+    return -1;
+}
+
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -80,18 +155,24 @@ static int run_loop(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, c
     int have_first = 0;
     unsigned misses = 0;
     uint64_t miss_since = 0;
-    char body[4096];
+    int api = o->api;
+    uint64_t cr1_now = 0;
+    int cr1_written = 0;
+    unsigned cpu_now = 0;
+    size_t cap = 1u << 18; /* the API: ~1 KB a CPU, up to 128 CPUs (a PSW page: ~1 KB) */
+    char *body = fst_xmalloc(cap);
+    int rc_loop = 0;
     for (;;) {
         if (o->hook) {
             const char *why = o->hook(o->ctx);
             if (why) {
                 *end = why;
-                return 0;
+                break;
             }
         }
         if (o->seconds && have_first && now_ns() - t0 >= o->seconds * 1000000000u) {
             *end = "seconds";
-            return 0;
+            break;
         }
         sleep_until(go);
         uint64_t a = now_ns();
@@ -103,11 +184,27 @@ static int run_loop(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, c
         size_t blen;
         fst_err e;
         st->requests++;
-        int rc = fst_http_get(o->addr, FST_SAMPLE_PATH, o->timeout_ms, body, sizeof body, &blen, &e);
+        int rc = fst_http_get(o->addr, api ? FST_SAMPLE_API_PATH : FST_SAMPLE_PATH, o->timeout_ms, body, cap, &blen,
+                              &e);
         uint64_t b = now_ns();
         uint8_t psw[16];
-        unsigned plen = 0;
-        if (!rc && fst_psw_page(body, psw, &plen)) {
+        unsigned plen = 0, cpu = 0;
+        uint64_t cr1 = 0;
+        size_t bad = 0;
+        int api_bad = !rc && api && fst_cpus_page(body, blen, &cpu, psw, &plen, &cr1, &bad);
+        if (api < 0 && !have_first && ((rc && strstr(e.msg, "HTTP status 404")) || api_bad)) {
+            api = 0; /* no API (3.13, a 4.x before 4.7; a server that answers anything with one
+                     ** page): the PSW page, no CR1 */
+            st->requests--;
+            go = sched = b;
+            continue;
+        }
+        if (api_bad) {
+            rc = fst_errf(&e, "%s: %s, byte %zu: %s", o->addr->name, FST_SAMPLE_API_PATH, bad,
+                          bad >= blen ? "no CPU is online"
+                                      : "not the JSON of SDL Hercules 4.7+ ({\"cpus\":[{\"cpuid\":\"CPU0000\",\"online\": "
+                                        "true,... \"PSW\": \"hex\",... \"CR1\": \"hex\"...)");
+        } else if (!rc && !api && fst_psw_page(body, psw, &plen)) {
             rc = fst_errf(&e, "%s: answered, but not with Hercules' PSW page (no 'PSW=hhhhhhhh hhhhhhhh' in %s): "
                               "is this Hercules' HTTP server?", o->addr->name, FST_SAMPLE_PATH);
         }
@@ -119,17 +216,23 @@ static int run_loop(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, c
             }
             if (!have_first) {
                 if (refused)
-                    return fst_errf(err, "%s (waited %d ms for it)", e.msg, o->start_ms);
-                return fst_errf(err, "%s", e.msg);
+                    fst_errf(err, "%s (waited %d ms for it)", e.msg, o->start_ms);
+                else
+                    fst_errf(err, "%s", e.msg);
+                rc_loop = -1;
+                break;
             }
             st->errors++;
             snprintf(st->last_error, sizeof st->last_error, "%.299s", e.msg);
             if (!misses++)
                 miss_since = a;
             /* a few failures and two seconds: time for the hook to see Hercules end */
-            if (misses > FST_SAMPLE_MAX_MISSES && b - miss_since > 2000000000u)
-                return fst_errf(err, "%s (%u requests in a row failed, for %.1f s)", e.msg, misses,
-                                (double)(b - miss_since) / 1e9);
+            if (misses > FST_SAMPLE_MAX_MISSES && b - miss_since > 2000000000u) {
+                fst_errf(err, "%s (%u requests in a row failed, for %.1f s)", e.msg, misses,
+                         (double)(b - miss_since) / 1e9);
+                rc_loop = -1;
+                break;
+            }
             continue;
         }
         misses = 0;
@@ -152,8 +255,23 @@ static int run_loop(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, c
         if (o->have_range && !wait && (ia < o->lo || ia > o->hi)) {
             st->out_of_range++;
         } else {
-            if (fst_tw_state(w, state) || fst_tw_sample(w, at, psw, plen))
-                return fst_errf(err, "writing the trace failed");
+            /* the API: the CPU sampled and its CR1, as records before the sample when
+            ** they change (the reader keeps them in force, as for a traced CR1) */
+            int bad_write = api && cpu != cpu_now && fst_tw_cpu(w, cpu);
+            cpu_now = api ? cpu : cpu_now;
+            if (!bad_write && api && (!cr1_written || cr1 != cr1_now))
+                bad_write = fst_tw_cr(w, 1, cr1);
+            if (api) {
+                cr1_now = cr1;
+                cr1_written = 1;
+                st->cr1 = 1;
+                st->cpu = cpu;
+            }
+            if (bad_write || fst_tw_state(w, state) || fst_tw_sample(w, at, psw, plen)) {
+                fst_errf(err, "writing the trace failed");
+                rc_loop = -1;
+                break;
+            }
             st->samples++;
             st->wait_samples += (uint64_t)wait;
         }
@@ -161,9 +279,11 @@ static int run_loop(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, c
         if (disabled && o->until_disabled_wait) {
             st->disabled_wait = 1;
             *end = "disabled-wait";
-            return 0;
+            break;
         }
     }
+    free(body);
+    return rc_loop;
 }
 
 int fst_sample_run(fst_tw *w, const fst_sample_opts *o, fst_sample_stats *st, const char **end, fst_err *err)

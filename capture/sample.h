@@ -47,6 +47,12 @@
 #include <stdint.h>
 
 #define FST_SAMPLE_PATH "/cgi-bin/registers/psw"
+/* SDL Hercules 4.7 and later: every CPU's PSW, registers and CR0-CR15 as JSON in one
+** answer (each CPU's read as it runs: not a snapshot of the machine). A sample from it
+** carries CR1, the address space (written as a CR record before it when it changed), so
+** that fst-report --space splits a sampled whole system by address space. 3.13 and a
+** 4.x before 4.7 answer 404: their samples carry no CR1. */
+#define FST_SAMPLE_API_PATH "/cgi-bin/api/v1/cpus"
 #define FST_SAMPLE_DEFAULT_HZ 300   /* LOGTIME's rate (seed 003) */
 #define FST_SAMPLE_MAX_MISSES 5
 
@@ -59,6 +65,13 @@ uint64_t fst_sample_next(uint64_t *sched, uint64_t period, uint64_t now);
 
 /* Parse Hercules' PSW page: 0 with psw/len (8 or 16) set, -1 when there is no PSW line. */
 int fst_psw_page(const char *body, uint8_t psw[16], unsigned *len);
+/* Parse 4.x's /api/v1/cpus answer: the first online CPU's number, PSW (len 8 or 16) and
+** CR1. 0, or -1 with *bad the byte offset where the answer is not what Hercules writes
+** ({"cpus":[{"cpuid":"CPU0000","online": true, ... "PSW": "hex", ...
+** "control_registers":{"CR0": "hex","CR1": "hex", ...}, ...}, ...]}) or, when no CPU is
+** online, its length. */
+int fst_cpus_page(const char *body, size_t len, unsigned *cpu, uint8_t psw[16], unsigned *pswlen, uint64_t *cr1,
+                  size_t *bad);
 
 typedef struct fst_sample_opts {
     const fst_http_addr *addr;
@@ -73,6 +86,9 @@ typedef struct fst_sample_opts {
     /* called between requests (and while waiting): NULL to go on, or why to stop */
     const char *(*hook)(void *ctx);
     void *ctx;
+    int api;                    /* 1: ask FST_SAMPLE_API_PATH (4.7+: CR1 with each sample);
+                                   0: the PSW page; -1: the API, or the PSW page when the
+                                   server answers 404 to it (an attached Hercules) */
 } fst_sample_opts;
 
 typedef struct fst_sample_stats {
@@ -82,6 +98,8 @@ typedef struct fst_sample_stats {
     uint64_t rtt_ns_median, rtt_ns_p99; /* from a histogram of 50 us buckets (the last: 50 ms and more) */
     uint64_t late;              /* requests that went more than a period after their deadline */
     int disabled_wait;
+    int cr1;                    /* the samples carry CR1 (asked through the API) */
+    unsigned cpu;               /* the CPU sampled (the first online one; the API) */
     char last_error[300];     /* the last failed request's error (errors > 0) */
 } fst_sample_stats;
 

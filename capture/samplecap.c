@@ -70,13 +70,54 @@ typedef struct watch {
 static void log_line(watch *w)
 {
     w->line[w->ll] = 0;
-    /* messages begin their line (Hercules echoes the start-up script's "hao tgt HHCCP011I"
-    ** too: that is not the message) */
-    if (!strncmp(w->line, "HHCCP011I", 9) || !strncmp(w->line, "HHC00809I", 9))
+    /* messages begin their line, after 4.x's time stamp "hh:mm:ss " (Hercules echoes the
+    ** start-up script's "hao tgt HHCCP011I" too: that is not the message) */
+    const char *m = w->line;
+    if (strlen(m) > 9 && m[2] == ':' && m[5] == ':' && m[8] == ' ')
+        m += 9;
+    if (!strncmp(m, "HHCCP011I", 9) || !strncmp(m, "HHC00809I", 9))
         w->wait_seen = 1;   /* the disabled wait; the automatic operator quits now */
-    if (!strncmp(w->line, "HHCHT006I", 9) || !strncmp(w->line, "HHC01806I", 9))
-        w->http_up = 1;     /* "Waiting for HTTP requests on port" */
+    if (!strncmp(m, "HHCHT006I", 9) || !strncmp(m, "HHC01803I", 9))
+        w->http_up = 1;     /* "Waiting for HTTP requests on port" (4.x: "HTTP server waiting ...") */
     w->ll = 0;
+}
+
+/* New bytes of Hercules' log: its stdout (3.13), or its log file (4.x, capture/herc4.c:
+** which also watches its start-up). 0 when none, -1 at its end (w->eof set) or when the
+** start-up failed (w->ipl_failed set). */
+static ssize_t log_bytes(watch *w, char *buf, size_t cap)
+{
+    if (w->herc && w->herc->v4) {
+        int eof = 0;
+        ssize_t n = fst_herc_log(w->herc, buf, cap, &eof, &w->ipl_err);
+        if (n < 0) {
+            if (w->herc->start_failed)
+                w->ipl_failed = 1;
+            else
+                w->eof = 1; /* the log cannot be read: as if Hercules had ended (it is killed) */
+            return -1;
+        }
+        if (eof)
+            w->eof = 1;
+        return eof ? -1 : n;
+    }
+    for (;;) {
+        ssize_t n = read(w->fd, buf, cap);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) /* EAGAIN: nothing new */
+            return 0;
+        if (n == 0) {
+            w->eof = 1;
+            return -1;
+        }
+        /* a failed IPL (a piece not loaded, an invalid IPL PSW) leaves a stopped CPU
+        ** whose PSW would be sampled until the timeout: it is an error at once, as in
+        ** a traced capture */
+        if (w->herc && fst_herc_watch(w->herc, buf, (size_t)n, 0, &w->ipl_err))
+            w->ipl_failed = 1;
+        return n;
+    }
 }
 
 static const char *hook(void *ctx)
@@ -84,30 +125,16 @@ static const char *hook(void *ctx)
     watch *w = ctx;
     if (*w->sc->stop)
         return "interrupted";
-    if (w->fd >= 0 && !w->eof) {
+    if (w->fd >= 0 && !w->eof && !w->ipl_failed) {
         char buf[8192];
-        for (;;) {
-            ssize_t n = read(w->fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0) /* EAGAIN: nothing new */
-                break;
-            if (n == 0) {
-                w->eof = 1;
-                break;
-            }
-            /* a failed IPL (a piece not loaded, an invalid IPL PSW) leaves a stopped CPU
-            ** whose PSW would be sampled until the timeout: it is an error at once, as in
-            ** a traced capture */
-            if (w->herc && fst_herc_watch(w->herc, buf, (size_t)n, 0, &w->ipl_err))
-                w->ipl_failed = 1;
+        ssize_t n;
+        while ((n = log_bytes(w, buf, sizeof buf)) > 0)
             for (ssize_t i = 0; i < n; i++) {
                 if (buf[i] == '\n' || w->ll == sizeof w->line - 1)
                     log_line(w);
                 else
                     w->line[w->ll++] = buf[i];
             }
-        }
     }
     if (w->ipl_failed)
         return "ipl-failed";
@@ -191,11 +218,13 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
             return -1;
         }
         fcntl(herc.proc.out, F_SETFL, fcntl(herc.proc.out, F_GETFL) | O_NONBLOCK);
-        wt.fd = herc.proc.out;
+        wt.fd = herc.v4 ? herc.logfd : herc.proc.out; /* 4.x: -o, its log is a file */
         wt.herc = &herc;
     }
+    /* own Hercules: the API when its banner says 4.7+; attached: tried, else the PSW page */
     fst_sample_opts so = { &addr, sc->hz, 2000, sc->attach ? 0 : 20000, ho.arch, sc->attach ? sc->seconds : 0, 1,
-                           sc->have_range, sc->lo, sc->hi, hook, &wt };
+                           sc->have_range, sc->lo, sc->hi, hook, &wt,
+                           sc->attach ? -1 : fst_herc_has_api(&herc.ver) };
     fst_err serr;
     int rc = fst_sample_run(w, &so, &res->st, &res->end, &serr);
     res->wall = now_s() - wt.t0;
@@ -239,7 +268,7 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
         return fst_errf(err, "no sample was taken (%s before the first answer)%s%s", res->end,
                         res->hercules_said[0] ? "; Hercules said:\n" : "", res->hercules_said);
     }
-    char store[8][32];
+    char store[9][32];
     snprintf(store[0], 32, "%llu", (unsigned long long)res->st.wait_samples);
     snprintf(store[1], 32, "%llu", (unsigned long long)res->st.ns);
     snprintf(store[2], 32, "%llu", (unsigned long long)res->st.errors);
@@ -248,10 +277,11 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
     snprintf(store[5], 32, "%llu", (unsigned long long)res->st.rtt_ns_median);
     snprintf(store[6], 32, "%llu", (unsigned long long)res->st.rtt_ns_p99);
     snprintf(store[7], 32, "%llu", (unsigned long long)res->st.late);
+    snprintf(store[8], 32, "%d", res->st.cr1);
     fst_kv ftr[] = { { "sample-wait-samples", store[0] }, { "sample-ns", store[1] }, { "sample-errors", store[2] },
                      { "sample-out-of-range", store[3] }, { "sample-requests", store[4] },
                      { "sample-rtt-median-ns", store[5] }, { "sample-rtt-p99-ns", store[6] },
-                     { "sample-late", store[7] }, { NULL, NULL } };
+                     { "sample-late", store[7] }, { "sample-cr1", store[8] }, { NULL, NULL } };
     const char *end = rc ? "http-error" : res->end;
     if (fst_tw_close(w, res->complete, end, ftr, err))
         return -1;

@@ -509,7 +509,8 @@ static int run_sample(const capture *c, const char *program, const fst_ins *ins)
     sc.program = program;
     sc.ins = c->attach ? NULL : ins;
     sc.herc = (fst_herc_opts){ c->hercules, c->arch, NULL, NULL,
-                               (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), 1, 0, NULL };
+                               (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), 1, 0, NULL,
+                               1 }; /* 3.13 and 4.x are driven differently: the banner says which */
     sc.attach = c->attach;
     sc.allow_remote = c->remote;
     sc.hz = c->hz;
@@ -551,6 +552,12 @@ static int run_sample(const capture *c, const char *program, const fst_ins *ins)
                      c->range);
         if (st->errors)
             fst_warn("%llu requests failed and were retried (last: %s)", (unsigned long long)st->errors, st->last_error);
+        if (c->attach && st->cr1)
+            fst_note("%s: each sample of CPU %u carries its address space (CR1, from /api/v1/cpus): fst-report "
+                     "--space=CR1 profiles one", c->out, st->cpu);
+        else if (c->attach)
+            fst_note("%s: this Hercules has no /api/v1/cpus (3.13, or SDL Hercules before 4.7): the samples carry no "
+                     "address space (CR1), so fst-report --space cannot split them", c->out);
     }
     /* --attach ends at Ctrl-C (or SIGTERM, SIGHUP) by design: the trace of what was
     ** sampled is whole (every sample written, the footer too) and kept. Without --seconds
@@ -624,8 +631,10 @@ int main(int argc, char **argv)
     catch_signals();
 
     fst_herc herc = { .proc = { -1, -1, -1 }, .errfd = -1 };
-    if (!c.fromlog)
+    if (!c.fromlog) {
         in = start_hercules(&c, &ins, &herc, w, keep);
+        c.pipe_in = herc.tf; /* 4.x: the trace file is a FIFO, whose header is never rewritten */
+    }
     herc.keep = keep; /* 4.x with tf: the log is not the trace, and is kept as it is read */
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
@@ -656,12 +665,9 @@ int main(int argc, char **argv)
         if (st->ended || c.fromlog) {
             complete = 1;
             end = st->ended ? "disabled-wait" : "eof";
-        } else if (st->disabled_wait && herc.tf) { /* 4.x tf: closed at CPU 0's disabled wait */
-            complete = 1;
+        } else if (herc.tf && herc.allstopped) {
+            complete = 1; /* 4.x tf, several CPUs: Hercules said none runs (a SIGP stop it does not log) */
             end = "disabled-wait";
-            if (st->running)
-                fst_warn("Hercules' trace file was closed at CPU 0's disabled wait while %u other CPU(s) still ran: "
-                         "what they did after it is not in %s", st->running, c.out);
         } else
             end = "hercules-exited";
     } else if (!strcmp(end, "max-instructions") || !strcmp(end, "idle"))

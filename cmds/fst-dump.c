@@ -143,7 +143,7 @@ int main(int argc, char **argv)
                                    "tf-instruction-records", "tf-device-records", "tf-unknown-records", "tf-closed",
                                    "tf-header-instructions", FST_FK_SAMPLES, "sample-wait-samples", "sample-ns",
                                    "sample-errors", "sample-out-of-range", "sample-requests", "sample-rtt-median-ns",
-                                   "sample-rtt-p99-ns", "sample-late", NULL };
+                                   "sample-rtt-p99-ns", "sample-late", "sample-cr1", NULL };
     for (const char **k = fkeys; *k; k++) {
         const char *v = fst_tr_footer(r, *k);
         if (v)

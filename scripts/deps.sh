@@ -1,7 +1,11 @@
 #!/bin/sh
 # Install what fst needs to build and test, from Debian packages. Idempotent: it installs
 # only what is missing, so running it on a machine that has everything costs a second.
+# Then the tests' SDL Hercules 4.9 (scripts/hercules4.sh: built once per machine from
+# ../shared/hercules-4.9 into a cache outside the checkout, some minutes the first time);
+# `scripts/deps.sh --no-hercules4` (make demo) leaves it out.
 set -e
+cd "$(dirname "$0")/.."
 # gcc-s390x-linux-gnu and lib32gcc-12-dev-s390x-cross (its 31-bit libgcc, for -m31) build
 # the C test programs (tests/cprogs); valgrind runs their x86-64 builds under callgrind;
 # help2man makes the man pages from each command's --help; chromium renders the SVG
@@ -13,10 +17,12 @@ missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "deps: installing$missing" >&2
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+    echo "deps: installing$missing" >&2
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+[ "${1:-}" = --no-hercules4 ] || scripts/hercules4.sh > /dev/null

@@ -1,7 +1,8 @@
 # Live capture with SDL Hercules 4.x (capture/herc4.c): a real 4.x binary, from
-# $FST_HERCULES4 or a `hercules` on PATH whose banner says 4.x. There is none on the
-# machine these tests were written on (Debian ships 3.13 only): then they are skipped with
-# a message, never faked. What they check when one is there: every test program's exact
+# $FST_HERCULES4 (tests/run sets it to the 4.9 that scripts/deps.sh builds from
+# ../shared/hercules-4.9, scripts/hercules4.sh) or a `hercules` on PATH whose banner says
+# 4.x. Without one (Debian ships 3.13 only) they are skipped with a message, never faked.
+# What they check: every test program's exact
 # instruction count (tests/programs/EXPECTED), the same instruction stream as Debian's 3.13
 # gives, --range, --keep-log; with tf (4.6+): no trace byte on the disk while it runs.
 . "$(dirname "$0")/../lib.sh"
@@ -15,7 +16,7 @@ if [ -z "$H4" ] && command -v hercules > /dev/null; then
     case "$(banner hercules)" in [4-9].*|[1-9][0-9]*) H4=$(command -v hercules) ;; esac
 fi
 if [ -z "$H4" ]; then
-    echo "# skip: no SDL Hercules 4.x here (set FST_HERCULES4=PATH, or put one on PATH as 'hercules')"
+    echo "# skip: no SDL Hercules 4.x here (scripts/hercules4.sh builds one; or set FST_HERCULES4=PATH)"
     exit 0
 fi
 V=$(banner "$H4")
@@ -77,6 +78,25 @@ if [ "$TFOK" = 1 ]; then
     expect_eq "bigloop: traced through tf (format 2)" "2" "$(dumpval footer.tf-format "$T/d")"
     [ "$most" -lt 1048576 ] && ok "bigloop: the working folder never held more than 1 MB ($most bytes)" \
         || fail "bigloop: the working folder never held more than 1 MB" "at most $most bytes"
+fi
+# --sample: untraced, the PSW read through 4.x's HTTP server (HTTP PORT ... AUTH, HTTP
+# START), its log a file (-o) watched for the disabled wait: shares.s with 150 000 rounds
+P=$FST_ROOT/tests/programs
+if s390x-linux-gnu-as -m31 --defsym ROUNDS=150000 -I "$P" -o "$T/big.o" "$P/shares.s" &&
+   s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/big.elf" "$T/big.o" &&
+   s390x-linux-gnu-objcopy -O binary -j .lowcore "$T/big.elf" "$T/big.lc" &&
+   s390x-linux-gnu-objcopy -O binary -j .text "$T/big.elf" "$T/big.bin"; then
+    printf 'big.lc 0x0\nbig.bin 0x20000\n' > "$T/big.ins"
+    TMPDIR=$T/tmp fst-capture -q --sample --hercules="$H4" --timeout=120 -o "$T/s.trace" "$T/big.ins" 2> "$T/err"
+    rc=$?
+    fst-dump --summary "$T/s.trace" > "$T/d" 2> /dev/null
+    expect_eq "--sample: exit 0, complete, ended by the disabled wait" "0 1 disabled-wait" \
+        "$rc $(dumpval complete "$T/d") $(dumpval footer.end "$T/d")"
+    fst-report --format=csv "$T/s.trace" > "$T/s.csv" 2> /dev/null
+    n=$(awk -F, '$1 ~ /^(ALPHA|BETA|GAMMA)$/ && $4 > 0 { n++ } END { print n + 0 }' "$T/s.csv")
+    expect_eq "--sample: samples in each of ALPHA, BETA, GAMMA" 3 "$n"
+else
+    fail "assemble shares.s with ROUNDS=150000"
 fi
 expect_eq "nothing left in TMPDIR" "" "$(ls -A "$T/tmp")"
 pgrep -f "$T/tmp" > /dev/null && fail "no Hercules left running" || ok "no Hercules left running"

@@ -6,6 +6,8 @@
 # program reached its disabled wait after half a second, and stays (as 3.13 would without
 # the automatic operator's quit).
 import os, socket, sys, time
+if sys.argv[1:] == ["--help=version"]:   # fst-capture's probe: no banner, driven as 3.13
+    sys.exit(1)
 mode = os.environ.get("FAKEHERC", "exit")
 if mode == "exit":
     print("HHCIN001S fake Hercules: no HTTP server here", file=sys.stderr); sys.exit(1)
