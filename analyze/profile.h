@@ -46,10 +46,16 @@
 **   - running a task: its instructions call and return in that task's stack (DESIGN §3);
 **   - handling an interruption: from an interruption until the next dispatch. It starts
 **     at an interruption record (I/O, external, machine check, program check), after an
-**     SVC, when problem state turns into supervisor state without a record, and when the
-**     trace jumps where no instruction could have gone (an interruption handled outside
-**     a range trace: the dispatch is then at once). The interrupted task is suspended
-**     with its resume address (tasks.h rule 2). Handler instructions never call, return
+**     SVC, when problem state turns into supervisor state without a record, and when a
+**     range trace (which does not show the supervisor) shows a switch: a jump no
+**     instruction explains (a non-branch not followed by its successor, a branch followed
+**     by neither its target nor its fall-through: the target from the instruction, its
+**     OPND, or the registers), registers no instruction since could have changed (REGS,
+**     or the base registers of BASES), a CR1 that changed under the task, or — only where
+**     the supervisor is never traced — a branch on a register the trace does not show
+**     followed by the address a suspended task resumes at exactly (counted: inferred).
+**     The dispatch is then at once. The interrupted task is suspended with what the
+**     trace shows of where and with what it resumes (tasks.h). Handler instructions never call, return
 **     or become a task's previous instruction, so BALR -> interruption -> handler -> LPSW
 **     -> callee entry is one call, and BR 14 -> interruption -> return address one return.
 **     The dispatch is the first instruction after the handler's LPSW/LPSWE (or the first
@@ -74,7 +80,17 @@
 **     handling its interruptions) while the routine was on its stack, never another
 **     task's. Arc times likewise.
 **   - Address spaces: routines are named by virtual address; when several address spaces
-**     run different code at one address, `--space=CR1` selects the job to profile.
+**     run different code at one address, `--space=CR1` selects the job to profile: a task
+**     of another space counts nothing (no call, arc, instruction or inclusive time); a
+**     space no task ran in is an error that names the spaces the trace shows.
+**   - Uncertainty (analyze/replay_unc.c): a dispatch the evidence leaves to several tasks
+**     whose call states differ (or to one that may merely resume anywhere), and a switch
+**     inferred or seen late, make the tasks involved uncertain from then on; their calls
+**     and instructions are counted per routine (calls_unc, self_unc: the routine charged,
+**     and the routine whose code holds the instruction), bounds that contain the true
+**     figures with --timed=all. Registers shown a few instructions later may settle a
+**     guess: then nothing it made uncertain stays so. A guess between tasks in the same
+**     call state changes no routine's figures, only the tasks'.
 **   Conservation: sum(self) + outside + excluded == total, exactly, in fst_fx and in
 **   instructions; fst_replay checks it and fails when it does not hold.
 **

@@ -354,6 +354,10 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         x.may_exclude |= p->r[r].excluded != 0;
     x.plain = !x.may_exclude && x.sup == FST_NONE;
     x.ids = fst_tasks_new();
+    {
+        const char *e = getenv("FST_TASKS_DEBUG");
+        x.debug = e && *e && *e != '0';
+    }
     cg = fst_callgraph_new(p);
     x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
     x.cg = cg;  /* CALL, RETURN, UNWIND: by direct calls (replay_int.h) */

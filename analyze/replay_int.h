@@ -5,7 +5,9 @@
 **   replay.c        the record loop, the per-instruction decisions (insn, insn_fast) and
 **                   SEQ runs replayed a block at a time (inlined in the loop: no call per
 **                   run)
-**   replay_task.c   which task a CPU runs: interruptions, dispatches, wait states
+**   replay_task.c   which task a CPU runs: interruptions, dispatches, switches a range
+**                   trace shows, wait states; the evidence of each (tasks.h)
+**   replay_unc.c    what a guess of which task ran leaves uncertain, and what settles it
 **   replay_stack.c  entry points and the stack of a task: calls, returns, unwinds, tail
 **                   calls (DESIGN §3), each a CALL/RETURN/UNWIND event
 **   replay_exec.c   the EXECs: pending per CPU and added up in bulk, batches, events to
@@ -225,6 +227,7 @@ typedef struct rp {
     int sup_seen;       /* a supervisor-state instruction was traced: the trace shows the
                            supervisor's handlers, no switch hides between two instructions */
     rp_tent tent;       /* replay_unc.c */
+    int debug;          /* FST_TASKS_DEBUG: every task decision and its evidence on stderr */
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
     int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
     uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct

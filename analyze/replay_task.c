@@ -391,7 +391,7 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
         suspend(x, c, svc ? SUSP_SVC : SUSP_INTR, !(rec->state & FST_ST_PROBLEM), 1);
         c->handler = 1;
     } else if (t->have_prev && (c->grbad || c->space_new || jump_breaks(x, c, t, rec))) {
-        if (getenv("FST_TASKS_DEBUG"))
+        if (x->debug)
             fprintf(stderr, "fst: tasks: t%zu: %llX after %llX: a switch (%s)\n", c->task, (unsigned long long)rec->addr,
                     (unsigned long long)d->addr, c->grbad ? "registers" : c->space_new ? "space" : "jump");
         if (c->grbad && x->bases)

@@ -156,7 +156,7 @@ void fst_rp_guessed(rp *x, size_t tid, uint64_t addr)
             fst_rp_task_room(x, c[i]);
             same &= same_state(&x->t[c[i]], &x->t[tid]);
         }
-    if (getenv("FST_TASKS_DEBUG"))
+    if (x->debug)
         for (size_t i = 0; i < n; i++) {
             const rp_task *t = &x->t[c[i]];
             fprintf(stderr, "fst: tasks:   t%zu depth %zu prev %llX", c[i], t->n, (unsigned long long)t->prev.addr);

@@ -318,29 +318,41 @@ static int is_reg_line(const char *s, size_t n)
     return 0;
 }
 
+/* The next blank-separated token NAME=HEX of a register display line from *i: name and its
+** length, the value when 8 or 16 hex digits follow the '=' (a message glued on after the
+** digits is allowed), else *ok 0. 0 at the end of the line. */
+static int reg_token(const char *s, size_t n, size_t *i, const char **name, size_t *nlen, uint64_t *v, int *ok)
+{
+    while (*i < n && s[*i] == ' ')
+        ++*i;
+    size_t t = *i;
+    while (*i < n && s[*i] != ' ')
+        ++*i;
+    if (t == *i)
+        return 0;
+    const char *eq = memchr(s + t, '=', *i - t);
+    *name = s + t;
+    *nlen = eq ? (size_t)(eq - (s + t)) : *i - t;
+    size_t vo = *nlen + 1, k = eq ? hexrun(eq + 1, *i - t - vo) : 0;
+    *ok = k == 8 || k == 16;
+    *v = 0;
+    for (size_t j = 0; *ok && j < k; j++)
+        *v = *v << 4 | (uint64_t)fst_hexval((unsigned char)eq[1 + j]);
+    return 1;
+}
+
 /* CR1 in a control-register display line: 3.13 "CR00=xxxxxxxx  CR01=xxxxxxxx ...",
 ** z/Arch "C0=<16 hex> C1=<16 hex> ..." (4.x: the same after HHC02271I). */
 static int cr1_shown(const char *s, size_t n, uint64_t *v)
 {
     if (n < 3 || !(s[0] == 'C' && (s[1] == 'R' || fst_hexval((unsigned char)s[1]) >= 0)))
         return 0;
-    for (size_t i = 0; i < n;) {
-        while (i < n && s[i] == ' ')
-            i++;
-        size_t t = i;
-        while (i < n && s[i] != ' ')
-            i++;
-        size_t vo = (i - t > 5 && !memcmp(s + t, "CR01=", 5)) ? 5 : (i - t > 3 && !memcmp(s + t, "C1=", 3)) ? 3 : 0;
-        if (!vo)
-            continue;
-        size_t k = hexrun(s + t + vo, i - t - vo); /* a message glued on after the digits is allowed */
-        if (k != 8 && k != 16)
-            return 0;
-        *v = 0;
-        for (size_t j = 0; j < k; j++)
-            *v = *v << 4 | (uint64_t)fst_hexval((unsigned char)s[t + vo + j]);
-        return 1;
-    }
+    const char *nm;
+    size_t i = 0, nl;
+    int ok;
+    while (reg_token(s, n, &i, &nm, &nl, v, &ok))
+        if ((nl == 4 && !memcmp(nm, "CR01", 4)) || (nl == 2 && !memcmp(nm, "C1", 2)))
+            return ok;
     return 0;
 }
 
@@ -348,30 +360,19 @@ static int cr1_shown(const char *s, size_t n, uint64_t *v)
 ** S/370), z/Arch "R0=<16 hex> R1=..." (4.x: the same after HHC02269I). */
 static void gr_shown(fst_hlog *h, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n;) {
-        while (i < n && s[i] == ' ')
-            i++;
-        size_t t = i;
-        while (i < n && s[i] != ' ')
-            i++;
-        int r;
-        size_t vo;
-        if (i - t > 5 && s[t] == 'G' && s[t + 1] == 'R' && s[t + 4] == '=' && s[t + 2] >= '0' && s[t + 2] <= '1' &&
-            s[t + 3] >= '0' && s[t + 3] <= '9') {
-            r = (s[t + 2] - '0') * 10 + (s[t + 3] - '0');
-            vo = 5;
-        } else if (i - t > 3 && s[t] == 'R' && s[t + 2] == '=' && fst_hexval((unsigned char)s[t + 1]) >= 0) {
-            r = fst_hexval((unsigned char)s[t + 1]);
-            vo = 3;
-        } else
+    const char *nm;
+    size_t i = 0, nl;
+    uint64_t v;
+    int ok, r;
+    while (reg_token(s, n, &i, &nm, &nl, &v, &ok)) {
+        if (nl == 4 && nm[0] == 'G' && nm[1] == 'R' && nm[2] >= '0' && nm[2] <= '1' && nm[3] >= '0' && nm[3] <= '9')
+            r = (nm[2] - '0') * 10 + (nm[3] - '0');
+        else if (nl == 2 && nm[0] == 'R' && fst_hexval((unsigned char)nm[1]) >= 0)
+            r = fst_hexval((unsigned char)nm[1]);
+        else
             continue;
-        size_t k = hexrun(s + t + vo, i - t - vo);
-        if (r > 15 || (k != 8 && k != 16))
-            continue;
-        uint64_t v = 0;
-        for (size_t j = 0; j < k; j++)
-            v = v << 4 | (uint64_t)fst_hexval((unsigned char)s[t + vo + j]);
-        fst_em_gr(h->em, (unsigned)r, v);
+        if (ok && r <= 15)
+            fst_em_gr(h->em, (unsigned)r, v);
     }
 }
 

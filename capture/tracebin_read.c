@@ -326,6 +326,22 @@ static int bad_op_at(fst_tr *r, size_t pos, const char *what, fst_err *err)
                     what);
 }
 
+/* An op of the shape "op, varint v, u8 PSW length, PSW bytes" (LPSW, SAMPLE, OLDPSW) at p:
+** its length, v and rec->psw/pswlen; 0 when it runs past end or the PSW length is not 8 or
+** 16 (or 0, when zero_ok: an LPSW's PSW not known). */
+static size_t psw_op(const uint8_t *p, const uint8_t *end, int zero_ok, uint64_t *v, fst_rec *rec)
+{
+    size_t n = fst_get_uvar(p + 1, end, v);
+    if (!n || p + 1 + n >= end)
+        return 0;
+    uint8_t len = p[1 + n];
+    if (!((len == 0 && zero_ok) || len == 8 || len == 16) || p + 2 + n + len > end)
+        return 0;
+    rec->pswlen = len;
+    memcpy(rec->psw, p + 2 + n, len);
+    return 2 + n + len;
+}
+
 static int bad_op(fst_tr *r, const char *what, fst_err *err)
 {
     return bad_op_at(r, (size_t)(r->c.p - r->frame), what, err);
@@ -529,20 +545,14 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->state = r->c.state;
             r->c.p += 1 + n;
             return 1;
-        case FST_OP_LPSW: {
-            if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
-                return bad_op(r, "truncated LPSW", err);
-            uint8_t len = p[1 + n];
-            if ((len != 0 && len != 8 && len != 16) || p + 2 + n + len > end)
+        case FST_OP_LPSW:
+            if (!(n = psw_op(p, end, 1, &v, rec)))
                 return bad_op(r, "truncated LPSW", err);
             rec->kind = FST_REC_LPSW;
             rec->addr = v;
-            rec->pswlen = len;
-            memcpy(rec->psw, p + 2 + n, len);
             rec->state = r->c.state;
-            r->c.p += 2 + n + len;
+            r->c.p += n;
             return 1;
-        }
         case FST_OP_CR:
             if (p + 2 > end || !(n = fst_get_uvar(p + 2, end, &v)))
                 return bad_op(r, "truncated control register", err);
@@ -554,24 +564,18 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->state = r->c.state;
             r->c.p += 2 + n;
             return 1;
-        case FST_OP_SAMPLE: {
-            if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
-                return bad_op(r, "truncated sample", err);
-            uint8_t len = p[1 + n];
-            if ((len != 8 && len != 16) || p + 2 + n + len > end)
+        case FST_OP_SAMPLE:
+            if (!(n = psw_op(p, end, 0, &v, rec)))
                 return bad_op(r, "truncated sample", err);
             if (v > UINT64_MAX - r->sample_ns)
                 return bad_op(r, "sample time overflows", err);
             r->sample_ns += v;
             rec->kind = FST_REC_SAMPLE;
             rec->value = r->sample_ns;
-            rec->pswlen = len;
-            memcpy(rec->psw, p + 2 + n, len);
-            rec->addr = fst_psw_ia(rec->psw, len);
+            rec->addr = fst_psw_ia(rec->psw, rec->pswlen);
             rec->state = r->c.state;
-            r->c.p += 2 + n + len;
+            r->c.p += n;
             return 1;
-        }
         case FST_OP_REGS:
         case FST_OP_BASES: {
             if (p + 3 > end)
@@ -601,20 +605,14 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             rec->state = r->c.state;
             r->c.p += 1 + n;
             return 1;
-        case FST_OP_OLDPSW: {
-            if (!(n = fst_get_uvar(p + 1, end, &v)) || p + 1 + n >= end)
-                return bad_op(r, "truncated old PSW", err);
-            uint8_t len = p[1 + n];
-            if ((len != 8 && len != 16) || p + 2 + n + len > end)
+        case FST_OP_OLDPSW:
+            if (!(n = psw_op(p, end, 0, &v, rec)))
                 return bad_op(r, "truncated old PSW", err);
             rec->kind = FST_REC_OLDPSW;
             rec->addr = v;
-            rec->pswlen = len;
-            memcpy(rec->psw, p + 2 + n, len);
             rec->state = r->c.state;
-            r->c.p += 2 + n + len;
+            r->c.p += n;
             return 1;
-        }
         default: {
             char what[48];
             snprintf(what, sizeof what, "unknown event op 0x%02X", op);

@@ -188,18 +188,27 @@ printf '%-18s %8s s  exact (bigloop rate x %s M instructions)  vs %8s s sampled:
 # instruction, and whether fst's figures are exact or come with bounds (what the trace's
 # evidence decides: analyze/tasks.h).
 TASKS=$PWD/build/programs/tasks.ins
-for way in "whole noregs:" "whole traditional:--traceopt=traditional" "range noregs:--range=30000-4FFFF" \
-           "range traditional:--range=30000-4FFFF --traceopt=traditional"; do
-    name=${way%%:*} opts=${way#*:}
+# os_row NAME FST-CAPTURE-OPTIONS...: capture tasks.s so, and print its line
+os_row() {
+    local name=$1 t0 t1 n unc log=""; shift
     t0=$(now)
-    # shellcheck disable=SC2086
-    "$BIN/fst-capture" -q $opts --keep-log="$W/os.log" -o "$W/os.trace" "$TASKS"
+    "$BIN/fst-capture" -q "$@" -o "$W/os.trace" "$TASKS"
     t1=$(now)
     n=$("$BIN/fst-dump" --summary "$W/os.trace" | sed -n 's/^count.insn=//p')
     "$BIN/fst-report" --format=csv --meta --timed=all -o "$W/os.csv" "$W/os.trace" 2> "$W/os.err"
     unc=$(sed -n 's/^# uncertain: total dispatches=\([0-9]*\) calls=\([0-9]*\) instructions=\([0-9]*\)/\1 guesses, \2 calls, \3 instructions within bounds/p' "$W/os.csv")
-    printf '%-18s %-18s %7.0f instructions/s  log %5s B, trace %6s B per instruction  %s\n' "os trace" "$name" \
-        "$(awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { print n / (b - a) }')" \
-        "$(ratio "$(stat -c %s "$W/os.log")" "$n")" "$(bpi "$(stat -c %s "$W/os.trace")" "$n")" "${unc:-exact}"
-done
-rm -f "$W/os.log" "$W/os.trace"
+    [ -f "$W/os.log" ] && log="log $(ratio "$(stat -c %s "$W/os.log")" "$n") B, "
+    printf '%-18s %-18s %7.0f instructions/s  %strace %s B per instruction  %s\n' "os trace" "$name" \
+        "$(awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { print n / (b - a) }')" "$log" \
+        "$(bpi "$(stat -c %s "$W/os.trace")" "$n")" "${unc:-exact}"
+    rm -f "$W/os.log" "$W/os.trace"
+}
+os_row "whole noregs" --keep-log="$W/os.log"
+os_row "whole traditional" --keep-log="$W/os.log" --traceopt=traditional
+os_row "range noregs" --keep-log="$W/os.log" --range=30000-4FFFF
+os_row "range traditional" --keep-log="$W/os.log" --range=30000-4FFFF --traceopt=traditional
+# the same range through an SDL Hercules 4.x trace file (scripts/hercules4.sh builds one)
+FST_HERCULES4=${FST_HERCULES4-$(scripts/hercules4.sh --path 2> /dev/null)}
+if [ -n "${FST_HERCULES4:-}" ] && [ -x "$FST_HERCULES4" ]; then
+    os_row "range tf (4.x)" --hercules="$FST_HERCULES4" --range=30000-4FFFF
+fi

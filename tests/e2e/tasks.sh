@@ -124,3 +124,16 @@ if fst-capture -q --timeout=200 --range=30000-4FFFF --traceopt=traditional -o ra
 else
     fail "live range trace under Hercules" "$(head -5 err)"
 fi
+
+# the same range through an SDL Hercules 4.x trace file (CR1 and every register in each
+# record): exact as well
+if [ -n "${FST_HERCULES4:-}" ] && [ -x "$FST_HERCULES4" ]; then
+    if fst-capture -q --timeout=200 --hercules="$FST_HERCULES4" --range=30000-4FFFF -o rangetf.trace "$INS" 2> err; then
+        report_all "live range tf trace (4.x), map" rangetf.trace "$NM"
+        report_all "live range tf trace (4.x), no map" rangetf.trace
+    else
+        fail "live range tf trace under Hercules 4.x" "$(head -5 err)"
+    fi
+else
+    echo "ok $((N += 1)) - live range tf trace (4.x) # SKIP no SDL Hercules 4.x (FST_HERCULES4)"
+fi

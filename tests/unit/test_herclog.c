@@ -215,6 +215,8 @@ static void test_classify_49(void **state)
 
 /* The records of the trace that `text` gives (fed in pieces of `step` bytes), one line
 ** each: "cpu kind fields". STATE, CPU and TIME records are left out. */
+static int show_evidence;   /* records() prints REGS, BASES, OPND and OLDPSW too */
+
 static fst_hlog_stats records(const char *text, size_t step, char *out, size_t cap)
 {
     fst_err err;
@@ -235,7 +237,7 @@ static fst_hlog_stats records(const char *text, size_t step, char *out, size_t c
     out[0] = 0;
     int k;
     while ((k = fst_tr_next(r, &rec, &err)) > 0) {
-        char b[96];
+        char b[256];
         int o = snprintf(b, sizeof b, "%u ", rec.cpu);
         switch (rec.kind) {
         case FST_REC_INSN:
@@ -254,6 +256,27 @@ static fst_hlog_stats records(const char *text, size_t step, char *out, size_t c
             break;
         case FST_REC_CR:
             o += snprintf(b + o, sizeof b - (size_t)o, "cr%u %llX", rec.cls, (unsigned long long)rec.value);
+            break;
+        case FST_REC_REGS:
+        case FST_REC_BASES:
+            if (!show_evidence)
+                continue;
+            o += snprintf(b + o, sizeof b - (size_t)o, "%s", rec.kind == FST_REC_REGS ? "regs" : "bases");
+            for (int g = 0; g < 16; g++)
+                if (rec.code >> g & 1)
+                    o += snprintf(b + o, sizeof b - (size_t)o, " r%d=%llX", g, (unsigned long long)rec.gr[g]);
+            break;
+        case FST_REC_OPND:
+            if (!show_evidence)
+                continue;
+            o += snprintf(b + o, sizeof b - (size_t)o, "opnd %llX", (unsigned long long)rec.addr);
+            break;
+        case FST_REC_OLDPSW:
+            if (!show_evidence)
+                continue;
+            o += snprintf(b + o, sizeof b - (size_t)o, "oldpsw %llX ", (unsigned long long)rec.addr);
+            for (int i = 0; i < rec.pswlen; i++)
+                o += snprintf(b + o, sizeof b - (size_t)o, "%02X", rec.psw[i]);
             break;
         default: continue;
         }
@@ -552,6 +575,81 @@ static void test_io_code(void **state)
     assert_string_equal(out, "0 intr 1 12\n0 intr 1 12\n");
 }
 
+/* The evidence of which task runs (tracebin.h): registers written before their instruction
+** (a traditional display's instruction held until its registers are read), only the ones
+** that changed; a branch followed by neither its fall-through nor its target (OPND); an
+** LM 0,15 block in supervisor state (OPND); an old-PSW slot a handler shows (OLDPSW). */
+static const char evidence_313[] =
+    "PSW=07890000 00030000 INST=4780C010     BC    8,16(0,12)             branch_on_condition\n"
+    "R:00030010:K:06=41100001 00000000 00000000 00000000  ................\n"
+    "GR00=00000000  GR01=00000000  GR02=00000000  GR03=00000000\n"
+    "GR04=00000000  GR05=00000000  GR06=00000000  GR07=00000000\n"
+    "GR08=00000000  GR09=00000000  GR10=00000000  GR11=00000000\n"
+    "GR12=00030000  GR13=00048100  GR14=00000000  GR15=00030000\n"
+    "PSW=00080000 00020086 INST=D20710000018 MVC   0(8,1),24(0)           move_character\n"
+    "R:00000400:K:00=00000000 00000000 00000000 00000000  ................\n"
+    "R:00000018:K:00=07890000 00030004 00000000 00000000  ................\n"
+    "GR00=00000000  GR01=00000400  GR02=00000000  GR03=00000000\n"
+    "GR04=00000000  GR05=00000000  GR06=00000000  GR07=00000000\n"
+    "GR08=00000000  GR09=00000000  GR10=00000000  GR11=00000000\n"
+    "GR12=00030000  GR13=00048100  GR14=00000000  GR15=00030000\n"
+    "PSW=00080000 0002008C INST=980F1008     LM    0,15,8(1)              load_multiple\n"
+    "R:00000408:K:00=00000000 00000000 00000000 00000000  ................\n"
+    "GR00=00000000  GR01=00000400  GR02=00000000  GR03=00000000\n"
+    "GR04=00000000  GR05=00000000  GR06=00000000  GR07=00000000\n"
+    "GR08=00000000  GR09=00000000  GR10=00000000  GR11=00000000\n"
+    "GR12=00030000  GR13=00048100  GR14=00000000  GR15=00030000\n"
+    "PSW=00080000 00020090 INST=1812         LR    1,2                    load_register\n"
+    "GR00=00000000  GR01=00000000  GR02=00000000  GR03=00000000\n"
+    "GR04=00000000  GR05=00000000  GR06=00000000  GR07=00000000\n"
+    "GR08=00000000  GR09=00000000  GR10=00000000  GR11=00000000\n"
+    "GR12=00030000  GR13=00048100  GR14=00000000  GR15=00030000\n";
+
+static void test_evidence_313(void **state)
+{
+    (void)state;
+    static char out[4096];
+    show_evidence = 1;
+    records(evidence_313, 4096, out, sizeof out);
+    show_evidence = 0;
+    assert_string_equal(out, "0 regs r0=0 r1=0 r2=0 r3=0 r4=0 r5=0 r6=0 r7=0 r8=0 r9=0 r10=0 r11=0 r12=30000 "
+                             "r13=48100 r14=0 r15=30000\n"
+                             "0 insn 30000 4780C010\n"
+                             "0 opnd 30010\n"        /* neither 30004 nor 30010 came next */
+                             "0 regs r1=400\n"
+                             "0 insn 20086 D20710000018\n"
+                             "0 oldpsw 18 0789000000030004\n" /* the external old PSW, shown by the MVC */
+                             "0 insn 2008C 980F1008\n"
+                             "0 opnd 408\n"          /* the block LM 0,15 restores from */
+                             "0 regs r1=0\n"
+                             "0 insn 20090 1812\n");
+}
+
+/* A range trace without registers: the base registers its operand addresses show (BASES),
+** the ones that changed, before their instruction. */
+static const char bases_313[] =
+    "HHCPN040I Instruction tracing on range 30000-3ffff\n"
+    "PSW=07890000 00030000 INST=47F0F00C     BC    15,12(0,15)            branch_on_condition\n"
+    "R:0003000C:K:06=90ECD00C 00000000 00000000 00000000  ................\n"
+    "PSW=07890000 0003000C INST=90ECD00C     STM   14,12,12(13)           store_multiple\n"
+    "V:0004810C:K:06=00000000 00000000 00000000 00000000  ................\n"
+    "PSW=07890000 00030010 INST=50D0D004     ST    13,4(0,13)             store\n"
+    "V:00048104:K:06=00000000 00000000 00000000 00000000  ................\n";
+
+static void test_bases_313(void **state)
+{
+    (void)state;
+    static char out[1024];
+    show_evidence = 1;
+    records(bases_313, 4096, out, sizeof out);
+    show_evidence = 0;
+    assert_string_equal(out, "0 bases r15=30000\n"
+                             "0 insn 30000 47F0F00C\n"
+                             "0 bases r13=48100\n"
+                             "0 insn 3000C 90ECD00C\n"
+                             "0 insn 30010 50D0D004\n"); /* R13 the same: no BASES */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -566,6 +664,8 @@ int main(void)
         cmocka_unit_test(test_cr_regsfirst_313),
         cmocka_unit_test(test_lpsw_then_fetch_error),
         cmocka_unit_test(test_task_records_49),
+        cmocka_unit_test(test_evidence_313),
+        cmocka_unit_test(test_bases_313),
         cmocka_unit_test(test_two_cpus_313),
         cmocka_unit_test(test_split_line_and_end_313),
         cmocka_unit_test(test_io_code),

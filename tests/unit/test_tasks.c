@@ -110,7 +110,7 @@ static void test_registers(void **state)
     memcpy(r.gr, gb, sizeof gb);
     suspend(ts, b, r);
     fst_dispatch d = disp(0x40080, 0x1000);
-    d.grv = 0xFFFF;
+    d.grv = d.grtell = 0xFFFF;
     d.gr = gb;
     assert_int_equal(go(ts, d, &how), b);
     assert_int_equal(how, FST_TASK_BY_EVIDENCE);
