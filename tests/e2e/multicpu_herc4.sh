@@ -63,8 +63,12 @@ else
     fail "cpu0first: captured" "$(head -3 "$T/err")"
 fi
 if [ -x /usr/bin/hercules ] && [ "$(banner /usr/bin/hercules)" = 3.13 ]; then
-    if fst-capture -q --numcpu=2 --hercules=/usr/bin/hercules --timeout=60 -o "$T/c03.trace" \
-        "$FST_PROGS/cpu0first.ins" 2> "$T/err"; then
+    # one retry: 3.13 writes a multi-CPU log in pieces, and once (a full make check on a
+    # loaded machine, not reproduced in 17 runs alone or under load) CPU 1's disabled-wait
+    # message did not come, so the capture ran to its --timeout with every instruction
+    c03() { fst-capture -q --numcpu=2 --hercules=/usr/bin/hercules --timeout=60 -o "$T/c03.trace" \
+            "$FST_PROGS/cpu0first.ins" 2> "$T/err"; }
+    if c03 || { echo "# cpu0first under 3.13: retried once: $(tail -1 "$T/err")"; c03; }; then
         expect_eq "cpu0first under 3.13: the same" "5 312 1 disabled-wait" "$(percpu "$T/c03.trace") $(ending "$T/c03.trace")"
     else
         fail "cpu0first under 3.13: captured" "$(head -3 "$T/err")"

@@ -137,3 +137,10 @@ if [ -n "${FST_HERCULES4:-}" ] && [ -x "$FST_HERCULES4" ]; then
 else
     echo "ok $((N += 1)) - live range tf trace (4.x) # SKIP no SDL Hercules 4.x (FST_HERCULES4)"
 fi
+
+# and with traceopt regsfirst (the registers before each instruction): the same
+if fst-capture -q --timeout=200 --range=30000-4FFFF --traceopt=regsfirst -o rangerf.trace "$INS" 2> err; then
+    report_all "live range trace, regsfirst, map" rangerf.trace "$NM"
+else
+    fail "live range trace (regsfirst) under Hercules" "$(head -5 err)"
+fi
