@@ -2,6 +2,7 @@
 #include "capture/emit.h"
 #include "common/err.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,28 +15,31 @@ enum { PD_NONE, PD_LPSW, PD_CR1 };
 
 /* Per CPU: a trace interleaves the records of several CPUs. */
 typedef struct ecpu {
+    /* what is due when the CPU's next record comes (settle_due reads the 8 bytes as one
+    ** word: they stay together, in this order) */
+    uint8_t pend;       /* PD_* */
+    uint8_t pgm;        /* a program check announced after the pending record, held back */
+    uint8_t held;       /* an instruction waits for the end of its display (below) */
+    uint8_t a_opnd, a_old;  /* records after the instruction (below) */
+    uint8_t dcr1_shown; /* the display showed CR1, registers (below) */
+    uint16_t dshown;
     uint8_t redisplay;  /* a program check was announced: the next instruction shown is a copy */
     uint8_t await;      /* AW_*: the last instruction written wants its operand */
     uint8_t r1, r3;     /* LCTL/LCTLG: the registers loaded */
-    uint8_t pend;       /* PD_* */
     uint8_t pswlen;     /* PD_LPSW */
     uint8_t psw[16];
     uint64_t pval;      /* PD_LPSW: operand address; PD_CR1: the value loaded */
-    uint8_t pgm;        /* a program check announced after the pending record, held back */
     uint8_t pgm_ilc;
     uint32_t pgm_code;
     uint8_t have_cr1;
     uint64_t cr1;       /* the last CR1 value written for this CPU */
     /* the instruction shown last, held until its register display has been read when
-    ** registers follow it or may (fst_em_regs_order) */
-    uint8_t held;
+    ** registers follow it or may (fst_em_regs_order): held, then */
     uint8_t h_pswlen, h_len;
     int h_arch;
     uint8_t h_psw[16], h_ib[6];
     /* what the current display shows besides the instruction: registers (written before
-    ** its instruction as REGS, those that changed), CR1 */
-    uint16_t dshown;
-    uint8_t dcr1_shown;
+    ** its instruction as REGS, those that changed), CR1: dshown, dcr1_shown, then */
     uint64_t dgr[16], dcr1;
     uint16_t wvalid;    /* registers the last REGS records of this CPU gave, and their values */
     uint64_t wgr[16];
@@ -51,12 +55,18 @@ typedef struct ecpu {
     uint64_t l_ia, op_addr;
     /* records written after the instruction (at settle): its OPND (an LM in supervisor
     ** state), an OLDPSW its operands showed */
+    uint8_t handling, l_prob;   /* a handler runs (from an interruption to its LPSW); the last
+                           instruction was in problem state (and no SVC) */
+    uint8_t d_want;     /* the display's operands are wanted at all (fst_em_wants_operands) */
     uint8_t d_live, d_sup, d_lm, d_pswlen; /* the display is of an executed instruction, in
                            supervisor state, an LM or STM of all 16 registers; its PSW length */
-    uint8_t a_opnd, a_old, a_oldlen;
+    uint8_t a_oldlen;   /* a_opnd, a_old, then */
     uint64_t a_opnd_addr, a_old_slot;
     uint8_t a_old_psw[16];
 } ecpu;
+_Static_assert(offsetof(ecpu, pgm) == 1 && offsetof(ecpu, held) == 2 && offsetof(ecpu, a_opnd) == 3 &&
+               offsetof(ecpu, a_old) == 4 && offsetof(ecpu, dcr1_shown) == 5 && offsetof(ecpu, dshown) == 6,
+               "settle_due reads pend .. dshown as one word");
 
 struct fst_em {
     fst_tw *w;
@@ -70,12 +80,15 @@ struct fst_em {
     int st_have, st_arch;
     uint64_t st_key;
     int bases;          /* a range trace: operand addresses tell base registers (fst_em_bases) */
+    int hold;           /* an instruction waits for the end of its display (holds()) */
     int order;          /* where the source shows registers (FST_EM_REGS_*, fst_em_regs_order):
                            until it is known, and when they follow their instruction, an
                            instruction is held until its display has ended */
     ecpu cpus[MAXCPU];
     fst_pe end; /* when the program has ended (capture/progend.h) */
 };
+
+static void hold_set(fst_em *e);
 
 /* PSW bytes (architected) to an instruction address and the state word (FST_ST_*). */
 static inline uint64_t psw_ia(const uint8_t *p, int len)
@@ -131,6 +144,7 @@ fst_em *fst_em_new(fst_tw *w, uint64_t max_insns)
     fst_em *e = fst_xcalloc(1, sizeof *e);
     e->w = w;
     e->max_insns = max_insns;
+    hold_set(e);
     fst_pe_init(&e->end);
     return e;
 }
@@ -167,9 +181,11 @@ static void write_cr1(fst_em *e, ecpu *c, uint64_t value)
 
 /* Whether an instruction waits for the end of its display: while the source has not said
 ** where its registers are, and when they follow it. */
-static inline int holds(const fst_em *e)
+static inline int holds(const fst_em *e) { return e->hold; }
+
+static void hold_set(fst_em *e)
 {
-    return e->order <= FST_EM_REGS_AFTER || (e->bases && e->order == FST_EM_REGS_NONE);
+    e->hold = e->order <= FST_EM_REGS_AFTER || (e->bases && e->order == FST_EM_REGS_NONE);
 }
 
 /* Write the CPU's pending record: its instruction completed. */
@@ -190,7 +206,7 @@ static void pend_write(fst_em *e, unsigned cpu)
 /* The state word of an instruction's PSW to the writer. Only fst_em_insn writes STATE, and
 ** always right after this: when the PSW's bytes 0-4, length and architecture are those of
 ** the last call, the writer has that state already (a STATE again would be dropped). */
-static void state_out(fst_em *e, const uint8_t *p, int len, int arch)
+static inline __attribute__((always_inline)) void state_out(fst_em *e, const uint8_t *p, int len, int arch)
 {
     uint32_t w0;
     memcpy(&w0, p, 4); /* a key, not a number: byte order does not matter */
@@ -206,7 +222,15 @@ static void state_out(fst_em *e, const uint8_t *p, int len, int arch)
 /* What the display showed besides its instruction, written before it: CR1 when it is
 ** news (not the value last written, nor the one an LCTL of the instruction before is
 ** about to write), and the registers that changed since the last REGS (emit.h). */
-static void display_out(fst_em *e, ecpu *c)
+static void display_regs(fst_em *e, ecpu *c);
+
+static inline void display_out(fst_em *e, ecpu *c)
+{
+    if (c->dshown | c->dbshown | c->dcr1_shown) /* nearly never in a noregs trace */
+        display_regs(e, c);
+}
+
+static void display_regs(fst_em *e, ecpu *c)
 {
     if (c->dcr1_shown && !(c->have_cr1 && c->cr1 == c->dcr1) && !(c->pend == PD_CR1 && c->pval == c->dcr1))
         write_cr1(e, c, c->dcr1);
@@ -278,18 +302,18 @@ static int operand_branch(const uint8_t *ib)
 
 /* An instruction to the writer (now, or when its held display ends), then what its
 ** execution implies at once (an SVC's interruption). */
-static void insn_out(fst_em *e, ecpu *c, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len)
+static inline __attribute__((always_inline)) void insn_out(fst_em *e, ecpu *c, const uint8_t *psw, int pswlen, int arch,
+                                                           const uint8_t *ib, int len, uint64_t ia)
 {
     display_out(e, c);
     state_out(e, psw, pswlen, arch);
-    uint64_t ia = psw_ia(psw, pswlen);
     wr(e, fst_tw_insn(e->w, ia, ib, len));
     if (ib[0] == 0x0A) /* SVC: Hercules shows no record for its interruption */
         wr(e, fst_tw_intr(e->w, FST_INTR_SVC, ib[1]));
     c->l_have = 1;
     c->l_ia = ia;
     c->l_len = (uint8_t)len;
-    c->l_branch = (uint8_t)operand_branch(ib);
+    c->l_branch = !(psw[1] & 0x01) ? 0 : (uint8_t)operand_branch(ib);   /* a task's (problem state) */
 }
 
 static void held_out(fst_em *e, unsigned cpu)
@@ -297,7 +321,7 @@ static void held_out(fst_em *e, unsigned cpu)
     ecpu *c = cpu_of(e, cpu);
     fst_em_cpu(e, cpu);
     c->held = 0;
-    insn_out(e, c, c->h_psw, c->h_pswlen, c->h_arch, c->h_ib, c->h_len);
+    insn_out(e, c, c->h_psw, c->h_pswlen, c->h_arch, c->h_ib, c->h_len, psw_ia(c->h_psw, c->h_pswlen));
 }
 
 /* The records an instruction's operands implied, after it: its OPND (an LM or STM of all
@@ -342,9 +366,13 @@ static void pend_settle(fst_em *e, unsigned cpu, int fetch_error)
     c->pgm = 0;
 }
 
+/* Something waits for the CPU's next record (a display's registers only while instructions
+** are held: else they wait for their instruction). One word read: nearly always 0. */
 static inline int settle_due(const fst_em *e, const ecpu *c)
 {
-    return c->pgm || c->pend || c->held || c->a_opnd || c->a_old || (holds(e) && (c->dshown || c->dcr1_shown));
+    uint64_t w;
+    memcpy(&w, c, sizeof w);   /* pend, pgm, held, a_opnd, a_old, dcr1_shown, dshown */
+    return w && (w & 0xFFFFFFFFFFull || holds(e));
 }
 
 static void pend_settle_all(fst_em *e)
@@ -354,17 +382,19 @@ static void pend_settle_all(fst_em *e)
             pend_settle(e, i, 0);
 }
 
-void fst_em_begin(fst_em *e)
+static inline __attribute__((always_inline)) void begin(fst_em *e, ecpu *c)
 {
-    ecpu *c = cpu_of(e, e->cpu);
     if (settle_due(e, c)) /* nearly always not: no call */
         pend_settle(e, e->cpu, 0);
     c->await = AW_NONE;
 }
 
+void fst_em_begin(fst_em *e) { begin(e, cpu_of(e, e->cpu)); }
+
 void fst_em_bases(fst_em *e, int on)
 {
     e->bases = on != 0;
+    hold_set(e);
 }
 
 void fst_em_regs_order(fst_em *e, int order)
@@ -375,6 +405,7 @@ void fst_em_regs_order(fst_em *e, int order)
         for (unsigned i = 0; i < MAXCPU; i++) /* what was shown so far belongs to instructions written */
             display_drop(&e->cpus[i]);
     e->order = order;
+    hold_set(e);
     if (holds(e))
         return;
     unsigned cur = e->cpu;   /* nothing waits from now on: the instructions held go out, in order */
@@ -396,14 +427,14 @@ static void await_operand(ecpu *c, const uint8_t *ib, int sup)
     c->r3 = ib[1] & 0x0F;
     /* LM or LMG of all 16 registers in supervisor state: a dispatcher's (an epilogue's
     ** LM 14,12 leaves R13 out); STM or STMG of all 16: a handler saving a task's */
-    c->d_lm = sup && (ib[0] == 0x98 || ib[0] == 0x90 || (ib[0] == 0xEB && (ib[5] == 0x04 || ib[5] == 0x24))) &&
-              ((unsigned)(c->r3 - c->r1) & 15) == 15;
+    c->d_lm = sup && ((unsigned)(c->r3 - c->r1) & 15) == 15 &&
+              (ib[0] == 0x98 || ib[0] == 0x90 || (ib[0] == 0xEB && (ib[5] == 0x04 || ib[5] == 0x24)));
 }
 
 int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len)
 {
     ecpu *c = cpu_of(e, e->cpu);
-    fst_em_begin(e);
+    begin(e, c);
     c->d_live = 0;
     c->op_index = 0;
     if (fst_pe_insn(&e->end, e->cpu, ib[0] == 0xAE)) /* a re-display or past the limit: it runs all the same */
@@ -436,9 +467,9 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
         c->l_have = 1;  /* as insn_out will say */
         c->l_ia = ia;
         c->l_len = (uint8_t)len;
-        c->l_branch = (uint8_t)operand_branch(ib);
+        c->l_branch = !(psw[1] & 0x01) ? 0 : (uint8_t)operand_branch(ib);
     } else
-        insn_out(e, c, psw, pswlen, arch, ib, len);
+        insn_out(e, c, psw, pswlen, arch, ib, len, ia);
     e->st.insns++;
     if (ib[0] == 0x0A)
         e->st.svcs++;
@@ -449,8 +480,19 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
         c->d_amask = am == 2 ? ~0ull : am == 1 ? 0x7FFFFFFFull : 0xFFFFFFull;
     }
     c->d_sup = !(psw[1] & 0x01);
+    /* a handler runs from an interruption (a problem-state instruction followed by a
+    ** supervisor one, a program check or I/O or external record, an SVC) to its LPSW: its
+    ** instructions may show the old PSW (OLDPSW) */
+    c->handling = c->d_sup && (c->handling || c->l_prob);
+    c->l_prob = !c->d_sup && ib[0] != 0x0A;
+    c->handling |= ib[0] == 0x0A;
     c->d_pswlen = (uint8_t)(pswlen == 16 || arch == FST_ARCH_ZARCH ? 16 : 8);
     await_operand(c, ib, c->d_sup);
+    if (c->await == AW_LPSW || c->await == AW_LPSWE)
+        c->handling = 0;
+    /* a task's branch (problem state: the supervisor's own are no task's), a dispatcher's LM,
+    ** a handler's old PSW, an LPSW's or LCTL's operand, a range trace's base registers */
+    c->d_want = c->await != AW_NONE || c->d_lm || (c->l_branch && !c->d_sup) || (c->d_sup && c->handling) || e->bases;
     return 1;
 }
 
@@ -471,7 +513,13 @@ int fst_em_wants_operand(const fst_em *e) { return e->cpus[e->cpu & (MAXCPU - 1)
 int fst_em_wants_data(const fst_em *e, uint64_t addr)
 {
     const ecpu *c = &e->cpus[e->cpu & (MAXCPU - 1)];
-    return c->await != AW_NONE || (c->d_live && c->d_sup && addr < 0x180);
+    return c->await != AW_NONE || (c->d_live && c->d_sup && c->handling && addr < 0x180);
+}
+
+int fst_em_wants_operands(const fst_em *e)
+{
+    const ecpu *c = &e->cpus[e->cpu & (MAXCPU - 1)];
+    return c->d_live && c->d_want;
 }
 
 static uint64_t be_value(const uint8_t *p, unsigned n)
@@ -515,7 +563,7 @@ void fst_em_operand(fst_em *e, uint64_t addr, const uint8_t *data, unsigned n)
                 c->a_opnd_addr = addr;
             }
         }
-        if (c->d_sup && !c->a_old && oldpsw_slot(addr, c->d_pswlen) && n >= c->d_pswlen) {
+        if (c->d_sup && c->handling && !c->a_old && oldpsw_slot(addr, c->d_pswlen) && n >= c->d_pswlen) {
             c->a_old = 1;
             c->a_old_slot = addr;
             c->a_oldlen = c->d_pswlen;
@@ -561,6 +609,7 @@ void fst_em_gr(fst_em *e, unsigned r, uint64_t v)
 void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc)
 {
     ecpu *c = cpu_of(e, e->cpu);
+    c->handling = 1;
     if (c->held) /* its instruction first: the check's record follows it */
         held_out(e, e->cpu);
     if (c->a_opnd || c->a_old)
@@ -600,6 +649,7 @@ void fst_em_sigp(fst_em *e, unsigned to, unsigned order, unsigned cc)
 void fst_em_intr(fst_em *e, unsigned cls, uint32_t code)
 {
     pend_settle(e, e->cpu, 0);
+    cpu_of(e, e->cpu)->handling = 1;
     wr(e, fst_tw_intr(e->w, cls, code));
     e->st.intrs++;
 }

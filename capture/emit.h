@@ -90,6 +90,9 @@ int fst_em_wants_operand(const fst_em *e);
 /* 1 when a storage operand at addr of the current display is wanted with its bytes (a
 ** source may leave them out otherwise: fst_em_operand with n 0). */
 int fst_em_wants_data(const fst_em *e, uint64_t addr);
+/* 1 when the current display's storage operands are wanted at all (else a source may skip
+** them: most instructions of a noregs trace). */
+int fst_em_wants_operands(const fst_em *e);
 /* Each storage operand the display shows, in order: its address and the n bytes shown
 ** (0: none, a translation exception, or not read). */
 void fst_em_operand(fst_em *e, uint64_t addr, const uint8_t *data, unsigned n);

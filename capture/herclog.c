@@ -57,6 +57,7 @@ struct fst_hlog {
     fst_em *em;                 /* what the lines say, as records (shared with the tf reader) */
     int regs_pending;           /* register lines seen since the last PSW line */
     int saw_regs_first, saw_regs_after, saw_psw;
+    int order_told;             /* the emitter was told the log shows no registers */
     int kind;                   /* IN_*: what the input is, from its first bytes */
     int want_tf;
     fst_tf *tf;                 /* the trace-file reader, when the input is a trace file */
@@ -185,14 +186,16 @@ static void malformed(fst_hlog *h, const char *s, size_t n)
 }
 
 /* A PSW line has been read: what it says about traceopt. */
-static void psw_seen(fst_hlog *h)
+static inline __attribute__((always_inline)) void psw_seen(fst_hlog *h)
 {
     h->st.trace_lines++;
     if (h->regs_pending && !h->saw_psw) {
         h->saw_regs_first = 1;
         fst_em_regs_order(h->em, FST_EM_REGS_BEFORE);   /* regsfirst: this one's came before it */
-    } else if (h->saw_psw && !h->regs_pending && !h->saw_regs_first && !h->saw_regs_after)
+    } else if (!h->order_told && h->saw_psw && !h->regs_pending && !h->saw_regs_first && !h->saw_regs_after) {
         fst_em_regs_order(h->em, FST_EM_REGS_NONE);     /* noregs, so far */
+        h->order_told = 1;
+    }
     h->regs_pending = 0;
     h->saw_psw = 1;
 }
@@ -297,6 +300,8 @@ static int stor_data(const char *s, size_t n, size_t i, uint8_t out[16])
 static void stor_line(fst_hlog *h, const char *s, size_t n)
 {
     h->st.trace_lines++;
+    if (!fst_em_wants_operands(h->em))
+        return;
     uint64_t addr = 0;
     uint8_t data[16];
     size_t at = stor_addr(s, n, &addr);
