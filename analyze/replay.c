@@ -109,6 +109,8 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
         c->dispatch = is_lpsw(d);
         owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
     }
+    if (!c->handler && !x->t[c->task].taint && x->bases && owner == FST_NONE && x->t[c->task].had_mainline)
+        fst_rp_lost(x, c->task, rec->addr);  /* a task's code run with no frame: a switch not seen? */
     if (!c->handler && x->t[c->task].taint)
         fst_rp_uncertain(x, rec->addr, owner);
     else if (!c->handler && x->bases) { /* until the registers agree again (replay_task.c late_switch) */

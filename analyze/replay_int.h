@@ -41,6 +41,9 @@ typedef struct rp_frame {
     size_t owner;     /* nearest timed routine: the routine itself when timed */
     uint64_t ret;     /* return address, masked to the call's addressing mode; ~0: none */
     uint64_t mask;
+    uint64_t unverified;  /* 1: a call through a register a range trace without registers did
+                             not show, which a task switch would look like: uncertain unless
+                             it returns to its caller (replay_stack.c) */
 } rp_frame;
 
 /* A task's call state: its stack and its previous instruction. */
@@ -319,6 +322,11 @@ void fst_rp_guessed(rp *x, size_t tid, uint64_t addr);
 /* Registers m of c->gr shown (address bits am) while the guessed task runs: settled? */
 void fst_rp_tent_regs(rp *x, const rp_cpu *c, uint16_t m, uint64_t am);
 void fst_rp_tent_end(rp *x, size_t tid);    /* the task was suspended: nothing settled it */
+/* Task tid is uncertain from here on (its figures; insn_fast is off): 1 if it was not. */
+int fst_rp_taint(rp *x, size_t tid);
+/* A range trace without registers: task tid, its mainline returned, runs the program's code
+** at addr with no frame: a switch the trace did not show, most likely; it is uncertain. */
+void fst_rp_lost(rp *x, size_t tid, uint64_t addr);
 void fst_rp_tent_free(rp *x);
 void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec);         /* an OPND record */
 #define FST_INTR_PGM_ 16    /* a program check, among the FST_INTR_* classes (susp_cls) */

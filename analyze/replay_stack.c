@@ -40,7 +40,7 @@ static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller
         t->routine = fst_xrealloc(t->routine, t->cap * sizeof *t->routine);
     }
     size_t owner = x->p->r[r].timed ? r : caller;
-    t->f[t->n] = (rp_frame){ owner, ret & mask, mask };
+    t->f[t->n] = (rp_frame){ owner, ret & mask, mask, counted && x->bases && t->prev.fmt == FST_FMT_RR };
     t->routine[t->n++] = r;
     if (!t->rets)
         t->rets = fst_xcalloc(FST_RP_RETS, sizeof *t->rets);
@@ -74,6 +74,13 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
     if (t->n < x->fold.low)
         x->fold.low = t->n;   /* a recorded period that pops below its start is no loop */
     t->rets[rets_slot(t->f[t->n].ret)]--;
+    if (kind == FST_EV_UNWIND && x->bases && fst_rp_taint(x, tid))
+        x->p->unc_dispatches++;  /* a range trace without registers: frames abandoned are a
+                                    sign of a switch it did not show (replay_unc.c) */
+    if (t->f[t->n].unverified && (kind == FST_EV_UNWIND || code)) {
+        x->p->r[t->routine[t->n]].calls_unc++;  /* it never returned to its caller: maybe no call */
+        x->p->unc_calls++;
+    }
     fst_event *e = &x->fev;
     e->kind = kind;
     e->cpu = cpuno;

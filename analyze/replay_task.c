@@ -289,7 +289,7 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     c->nsince = 0;
     if (x->inferring) {
         x->inferring = 0;
-        x->t[tid].taint = x->p->tasks[tid].uncertain = 1;
+        fst_rp_taint(x, tid);
     }
     size_t late = !c->late ? FST_NONE : c->psp_call != FST_NONE ? c->psp_call : c->disp_entry;
     c->late = 0;
@@ -331,12 +331,17 @@ static int jump_breaks(rp *x, rp_cpu *c, const rp_task *t, const fst_rec *rec)
     int fits = (d->flags & FST_I_LINK) ? find_entry(x, addr) != FST_NONE
              : t->n && returnlike(d)    ? (addr & m) == (t->f[t->n - 1].ret & m)
                                         : 1;
-    if (fits || !fst_tasks_resumes_at(x->ids, addr, fst_rp_space_of(c, rec->state), (rec->state & FST_ST_PROBLEM) != 0))
+    if (fits)
         return 0;
+    if (!fst_tasks_resumes_at(x->ids, addr, fst_rp_space_of(c, rec->state), (rec->state & FST_ST_PROBLEM) != 0)) {
+        /* a jump the branch may have made, or a new task that began there: the task goes on,
+        ** uncertain from here (replay_unc.c) */
+        if (fst_rp_taint(x, c->task))
+            x->p->unc_dispatches++;
+        return 0;
+    }
     x->p->inferred++;
-    x->t[c->task].taint = x->p->tasks[c->task].uncertain = 1; /* an inference: both tasks are uncertain */
-    x->tainted = 1;
-    x->plain = 0;
+    fst_rp_taint(x, c->task);   /* an inference: both tasks are uncertain */
     x->inferring = 1;
     return 1;
 }
@@ -350,9 +355,7 @@ static void late_switch(rp *x, rp_cpu *c)
 {
     c->late = 1;
     x->p->inferred++;
-    x->t[c->task].taint = x->p->tasks[c->task].uncertain = 1;
-    x->tainted = 1;
-    x->plain = 0;
+    fst_rp_taint(x, c->task);
     x->inferring = 1;
     if (c->psp_call != FST_NONE) {
         x->p->r[c->psp_call].calls_unc++;

@@ -97,6 +97,25 @@ void fst_rp_tent_regs(rp *x, const rp_cpu *c, uint16_t m, uint64_t am)
     k->on = 0;
 }
 
+int fst_rp_taint(rp *x, size_t tid)
+{
+    int was = x->t[tid].taint;
+    x->t[tid].taint = x->p->tasks[tid].uncertain = 1;
+    x->tainted = 1;
+    x->plain = 0;   /* insn_fast does not count uncertainty */
+    return !was;
+}
+
+void fst_rp_lost(rp *x, size_t tid, uint64_t addr)
+{
+    if (!x->holder)
+        x->holder = fst_holder_new(x->p);
+    if (fst_holder_of(x->holder, addr) == FST_NONE)
+        return;     /* outside the program: the mainline has returned, as MVS's do */
+    fst_rp_taint(x, tid);
+    x->p->unc_dispatches++;
+}
+
 void fst_rp_tent_end(rp *x, size_t tid)
 {
     if (x->tent.on && x->tent.task == tid)
@@ -170,9 +189,7 @@ void fst_rp_guessed(rp *x, size_t tid, uint64_t addr)
     }
     tentative(x, tid, c, n);
     for (size_t i = 0; i < n; i++)
-        x->t[c[i]].taint = x->p->tasks[c[i]].uncertain = 1;
-    x->tainted = 1;
-    x->plain = 0;
+        fst_rp_taint(x, c[i]);
     x->p->unc_dispatches++;
     size_t r = find_entry(x, addr);
     if (r != FST_NONE) {
