@@ -1,14 +1,14 @@
 /*
 ** fst-capture — run a standalone program under Hercules and trace it, or convert a
-** Hercules log; writes trace.bin (capture/tracebin.h) as the log streams in, in constant
-** memory. Wiring only: the work is in capture/hercules.c, capture/herclog.c,
-** capture/tracebin.c and capture/ins.c.
+** Hercules log; writes trace.bin (trace/tracebin.h) as the log streams in, in constant
+** memory. Wiring only: the work is in capture/hercules/hercules.c, capture/read/herclog.c,
+** trace/tracebin.c and capture/hercules/ins.c.
 */
-#include "capture/herclog.h"
-#include "capture/hercules.h"
-#include "capture/ins.h"
-#include "capture/samplecap.h"
-#include "capture/tracebin.h"
+#include "capture/read/herclog.h"
+#include "capture/hercules/hercules.h"
+#include "capture/hercules/ins.h"
+#include "capture/sample/samplecap.h"
+#include "trace/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
 #include "common/outfile.h"
@@ -47,7 +47,7 @@ static const fst_option options[] = {
                          "has ended (every CPU that ran in a disabled wait or stopped), Ctrl-C, or --timeout seconds "
                          "without a new line", O_FOLLOW },
     { 0, "sample", "[HZ]", "run the program untraced and sample its PSW HZ times a second (default 300) through "
-                           "Hercules' HTTP server: LOGTIME at full speed, no calls (capture/sample.h)", O_SAMPLE },
+                           "Hercules' HTTP server: LOGTIME at full speed, no calls (capture/sample/sample.h)", O_SAMPLE },
     { 0, "attach", "HOST:PORT", "with --sample: sample a Hercules already running with an HTTP port (loopback; "
                                 "another host with --remote), until Ctrl-C, --seconds or a disabled wait; Ctrl-C "
                                 "keeps the trace whole and exits 0 (it is how an attach without --seconds ends)",
@@ -261,8 +261,8 @@ static const char *should_stop(pump_ctx *p)
     const fst_hlog_stats *st = fst_hlog_getstats(p->h);
     if (stop_signal)
         return "interrupted";
-    if (p->herc && st->ended && !p->herc->tf) /* the program ended (capture/progend.h); every trace line */
-        return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules.c);
+    if (p->herc && st->ended && !p->herc->tf) /* the program ended (capture/hercules/progend.h); every trace line */
+        return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules/hercules.c);
                                    4.x tf: read to the FIFO's end, where the file was closed */
     if (p->herc && p->c->timeout && now() - p->t0 > (double)p->c->timeout)
         return "timeout";
@@ -324,7 +324,7 @@ static const char *pump(pump_ctx *p, int fd)
     const char *end = NULL;
     double last_data = p->t0;
     while (!(end = should_stop(p))) {
-        int v4 = p->herc && p->herc->v4, eof = 0; /* 4.x: capture/herc4.c reads and waits */
+        int v4 = p->herc && p->herc->v4, eof = 0; /* 4.x: capture/hercules/herc4.c reads and waits */
         int ready = p->herc && !v4 ? log_ready(p, fd) : 1;
         if (ready < 0)
             return failure(p, "error");
@@ -501,7 +501,7 @@ static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, 
     return herc->proc.out;
 }
 
-/* --sample: capture/samplecap.c does it; here the summary and the exit code. */
+/* --sample: capture/sample/samplecap.c does it; here the summary and the exit code. */
 static int run_sample(const capture *c, const char *program, const fst_ins *ins)
 {
     fst_samplecap sc = { 0 };
@@ -598,7 +598,7 @@ int main(int argc, char **argv)
     if (!c.out)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
     check_outputs(&c, insfile, &ins);
-    if (c.sample) { /* no log and no trace writer here: capture/samplecap.c */
+    if (c.sample) { /* no log and no trace writer here: capture/sample/samplecap.c */
         signal(SIGPIPE, SIG_IGN);
         catch_signals();
         int code = run_sample(&c, program, &ins);
