@@ -261,7 +261,7 @@ static const char *should_stop(pump_ctx *p)
     const fst_hlog_stats *st = fst_hlog_getstats(p->h);
     if (stop_signal)
         return "interrupted";
-    if (p->herc && st->ended && !p->herc->tf) /* the program ended (capture/hercules/progend.h); every trace line */
+    if (p->herc && st->ended && !p->herc->tf) /* the program ended (capture/read/progend.h); every trace line */
         return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules/hercules.c);
                                    4.x tf: read to the FIFO's end, where the file was closed */
     if (p->herc && p->c->timeout && now() - p->t0 > (double)p->c->timeout)

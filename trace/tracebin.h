@@ -137,7 +137,7 @@
 
 /* Footer keys (decimal values). */
 #define FST_FK_COMPLETE     "complete"      /* 1 = the capture ended normally */
-#define FST_FK_END          "end"           /* why it ended: disabled-wait (the program's end, capture/hercules/progend.h), eof, timeout, max-instructions, interrupted, hercules-exited */
+#define FST_FK_END          "end"           /* why it ended: disabled-wait (the program's end, capture/read/progend.h), eof, timeout, max-instructions, interrupted, hercules-exited */
 #define FST_FK_INSNS        "instructions"
 #define FST_FK_PGMCHKS      "program-checks"
 #define FST_FK_INTRS        "interruptions" /* INTR records: I/O, external, SVC */

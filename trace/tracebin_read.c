@@ -1,5 +1,5 @@
 /* trace/tracebin_read.c — the trace.bin reader; the format is in tracebin.h. */
-#include "capture/read/emit.h"
+#include "trace/psw.h"
 #include "trace/tracebin_int.h"
 #include "common/bytes.h"
 

@@ -6,7 +6,7 @@
 ** (capture/hercules/child.h: no shell, its own process group, killed with fst however fst ends),
 ** with its log (stdout) on a pipe that the caller reads as it is produced. The script
 ** sets `traceopt`, turns tracing on (`t+`, with an optional range) and IPLs; the caller
-** stops Hercules when the program has ended (capture/hercules/progend.h: every CPU that ran is in
+** stops Hercules when the program has ended (capture/read/progend.h: every CPU that ran is in
 ** a disabled wait or stopped), read from the log. (Sampling, untraced: Hercules' automatic
 ** operator, `hao`, quits at the first disabled wait, HHCCP011I in 3.13, HHC00809I in 4.x.) Hercules' stderr goes to an unlinked file, shown to the user
 ** when something fails.

@@ -85,59 +85,11 @@ struct fst_em {
                            until it is known, and when they follow their instruction, an
                            instruction is held until its display has ended */
     ecpu cpus[MAXCPU];
-    fst_pe end; /* when the program has ended (capture/hercules/progend.h) */
+    fst_pe end; /* when the program has ended (capture/read/progend.h) */
 };
 
 static void hold_set(fst_em *e);
 
-/* PSW bytes (architected) to an instruction address and the state word (FST_ST_*). */
-static inline uint64_t psw_ia(const uint8_t *p, int len)
-{
-    if (len == 16) {
-        uint64_t ia = 0;
-        for (int i = 8; i < 16; i++)
-            ia = ia << 8 | p[i];
-        return ia;
-    }
-    uint32_t w = (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 | (uint32_t)p[6] << 8 | p[7];
-    if (!(p[1] & 0x08))          /* S/370 BC mode: 24-bit address in bytes 5-7 */
-        return w & 0x00FFFFFF;
-    return (w & 0x80000000u) ? (w & 0x7FFFFFFF) : (w & 0x00FFFFFF);
-}
-
-uint64_t fst_psw_ia(const uint8_t *p, int len) { return psw_ia(p, len); }
-
-uint32_t fst_psw_state(const uint8_t *p, int len, int arch)
-{
-    uint32_t st = 0;
-    if (len == 16)
-        arch = FST_ARCH_ZARCH;
-    else if (arch == FST_ARCH_ZARCH)
-        arch = FST_ARCH_ESA390;  /* an 8-byte PSW: the switch to z has not happened yet */
-    st |= (uint32_t)arch;
-    int ec = (p[1] & 0x08) != 0;
-    if (ec)
-        st |= FST_ST_EC;
-    if (len == 16)
-        st |= (uint32_t)(((p[3] & 1) && (p[4] & 0x80)) ? 2 : (p[4] & 0x80) ? 1 : 0) << FST_ST_AMODE_SHIFT;
-    else if (ec && (p[4] & 0x80))
-        st |= 1u << FST_ST_AMODE_SHIFT;
-    if (p[1] & 0x01) st |= FST_ST_PROBLEM;
-    if (p[1] & 0x02) st |= FST_ST_WAIT;
-    if (p[1] & 0x04) st |= FST_ST_MCMASK;
-    st |= (uint32_t)(p[1] >> 4) << FST_ST_KEY_SHIFT;
-    if (ec) {
-        if (p[0] & 0x04) st |= FST_ST_DAT;
-        if (p[0] & 0x02) st |= FST_ST_IOMASK;
-        if (p[0] & 0x01) st |= FST_ST_EXTMASK;
-        if (arch != FST_ARCH_S370)
-            st |= (uint32_t)(p[2] >> 6) << FST_ST_ASC_SHIFT;
-    } else {
-        if (p[0] & 0xFE) st |= FST_ST_IOMASK;  /* BC mode: channel masks */
-        if (p[0] & 0x01) st |= FST_ST_EXTMASK;
-    }
-    return st;
-}
 
 fst_em *fst_em_new(fst_tw *w, uint64_t max_insns)
 {
@@ -321,7 +273,7 @@ static void held_out(fst_em *e, unsigned cpu)
     ecpu *c = cpu_of(e, cpu);
     fst_em_cpu(e, cpu);
     c->held = 0;
-    insn_out(e, c, c->h_psw, c->h_pswlen, c->h_arch, c->h_ib, c->h_len, psw_ia(c->h_psw, c->h_pswlen));
+    insn_out(e, c, c->h_psw, c->h_pswlen, c->h_arch, c->h_ib, c->h_len, fst_psw_ia(c->h_psw, c->h_pswlen));
 }
 
 /* The records an instruction's operands implied, after it: its OPND (an LM or STM of all
@@ -450,7 +402,7 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
         display_drop(c);
         return 0;
     }
-    uint64_t ia = psw_ia(psw, pswlen);
+    uint64_t ia = fst_psw_ia(psw, pswlen);
     /* the last instruction, a branch, was followed by neither its fall-through nor its
     ** target: an interruption or a task switch came after it (the target a task resumes
     ** at: tracebin.h OPND) */

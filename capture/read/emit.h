@@ -38,7 +38,8 @@
 ** the readers refuse a larger one rather than fold it onto another. */
 #define FST_EM_MAXCPU 256u
 
-#include "capture/hercules/progend.h"
+#include "capture/read/progend.h"
+#include "trace/psw.h"
 #include "trace/tracebin.h"
 
 #include <stddef.h>
@@ -51,7 +52,7 @@ typedef struct fst_em_stats {
     uint64_t intrs;      /* I/O, external and machine-check interruptions */
     uint64_t svcs;       /* SVC instructions (an SVC interruption record each) */
     int disabled_wait;   /* a disabled wait was seen (of any CPU) */
-    int ended;           /* the program has ended: capture/hercules/progend.h's rule, as the last
+    int ended;           /* the program has ended: capture/read/progend.h's rule, as the last
                             record left it */
     unsigned running;    /* CPUs running after the last disabled wait or SIGP */
     int limit_hit;       /* max_insns reached: later instructions were not written */
@@ -59,10 +60,6 @@ typedef struct fst_em_stats {
 
 typedef struct fst_em fst_em;
 
-/* The instruction address and the normalised state word (FST_ST_*) of an architected PSW
-** (8 or 16 bytes); `arch` says what an 8-byte PSW is (a 16-byte one is z/Architecture). */
-uint64_t fst_psw_ia(const uint8_t *psw, int len);
-uint32_t fst_psw_state(const uint8_t *psw, int len, int arch);
 
 /* max_insns 0 = no limit. */
 fst_em *fst_em_new(fst_tw *w, uint64_t max_insns);
@@ -114,7 +111,7 @@ void fst_em_pgmchk(fst_em *e, uint32_t code, unsigned ilc);
 /* kind 0 = a wait PSW loaded, 1 = disabled wait; psw may be NULL (pswlen 0). */
 void fst_em_wait(fst_em *e, unsigned kind, const uint8_t *psw, unsigned pswlen);
 /* An accepted or refused SIGP of the current CPU to CPU `to` (order, condition code):
-** no record; it tells when the program has ended (capture/hercules/progend.h). */
+** no record; it tells when the program has ended (capture/read/progend.h). */
 void fst_em_sigp(fst_em *e, unsigned to, unsigned order, unsigned cc);
 void fst_em_intr(fst_em *e, unsigned cls, uint32_t code);
 /* Tracing was switched off: settles every CPU, writes a GAP. */

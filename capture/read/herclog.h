@@ -92,7 +92,7 @@ typedef struct fst_hlog_stats {
     int arch;              /* FST_ARCH_* from the last architecture message (or the hint) */
     char traceopt[16];     /* traditional | regsfirst | noregs, inferred */
     int disabled_wait;     /* a disabled wait was seen (of any CPU) */
-    int ended;             /* the program has ended (capture/hercules/progend.h: every CPU that ran is
+    int ended;             /* the program has ended (capture/read/progend.h: every CPU that ran is
                               in a disabled wait or stopped), as the input so far leaves it */
     unsigned running;      /* CPUs running as the input so far leaves them */
     int limit_hit;         /* max_insns reached: later instructions were not written */

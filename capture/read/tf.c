@@ -405,7 +405,7 @@ static int event(fst_tf *t, tcpu *c, const uint8_t *r, const uint8_t *b, unsigne
         t->st.arch = k >= 0 ? k : t->st.arch;
         return 0;
     }
-    if (type == T_SIGP) { /* no record; it may stop or start a CPU (capture/hercules/progend.h) */
+    if (type == T_SIGP) { /* no record; it may stop or start a CPU (capture/read/progend.h) */
         fst_em_cpu(t->em, cpu);
         fst_em_sigp(t->em, g16(t, b), b[2], b[3]);
         return 0;

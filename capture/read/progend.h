@@ -1,5 +1,5 @@
 /*
-** capture/hercules/progend.h — when a program under Hercules has ended: the one rule that the
+** capture/read/progend.h — when a program under Hercules has ended: the one rule that the
 ** text-log path, the trace-file (tf) path, --follow and the live capture all apply
 ** (through capture/read/emit.h, which feeds it every CPU's instructions, waits and SIGPs).
 **

@@ -1,5 +1,5 @@
-/* capture/hercules/progend.c — see progend.h. */
-#include "capture/hercules/progend.h"
+/* capture/read/progend.c — see progend.h. */
+#include "capture/read/progend.h"
 
 #include <string.h>
 
