@@ -1,6 +1,6 @@
 /*
-** capture/hercules/herc_int.h — what capture/hercules/hercules.c and capture/hercules/herc4.c (SDL Hercules 4.x)
-** share; not for other callers. See hercules.h.
+** capture/hercules/herc_int.h — what hercules.c and herc4.c (SDL Hercules 4.x) share;
+** not for other callers. See hercules.h.
 */
 #ifndef FST_HERC_INT_H
 #define FST_HERC_INT_H
