@@ -13,5 +13,7 @@ int fst_herc4_start(fst_herc *h, const fst_herc_opts *o, fst_err *err);
 int fst_herc_watch_line(fst_herc *h, const char *s, fst_err *err);
 /* Remove the folder's files and the folder (once Hercules has read or opened them). */
 void fst_herc_rm_dir(fst_herc *h);
+/* The module's FIFO in the folder (capture/modcap.c), its read end in h->modfd. */
+int fst_herc_modfifo(fst_herc *h, fst_err *err);
 
 #endif

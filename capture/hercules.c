@@ -50,7 +50,8 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
 {
     static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
     const char *traceopt = o->traceopt ? o->traceopt : "noregs";
-    if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)))
+    if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)) ||
+        (o->ldmod && script_word("the module's path", o->ldmod, err)))
         return -1;
     unsigned mainsize = o->mainsize_mb < FST_HERC_MAINSIZE_MIN ? FST_HERC_MAINSIZE_MIN : o->mainsize_mb;
     if (mainsize > FST_HERC_MAINSIZE_MAX)
@@ -73,11 +74,14 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     else
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
-             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http);
+             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s%s%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http, o->ldmod ? "LDMOD " : "",
+             o->ldmod ? o->ldmod : "", o->ldmod ? "\n" : "");
     /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
     ** the script */
-    if (o->httpport) /* sampling: untraced */
+    if (o->ldmod) /* the module records: no tracing; fst stops Hercules at the program's end */
+        snprintf(rc, sizeof rc, "ipl program.ins\n");
+    else if (o->httpport) /* sampling: untraced */
         snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl program.ins\n");
     else if (h->tf)
         /* 4.x tf: the file is closed when the program has ended (its last records are in
@@ -135,7 +139,8 @@ static int open_stderr(fst_herc *h, fst_err *err)
 void fst_herc_rm_dir(fst_herc *h)
 {
     /* 4.x's log and FIFO go too: Hercules has them open, and fst its own ends */
-    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "hercules.log", "trace.tf" };
+    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "hercules.log", "trace.tf",
+                                   "module.fifo" };
     char p[320];
     if (!h->dir[0])
         return;
@@ -156,7 +161,7 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
     memset(h, 0, sizeof *h);
     h->proc = (fst_child){ -1, -1, -1 };
     h->errfd = -1;
-    h->logfd = h->tffd = -1;
+    h->logfd = h->tffd = h->modfd = -1;
     h->ins = ins;
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
@@ -180,9 +185,11 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
         return -1;
     if (h->v4)
         return fst_herc4_start(h, o, err);
+    if (o->ldmod && fst_herc_modfifo(h, err))
+        return -1;
     const char *prog = o->hercules ? o->hercules : "hercules";
     char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
-    char *env[] = { "HERCULES_RC=hercules.rc", NULL };
+    char *env[] = { "HERCULES_RC=hercules.rc", o->ldmod ? "FST_MODULE_OUT=module.fifo" : NULL, NULL };
     if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
         if (strstr(err->msg, ": not found"))
             fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
@@ -302,7 +309,9 @@ void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
         close(h->logfd);
     if (h->tffd >= 0)
         close(h->tffd);
-    h->logfd = h->tffd = -1;
+    if (h->modfd >= 0)
+        close(h->modfd);
+    h->logfd = h->tffd = h->modfd = -1;
     if (status)
         *status = st;
     if (tail && tailcap)

@@ -7,6 +7,7 @@
 #include "capture/herclog.h"
 #include "capture/hercules.h"
 #include "capture/ins.h"
+#include "capture/modcap.h"
 #include "capture/samplecap.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
@@ -27,7 +28,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
-       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE };
+       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE, O_VIA, O_MODULE };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
@@ -55,6 +56,10 @@ static const fst_option options[] = {
     { 0, "seconds", "N", "with --attach: sample for N seconds (a Ctrl-C before then keeps the trace, exit 130)",
       O_SECONDS },
     { 0, "remote", NULL, "with --attach: the host may be another machine", O_REMOTE },
+    { 0, "via", "WAY", "how a run is traced: trace (Hercules' text trace, the default) or module (fst's module "
+                       "inside Hercules 3.13: every instruction at close to full speed; docs/module.md)", O_VIA },
+    { 0, "module", "PATH", "with --via=module: the module to load (default: $FST_MODULE, else "
+                           "lib/fst-hercules313.so beside fst-capture's folder)", O_MODULE },
     { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
     { 0 }
 };
@@ -82,6 +87,8 @@ typedef struct capture {
     int arch, quiet, progress, follow, tf, pipe_in;
     uint64_t timeout, max, mainsize_mb, numcpu;
     int sample, remote;     /* --sample */
+    int via_module;         /* --via=module (capture/modcap.h) */
+    const char *module;
     unsigned hz;
     const char *attach;
     uint64_t seconds, lo, hi;
@@ -167,6 +174,12 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         case O_NUMCPU: c->numcpu = fst_opt_u64(&p, 1, 64); break;
         case O_FOLLOW: c->follow = 1; break;
         case O_QUIET: c->quiet = 1; break;
+        case O_VIA:
+            if (strcmp(p.arg, "module") && strcmp(p.arg, "trace"))
+                fst_opt_fail(&p, "--via wants trace or module, not '%s'", p.arg);
+            c->via_module = !strcmp(p.arg, "module");
+            break;
+        case O_MODULE: c->module = p.arg; break;
         }
     }
     int npos = argc - p.optind;
@@ -180,6 +193,11 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
     if (c->sample && (c->fromlog || c->traceopt || c->max || c->keeplog || c->numcpu > 1))
         fst_opt_fail(&p, "--sample does not trace: --from-log, --from-tf, --traceopt, --max-instructions, "
                          "--keep-log and --numcpu do not go with it");
+    if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog || c->numcpu > 1))
+        fst_opt_fail(&p, "--via=module runs one program on one CPU with no Hercules trace: --from-log, --from-tf, "
+                         "--sample, --range, --traceopt, --keep-log and --numcpu do not go with it");
+    if (c->module && !c->via_module)
+        fst_opt_fail(&p, "--module goes with --via=module");
     if (c->sample && c->range && !c->attach)
         fst_opt_fail(&p, "--range goes with --attach when sampling (your own program's samples are all kept)");
     if (c->attach) {
@@ -573,6 +591,45 @@ static int run_sample(const capture *c, const char *program, const fst_ins *ins)
     return FST_EXIT_OK;
 }
 
+static void catch_signals(void);
+
+/* --via=module: capture/modcap.c does it; here the summary and the exit code, or -1 when
+** the module cannot record (said in one line) and the text trace is to be taken. */
+static int run_module(capture *c, const char *program, const fst_ins *ins)
+{
+    signal(SIGPIPE, SIG_IGN);
+    catch_signals();
+    char *mod = c->module ? realpath(c->module, NULL) : fst_modcap_default_module();
+    fst_modcap mc = { c->out, program, c->command, c->hercules, mod, ins, c->arch,
+                      (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), c->timeout, c->max, &stop_signal };
+    if (c->module && !mod)
+        fst_warn("--module=%s: %s", c->module, strerror(errno));
+    fst_modcap_result res;
+    fst_err err;
+    int rc = fst_modcap_run(&mc, &res, &err);
+    free(mod);
+    if (rc == 1) {
+        fst_warn("--via=module: %s; taking Hercules' text trace instead", res.fallback);
+        return -1;
+    }
+    if (rc < 0) {
+        fst_error("%s%s%s", err.msg, res.said[0] ? "; Hercules said:\n" : "", res.said);
+        return FST_EXIT_FAIL;
+    }
+    if (!res.complete) {
+        fst_error("%s: %s holds the first %llu instructions and is marked incomplete",
+                  !strcmp(res.end, "timeout") ? "timed out" : res.end, c->out, (unsigned long long)res.insns);
+        return !strcmp(res.end, "interrupted") ? FST_EXIT_INTR : FST_EXIT_FAIL;
+    }
+    if (!c->quiet)
+        fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.3g bytes/instruction "
+                 "(fst's module: %llu events, %llu stream bytes)",
+                 c->out, (unsigned long long)res.insns, (unsigned long long)res.pgmchks, (unsigned long long)res.waits,
+                 res.end, res.insns ? (double)res.trace_bytes / (double)res.insns : 0.0,
+                 (unsigned long long)res.events, (unsigned long long)res.stream_bytes);
+    return FST_EXIT_OK;
+}
+
 /* SIGINT, TERM, HUP end the capture cleanly (stop_signal), with what it has. */
 static void catch_signals(void)
 {
@@ -605,6 +662,15 @@ int main(int argc, char **argv)
         fst_ins_free(&ins);
         free(defout);
         return code;
+    }
+
+    if (c.via_module) { /* capture/modcap.c; the text trace when the module cannot record */
+        int code = run_module(&c, program, &ins);
+        if (code >= 0) {
+            fst_ins_free(&ins);
+            free(defout);
+            return code;
+        }
     }
 
     int in = -1;
