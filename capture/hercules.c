@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,11 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
         return -1;
     const char *prog = o->hercules ? o->hercules : "hercules";
     char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
-    char *env[] = { "HERCULES_RC=hercules.rc", o->ldmod ? "FST_MODULE_OUT=module.fifo" : NULL, NULL };
+    static char preload[PATH_MAX + 16];
+    if (o->ldmod && o->preload)
+        snprintf(preload, sizeof preload, "LD_PRELOAD=%s", o->preload);
+    char *env[] = { "HERCULES_RC=hercules.rc", o->ldmod ? "FST_MODULE_OUT=module.fifo" : NULL,
+                    o->ldmod && o->preload ? preload : NULL, NULL };
     if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
         if (strstr(err->msg, ": not found"))
             fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "

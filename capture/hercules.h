@@ -78,6 +78,7 @@ typedef struct fst_herc_opts {
     const char *ldmod;      /* fst's module (absolute path): loaded with LDMOD, no tracing;
                                its stream comes through a FIFO in the folder, read end
                                h->modfd (capture/modcap.h) */
+    const char *preload;    /* with ldmod: a library Hercules is started with (LD_PRELOAD) */
 } fst_herc_opts;
 
 typedef struct fst_herc {

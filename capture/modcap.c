@@ -98,7 +98,9 @@ static int log_text(run *r, const char *buf, size_t n, fst_err *err)
         if (strstr(r->line, "HHCPN013I"))
             r->script_done = 1;
     }
-    if (r->h.watching && fst_herc_watch(&r->h, buf, n, 0, err))
+    /* HDL's refusal is an error message of Hercules' start-up, which the watch would take for
+    ** a failed start: it is the module's fallback instead (await_hello) */
+    if (!r->hdl_error[0] && r->h.watching && fst_herc_watch(&r->h, buf, n, 0, err))
         return -1;
     return 0;
 }
@@ -244,7 +246,12 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     }
     r.em = fst_em_new(r.w, o->max);
     r.ms = fst_ms_new(r.em, o->ins, o->arch);
-    fst_herc_opts ho = { o->hercules, o->arch, NULL, NULL, o->mainsize_mb, 1, 0, NULL, 1, o->module };
+    /* its interposer for external and I/O interruptions: beside it, NAME-irq.so */
+    char irq[PATH_MAX + 16];
+    size_t ml = strlen(o->module);
+    snprintf(irq, sizeof irq, "%.*s-irq.so", (int)(ml > 3 ? ml - 3 : ml), o->module);
+    fst_herc_opts ho = { o->hercules, o->arch, NULL, NULL, o->mainsize_mb, 1, 0, NULL, 1, o->module,
+                         exists(irq) ? irq : NULL };
     int rc = -1, log_eof = 0, status = 0;
     const char *end = "error";
     if (fst_herc_start(&r.h, &ho, o->ins, err))

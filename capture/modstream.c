@@ -261,6 +261,15 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             }
             new_psw(m, c, psw);
             break;
+        case FSTMOD_OP_INTR:
+            if (get_u8(&r, &u) || get_sv(&r, &d) || get_v(&r, &v) || get_psw(&r, psw, &pl))
+                return bad(m, &r, "an interruption record cut short", err);
+            at = c->base + (uint64_t)d;
+            if (walk(m, c, cpu, at, err)) /* the instruction at `at` did not execute */
+                return -1;
+            fst_em_intr(m->em, u, (uint32_t)v);
+            new_psw(m, c, psw);
+            break;
         default:
             r.p--;
             return bad(m, &r, "an op the reader does not know (a module of another version?)", err);

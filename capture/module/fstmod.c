@@ -22,17 +22,24 @@
 **
 ** Limits (capture/modstream.h says what fst does with them): S/370 only (the other
 ** architectures' opcodes are not wrapped: the module refuses an ESA/390 or z/Arch
-** configuration); external and I/O interruptions have no hook in 3.13 (not recorded: a
-** program that takes them cannot be rebuilt, and fst says so); code that changes
+** configuration); external and I/O interruptions have no hook in 3.13: they are recorded
+** only when fst-capture has preloaded fstirq.c's interposer (it does), which calls
+** irq_record here; code that changes
 ** under the program is not recorded (the image is taken as the code).
 **
 ** Memory: one buffer of FSTMOD_BUF bytes per CPU, written to the FIFO when full, at a wait
 ** state and when the module is unloaded. Errors: a failed write ends the recording (the
 ** reader then sees the stream end early).
 */
+#define _GNU_SOURCE
+#include <dlfcn.h> /* first: Hercules' headers rename dlsym (libtool's), undone below */
+
 #include "hstdinc.h"
 #include "hercules.h"
 #include "opcode.h"
+#undef dlsym
+#undef RTLD_NOW
+#define RTLD_NOW 2
 
 #include "fstmod_wire.h"
 
@@ -339,6 +346,35 @@ static void *pgm_hook(REGS *regs, int pcode)
     return NULL;
 }
 
+/* External and I/O interruptions, told by the preloaded interposer (fstirq.c) after
+** Hercules took one: the old PSW (where the CPU was: nothing at its address executed) and
+** the new one are in the PSA; the code is what Hercules stored (psw.intcode). */
+static void irq_record(REGS *regs, int cls)
+{
+    if (regs->arch_mode != ARCH_370)
+        return;
+    uint8_t oldp[16], newp[16];
+    unsigned ol = psa_psw(regs, cls == 2 ? 0x18 : 0x38, oldp), nl = psa_psw(regs, cls == 2 ? 0x58 : 0x78, newp);
+    if (!ol || !nl)
+        return;
+    uint64_t at = psw_addr(oldp, ol);
+    cpubuf *c = buf_of(regs);
+    c->b[c->n++] = FSTMOD_OP_INTR;
+    c->b[c->n++] = (uint8_t)cls;
+    put_sv(c, (int64_t)(at - c->last));
+    /* the code: BC mode in the old PSW's bytes 2-3; EC mode at PSA 86 (external) or BA (I/O) */
+    uint64_t code = (uint64_t)oldp[2] << 8 | oldp[3];
+    if (oldp[1] & 0x08) {
+        uint64_t a = regs->PX_G + (cls == 2 ? 0x86 : 0xBA);
+        code = a + 2 <= sysblk.mainsize ? (uint64_t)regs->mainstor[a] << 8 | regs->mainstor[a + 1] : 0;
+    }
+    put_v(c, code);
+    put_psw(c, newp, nl);
+    c->last = psw_addr(newp, nl);
+    if (wait_psw(newp, nl))
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
 /* ---- loading ---- */
 
 static const uint8_t branch370[] = { 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x0D, 0x45, 0x46, 0x47, 0x4D, 0x86, 0x87 };
@@ -394,8 +430,12 @@ static void start(void)
         logmsg("HHCFS003W fst module: %s: nothing recorded\n", why);
         return;
     }
+    void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
+    if (irq)
+        *irq = irq_record;
     char text[200];
-    snprintf(text, sizeof text, "fst-hercules313 1 REGS=%zu SYSBLK=%zu", sizeof(REGS), sizeof(SYSBLK));
+    snprintf(text, sizeof text, "fst-hercules313 1 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
+             sizeof(SYSBLK), irq ? "seen" : "unseen");
     hello(text, 0);
     for (size_t i = 0; i < sizeof branch370; i++)
         set370(branch370[i], w_branch);
@@ -438,6 +478,9 @@ HDL_FINAL_SECTION;
     }
     for (unsigned i = 0; i < FSTMOD_NCPU; i++)
         flush_cpu(i);
+    void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
+    if (irq)
+        *irq = NULL;
     if (outfd >= 0)
         close(outfd);
     outfd = -1;
