@@ -206,7 +206,7 @@ if [ -f "$MODSO" ]; then
 fi
 
 # Jobs under an operating system (issue 21): tests/programs/tasks.s (a supervisor, three
-# tasks, two address spaces at the same virtual addresses) traced the four ways the README's
+# tasks, two address spaces at the same virtual addresses) traced the four ways docs/mvs.md's
 # MVS route offers: the whole system or a range (its tasks' code, 30000-4FFFF: what a job's
 # range trace is), with registers (traceopt traditional) or without. Per way: traced
 # instructions a second (Hercules' text trace), log and trace.bin bytes per traced

@@ -8,7 +8,7 @@
 ** fstmod_wire.h): every taken branch, every SVC, LPSW and PSW-changing instruction with the
 ** PSW it leaves, and every program interruption (Hercules' debug_program_interrupt hook),
 ** so that with the program's storage image every executed instruction can be rebuilt
-** (capture/modstream.c). How: it replaces the routines of those opcodes in Hercules'
+** (capture/modread/modstream.c). How: it replaces the routines of those opcodes in Hercules'
 ** opcode tables (the global one and every CPU's copy) with wrappers that call Hercules'
 ** own routine, then record; an instruction that ends with a longjmp (LPSW, SVC, SSM, ...)
 ** is run under a setjmp of the wrapper's, which records and then takes the longjmp on.
@@ -20,7 +20,7 @@
 ** run time (sysblk.regs_copy_len against its own offsetof(REGS, regs_copy_end)), and then
 ** refuses in its first chunk (FSTMOD_OP_REFUSE, with the reason) and patches nothing.
 **
-** Limits (capture/modstream.h says what fst does with them): S/370 only (the other
+** Limits (capture/modread/modstream.h says what fst does with them): S/370 only (the other
 ** architectures' opcodes are not wrapped: the module refuses an ESA/390 or z/Arch
 ** configuration); external and I/O interruptions have no hook in 3.13: they are recorded
 ** only when fst-capture has preloaded fstirq.c's interposer (it does), which calls

@@ -1,6 +1,6 @@
 /*
 ** capture/module/fstmod_wire.h — the byte stream fst's Hercules module (fstmod.c) writes
-** into the FIFO that fst-capture --via=module reads (capture/modstream.h). Shared by both
+** into the FIFO that fst-capture --via=module reads (capture/modread/modstream.h). Shared by both
 ** sides: plain C, no Hercules header, no fst header.
 **
 ** The stream is a sequence of chunks, each one CPU's events in the order that CPU made

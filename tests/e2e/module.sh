@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/e2e/module.sh — fst-capture --via=module (capture/modcap.h, capture/module/): fst's
+# tests/e2e/module.sh — fst-capture --via=module (capture/modread/modcap.h, capture/module/): fst's
 # module inside Debian's Hercules 3.13 records branches and interruptions, fst rebuilds every
 # instruction from them and the image. Every deterministic one-CPU test program captured
 # --via=module and --via=trace (real Hercules both) gives the same csv, callgrind and
