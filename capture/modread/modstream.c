@@ -7,6 +7,17 @@
 #include <string.h>
 
 #define MS_MAXCPU 256u
+#define MS_MEMO 4096u   /* runs remembered (a direct-mapped table, by start address) */
+
+/* A run the rebuild gave the emitter one instruction at a time once: from s to e (e
+** included when incl), k instructions, none of those the emitter treats apart (an SVC,
+** SIGP, LPSW, LPSWE, LCTL, LCTLG: plain); the next time it is one fst_em_seq. */
+typedef struct memo {
+    uint64_t s, e;
+    uint64_t last_ia;
+    uint32_t k;
+    uint8_t ok, incl, last_len, last_ib[6];
+} memo;
 
 typedef struct mcpu {
     int have_psw;       /* a PSW is known (the IPL PSW, or one an event gave) */
@@ -28,6 +39,7 @@ struct fst_ms {
     int hello;
     char text[256];
     const fst_image_seg *seg; /* the segment the last instruction was in */
+    memo memo[MS_MEMO];
 };
 
 fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch)
@@ -160,15 +172,40 @@ static int one(fst_ms *m, mcpu *c, uint64_t a, uint8_t ib[6], int *len, unsigned
     return 0;
 }
 
-/* The instructions from c->cur up to (not including) at, in sequence. */
-static int walk(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, fst_err *err)
+/* Instructions the emitter treats apart (capture/read/emit.h fst_em_seq): never in a run. */
+static int special(const uint8_t *ib)
 {
-    uint8_t ib[6];
-    int len;
+    return ib[0] == 0x0A || ib[0] == 0xAE || ib[0] == 0x82 || ib[0] == 0xB7 || ib[0] == 0xEB ||
+           (ib[0] == 0xB2 && ib[1] == 0xB2);
+}
+
+/* The instructions from c->cur up to at, in sequence, and at itself when incl (its bytes
+** then in ib, *len): one at a time the first time, then as one run (fst_em_seq) while the
+** emitter can take it so. */
+static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8_t ib[6], int *len, fst_err *err)
+{
     if (!c->have_psw)
         return fst_errf(err, "fst module stream, byte %llu: CPU %u has an event before any PSW is known for it",
                         (unsigned long long)m->chunk_off, cpu);
     uint64_t start = c->cur;
+    memo *mm = &m->memo[((start >> 1) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
+    if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl) {
+        uint64_t end = incl ? at + mm->last_len : at;
+        if (!fst_em_seq(m->em, c->psw, 8, m->arch, start, mm->k, end, mm->last_ia, mm->last_ib, mm->last_len)) {
+            psw_set_ia(c->psw, mm->last_ia);
+            c->cur = end;
+            if (incl) {
+                memcpy(ib, mm->last_ib, 6);
+                *len = mm->last_len;
+            }
+            return 0;
+        }
+    }
+    uint32_t k = 0;
+    int plain = ((start ^ at) >> 24) == 0; /* an EC PSW's byte 4 (in the state) holds address bits */
+    uint8_t b[6];
+    int l = 0;
+    uint64_t last = 0;
     while (c->cur != at) {
         if (c->cur > at || at - c->cur > (1u << 24))
             return fst_errf(err, "fst module stream, byte %llu: CPU %u: an event at 0x%llX, which the program's code "
@@ -176,9 +213,25 @@ static int walk(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, fst_err *err)
                                  "an interruption the module does not see)",
                             (unsigned long long)m->chunk_off, cpu, (unsigned long long)at,
                             (unsigned long long)start);
-        if (one(m, c, c->cur, ib, &len, cpu, err))
+        if (one(m, c, c->cur, b, &l, cpu, err))
             return -1;
-        c->cur += (uint64_t)len;
+        plain &= !special(b);
+        last = c->cur;
+        k++;
+        c->cur += (uint64_t)l;
+    }
+    if (incl) {
+        if (one(m, c, at, b, &l, cpu, err))
+            return -1;
+        plain &= !special(b);
+        last = at;
+        k++;
+        memcpy(ib, b, 6);
+        *len = l;
+    }
+    if (k && plain) {
+        *mm = (memo){ start, at, last, k, 1, (uint8_t)incl, (uint8_t)l, { 0 } };
+        memcpy(mm->last_ib, b, 6);
     }
     return 0;
 }
@@ -221,7 +274,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (get_sv(&r, &d) || get_sv(&r, &d2))
                 return bad(m, &r, "a branch record cut short", err);
             at = c->base + (uint64_t)d;
-            if (walk(m, c, cpu, at, err) || one(m, c, at, ib, &len, cpu, err))
+            if (run_to(m, c, cpu, at, 1, ib, &len, err))
                 return -1;
             c->cur = c->base = at + (uint64_t)d2;
             break;
@@ -230,7 +283,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (get_sv(&r, &d) || (op == FSTMOD_OP_SVC && get_v(&r, &v)) || get_psw(&r, psw, &pl))
                 return bad(m, &r, "an SVC or PSW record cut short", err);
             at = c->base + (uint64_t)d;
-            if (walk(m, c, cpu, at, err) || one(m, c, at, ib, &len, cpu, err))
+            if (run_to(m, c, cpu, at, 0, ib, &len, err) || one(m, c, at, ib, &len, cpu, err))
                 return -1;
             new_psw(m, c, psw);
             break;
@@ -238,7 +291,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (get_sv(&r, &d) || get_v(&r, &v) || get_psw(&r, psw, &pl))
                 return bad(m, &r, "an LPSW record cut short", err);
             at = c->base + (uint64_t)d;
-            if (walk(m, c, cpu, at, err) || one(m, c, at, ib, &len, cpu, err))
+            if (run_to(m, c, cpu, at, 0, ib, &len, err) || one(m, c, at, ib, &len, cpu, err))
                 return -1;
             if (fst_em_wants_operand(m->em))
                 fst_em_operand(m->em, v, psw, pl);
@@ -248,7 +301,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (get_u8(&r, &u) || get_sv(&r, &d) || get_v(&r, &v) || get_u8(&r, &ib[0]) || get_psw(&r, psw, &pl))
                 return bad(m, &r, "a program interruption record cut short", err);
             at = c->base + (uint64_t)d;
-            if (walk(m, c, cpu, at, err))
+            if (run_to(m, c, cpu, at, 0, ib, &len, err))
                 return -1;
             if (u & 1) { /* it executed, checked, and Hercules shows it again: not an execution */
                 unsigned ilc = ib[0];
@@ -266,7 +319,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (get_u8(&r, &u) || get_sv(&r, &d) || get_v(&r, &v) || get_psw(&r, psw, &pl))
                 return bad(m, &r, "an interruption record cut short", err);
             at = c->base + (uint64_t)d;
-            if (walk(m, c, cpu, at, err)) /* the instruction at `at` did not execute */
+            if (run_to(m, c, cpu, at, 0, ib, &len, err)) /* the instruction at `at` did not execute */
                 return -1;
             fst_em_intr(m->em, u, (uint32_t)v);
             new_psw(m, c, psw);
