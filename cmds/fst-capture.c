@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
-       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE };
+       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE, O_VIA, O_MODULE };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
@@ -44,6 +44,10 @@ static const fst_option options[] = {
     { 0, "seconds", "N", "with --attach: sample for N seconds (a Ctrl-C before then keeps the trace, exit 130)",
       O_SECONDS },
     { 0, "remote", NULL, "with --attach: the host may be another machine", O_REMOTE },
+    { 0, "via", "WAY", "how a run is traced: trace (Hercules' text trace, the default) or module (fst's module "
+                       "inside Hercules 3.13: every instruction, far faster; docs/module.md)", O_VIA },
+    { 0, "module", "PATH", "with --via=module: the module to load (default: $FST_MODULE, else "
+                           "lib/fst-hercules313.so beside fst-capture's folder)", O_MODULE },
     { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
     { 0 }
 };
@@ -121,6 +125,12 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
         case O_NUMCPU: c->numcpu = fst_opt_u64(&p, 1, 64); break;
         case O_FOLLOW: c->follow = 1; break;
         case O_QUIET: c->quiet = 1; break;
+        case O_VIA:
+            if (strcmp(p.arg, "module") && strcmp(p.arg, "trace"))
+                fst_opt_fail(&p, "--via wants trace or module, not '%s'", p.arg);
+            c->via_module = !strcmp(p.arg, "module");
+            break;
+        case O_MODULE: c->module = p.arg; break;
         }
     }
     int npos = argc - p.optind;
@@ -134,6 +144,11 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
     if (c->sample && (c->fromlog || c->traceopt || c->max || c->keeplog || c->numcpu > 1))
         fst_opt_fail(&p, "--sample does not trace: --from-log, --from-tf, --traceopt, --max-instructions, "
                          "--keep-log and --numcpu do not go with it");
+    if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog || c->numcpu > 1))
+        fst_opt_fail(&p, "--via=module runs one program on one CPU with no Hercules trace: --from-log, --from-tf, "
+                         "--sample, --range, --traceopt, --keep-log and --numcpu do not go with it");
+    if (c->module && !c->via_module)
+        fst_opt_fail(&p, "--module goes with --via=module");
     if (c->sample && c->range && !c->attach)
         fst_opt_fail(&p, "--range goes with --attach when sampling (your own program's samples are all kept)");
     if (c->attach) {
@@ -191,7 +206,9 @@ int main(int argc, char **argv)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
     fst_ins ins = { 0 };
     fst_capture_inputs(&c, c.fromlog ? c.image : program, &ins);
-    int code = c.sample ? fst_capture_sample(&c, program, &ins)
+    int code = c.via_module ? fst_capture_module(&c, program, &ins) : -1; /* -1: the text trace */
+    if (code < 0)
+        code = c.sample ? fst_capture_sample(&c, program, &ins)
              : c.fromlog ? fst_capture_log(&c, &ins)
                          : fst_capture_live(&c, program, &ins);
     fst_ins_free(&ins);

@@ -22,6 +22,9 @@
 #                      (tests/programs/shares.s, 400 000 rounds: 1.6 G instructions)
 #                      goal <= 1.05; samples a second (goal >= 300); the speed-up over an
 #                      exact capture, extrapolated from bigloop's capture rate
+#   module capture     fst-capture --via=module (fst's module inside Hercules 3.13) / the
+#                      untraced run of shares.s above: goal <= 1.5, trace <= 0.1 byte an
+#                      instruction; its replay >= 100 M instructions/s (docs/module.md)
 #   tf conversion      fst-capture --from-tf / --from-log on the 4.9 text log of the same
 #                      program (fixtures), instructions/s; bytes/instruction from a tf file
 #   fold / unfolded    host instructions (valgrind) of a folded replay over an unfolded one on
@@ -181,6 +184,28 @@ printf '%-18s %8s s  exact (bigloop rate x %s M instructions)  vs %8s s sampled:
     "$(awk -v t="$t_cap" -v n="$insns" -v m="$sinsns" 'BEGIN { printf "%.0f", t / n * m }')" \
     "$(awk -v m="$sinsns" 'BEGIN { printf "%.0f", m / 1e6 }')" "$t_smp" \
     "$(awk -v t="$t_cap" -v n="$insns" -v s="$t_smp" -v m="$sinsns" 'BEGIN { printf "%.0f", t / n * m / s }')"
+
+# fst's module inside Hercules 3.13 (issue 23, docs/module.md): the same 1.6 G instructions
+# captured exactly with --via=module, against the untraced run above; trace bytes per
+# instruction; whether every instruction is there (shares.s's count from its construction);
+# and the replay of that trace, folded and unfolded, in instructions a second.
+MODSO=$PWD/build/release/lib/fst-hercules313.so
+if [ -f "$MODSO" ]; then
+    modcap() { "$BIN/fst-capture" -q --via=module -o "$W/mod.trace" "$W/sh.ins"; }
+    t_mod=$(best 1 modcap)
+    mi=$("$BIN/fst-dump" --summary "$W/mod.trace" | sed -n 's/^count.insn=//p')
+    mb=$(stat -c %s "$W/mod.trace")
+    printf '%-18s %8s s  vs %8s s untraced  ratio %5s  (goal <= 1.5)  %s instructions (%s by construction), %s bytes/instruction (goal <= 0.1)\n' \
+        "module capture" "$t_mod" "$t_unt" "$(ratio "$t_mod" "$t_unt")" "$mi" "$sinsns" "$(bpi "$mb" "$mi")"
+    t_mrep=$(best 3 "$BIN/fst-report" --timed=all -o "$W/mrep.txt" "$W/mod.trace")
+    printf '%-18s %8s s  %s M instructions/s (goal >= 100)\n' "module replay" "$t_mrep" \
+        "$(awk -v n="$mi" -v t="$t_mrep" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
+    t_mrepn=$(FST_REPLAY_NOFOLD=1 best 1 "$BIN/fst-report" --timed=all -o "$W/mrepn.txt" "$W/mod.trace")
+    printf '%-18s %8s s  %s M instructions/s (FST_REPLAY_NOFOLD=1)\n' "module replay unf." "$t_mrepn" \
+        "$(awk -v n="$mi" -v t="$t_mrepn" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
+    cmp -s "$W/mrep.txt" "$W/mrepn.txt" || echo "module replay: folded and unfolded reports differ" >&2
+    rm -f "$W/mod.trace"
+fi
 
 # Jobs under an operating system (issue 21): tests/programs/tasks.s (a supervisor, three
 # tasks, two address spaces at the same virtual addresses) traced the four ways docs/mvs.md's

@@ -25,4 +25,7 @@ if [ -n "$missing" ]; then
     $SUDO apt-get update -qq
     $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+# Hercules 3.13's source, configured as Debian's build: the module (capture/module/) is
+# compiled against it (scripts/hercules313.sh: from ../shared/hercules-3.13, else apt-get source)
+scripts/hercules313.sh > /dev/null
 [ "${1:-}" = --no-hercules4 ] || scripts/hercules4.sh > /dev/null

@@ -188,6 +188,10 @@ int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *
 ** only when writing fails (disk full); the error is then sticky. */
 int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len);
 int fst_tw_state(fst_tw *w, uint32_t state);
+/* k instructions in sequence from addr (next: the address after the last), each of which
+** fst_tw_insn was given before at its address with the bytes it has now: what k calls of
+** fst_tw_insn would write, in one step (a source that knows the code is unchanged). */
+int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next);
 int fst_tw_cpu(fst_tw *w, unsigned cpu);
 int fst_tw_pgmchk(fst_tw *w, uint32_t code, unsigned ilc);
 int fst_tw_intr(fst_tw *w, unsigned cls, uint32_t code);

@@ -246,6 +246,29 @@ int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len)
     return w->failed ? -1 : 0;
 }
 
+int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next)
+{
+    if (addr != w->cur) {
+        seq_out(w);
+        jump_out(w, addr);
+    }
+    while (k) { /* as k calls of fst_tw_insn: a SEQ op at every FST_TB_SEQ_MAX, written (and
+                ** a frame perhaps begun) before the instruction that filled it is counted */
+        uint64_t room = (uint64_t)(FST_TB_SEQ_MAX - w->pending);
+        uint64_t t = k < room ? k : room;
+        w->pending += (int)t;
+        k -= t;
+        if (w->pending == FST_TB_SEQ_MAX) {
+            w->insns += t - 1;
+            seq_out(w);
+            w->insns++;
+        } else
+            w->insns += t;
+    }
+    w->cur = next;
+    return w->failed ? -1 : 0;
+}
+
 static uint8_t *op_begin(fst_tw *w)
 {
     seq_out(w);

@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int write_text(const char *dir, const char *name, const char *text, fst_err *err)
@@ -50,7 +52,8 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
 {
     static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
     const char *traceopt = o->traceopt ? o->traceopt : "noregs";
-    if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)))
+    if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)) ||
+        (o->ldmod && script_word("the module's path", o->ldmod, err)))
         return -1;
     unsigned mainsize = o->mainsize_mb < FST_HERC_MAINSIZE_MIN ? FST_HERC_MAINSIZE_MIN : o->mainsize_mb;
     if (mainsize > FST_HERC_MAINSIZE_MAX)
@@ -73,11 +76,14 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     else
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
-             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http);
+             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s%s%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http, o->ldmod ? "LDMOD " : "",
+             o->ldmod ? o->ldmod : "", o->ldmod ? "\n" : "");
     /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
     ** the script */
-    if (o->httpport) /* sampling: untraced */
+    if (o->ldmod) /* the module records: no tracing; fst stops Hercules at the program's end */
+        snprintf(rc, sizeof rc, "ipl program.ins\n");
+    else if (o->httpport) /* sampling: untraced */
         snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl program.ins\n");
     else if (h->tf)
         /* 4.x tf: the file is closed when the program has ended (its last records are in
@@ -135,7 +141,8 @@ static int open_stderr(fst_herc *h, fst_err *err)
 void fst_herc_rm_dir(fst_herc *h)
 {
     /* 4.x's log and FIFO go too: Hercules has them open, and fst its own ends */
-    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "hercules.log", "trace.tf" };
+    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "hercules.log", "trace.tf",
+                                   "module.fifo" };
     char p[320];
     if (!h->dir[0])
         return;
@@ -151,12 +158,27 @@ void fst_herc_rm_dir(fst_herc *h)
     h->dir[0] = 0;
 }
 
+/* The module's FIFO in Hercules' folder, opened before Hercules starts: read and write, so
+** that the module's open (at LDMOD) finds a reader and fst's poll never sees a hang-up
+** before the module has written. */
+static int modfifo(fst_herc *h, fst_err *err)
+{
+    char p[320];
+    snprintf(p, sizeof p, "%s/module.fifo", h->dir);
+    if (mkfifo(p, 0600))
+        return fst_errno(err, "%s: cannot create a FIFO", p);
+    h->modfd = open(p, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (h->modfd < 0)
+        return fst_errno(err, "%s: cannot open", p);
+    return 0;
+}
+
 int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     memset(h, 0, sizeof *h);
     h->proc = (fst_child){ -1, -1, -1 };
     h->errfd = -1;
-    h->logfd = h->tffd = -1;
+    h->logfd = h->tffd = h->modfd = -1;
     h->ins = ins;
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
@@ -180,9 +202,15 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
         return -1;
     if (h->v4)
         return fst_herc4_start(h, o, err);
+    if (o->ldmod && modfifo(h, err))
+        return -1;
     const char *prog = o->hercules ? o->hercules : "hercules";
     char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
-    char *env[] = { "HERCULES_RC=hercules.rc", NULL };
+    static char preload[PATH_MAX + 16];
+    if (o->ldmod && o->preload)
+        snprintf(preload, sizeof preload, "LD_PRELOAD=%s", o->preload);
+    char *env[] = { "HERCULES_RC=hercules.rc", o->ldmod ? "FST_MODULE_OUT=module.fifo" : NULL,
+                    o->ldmod && o->preload ? preload : NULL, NULL };
     if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
         if (strstr(err->msg, ": not found"))
             fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
@@ -302,7 +330,9 @@ void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
         close(h->logfd);
     if (h->tffd >= 0)
         close(h->tffd);
-    h->logfd = h->tffd = -1;
+    if (h->modfd >= 0)
+        close(h->modfd);
+    h->logfd = h->tffd = h->modfd = -1;
     if (status)
         *status = st;
     if (tail && tailcap)

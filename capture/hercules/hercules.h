@@ -75,6 +75,10 @@ typedef struct fst_herc_opts {
     const char *httpauth;   /* with httpport: "USER PASSWORD" for HTTPPORT's AUTH, or NULL */
     int probe;              /* 1: run `hercules --help=version` in the folder first, and drive
                                it as its banner says (capture/hercules/hercver.h); 0: as 3.13 */
+    const char *ldmod;      /* fst's module (absolute path): loaded with LDMOD, no tracing;
+                               its stream comes through a FIFO in the folder, read end
+                               h->modfd (capture/modes/module.c) */
+    const char *preload;    /* with ldmod: a library Hercules is started with (LD_PRELOAD) */
 } fst_herc_opts;
 
 typedef struct fst_herc {
@@ -109,6 +113,9 @@ typedef struct fst_herc {
     int allstopped;         /* Hercules said no CPU runs (and fst closed the trace file) */
     int stuck;              /* fst_herc_finish: it closed its log but had not exited
                             ** FST_HERC_EXIT_MS later, and was killed */
+    int modfd;              /* with opts.ldmod: the module's FIFO (module.fifo in the folder,
+                               opened read-write before Hercules starts, so that the
+                               module's open finds a reader), read end (else -1) */
     FILE *keep;             /* --keep-log: the log's text goes here (tf: the trace is binary) */
     char msg[256];          /* the log line being scanned (4.x) */
     size_t msglen;

@@ -4,6 +4,9 @@
 **             SDL 4.x: a tf file through a FIFO) and trace it to its end
 **   log.c     convert a Hercules log or tf file (a file, a pipe, or one that grows: --follow)
 **   sample.c  sample a program's PSW at full speed, or a Hercules the user runs (--attach)
+**   module.c  run a standalone program under Hercules 3.13 with fst's module inside it
+**             (--via=module): every instruction, no text trace; -1 when the module
+**             cannot record, and the caller runs live.c instead
 ** live.c and log.c share the trace writing and the end-of-run report (stream.c).
 **
 ** The caller (cmds/fst-capture.c) fills an fst_capopts from the command line, checks the
@@ -29,6 +32,8 @@ typedef struct fst_capopts {
     unsigned hz;
     const char *attach;
     uint64_t seconds, lo, hi;
+    int via_module;         /* --via=module */
+    const char *module;     /* --module=PATH, or NULL */
     char command[1024];     /* the command line, into the trace's header */
 } fst_capopts;
 
@@ -40,5 +45,6 @@ void fst_capture_inputs(const fst_capopts *c, const char *insfile, fst_ins *ins)
 int fst_capture_live(fst_capopts *c, const char *program, const fst_ins *ins);
 int fst_capture_log(fst_capopts *c, const fst_ins *ins);
 int fst_capture_sample(fst_capopts *c, const char *program, const fst_ins *ins);
+int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins);
 
 #endif

@@ -448,6 +448,34 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
     return 1;
 }
 
+int fst_em_seq(fst_em *e, const uint8_t *psw, int pswlen, int arch, uint64_t ia, uint64_t k, uint64_t next,
+               uint64_t last_ia, const uint8_t *last_ib, int last_len)
+{
+    ecpu *c = cpu_of(e, e->cpu);
+    if (!k || settle_due(e, c) || c->redisplay || e->max_insns || holds(e) || e->bases || c->op_have ||
+        (c->dshown | c->dbshown | c->dcr1_shown) || fst_pe_insns(&e->end, e->cpu, k))
+        return -1;
+    /* fst_em_insn's steps, once: what each of the k leaves is the last one's */
+    c->await = AW_NONE;
+    c->l_have = c->op_have = 0;
+    state_out(e, psw, pswlen, arch);
+    wr(e, fst_tw_seq(e->w, ia, k, next));
+    c->l_have = 1;
+    c->l_ia = last_ia;
+    c->l_len = (uint8_t)last_len;
+    c->l_branch = !(psw[1] & 0x01) ? 0 : (uint8_t)operand_branch(last_ib);
+    e->st.insns += k;
+    c->d_live = 1;
+    c->op_index = 0;
+    c->d_sup = !(psw[1] & 0x01);
+    c->handling = c->d_sup && (c->handling || c->l_prob);  /* the same after each: none an SVC */
+    c->l_prob = !c->d_sup;
+    c->d_pswlen = (uint8_t)(pswlen == 16 || arch == FST_ARCH_ZARCH ? 16 : 8);
+    await_operand(c, last_ib, c->d_sup);
+    c->d_want = c->await != AW_NONE || c->d_lm || (c->l_branch && !c->d_sup) || (c->d_sup && c->handling);
+    return 0;
+}
+
 void fst_em_fetch_error(fst_em *e)
 {
     ecpu *c = cpu_of(e, e->cpu);

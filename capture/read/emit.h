@@ -80,6 +80,17 @@ void fst_em_begin(fst_em *e);
 ** or 6). Returns 1 when written as an execution, 0 when it was a re-display or past the
 ** limit. */
 int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8_t *ib, int len);
+/* k >= 1 instructions of the current CPU in sequence from ia (next: the address after the
+** last), all with the PSW psw (bytes 0-4 the same for each: the state), none an SVC, SIGP,
+** LPSW, LPSWE, LCTL or LCTLG, each given to this emitter before (fst_em_insn) at its address
+** with the same bytes: writes and leaves what k calls of fst_em_insn would (the last one's
+** address and bytes: last_ia, last_ib, last_len), in one step. For a source that knows the
+** code (capture/modread/modstream.c). Only when nothing waits for the CPU (no held or
+** pending record, no program check, no operand shown), with no limit, no held displays
+** and no range trace's bases, and the CPU is running: else -1, nothing done, and the caller
+** gives them one by one. */
+int fst_em_seq(fst_em *e, const uint8_t *psw, int pswlen, int arch, uint64_t ia, uint64_t k, uint64_t next,
+               uint64_t last_ia, const uint8_t *last_ib, int last_len);
 /* "Instruction fetch error" shown for the current CPU (no instruction). */
 void fst_em_fetch_error(fst_em *e);
 /* 1 when the current CPU's last instruction wants its first storage operand's bytes. */

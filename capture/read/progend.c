@@ -40,6 +40,17 @@ int fst_pe_insn(fst_pe *p, unsigned cpu, int sigp)
     return run(p, cpu);
 }
 
+int fst_pe_insns(fst_pe *p, unsigned cpu, uint64_t k)
+{
+    cpu %= FST_PE_MAXCPU;
+    if (p->cpu[cpu] != PE_RUNNING)
+        return -1;
+    p->now += k;
+    p->insn_at[cpu] = p->now;
+    p->last_sigp[cpu] = 0;
+    return 0;
+}
+
 void fst_pe_dwait(fst_pe *p, unsigned cpu)
 {
     cpu %= FST_PE_MAXCPU;

@@ -71,6 +71,9 @@ void fst_pe_init(fst_pe *p);
 /* CPU `cpu` executed an instruction (`sigp`: a SIGP, whose outcome line may follow);
 ** 1 when that is news (it was not running). */
 int fst_pe_insn(fst_pe *p, unsigned cpu, int sigp);
+/* k instructions of CPU `cpu`, none a SIGP, as k calls of fst_pe_insn would count them,
+** when the CPU is running (0); -1, nothing counted, when it is not. */
+int fst_pe_insns(fst_pe *p, unsigned cpu, uint64_t k);
 /* CPU `cpu` loaded a disabled wait. */
 void fst_pe_dwait(fst_pe *p, unsigned cpu);
 /* CPU `from` signalled CPU `to` with SIGP order `order`, condition code `cc`: its

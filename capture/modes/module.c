@@ -1,0 +1,49 @@
+/*
+** capture/modes/module.c — fst-capture --via=module PROGRAM.ins: the program run under
+** Hercules 3.13 with fst's module inside it instead of a text trace (capture/modread/
+** modcap.h, docs/module.md); here the summary and the exit status, or -1 when the module
+** cannot record (said in one warning line) and the caller takes the text trace instead.
+*/
+#include "capture/modes/mode_int.h"
+#include "capture/modread/modcap.h"
+#include "common/err.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
+{
+    signal(SIGPIPE, SIG_IGN);
+    fst_capture_catch_signals();
+    char *mod = c->module ? realpath(c->module, NULL) : fst_modcap_default_module();
+    if (c->module && !mod)
+        fst_warn("--module=%s: %s", c->module, strerror(errno));
+    fst_modcap mc = { c->out, program, c->command, c->hercules, mod, ins, c->arch, fst_capture_mainsize(c, ins),
+                      c->timeout, c->max, &fst_capture_stopsig };
+    fst_modcap_result res;
+    fst_err err;
+    int rc = fst_modcap_run(&mc, &res, &err);
+    free(mod);
+    if (rc == 1) {
+        fst_warn("--via=module: %s; taking Hercules' text trace instead", res.fallback);
+        return -1;
+    }
+    if (rc < 0) {
+        fst_error("%s%s%s", err.msg, res.said[0] ? "; Hercules said:\n" : "", res.said);
+        return FST_EXIT_FAIL;
+    }
+    if (!res.complete) {
+        fst_error("%s: %s holds the first %llu instructions and is marked incomplete",
+                  !strcmp(res.end, "timeout") ? "timed out" : res.end, c->out, (unsigned long long)res.insns);
+        return !strcmp(res.end, "interrupted") ? FST_EXIT_INTR : FST_EXIT_FAIL;
+    }
+    if (!c->quiet)
+        fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.3g bytes/instruction "
+                 "(fst's module: %llu events, %llu stream bytes)",
+                 c->out, (unsigned long long)res.insns, (unsigned long long)res.pgmchks, (unsigned long long)res.waits,
+                 res.end, res.insns ? (double)res.trace_bytes / (double)res.insns : 0.0,
+                 (unsigned long long)res.events, (unsigned long long)res.stream_bytes);
+    return FST_EXIT_OK;
+}

@@ -1,0 +1,285 @@
+/* capture/modread/modcap.c — see modcap.h. */
+#include "capture/modread/modcap.h"
+#include "capture/modread/modstream.h"
+#include "capture/read/emit.h"
+#include "trace/tracebin.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int exists(const char *p)
+{
+    struct stat sb;
+    return !stat(p, &sb) && S_ISREG(sb.st_mode);
+}
+
+char *fst_modcap_default_module(void)
+{
+    const char *env = getenv("FST_MODULE");
+    if (env && *env)
+        return exists(env) ? realpath(env, NULL) : NULL;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = 0;
+    static const char *const rel[] = { "/../lib/fst-hercules313.so", "/../lib/fst/fst-hercules313.so" };
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        char p[PATH_MAX + 64];
+        snprintf(p, sizeof p, "%s%s", exe, rel[i]);
+        if (exists(p))
+            return realpath(p, NULL);
+    }
+    return NULL;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+typedef struct run {
+    const fst_modcap *o;
+    fst_modcap_result *res;
+    fst_herc h;
+    fst_tw *w;
+    fst_em *em;
+    fst_ms *ms;
+    char line[512];             /* the log line being read */
+    size_t linelen;
+    char hdl_error[256];        /* an HHCHD error HDL logged (LDMOD failed) */
+    int script_done;            /* Hercules' start-up script has ended */
+} run;
+
+/* Hercules' log: watched for a failed start and for HDL's word on the module. */
+static int log_text(run *r, const char *buf, size_t n, fst_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] != '\n') {
+            if (r->linelen < sizeof r->line - 1)
+                r->line[r->linelen++] = buf[i];
+            continue;
+        }
+        r->line[r->linelen] = 0;
+        r->linelen = 0;
+        const char *m = strstr(r->line, "HHCHD");
+        if (m && !r->hdl_error[0] && (strstr(m, "failed") || m[8] == 'E'))
+            snprintf(r->hdl_error, sizeof r->hdl_error, "%s", m);
+        if (strstr(r->line, "HHCPN013I"))
+            r->script_done = 1;
+    }
+    /* HDL's refusal is an error message of Hercules' start-up, which the watch would take for
+    ** a failed start: it is the module's fallback instead (await_hello) */
+    if (!r->hdl_error[0] && r->h.watching && fst_herc_watch(&r->h, buf, n, 0, err))
+        return -1;
+    return 0;
+}
+
+static int fallback(run *r, const char *why)
+{
+    snprintf(r->res->fallback, sizeof r->res->fallback, "%s", why);
+    return 1;
+}
+
+/* Read what is there of the log and the stream; wait at most ms milliseconds for it.
+** Returns -1 on error, 0 otherwise; *log_eof when Hercules closed its log. */
+static int pump_once(run *r, int ms, int *log_eof, fst_err *err)
+{
+    static uint8_t buf[1 << 20];
+    struct pollfd pf[2] = { { r->h.modfd, POLLIN, 0 }, { r->h.proc.out, POLLIN, 0 } };
+    if (poll(pf, *log_eof ? 1 : 2, ms) < 0 && errno != EINTR)
+        return fst_errno(err, "poll");
+    for (;;) { /* the stream first: it is what the capture is for */
+        ssize_t n = read(r->h.modfd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        r->res->stream_bytes += (uint64_t)n;
+        if (fst_ms_feed(r->ms, buf, (size_t)n, err))
+            return -1;
+        if (fst_em_getstats(r->em)->ended || fst_em_getstats(r->em)->limit_hit)
+            break;
+    }
+    if (!*log_eof && (pf[1].revents & (POLLIN | POLLHUP))) {
+        ssize_t n = read(r->h.proc.out, buf, sizeof buf);
+        if (n == 0)
+            *log_eof = 1;
+        else if (n > 0 && log_text(r, (const char *)buf, (size_t)n, err))
+            return -1;
+    }
+    return 0;
+}
+
+static fst_tw *open_trace(const fst_modcap *o, fst_err *err)
+{
+    fst_kv hdr[] = {
+        { FST_HK_SOURCE, "capture" },
+        { FST_HK_PROGRAM, o->program },
+        { FST_HK_COMMAND, o->command },
+        { FST_HK_RANGE, "all" },
+        { FST_HK_ARCH, fst_arch_name(o->arch) },
+        { FST_HK_TRACEOPT, "none" },
+        { FST_HK_CLOCK, "none" },
+        { "via", "module" },
+        { NULL, NULL },
+    };
+    fst_tw *w = fst_tw_open(o->out, hdr, err);
+    if (!w)
+        return NULL;
+    for (size_t i = 0; i < o->ins->n; i++)
+        if (fst_tw_image(w, o->ins->seg[i].addr, o->ins->seg[i].data, o->ins->seg[i].len, err)) {
+            fst_tw_abandon(w);
+            return NULL;
+        }
+    return w;
+}
+
+static void remove_regular(const char *path)
+{
+    struct stat sb;
+    if (!stat(path, &sb) && S_ISREG(sb.st_mode))
+        unlink(path);
+}
+
+/* Until the module has said hello (1), refused or failed to load (fallback: 2), or the
+** start failed (-1). */
+static int await_hello(run *r, int *log_eof, fst_err *err)
+{
+    double t0 = now();
+    for (;;) {
+        if (pump_once(r, 50, log_eof, err))
+            return -1;
+        const char *text;
+        int hello = fst_ms_hello(r->ms, &text);
+        if (hello > 0)
+            return 1;
+        if (hello < 0) {
+            char why[300];
+            snprintf(why, sizeof why, "the module refused to record: %s", text);
+            return fallback(r, why) + 1;
+        }
+        if (r->hdl_error[0]) {
+            char why[300];
+            snprintf(why, sizeof why, "Hercules did not load the module: %s", r->hdl_error);
+            return fallback(r, why) + 1;
+        }
+        if (r->script_done || *log_eof || now() - t0 > 30)
+            return fallback(r, *log_eof ? "Hercules ended before the module said a word"
+                                        : "the module said nothing by the end of Hercules' start-up") + 1;
+        if (r->o->stop && *r->o->stop)
+            return fallback(r, "interrupted while Hercules started") + 1;
+    }
+}
+
+static const char *capture_loop(run *r, int *log_eof, fst_err *err)
+{
+    double t0 = now();
+    for (;;) {
+        const fst_em_stats *st = fst_em_getstats(r->em);
+        if (st->ended)
+            return "disabled-wait";
+        if (st->limit_hit)
+            return "max-instructions";
+        if (r->o->stop && *r->o->stop)
+            return "interrupted";
+        if (r->o->timeout && now() - t0 > (double)r->o->timeout)
+            return "timeout";
+        if (*log_eof) { /* Hercules has gone: what the FIFO still holds, then the end */
+            if (pump_once(r, 0, log_eof, err))
+                return "error";
+            return fst_em_getstats(r->em)->ended ? "disabled-wait" : "hercules-exited";
+        }
+        if (pump_once(r, 100, log_eof, err))
+            return "error";
+        if (fst_em_failed(r->em)) {
+            fst_errf(err, "%s: cannot write the trace", r->o->out);
+            return "error";
+        }
+    }
+}
+
+int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->end = "error";
+    if (!o->module)
+        return snprintf(res->fallback, sizeof res->fallback, "no module (make builds lib/fst-hercules313.so when "
+                        "scripts/hercules313.sh has configured Hercules 3.13's source; or give --module=PATH)"), 1;
+    if (o->arch != FST_ARCH_S370)
+        return snprintf(res->fallback, sizeof res->fallback, "the module records S/370 programs only, not %s",
+                        fst_arch_name(o->arch)), 1;
+    run r = { .o = o, .res = res };
+    if (!(r.w = open_trace(o, err))) {
+        remove_regular(o->out);
+        return -1;
+    }
+    r.em = fst_em_new(r.w, o->max);
+    r.ms = fst_ms_new(r.em, o->ins, o->arch);
+    /* its interposer for external and I/O interruptions: beside it, NAME-irq.so */
+    char irq[PATH_MAX + 16];
+    size_t ml = strlen(o->module);
+    snprintf(irq, sizeof irq, "%.*s-irq.so", (int)(ml > 3 ? ml - 3 : ml), o->module);
+    fst_herc_opts ho = { o->hercules, o->arch, NULL, NULL, o->mainsize_mb, 1, 0, NULL, 1, o->module,
+                         exists(irq) ? irq : NULL };
+    int rc = -1, log_eof = 0, status = 0;
+    const char *end = "error";
+    if (fst_herc_start(&r.h, &ho, o->ins, err))
+        goto out;
+    if (r.h.v4) {
+        rc = fallback(&r, "SDL Hercules 4.x: the module is built for Debian's Hercules 3.13");
+        goto out;
+    }
+    int hello = await_hello(&r, &log_eof, err);
+    if (hello != 1) {
+        rc = hello < 0 ? -1 : 1;
+        goto out;
+    }
+    end = capture_loop(&r, &log_eof, err);
+    if (!strcmp(end, "error"))
+        goto out;
+    fst_em_finish(r.em);
+    rc = 0;
+out:
+    fst_herc_kill(&r.h);
+    fst_herc_finish(&r.h, &status, res->said, sizeof res->said);
+    const fst_em_stats *st = fst_em_getstats(r.em);
+    res->insns = st->insns;
+    res->pgmchks = st->pgmchks;
+    res->waits = st->waits;
+    res->events = fst_ms_events(r.ms);
+    res->end = end;
+    if (rc == 1 || (rc < 0 && !st->insns)) {
+        fst_tw_abandon(r.w);
+        remove_regular(o->out);
+    } else if (rc < 0) {
+        fst_tw_abandon(r.w); /* readable up to its last frame, marked cut short */
+    } else {
+        char n1[32], n2[32];
+        snprintf(n1, sizeof n1, "%llu", (unsigned long long)res->events);
+        snprintf(n2, sizeof n2, "%llu", (unsigned long long)res->stream_bytes);
+        fst_kv ftr[] = { { FST_HK_HERCULES, "3.13" }, { "via", "module" }, { "module-events", n1 },
+                         { "module-bytes", n2 }, { "arch-at-end", fst_arch_name(o->arch) }, { NULL, NULL } };
+        res->complete = !strcmp(end, "disabled-wait") || !strcmp(end, "max-instructions");
+        res->trace_bytes = fst_tw_bytes(r.w);
+        if (fst_tw_close(r.w, res->complete, end, ftr, err))
+            rc = -1;
+    }
+    fst_ms_free(r.ms);
+    fst_em_free(r.em);
+    return rc;
+}

@@ -1,0 +1,385 @@
+/* capture/modread/modstream.c — see modstream.h. */
+#include "capture/modread/modstream.h"
+#include "capture/module/fstmod_wire.h"
+#include "trace/psw.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MS_MAXCPU 256u
+#define MS_MEMO 4096u   /* runs remembered (a direct-mapped table, by start address) */
+
+/* A run the rebuild gave the emitter one instruction at a time once: from s to e (e
+** included when incl), k instructions, none of those the emitter treats apart (an SVC,
+** SIGP, LPSW, LPSWE, LCTL, LCTLG: plain); the next time it is one fst_em_seq. */
+typedef struct memo {
+    uint64_t s, e;
+    uint64_t last_ia;
+    uint32_t k;
+    uint8_t ok, incl, last_len, last_ib[6];
+} memo;
+
+typedef struct mcpu {
+    int have_psw;       /* a PSW is known (the IPL PSW, or one an event gave) */
+    uint8_t psw[8];     /* the PSW in force, its address that of the next instruction */
+    uint64_t cur;       /* where the next instruction executes */
+    uint64_t base;      /* the stream's address base (fstmod_wire.h `last`) */
+} mcpu;
+
+struct fst_ms {
+    fst_em *em;
+    const fst_ins *ins;
+    int arch;
+    mcpu cpu[MS_MAXCPU];
+    uint8_t *chunk;         /* the chunk being read: header, then payload */
+    size_t have, need;      /* bytes of it held, and its whole length */
+    uint64_t off;           /* stream bytes read */
+    uint64_t chunk_off;     /* where the chunk began */
+    uint64_t events;
+    int hello;
+    char text[256];
+    const fst_image_seg *seg; /* the segment the last instruction was in */
+    memo memo[MS_MEMO];
+};
+
+fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch)
+{
+    fst_ms *m = fst_xcalloc(1, sizeof *m);
+    m->em = em;
+    m->ins = ins;
+    m->arch = arch;
+    m->chunk = fst_xmalloc(FSTMOD_CHUNK_HDR + FSTMOD_MAX_CHUNK);
+    m->need = FSTMOD_CHUNK_HDR;
+    uint8_t ipl[8];
+    for (unsigned i = 0; i < MS_MAXCPU; i++) /* CPU 0 is IPLed; the others start by SIGP (not yet) */
+        m->cpu[i].have_psw = 0;
+    if (!fst_image_read(ins->seg, ins->n, 0, ipl, 8)) {
+        m->cpu[0].have_psw = 1;
+        memcpy(m->cpu[0].psw, ipl, 8);
+        m->cpu[0].cur = fst_psw_ia(ipl, 8);
+    }
+    fst_em_regs_order(em, FST_EM_REGS_NONE);
+    return m;
+}
+
+void fst_ms_free(fst_ms *m)
+{
+    if (!m)
+        return;
+    free(m->chunk);
+    free(m);
+}
+
+int fst_ms_hello(const fst_ms *m, const char **text)
+{
+    if (text)
+        *text = m->text;
+    return m->hello;
+}
+
+uint64_t fst_ms_events(const fst_ms *m) { return m->events; }
+uint64_t fst_ms_bytes(const fst_ms *m) { return m->off; }
+
+/* ---- one chunk's ops ---- */
+
+typedef struct rd {
+    const uint8_t *p, *end, *start;
+} rd;
+
+static int get_v(rd *r, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned sh = 0; sh < 64; sh += 7) {
+        if (r->p >= r->end)
+            return -1;
+        uint8_t b = *r->p++;
+        x |= (uint64_t)(b & 0x7F) << sh;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int get_sv(rd *r, int64_t *d)
+{
+    uint64_t v;
+    if (get_v(r, &v))
+        return -1;
+    *d = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+    return 0;
+}
+
+static int get_u8(rd *r, uint8_t *b)
+{
+    if (r->p >= r->end)
+        return -1;
+    *b = *r->p++;
+    return 0;
+}
+
+static int get_psw(rd *r, uint8_t *psw, unsigned *len)
+{
+    uint8_t n;
+    if (get_u8(r, &n) || n != 8 || r->end - r->p < n)
+        return -1;
+    memcpy(psw, r->p, n);
+    r->p += n;
+    *len = n;
+    return 0;
+}
+
+/* The instruction bytes at addr from the image: its length, or 0 when the image has none. */
+static int code_at(fst_ms *m, uint64_t addr, uint8_t ib[6])
+{
+    const fst_image_seg *s = m->seg;
+    if (!s || addr < s->addr || addr + 6 > s->addr + s->len) {
+        s = NULL;
+        for (size_t i = 0; i < m->ins->n; i++)
+            if (addr >= m->ins->seg[i].addr && addr + 2 <= m->ins->seg[i].addr + m->ins->seg[i].len)
+                s = &m->ins->seg[i];
+        if (!s)
+            return 0;
+        m->seg = s;
+    }
+    const uint8_t *p = s->data + (addr - s->addr);
+    int len = p[0] < 0x40 ? 2 : p[0] < 0xC0 ? 4 : 6;
+    if (addr + (uint64_t)len > s->addr + s->len)
+        return 0;
+    memcpy(ib, p, (size_t)len);
+    return len;
+}
+
+/* The PSW with address a (BC mode: 24 bits in bytes 5-7; EC: 31 bits in 4-7, bit 32 kept). */
+static void psw_set_ia(uint8_t *psw, uint64_t a)
+{
+    if (psw[1] & 0x08)
+        psw[4] = (uint8_t)((psw[4] & 0x80) | ((a >> 24) & 0x7F));
+    psw[5] = (uint8_t)(a >> 16);
+    psw[6] = (uint8_t)(a >> 8);
+    psw[7] = (uint8_t)a;
+}
+
+static int one(fst_ms *m, mcpu *c, uint64_t a, uint8_t ib[6], int *len, unsigned cpu, fst_err *err)
+{
+    if (!(*len = code_at(m, a, ib)))
+        return fst_errf(err, "fst module stream, byte %llu: CPU %u executed at 0x%llX, where the program's image "
+                             "holds no code (the module sees no code the program loads or changes itself)",
+                        (unsigned long long)m->chunk_off, cpu, (unsigned long long)a);
+    psw_set_ia(c->psw, a);
+    fst_em_insn(m->em, c->psw, 8, m->arch, ib, *len);
+    return 0;
+}
+
+/* Instructions the emitter treats apart (capture/read/emit.h fst_em_seq): never in a run. */
+static int special(const uint8_t *ib)
+{
+    return ib[0] == 0x0A || ib[0] == 0xAE || ib[0] == 0x82 || ib[0] == 0xB7 || ib[0] == 0xEB ||
+           (ib[0] == 0xB2 && ib[1] == 0xB2);
+}
+
+/* The instructions from c->cur up to at, in sequence, and at itself when incl (its bytes
+** then in ib, *len): one at a time the first time, then as one run (fst_em_seq) while the
+** emitter can take it so. */
+static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8_t ib[6], int *len, fst_err *err)
+{
+    if (!c->have_psw)
+        return fst_errf(err, "fst module stream, byte %llu: CPU %u has an event before any PSW is known for it",
+                        (unsigned long long)m->chunk_off, cpu);
+    uint64_t start = c->cur;
+    memo *mm = &m->memo[((start >> 1) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
+    if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl) {
+        uint64_t end = incl ? at + mm->last_len : at;
+        if (!fst_em_seq(m->em, c->psw, 8, m->arch, start, mm->k, end, mm->last_ia, mm->last_ib, mm->last_len)) {
+            psw_set_ia(c->psw, mm->last_ia);
+            c->cur = end;
+            if (incl) {
+                memcpy(ib, mm->last_ib, 6);
+                *len = mm->last_len;
+            }
+            return 0;
+        }
+    }
+    uint32_t k = 0;
+    int plain = ((start ^ at) >> 24) == 0; /* an EC PSW's byte 4 (in the state) holds address bits */
+    uint8_t b[6];
+    int l = 0;
+    uint64_t last = 0;
+    while (c->cur != at) {
+        if (c->cur > at || at - c->cur > (1u << 24))
+            return fst_errf(err, "fst module stream, byte %llu: CPU %u: an event at 0x%llX, which the program's code "
+                                 "in sequence from 0x%llX does not reach (code changed or loaded under the program, or "
+                                 "an interruption the module does not see)",
+                            (unsigned long long)m->chunk_off, cpu, (unsigned long long)at,
+                            (unsigned long long)start);
+        if (one(m, c, c->cur, b, &l, cpu, err))
+            return -1;
+        plain &= !special(b);
+        last = c->cur;
+        k++;
+        c->cur += (uint64_t)l;
+    }
+    if (incl) {
+        if (one(m, c, at, b, &l, cpu, err))
+            return -1;
+        plain &= !special(b);
+        last = at;
+        k++;
+        memcpy(ib, b, 6);
+        *len = l;
+    }
+    if (k && plain) {
+        *mm = (memo){ start, at, last, k, 1, (uint8_t)incl, (uint8_t)l, { 0 } };
+        memcpy(mm->last_ib, b, 6);
+    }
+    return 0;
+}
+
+static void new_psw(fst_ms *m, mcpu *c, const uint8_t *psw)
+{
+    memcpy(c->psw, psw, 8);
+    c->have_psw = 1;
+    c->cur = fst_psw_ia(psw, 8);
+    c->base = c->cur;
+    uint32_t st = fst_psw_state(psw, 8, m->arch);
+    if (st & FST_ST_WAIT) {
+        fst_em_wait(m->em, 0, psw, 8);
+        if (!(st & (FST_ST_IOMASK | FST_ST_EXTMASK)))
+            fst_em_wait(m->em, 1, NULL, 0);
+    }
+}
+
+static int bad(fst_ms *m, rd *r, const char *what, fst_err *err)
+{
+    return fst_errf(err, "fst module stream, byte %llu: %s", (unsigned long long)(m->chunk_off + FSTMOD_CHUNK_HDR +
+                    (uint64_t)(r->p - r->start)), what);
+}
+
+static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
+{
+    rd r = { p, p + n, p };
+    mcpu *c = &m->cpu[cpu % MS_MAXCPU];
+    fst_em_cpu(m->em, cpu);
+    uint8_t ib[6], psw[16];
+    int len;
+    while (r.p < r.end) {
+        uint8_t op = *r.p++, u;
+        int64_t d, d2;
+        uint64_t v, at;
+        unsigned pl;
+        m->events++;
+        switch (op) {
+        case FSTMOD_OP_BR:
+            if (get_sv(&r, &d) || get_sv(&r, &d2))
+                return bad(m, &r, "a branch record cut short", err);
+            at = c->base + (uint64_t)d;
+            if (run_to(m, c, cpu, at, 1, ib, &len, err))
+                return -1;
+            c->cur = c->base = at + (uint64_t)d2;
+            break;
+        case FSTMOD_OP_SVC:
+        case FSTMOD_OP_PSW:
+            if (get_sv(&r, &d) || (op == FSTMOD_OP_SVC && get_v(&r, &v)) || get_psw(&r, psw, &pl))
+                return bad(m, &r, "an SVC or PSW record cut short", err);
+            at = c->base + (uint64_t)d;
+            if (run_to(m, c, cpu, at, 0, ib, &len, err) || one(m, c, at, ib, &len, cpu, err))
+                return -1;
+            new_psw(m, c, psw);
+            break;
+        case FSTMOD_OP_LPSW:
+            if (get_sv(&r, &d) || get_v(&r, &v) || get_psw(&r, psw, &pl))
+                return bad(m, &r, "an LPSW record cut short", err);
+            at = c->base + (uint64_t)d;
+            if (run_to(m, c, cpu, at, 0, ib, &len, err) || one(m, c, at, ib, &len, cpu, err))
+                return -1;
+            if (fst_em_wants_operand(m->em))
+                fst_em_operand(m->em, v, psw, pl);
+            new_psw(m, c, psw);
+            break;
+        case FSTMOD_OP_PGM:
+            if (get_u8(&r, &u) || get_sv(&r, &d) || get_v(&r, &v) || get_u8(&r, &ib[0]) || get_psw(&r, psw, &pl))
+                return bad(m, &r, "a program interruption record cut short", err);
+            at = c->base + (uint64_t)d;
+            if (run_to(m, c, cpu, at, 0, ib, &len, err))
+                return -1;
+            if (u & 1) { /* it executed, checked, and Hercules shows it again: not an execution */
+                unsigned ilc = ib[0];
+                if (one(m, c, at, ib, &len, cpu, err))
+                    return -1;
+                fst_em_pgmchk(m->em, (uint32_t)v, ilc);
+                fst_em_insn(m->em, c->psw, 8, m->arch, ib, len);
+            } else {
+                fst_em_pgmchk(m->em, (uint32_t)v, ib[0]);
+                fst_em_fetch_error(m->em);
+            }
+            new_psw(m, c, psw);
+            break;
+        case FSTMOD_OP_INTR:
+            if (get_u8(&r, &u) || get_sv(&r, &d) || get_v(&r, &v) || get_psw(&r, psw, &pl))
+                return bad(m, &r, "an interruption record cut short", err);
+            at = c->base + (uint64_t)d;
+            if (run_to(m, c, cpu, at, 0, ib, &len, err)) /* the instruction at `at` did not execute */
+                return -1;
+            fst_em_intr(m->em, u, (uint32_t)v);
+            new_psw(m, c, psw);
+            break;
+        default:
+            r.p--;
+            return bad(m, &r, "an op the reader does not know (a module of another version?)", err);
+        }
+    }
+    return 0;
+}
+
+static int module_chunk(fst_ms *m, const uint8_t *p, size_t n, fst_err *err)
+{
+    if (!n || (p[0] != FSTMOD_OP_HELLO && p[0] != FSTMOD_OP_REFUSE))
+        return fst_errf(err, "fst module stream, byte %llu: a module record that is neither hello nor refusal",
+                        (unsigned long long)m->chunk_off);
+    size_t k = n - 1 < sizeof m->text - 1 ? n - 1 : sizeof m->text - 1;
+    memcpy(m->text, p + 1, k);
+    m->text[k] = 0;
+    m->hello = p[0] == FSTMOD_OP_HELLO ? 1 : -1;
+    return 0;
+}
+
+int fst_ms_feed(fst_ms *m, const uint8_t *buf, size_t n, fst_err *err)
+{
+    while (n) {
+        size_t k = m->need - m->have < n ? m->need - m->have : n;
+        memcpy(m->chunk + m->have, buf, k);
+        m->have += k;
+        buf += k;
+        n -= k;
+        m->off += k;
+        if (m->have < m->need)
+            break;
+        const uint8_t *h = m->chunk;
+        if (m->need == FSTMOD_CHUNK_HDR) {
+            uint32_t len = (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24;
+            if (h[0] != FSTMOD_CHUNK || h[2] || h[3] || len > FSTMOD_MAX_CHUNK)
+                return fst_errf(err, "fst module stream, byte %llu: not a chunk header (a stream of another "
+                                     "program, or damaged)", (unsigned long long)(m->off - m->have));
+            m->chunk_off = m->off - m->have;
+            m->need += len;
+            if (len)
+                continue;
+        }
+        int rc = h[1] == FSTMOD_CPU_MODULE ? module_chunk(m, h + FSTMOD_CHUNK_HDR, m->need - FSTMOD_CHUNK_HDR, err)
+                                           : ops(m, h[1], h + FSTMOD_CHUNK_HDR, m->need - FSTMOD_CHUNK_HDR, err);
+        m->have = 0;
+        m->need = FSTMOD_CHUNK_HDR;
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+int fst_ms_finish(fst_ms *m, fst_err *err)
+{
+    if (m->have)
+        return fst_errf(err, "fst module stream: it ends inside a chunk, %llu bytes from its end",
+                        (unsigned long long)m->have);
+    return 0;
+}

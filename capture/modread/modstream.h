@@ -1,0 +1,50 @@
+/*
+** capture/modread/modstream.h — the stream of fst's Hercules module (capture/module/fstmod.c,
+** format in capture/module/fstmod_wire.h) turned into trace.bin records, through the same
+** emitter as the text trace (capture/read/emit.h), so that a module capture and a text-trace
+** capture of the same run give the same trace.bin records and the same reports.
+**
+** The module records only what sequential execution does not say: taken branches, SVC,
+** LPSW and PSW-changing instructions, program interruptions. Every other instruction is
+** rebuilt here: from where the CPU last went, instruction after instruction of the
+** program's storage image (the .ins the capture loaded: their bytes, their lengths) up to
+** the one the next event is about. The PSW of each is the one last loaded, with its
+** address: what the text trace would have shown (PSW bits that change without an event,
+** the condition code and program mask, are not state, trace/tracebin.h FST_ST_*).
+** The first instruction is at the IPL PSW's address (the image's 8 bytes at 0).
+**
+** What it cannot rebuild is an error naming the CPU and the addresses: an event at an
+** address that sequential execution from the last one does not reach (code the program
+** changed or loaded itself; an interruption the module does not see: external and I/O,
+** which Hercules 3.13 has no hook for), or an address outside the image.
+**
+** Ownership: the caller owns the emitter and the image, which must outlive the reader.
+** Memory: one chunk (at most FSTMOD_MAX_CHUNK bytes) and a small state per CPU.
+** Errors: -1 with err set (the byte offset in the stream and what did not fit).
+*/
+#ifndef FST_MODSTREAM_H
+#define FST_MODSTREAM_H
+
+#include "capture/hercules/ins.h"
+#include "capture/read/emit.h"
+#include "common/err.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fst_ms fst_ms;
+
+/* arch: FST_ARCH_S370 (the module records S/370 only). */
+fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch);
+void fst_ms_free(fst_ms *m);
+/* The next n bytes of the stream, in any pieces. */
+int fst_ms_feed(fst_ms *m, const uint8_t *buf, size_t n, fst_err *err);
+/* What the module said first: 0 nothing yet, 1 it records (its text in *text), -1 it
+** refused (why in *text). */
+int fst_ms_hello(const fst_ms *m, const char **text);
+/* The stream ended: 0, or -1 when it ended inside a chunk (err set). */
+int fst_ms_finish(fst_ms *m, fst_err *err);
+uint64_t fst_ms_events(const fst_ms *m);   /* module records read */
+uint64_t fst_ms_bytes(const fst_ms *m);    /* stream bytes read */
+
+#endif

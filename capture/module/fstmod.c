@@ -1,0 +1,488 @@
+/*
+** capture/module/fstmod.c — fst's module for Hercules 3.13 (Debian's binary), loaded with
+** `LDMOD /path/fst-hercules313.so` by fst-capture --via=module. Not part of libfst.a: it is
+** compiled against Hercules' own headers (scripts/hercules313.sh configures them as Debian
+** did) and runs inside Hercules, on its CPU threads.
+**
+** What it records, per CPU, into the FIFO named by $FST_MODULE_OUT (the stream of
+** fstmod_wire.h): every taken branch, every SVC, LPSW and PSW-changing instruction with the
+** PSW it leaves, and every program interruption (Hercules' debug_program_interrupt hook),
+** so that with the program's storage image every executed instruction can be rebuilt
+** (capture/modread/modstream.c). How: it replaces the routines of those opcodes in Hercules'
+** opcode tables (the global one and every CPU's copy) with wrappers that call Hercules'
+** own routine, then record; an instruction that ends with a longjmp (LPSW, SVC, SSM, ...)
+** is run under a setjmp of the wrapper's, which records and then takes the longjmp on.
+** Nothing of the guest changes: the module reads its PSA's new PSWs from main storage
+** (no storage key, no change bit is touched) and the registers.
+**
+** Safety: HDL refuses the module when Hercules' structure sizes differ from the headers it
+** was built with (HDL_DEPENDENCY); the module also checks a field offset Hercules states at
+** run time (sysblk.regs_copy_len against its own offsetof(REGS, regs_copy_end)), and then
+** refuses in its first chunk (FSTMOD_OP_REFUSE, with the reason) and patches nothing.
+**
+** Limits (capture/modread/modstream.h says what fst does with them): S/370 only (the other
+** architectures' opcodes are not wrapped: the module refuses an ESA/390 or z/Arch
+** configuration); external and I/O interruptions have no hook in 3.13: they are recorded
+** only when fst-capture has preloaded fstirq.c's interposer (it does), which calls
+** irq_record here; code that changes
+** under the program is not recorded (the image is taken as the code).
+**
+** Memory: one buffer of FSTMOD_BUF bytes per CPU, written to the FIFO when full, at a wait
+** state and when the module is unloaded. Errors: a failed write ends the recording (the
+** reader then sees the stream end early).
+*/
+#define _GNU_SOURCE
+#include <dlfcn.h> /* first: Hercules' headers rename dlsym (libtool's), undone below */
+
+#include "hstdinc.h"
+#include "hercules.h"
+#include "opcode.h"
+#undef dlsym
+#undef RTLD_NOW
+#define RTLD_NOW 2
+
+#include "fstmod_wire.h"
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FSTMOD_BUF (64 * 1024)
+#define FSTMOD_NCPU 64
+
+typedef struct cpubuf {
+    uint8_t b[FSTMOD_BUF];
+    size_t n;
+    uint64_t last;      /* the stream's base for this CPU (fstmod_wire.h) */
+} cpubuf;
+
+static cpubuf *bufs[FSTMOD_NCPU];
+static int outfd = -1;
+static pthread_mutex_t outlock = PTHREAD_MUTEX_INITIALIZER;
+static zz_func orig370[256];
+static int patched;
+
+/* ---- the stream ---- */
+
+static void write_all(const uint8_t *p, size_t n)
+{
+    while (n && outfd >= 0) {
+        ssize_t k = write(outfd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) { /* the reader is gone: stop recording */
+            close(outfd);
+            outfd = -1;
+            return;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+}
+
+static void chunk(unsigned cpu, const uint8_t *p, size_t n)
+{
+    uint8_t h[FSTMOD_CHUNK_HDR] = { FSTMOD_CHUNK, (uint8_t)cpu, 0, 0, (uint8_t)n, (uint8_t)(n >> 8),
+                                    (uint8_t)(n >> 16), (uint8_t)(n >> 24) };
+    pthread_mutex_lock(&outlock);
+    write_all(h, sizeof h);
+    write_all(p, n);
+    pthread_mutex_unlock(&outlock);
+}
+
+static void flush_cpu(unsigned cpu)
+{
+    cpubuf *c = bufs[cpu];
+    if (c && c->n) {
+        chunk(cpu, c->b, c->n);
+        c->n = 0;
+    }
+}
+
+static cpubuf *buf_of(REGS *regs)
+{
+    unsigned cpu = regs->cpuad % FSTMOD_NCPU;
+    cpubuf *c = bufs[cpu];
+    if (!c) {
+        c = calloc(1, sizeof *c); /* last = 0: the stream's base starts at 0 */
+        if (!c)
+            abort();
+        bufs[cpu] = c;
+    }
+    if (c->n > FSTMOD_BUF - 128)
+        flush_cpu(cpu);
+    return c;
+}
+
+static void put_v(cpubuf *c, uint64_t v)
+{
+    while (v >= 0x80) {
+        c->b[c->n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    c->b[c->n++] = (uint8_t)v;
+}
+
+static void put_sv(cpubuf *c, int64_t d)
+{
+    put_v(c, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63));
+}
+
+static void put_psw(cpubuf *c, const uint8_t *psw, unsigned len)
+{
+    c->b[c->n++] = (uint8_t)len;
+    memcpy(c->b + c->n, psw, len);
+    c->n += len;
+}
+
+/* ---- what a CPU is doing ---- */
+
+static uint64_t amask(REGS *regs)
+{
+    return regs->psw.AMASK_G;
+}
+
+/* Where ip points: the address of the next instruction (or, inside a routine that has
+** advanced it, past the current one). */
+static uint64_t ip_ia(REGS *regs)
+{
+    return (regs->AIV_G + (uint64_t)((uintptr_t)regs->ip - (uintptr_t)regs->aip)) & amask(regs);
+}
+
+/* Where the CPU goes next, after an instruction's routine returned. */
+static uint64_t next_ia(REGS *regs)
+{
+    return regs->aie ? ip_ia(regs) : (regs->psw.IA_G & amask(regs));
+}
+
+static unsigned ilc_of(uint8_t op)
+{
+    return op < 0x40 ? 2 : op < 0xC0 ? 4 : 6;
+}
+
+/* The address the trace shows for the instruction being executed (under EX: the EX). */
+static uint64_t at_of(REGS *regs, uint8_t op, uint64_t *fall)
+{
+    uint64_t ia = ip_ia(regs);
+    *fall = (ia + ilc_of(op)) & amask(regs);
+    if (regs->execflag)
+        return (*fall - (regs->exrl ? 6 : 4)) & amask(regs);
+    return ia;
+}
+
+/* The 8- or 16-byte new PSW at `off` of the CPU's PSA (S/370, ESA/390: 8 bytes). */
+static unsigned psa_psw(REGS *regs, unsigned off, uint8_t *psw)
+{
+    uint64_t px = regs->PX_G;
+    if (px + off + 8 > sysblk.mainsize)
+        return 0;
+    memcpy(psw, regs->mainstor + px + off, 8);
+    return 8;
+}
+
+/* The PSW now in force, architected (Hercules' copy_psw), its address the next one. */
+static unsigned cur_psw(REGS *regs, uint8_t *psw)
+{
+    if (regs->aie)
+        regs->psw.IA_G = ip_ia(regs);
+    copy_psw(regs, psw);
+    return regs->arch_mode == ARCH_900 ? 16 : 8;
+}
+
+static int wait_psw(const uint8_t *psw, unsigned len)
+{
+    /* S/370 BC: bit 14; EC, ESA/390, z: bit 14 too (byte 1, 0x02) */
+    return len >= 8 && (psw[1] & 0x02);
+}
+
+/* ---- the wrappers ---- */
+
+/* A branching instruction: its routine, then a record when it branched. */
+static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
+{
+    uint64_t fall, at = at_of(regs, inst[0], &fall);
+    orig370[inst[0]](inst, regs);
+    uint64_t to = next_ia(regs);
+    if (to != fall) {
+        cpubuf *c = buf_of(regs);
+        c->b[c->n++] = FSTMOD_OP_BR;
+        put_sv(c, (int64_t)(at - c->last));
+        put_sv(c, (int64_t)(to - at));
+        c->last = to;
+    }
+}
+
+/* The address a PSW says (8 bytes: BC mode 24 bits, EC mode 31). */
+static uint64_t psw_addr(const uint8_t *psw, unsigned len)
+{
+    if (len != 8)
+        return 0;
+    uint64_t a = (uint64_t)(psw[4] & 0x7F) << 24 | (uint64_t)psw[5] << 16 | (uint64_t)psw[6] << 8 | psw[7];
+    return psw[1] & 0x08 ? a : a & 0xFFFFFF;
+}
+
+/* SVC: recorded before its routine (which ends with a longjmp): the SVC new PSW is in
+** the PSA. */
+static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
+{
+    uint64_t fall, at = at_of(regs, inst[0], &fall);
+    uint8_t psw[16];
+    unsigned len = psa_psw(regs, 0x60, psw);
+    cpubuf *c = buf_of(regs);
+    c->b[c->n++] = FSTMOD_OP_SVC;
+    put_sv(c, (int64_t)(at - c->last));
+    put_v(c, inst[1]);
+    put_psw(c, psw, len);
+    c->last = psw_addr(psw, len);
+    if (wait_psw(psw, len))
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+    orig370[inst[0]](inst, regs);
+}
+
+static __thread int pgm_seen; /* a program interruption came while a wrapped routine ran */
+
+/* After an instruction that loads or changes the PSW: the record, from the PSW now in
+** force. `lpsw`: its operand address is recorded too (and the PSW bytes as loaded). */
+static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t operand)
+{
+    uint8_t psw[16];
+    unsigned len = cur_psw(regs, psw);
+    if (lpsw && len == 8 && !(psw[1] & 0x08)) {
+        /* BC mode: copy_psw stores the ILC and CC Hercules keeps, not what was loaded */
+        uint64_t a = operand & 0xFFFFFF, px = regs->PX_G;
+        if (a < 4096)
+            a += px;
+        else if (a >= px && a < px + 4096)
+            a -= px;
+        if (!REAL_MODE(&regs->psw) || a + 8 > sysblk.mainsize)
+            ;
+        else
+            memcpy(psw, regs->mainstor + a, 8);
+    }
+    cpubuf *c = buf_of(regs);
+    c->b[c->n++] = lpsw ? FSTMOD_OP_LPSW : FSTMOD_OP_PSW;
+    put_sv(c, (int64_t)(at - c->last));
+    if (lpsw)
+        put_v(c, operand);
+    put_psw(c, psw, len);
+    c->last = psw_addr(psw, len);
+    (void)op;
+    if (wait_psw(psw, len))
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
+/* An instruction that loads or changes the PSW, and may end with a longjmp to the CPU's
+** instruction loop (RETURN_INTCHECK): run under our own setjmp, record, then go on as
+** Hercules would have. A program interruption inside it (recorded by the hook) means it
+** loaded nothing: no record then. */
+static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
+{
+    uint64_t fall, at = at_of(regs, inst[0], &fall);
+    uint64_t operand = 0;
+    int lpsw = inst[0] == 0x82;
+    if (lpsw) {
+        unsigned b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
+        operand = ((b2 ? regs->GR_L(b2) : 0) + d2) & amask(regs);
+    }
+    jmp_buf saved;
+    memcpy(saved, regs->progjmp, sizeof saved);
+    pgm_seen = 0;
+    volatile int rc = setjmp(regs->progjmp);
+    if (rc == 0) {
+        orig370[inst[0]](inst, regs);
+        memcpy(regs->progjmp, saved, sizeof saved);
+        if (!pgm_seen)
+            psw_record(regs, inst[0], at, lpsw, operand);
+        return;
+    }
+    memcpy(regs->progjmp, saved, sizeof saved);
+    if (!pgm_seen)
+        psw_record(regs, inst[0], at, lpsw, operand);
+    longjmp(regs->progjmp, rc);
+}
+
+/* B2xx: only SPKA (B20A) changes the PSW of the B2 instructions S/370 programs use; the
+** others go to Hercules' own routine as they are. */
+static zz_func orig_b20a;
+static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
+{
+    uint64_t fall, at = at_of(regs, inst[0], &fall);
+    orig_b20a(inst, regs);
+    psw_record(regs, inst[0], at, 0, 0);
+}
+
+/* Hercules' program interruption hook: called with the PSW's address and ILC set, before
+** the old PSW is stored and the new one loaded. */
+static void *pgm_hook(REGS *regs, int pcode)
+{
+    REGS *r = sysblk.regs[regs->cpuad];
+    if (!r || r->arch_mode != ARCH_370)
+        return NULL;
+    pgm_seen = 1;
+    unsigned ilc = r->psw.zeroilc ? 0 : r->psw.ilc;
+    uint64_t at;
+    uint8_t flags = 1;
+    if (r->instinvalid) { /* the fetch at the PSW failed: nothing executed */
+        at = r->psw.IA_G & amask(r);
+        flags = 0;
+    } else /* ip is where the instruction left it (past it), whether or not IA was backed up */
+        at = (ip_ia(r) - ilc) & amask(r);
+    uint8_t psw[16];
+    unsigned len = psa_psw(r, 0x68, psw);
+    cpubuf *c = buf_of(r);
+    c->b[c->n++] = FSTMOD_OP_PGM;
+    c->b[c->n++] = flags;
+    put_sv(c, (int64_t)(at - c->last));
+    put_v(c, (uint64_t)(pcode & 0xFFFF));
+    c->b[c->n++] = (uint8_t)ilc;
+    put_psw(c, psw, len);
+    c->last = psw_addr(psw, len);
+    if (wait_psw(psw, len))
+        flush_cpu(r->cpuad % FSTMOD_NCPU);
+    return NULL;
+}
+
+/* External and I/O interruptions, told by the preloaded interposer (fstirq.c) after
+** Hercules took one: the old PSW (where the CPU was: nothing at its address executed) and
+** the new one are in the PSA; the code is what Hercules stored (psw.intcode). */
+static void irq_record(REGS *regs, int cls)
+{
+    if (regs->arch_mode != ARCH_370)
+        return;
+    uint8_t oldp[16], newp[16];
+    unsigned ol = psa_psw(regs, cls == 2 ? 0x18 : 0x38, oldp), nl = psa_psw(regs, cls == 2 ? 0x58 : 0x78, newp);
+    if (!ol || !nl)
+        return;
+    uint64_t at = psw_addr(oldp, ol);
+    cpubuf *c = buf_of(regs);
+    c->b[c->n++] = FSTMOD_OP_INTR;
+    c->b[c->n++] = (uint8_t)cls;
+    put_sv(c, (int64_t)(at - c->last));
+    /* the code: BC mode in the old PSW's bytes 2-3; EC mode at PSA 86 (external) or BA (I/O) */
+    uint64_t code = (uint64_t)oldp[2] << 8 | oldp[3];
+    if (oldp[1] & 0x08) {
+        uint64_t a = regs->PX_G + (cls == 2 ? 0x86 : 0xBA);
+        code = a + 2 <= sysblk.mainsize ? (uint64_t)regs->mainstor[a] << 8 | regs->mainstor[a + 1] : 0;
+    }
+    put_v(c, code);
+    put_psw(c, newp, nl);
+    c->last = psw_addr(newp, nl);
+    if (wait_psw(newp, nl))
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
+/* ---- loading ---- */
+
+static const uint8_t branch370[] = { 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x0D, 0x45, 0x46, 0x47, 0x4D, 0x86, 0x87 };
+static const uint8_t pswop370[] = { 0x80, 0x82, 0xAC, 0xAD };
+
+static void set370(uint8_t op, zz_func f)
+{
+    orig370[op] = opcode_table[op][ARCH_370];
+    opcode_table[op][ARCH_370] = f;
+}
+
+static void hello(const char *op_text, int refuse)
+{
+    uint8_t b[300];
+    size_t n = strlen(op_text);
+    if (n > sizeof b - 1)
+        n = sizeof b - 1;
+    b[0] = refuse ? FSTMOD_OP_REFUSE : FSTMOD_OP_HELLO;
+    memcpy(b + 1, op_text, n);
+    chunk(FSTMOD_CPU_MODULE, b, n + 1);
+}
+
+static void patch_cpus(void)
+{
+    copy_opcode_tables();
+    for (int i = 0; i < MAX_CPU_ENGINES; i++)
+        if (sysblk.regs[i])
+            memcpy(sysblk.regs[i]->s370_opcode_table, s370_opcode_table, 256 * sizeof(zz_func));
+}
+
+static void start(void)
+{
+    const char *out = getenv(FSTMOD_ENV_OUT);
+    if (!out || !*out) {
+        logmsg("HHCFS001E fst module: " FSTMOD_ENV_OUT " is not set: nothing recorded\n");
+        return;
+    }
+    outfd = open(out, O_WRONLY | O_CLOEXEC);
+    if (outfd < 0) {
+        logmsg("HHCFS002E fst module: %s: cannot open: %s\n", out, strerror(errno));
+        return;
+    }
+    char why[256] = "";
+    if (sysblk.regs_copy_len != (int)offsetof(REGS, regs_copy_end))
+        snprintf(why, sizeof why, "REGS differs from the headers the module was built with (regs_copy_len %d, "
+                 "expected %d)", sysblk.regs_copy_len, (int)offsetof(REGS, regs_copy_end));
+    else if (sysblk.arch_mode != ARCH_370)
+        snprintf(why, sizeof why, "ARCHMODE is not S/370: the module records S/370 only");
+    else if (getenv(FSTMOD_ENV_REFUSE))
+        snprintf(why, sizeof why, "refused as asked by " FSTMOD_ENV_REFUSE " (a test of the fallback)");
+    if (why[0]) {
+        hello(why, 1);
+        logmsg("HHCFS003W fst module: %s: nothing recorded\n", why);
+        return;
+    }
+    void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
+    if (irq)
+        *irq = irq_record;
+    char text[200];
+    snprintf(text, sizeof text, "fst-hercules313 1 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
+             sizeof(SYSBLK), irq ? "seen" : "unseen");
+    hello(text, 0);
+    for (size_t i = 0; i < sizeof branch370; i++)
+        set370(branch370[i], w_branch);
+    for (size_t i = 0; i < sizeof pswop370; i++)
+        set370(pswop370[i], w_pswop);
+    set370(0x0A, w_svc);
+    orig_b20a = opcode_b2xx[0x0A][ARCH_370];
+    opcode_b2xx[0x0A][ARCH_370] = w_spka;
+    patch_cpus();
+    patched = 1;
+}
+
+HDL_DEPENDENCY_SECTION;
+{
+    HDL_DEPENDENCY(HERCULES);
+    HDL_DEPENDENCY(REGS);
+    HDL_DEPENDENCY(DEVBLK);
+    HDL_DEPENDENCY(SYSBLK);
+}
+END_DEPENDENCY_SECTION
+
+HDL_REGISTER_SECTION;
+{
+    HDL_REGISTER(debug_program_interrupt, pgm_hook);
+    start();
+}
+END_REGISTER_SECTION
+
+HDL_FINAL_SECTION;
+{
+    if (patched) {
+        for (size_t i = 0; i < sizeof branch370; i++)
+            opcode_table[branch370[i]][ARCH_370] = orig370[branch370[i]];
+        for (size_t i = 0; i < sizeof pswop370; i++)
+            opcode_table[pswop370[i]][ARCH_370] = orig370[pswop370[i]];
+        opcode_table[0x0A][ARCH_370] = orig370[0x0A];
+        opcode_b2xx[0x0A][ARCH_370] = orig_b20a;
+        patch_cpus();
+        patched = 0;
+    }
+    for (unsigned i = 0; i < FSTMOD_NCPU; i++)
+        flush_cpu(i);
+    void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
+    if (irq)
+        *irq = NULL;
+    if (outfd >= 0)
+        close(outfd);
+    outfd = -1;
+}
+END_FINAL_SECTION

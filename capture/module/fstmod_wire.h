@@ -1,0 +1,58 @@
+/*
+** capture/module/fstmod_wire.h — the byte stream fst's Hercules module (fstmod.c) writes
+** into the FIFO that fst-capture --via=module reads (capture/modread/modstream.h). Shared by both
+** sides: plain C, no Hercules header, no fst header.
+**
+** The stream is a sequence of chunks, each one CPU's events in the order that CPU made
+** them: u8 FSTMOD_CHUNK, u8 cpu, u16 0, u32 len (little-endian), then len bytes of ops.
+** The first chunk (cpu FSTMOD_CPU_MODULE) says who writes: FSTMOD_OP_HELLO, or
+** FSTMOD_OP_REFUSE when the module will record nothing (why, as text).
+**
+** An op stream keeps, per CPU, a base `last` for its addresses (0 at first, then the
+** address the previous op said execution goes on at). `at` is the instruction an op is
+** about; the instructions between where the previous op left execution and `at`
+** executed in sequence (their bytes are the program's: the reader takes them from the
+** storage image).
+** sv = zigzag LEB128 of a signed 64-bit difference, v = LEB128 of an unsigned value,
+** psw = u8 length (8 or 16) then the PSW bytes, architected.
+**   BR    sv(at - last) sv(to - at)      a taken branch at `at` (EX: the EX) to `to`
+**   PGM   u8 flags sv(at - last) v(code) u8 ilc psw
+**                                        a program interruption: flags bit 0 = the
+**                                        instruction at `at` executed and checked; else an
+**                                        instruction fetch at `at` failed (none executed).
+**                                        psw: the program new PSW (where it continues)
+**   SVC   sv(at - last) v(number) psw    the SVC at `at`; psw: the SVC new PSW
+**   LPSW  sv(at - last) v(operand) psw   the LPSW at `at` loaded psw from operand
+**   PSW   sv(at - last) psw              the instruction at `at` (SSM, STOSM, STNSM,
+**                                        SPKA) left this PSW (the next address included)
+**   INTR  u8 class sv(at - last) v(code) psw
+**                                        an I/O (1) or external (2) interruption before the
+**                                        instruction at `at`, which did not execute; psw:
+**                                        the new PSW
+** After each op `last` is the address the op's PSW or target says.
+*/
+#ifndef FSTMOD_WIRE_H
+#define FSTMOD_WIRE_H
+
+#define FSTMOD_CHUNK 0xC5
+#define FSTMOD_CHUNK_HDR 8
+#define FSTMOD_CPU_MODULE 0xFF
+#define FSTMOD_MAX_CHUNK (1u << 20)
+
+enum {
+    FSTMOD_OP_HELLO = 0x70,   /* text: "fst-hercules313 1 ..." */
+    FSTMOD_OP_REFUSE = 0x71,  /* text: why */
+    FSTMOD_OP_BR = 0x01,
+    FSTMOD_OP_PGM = 0x02,
+    FSTMOD_OP_SVC = 0x03,
+    FSTMOD_OP_LPSW = 0x04,
+    FSTMOD_OP_PSW = 0x05,
+    FSTMOD_OP_INTR = 0x06,
+};
+
+/* The environment variable naming the FIFO (a path relative to Hercules' folder). */
+#define FSTMOD_ENV_OUT "FST_MODULE_OUT"
+/* Set (to anything) by the tests: the module refuses as a wrong structure size would. */
+#define FSTMOD_ENV_REFUSE "FST_MODULE_TEST_REFUSE"
+
+#endif
