@@ -105,7 +105,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
         uint64_t space = !(rec.state & FST_ST_DAT) ? FST_SPACE_REAL
                          : cr1_known[rec.cpu & 255] ? cr1[rec.cpu & 255] : FST_SPACE_UNKNOWN;
         int excluded = (o->cpu_problem && !(rec.state & FST_ST_PROBLEM)) || (r != FST_NONE && p->r[r].excluded) ||
-                       (o->space_set && space != o->space);
+                       !fst_replay_keeps_space(o, space);
         if (r != FST_NONE && !p->r[r].timed)
             r = FST_NONE; /* not listed: its samples are outside, there is no caller to give them to */
         e.kind = FST_EV_EXEC;
@@ -113,6 +113,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
         e.n = 1;
         e.cost = cost;
         e.routine = excluded ? FST_NONE : r;
+        e.other_space = !fst_replay_keeps_space(o, space);
         e.charged = excluded ? FST_CHARGE_EXCLUDED : r == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
         stack[0] = r;
         e.stack = stack;
