@@ -229,8 +229,8 @@ int fst_pm_place_in_spaces(const fst_pm *pm, int module, const fst_space_ev *ev,
         return fst_errf(err, "%s: no load point fits: no executed address is the start of a routine of the module%s%s",
                         what, space ? " in address space " : "", space ? nm : "");
     if (!nfit)
-        return fst_errf(err, "%s: ambiguous load point: in no address space do the executed addresses decide: %s "
-                        "(give --load-point=HEX)", what, list);
+        return fst_errf(err, "%s: ambiguous load point: in no address space do the executed addresses decide: %s",
+                        what, list);
     if (differ)
         return fst_errf(err, "%s: it ran at different load points in different address spaces: %s (choose one with "
                         "--space=CR1 or --load-point=HEX)", what, list);

@@ -93,7 +93,7 @@ typedef struct fst_pm_placed {
                                    --load-point, and no image that a space ran it at) */
     fst_placement at;           /* its load point and the spaces that ran it */
     char note[600];             /* what was found, for a note ("" when nothing to say) */
-    char note2[200];            /* a second remark ("" when none) */
+    char note2[1000];           /* a second remark ("" when none) */
 } fst_pm_placed;
 
 int fst_pm_for_trace_placed(fst_pm **out, const char *const *maps, size_t nmaps, const char *member, fst_tr *tr,

@@ -47,15 +47,21 @@ static int place(fst_pm *pm, int m, const fst_image_seg *seg, size_t nseg, const
         ** somewhere else (MVS: at a virtual address), as the spaces' evidence may show */
         if (e->n && (img < 0 || !at.lp_hits)) {
             uint64_t ilp = lp;
-            if (fst_pm_place_in_spaces(pm, m, e->v, e->n, o->space, &at, img < 0 ? err : &ierr) == 0) {
+            fst_err serr;
+            if (fst_pm_place_in_spaces(pm, m, e->v, e->n, o->space, &at, img < 0 ? err : &serr) == 0) {
                 if (img == 0)
                     snprintf(pl->note2, sizeof pl->note2, "the storage image holds the module's routine names at %llX, "
                              "but no address space ran it there", (unsigned long long)ilp);
                 lp = at.load_point;
-                img = 0;
                 from_trace = 1;
-            } else if (img < 0)
+            } else if (img < 0) {
                 return -1;
+            } else {    /* the image's place stands; say why the trace could not do better */
+                fst_pm_spaces_at(pm, m, e->v, e->n, lp, &at);
+                snprintf(pl->note2, sizeof pl->note2, "no address space ran it where the storage image holds its "
+                         "routine names (%llX), and %s", (unsigned long long)ilp, strchr(serr.msg, ':') ?
+                         strchr(serr.msg, ':') + 2 : serr.msg);
+            }
         } else if (img < 0) {
             *err = ierr;
             return -1;

@@ -7,6 +7,7 @@
 #include "capture/herclog.h"
 #include "capture/hercules.h"
 #include "capture/ins.h"
+#include "capture/jobwin.h"
 #include "capture/samplecap.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
@@ -27,7 +28,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
-       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE };
+       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE, O_JOB, O_HAO, O_AUTH };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
@@ -55,6 +56,13 @@ static const fst_option options[] = {
     { 0, "seconds", "N", "with --attach: sample for N seconds (a Ctrl-C before then keeps the trace, exit 130)",
       O_SECONDS },
     { 0, "remote", NULL, "with --attach: the host may be another machine", O_REMOTE },
+    { 0, "http-auth", "FILE", "with --attach: the HTTP server's USER:PASSWORD, from the first line of FILE (mode 600); "
+                              "without it, from $FST_HTTP_AUTH when set", O_AUTH },
+    { 0, "job", "NAME", "keep only the job NAME: from JES2's '$HASP373 NAME STARTED' on the console to its "
+                        "'$HASP395 NAME ENDED', where the capture ends (a text log: --from-log, --follow, a pipe, "
+                        "or Hercules 3.13 run here)", O_JOB },
+    { 0, "hao", NULL, "with --job: print the Hercules automatic-operator rules that switch tracing on and off "
+                      "at the job's start and end, and exit", O_HAO },
     { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
     { 0 }
 };
@@ -84,6 +92,9 @@ typedef struct capture {
     int sample, remote;     /* --sample */
     unsigned hz;
     const char *attach;
+    const char *auth_file;  /* --http-auth */
+    const char *job;        /* --job=NAME: its window only (capture/jobwin.h) */
+    int hao;
     uint64_t seconds, lo, hi;
     char command[1024];
 } capture;
@@ -154,6 +165,7 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         case O_ATTACH: c->attach = p.arg; break;
         case O_SECONDS: c->seconds = fst_opt_u64(&p, 1, 86400 * 365); break;
         case O_REMOTE: c->remote = 1; break;
+        case O_AUTH: c->auth_file = p.arg; break;
         case O_TRACEOPT:
             if (strcmp(p.arg, "noregs") && strcmp(p.arg, "traditional") && strcmp(p.arg, "regsfirst"))
                 fst_opt_fail(&p, "--traceopt wants noregs, traditional or regsfirst, not '%s'", p.arg);
@@ -167,14 +179,32 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         case O_NUMCPU: c->numcpu = fst_opt_u64(&p, 1, 64); break;
         case O_FOLLOW: c->follow = 1; break;
         case O_QUIET: c->quiet = 1; break;
+        case O_JOB: {
+            fst_jobwin *j = fst_jobwin_new(p.arg);
+            if (!j)
+                fst_opt_fail(&p, "--job wants a job name (1 to 8 letters, digits, $, # or @), not '%s'", p.arg);
+            fst_jobwin_free(j);
+            c->job = p.arg;
+            break;
+        }
+        case O_HAO: c->hao = 1; break;
         }
     }
     int npos = argc - p.optind;
+    if (c->hao && !c->job)
+        fst_opt_fail(&p, "--hao goes with --job=NAME");
+    if (c->hao)
+        return;
+    if (c->job && (c->sample || c->tf))
+        fst_opt_fail(&p, "--job reads the console lines of a text log: not with --sample or --from-tf (a tf file "
+                         "holds no console; --job --hao prints the rules that switch tracing at the job)");
     if (c->out && !strcmp(c->out, "-"))   /* not a file named '-' (issue 16) */
         fst_opt_fail(&p, "-o -: a trace is written to a file (its end is rewritten when the run ends); "
                          "give a file name, then fst-report FILE");
     if ((c->attach || c->seconds || c->remote) && !c->sample)
         fst_opt_fail(&p, "--attach, --seconds and --remote go with --sample");
+    if (c->auth_file && !c->attach)
+        fst_opt_fail(&p, "--http-auth goes with --attach (fst-capture's own Hercules gets a password of its own)");
     if ((c->seconds || c->remote) && !c->attach)
         fst_opt_fail(&p, "--seconds and --remote go with --attach (a program of your own runs to its disabled wait)");
     if (c->sample && (c->fromlog || c->traceopt || c->max || c->keeplog || c->numcpu > 1))
@@ -241,6 +271,7 @@ static uint64_t image_mb(const fst_ins *ins)
 typedef struct pump_ctx {
     capture *c;
     fst_hlog *h;
+    fst_jobwin *job;      /* --job, or NULL */
     fst_tw *w;
     fst_herc *herc;       /* NULL for --from-log */
     FILE *keep;
@@ -261,6 +292,8 @@ static const char *should_stop(pump_ctx *p)
     const fst_hlog_stats *st = fst_hlog_getstats(p->h);
     if (stop_signal)
         return "interrupted";
+    if (p->job && fst_jobwin_ended(p->job))
+        return "job-ended";
     if (p->herc && st->ended && !p->herc->tf) /* the program ended (capture/progend.h); every trace line */
         return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules.c);
                                    4.x tf: read to the FIFO's end, where the file was closed */
@@ -271,6 +304,13 @@ static const char *should_stop(pump_ctx *p)
     return NULL;
 }
 
+/* What the job's window passes on (capture/jobwin.h): to the log parser. */
+static int to_parser(void *ctx, const char *data, size_t n)
+{
+    pump_ctx *p = ctx;
+    return fst_hlog_feed(p->h, data, n, p->err);
+}
+
 /* A piece of the log: kept, parsed, and watched while Hercules starts. NULL, or why the
 ** capture ends. */
 static const char *take(pump_ctx *p, const char *buf, size_t n)
@@ -279,7 +319,7 @@ static const char *take(pump_ctx *p, const char *buf, size_t n)
         fst_errno(p->err, "%s: cannot write", p->c->keeplog);
         return failure(p, "error");
     }
-    if (fst_hlog_feed(p->h, buf, n, p->err))
+    if (p->job ? fst_jobwin_feed(p->job, buf, n, to_parser, p) : fst_hlog_feed(p->h, buf, n, p->err))
         return failure(p, "error");
     if (p->herc && p->herc->watching &&
         fst_herc_watch(p->herc, buf, n, fst_hlog_getstats(p->h)->insns > 0, p->err))
@@ -485,7 +525,7 @@ static int start_hercules(const capture *c, const fst_ins *ins, fst_herc *herc, 
 {
     fst_herc_opts ho = { c->hercules, c->arch, c->range, c->traceopt ? c->traceopt : "noregs",
                          (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), (unsigned)c->numcpu,
-                         0, NULL, 1 }; /* 3.13 and 4.x are driven differently: the banner says which */
+                         0, NULL, c->job != NULL, 1 }; /* 3.13 and 4.x are driven differently: the banner says which */
     fst_err err;
     if (fst_herc_start(herc, &ho, ins, &err)) {
         fst_herc_finish(herc, NULL, NULL, 0);
@@ -510,9 +550,10 @@ static int run_sample(const capture *c, const char *program, const fst_ins *ins)
     sc.ins = c->attach ? NULL : ins;
     sc.herc = (fst_herc_opts){ c->hercules, c->arch, NULL, NULL,
                                (unsigned)(c->mainsize_mb ? c->mainsize_mb : image_mb(ins)), 1, 0, NULL,
-                               1 }; /* 3.13 and 4.x are driven differently: the banner says which */
+                               0, 1 }; /* 3.13 and 4.x are driven differently: the banner says which */
     sc.attach = c->attach;
     sc.allow_remote = c->remote;
+    sc.auth_file = c->auth_file;
     sc.hz = c->hz;
     sc.seconds = c->seconds;
     sc.timeout = c->timeout;
@@ -588,6 +629,10 @@ int main(int argc, char **argv)
     capture c = { 0 };
     const char *program = NULL;
     parse_args(&c, argc, argv, &program);
+    if (c.hao) {
+        fst_jobwin_hao(c.job, stdout);
+        return fflush(stdout) ? FST_EXIT_FAIL : FST_EXIT_OK;
+    }
     if (c.arch < 0)
         c.arch = c.fromlog ? FST_ARCH_UNKNOWN : FST_ARCH_S370;
     fst_err err;
@@ -636,14 +681,25 @@ int main(int argc, char **argv)
         c.pipe_in = herc.tf; /* 4.x: the trace file is a FIFO, whose header is never rewritten */
     }
     herc.keep = keep; /* 4.x with tf: the log is not the trace, and is kept as it is read */
+    fst_jobwin *job = c.job ? fst_jobwin_new(c.job) : NULL;
+    if (job && herc.tf) {
+        fst_herc_kill(&herc);
+        fst_herc_finish(&herc, NULL, NULL, 0);
+        fst_tw_abandon(w);
+        remove_output(c.out);
+        fst_die("--job: this Hercules (%s) traces into a tf file, which has no console lines: run it yourself with "
+                "the rules of --job --hao, or give its text log to --from-log --job", herc.ver.text);
+    }
 
     fst_hlog *h = fst_hlog_new(w, c.fromlog ? c.fromlog : "Hercules' log", c.arch, c.max);
     if (c.tf)
         fst_hlog_want_tf(h);
     int failed = 0;
-    pump_ctx pc = { &c, h, w, c.fromlog ? NULL : &herc, keep, &err, &failed, now(), now(), now() };
+    pump_ctx pc = { &c, h, job, w, c.fromlog ? NULL : &herc, keep, &err, &failed, now(), now(), now() };
     const char *end = pump(&pc, in);
     progress(&c, h, 0, 1);
+    if (!failed && job && fst_jobwin_finish(job, to_parser, &pc))
+        failed = 1;
     if (!failed && fst_hlog_finish(h, &err))
         failed = 1;
     const fst_hlog_stats *st = fst_hlog_getstats(h);
@@ -670,8 +726,12 @@ int main(int argc, char **argv)
             end = "disabled-wait";
         } else
             end = "hercules-exited";
-    } else if (!strcmp(end, "max-instructions") || !strcmp(end, "idle"))
-        complete = 1; /* what was asked for: N instructions; the whole log as written */
+    } else if (!strcmp(end, "max-instructions") || !strcmp(end, "idle") || !strcmp(end, "job-ended"))
+        complete = 1; /* what was asked for: N instructions; the whole log as written; the job */
+    if (job && complete && fst_jobwin_started(job) && !fst_jobwin_ended(job)) {
+        complete = 0;   /* the input ended inside the job */
+        end = "job-not-ended";
+    }
 
     char store[24][32], tfwhy[300] = "";
     fst_kv ftr[32];
@@ -719,7 +779,12 @@ int main(int argc, char **argv)
                  "line in pieces, and other CPUs' pieces come between): the instructions in them are lost, so "
                  "this multi-CPU profile is not exact; trace several CPUs with SDL Hercules 4.x (--from-tf)",
                  src, (unsigned long long)st->spliced);
-    if (code == FST_EXIT_OK && st->insns == 0) {
+    if (code == FST_EXIT_OK && job && !fst_jobwin_started(job)) {
+        remove_output(c.out);
+        fst_error("%s: no '$HASP373 %s STARTED' in %llu lines: the job did not start while it was read (is its "
+                  "console in this log?)", src, fst_jobwin_name(job), (unsigned long long)fst_jobwin_lines(job));
+        code = FST_EXIT_FAIL;
+    } else if (code == FST_EXIT_OK && st->insns == 0) {
         remove_output(c.out);
         if (c.fromlog)
             fst_error("%s: no traced instructions in %llu lines (was tracing on: 't+' before 'ipl'?)", src,
@@ -733,6 +798,11 @@ int main(int argc, char **argv)
         if ((!strcmp(end, "timeout") || !strcmp(end, "idle")) && st->disabled_wait && !st->ended && st->running)
             fst_warn("a CPU loaded a disabled wait, but %u CPU(s) still ran when the %s ended: a program of several "
                      "CPUs ends only when none runs any more", st->running, !strcmp(end, "idle") ? "input" : "capture");
+        if (!strcmp(end, "job-not-ended"))
+            fst_warn("%s: the input ended after '$HASP373 %s STARTED' (line %llu) but before its '$HASP395 %s ENDED': "
+                     "%s holds %llu instructions and is marked incomplete", src, fst_jobwin_name(job),
+                     (unsigned long long)fst_jobwin_start_line(job), fst_jobwin_name(job), c.out,
+                     (unsigned long long)st->insns);
         if (!strcmp(end, "interrupted")) {
             fst_error("interrupted: %s holds the first %llu instructions and is marked incomplete", c.out,
                       (unsigned long long)st->insns);
@@ -773,6 +843,10 @@ int main(int argc, char **argv)
             fst_note("%s: %llu lines were neither trace nor Hercules messages (first, line %llu: '%s')", src,
                      (unsigned long long)st->unknown, (unsigned long long)st->first_unknown_line, st->first_unknown);
     }
+    if (code == FST_EXIT_OK && job && !c.quiet)
+        fst_note("%s: the job %s, lines %llu to %llu of %s", c.out, fst_jobwin_name(job),
+                 (unsigned long long)fst_jobwin_start_line(job), (unsigned long long)fst_jobwin_end_line(job), src);
+    fst_jobwin_free(job);
     fst_hlog_free(h);
     fst_ins_free(&ins);
     free(defout);

@@ -221,6 +221,8 @@ JOBEND:
         la      %r5,5
 .Lxc2:  bct     %r5,.Lxc2-XC(%r15)
         br      %r14
+        .globl  XEND
+XEND:
 
 # ---- each space's data page: the task exit (SVC 3) at +0, save areas from +100 -------
         .org    0x18000
