@@ -268,9 +268,15 @@ void fst_placement_say(const fst_pm *pm, int module, const fst_placement *pl, ch
     size_t len = (size_t)snprintf(buf, cap, "%s: loaded at %" PRIX64 " (%u routine start%s entered, %u other "
                                   "address%s inside it)", what, pl->load_point, pl->hits, pl->hits == 1 ? "" : "s",
                                   pl->miss, pl->miss == 1 ? "" : "es");
+    if (pl->nspaces == 1 && (pl->spaces[0] == FST_PLACE_REAL || pl->spaces[0] == FST_PLACE_UNKNOWN)) {
+        snprintf(buf + len, cap - len, "%s", pl->spaces[0] == FST_PLACE_REAL
+                                                 ? ", run with DAT off"
+                                                 : ", run with DAT on in an address space the trace does not show");
+        return;
+    }
     for (size_t i = 0; i < pl->nspaces && len + 40 < cap; i++)
         len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : pl->nspaces > 1 ? ", run in address spaces " :
                                 ", run in address space ", fst_place_space_name(pl->spaces[i], nm));
-    if (pl->nspaces && len + 8 < cap && pl->spaces[0] != FST_PLACE_REAL && pl->spaces[0] != FST_PLACE_UNKNOWN)
+    if (pl->nspaces && len + 8 < cap)
         snprintf(buf + len, cap - len, " (CR1)");
 }

@@ -74,7 +74,7 @@ static int place(fst_pm *pm, int m, const fst_image_seg *seg, size_t nseg, const
         pl->at = at;
         pl->module = m;
         pl->from_trace = from_trace;
-        if (!o->load_point || at.nspaces)
+        if (from_trace || at.nspaces)   /* (a load point from the image alone: as ever, nothing to say) */
             fst_placement_say(pm, m, &at, pl->note, sizeof pl->note);
     }
     return 0;

@@ -337,6 +337,10 @@ int main(int argc, char **argv)
                 fst_warn("%s is a sampled trace: it has no calls, so the %s report shows none (call counts 0, "
                          "no arcs); it prints the sampled time it has", path, r.format);
         fst_note("%s", FST_SAMPLED_BIAS);
+        for (size_t i = 0; i < r.nfopts; i++)
+            if (!strcmp(r.fopts[i].name, "by-task"))
+                fst_die("%s is a sampled trace: --by-task needs tasks, and samples hold a PSW each, no task (use "
+                        "--space=CR1 to split a 4.7+ sample by address space)", path);
     }
     if ((sampled ? fst_sampled_build(tr, pm, &r.ro, &prof, sinks + 1, fmt->event ? 1 : 0, &err)
                  : fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err)) < 0)

@@ -22,24 +22,29 @@
 # ---- storage (real) ----------------------------------------------------------------
 #   00000  low core (LOWCORE); CAW at 48; 200: the nucleus' registers while a program runs
 #   20000  the nucleus (DAT off, supervisor: outside), its console messages and CCWs
-#   22000  segment tables A 22000, B 22040, C 22080 (16 entries); page tables A 22100,
-#          B 22120, C 22140 (16 entries of 2 bytes; only VPAGE's segment is valid, its
-#          pages VPAGE and VPAGE+1000 map to the program's real pages)
-#   30000  JOBPROG's pages (+JOFF): MAIN, WORK, LEAF, WORK2 (module-relative at JOFF)
-#   34000  OTHER's pages (+JOFF): XMAIN, XA, XB, XC: other code at the same addresses
-#   38000  data/save areas, one page per space at virtual VPAGE+2000: A 38000, B 39000,
-#          C 3A000
+#   22000  segment tables A 22000, B 22040, C 22080 (16 entries; only VPAGE's segment
+#          valid); page tables A 22100, B 22120, C 22140 (16 entries of 2 bytes: pages
+#          VPAGE and VPAGE+1000 -> the program's real pages, VPAGE+2000 -> the space's
+#          data page, the rest invalid)
+#   30000  JOBPROG's pages (+JOFF): MAIN, WORK, LEAF, WORK2, then JOBEND
+#   34000  OTHER's pages (+JOFF): XMAIN, XA, XB, XC, then XEND: other code at the same
+#          virtual addresses
+#   38000  the data pages at virtual VPAGE+2000: A 38000, B 39000, C 3A000; each holds the
+#          task exit (SVC 3) at +0 and the save areas from +100
 #
-# ---- instructions (problem state, virtual; the map's figures) --------------------------
-# JOBPROG per run: start (outside): BALR 12, LA 13, LA 15, BALR 14,15 .. SVC 3 = 5;
-#   MAIN: entry B 1, prologue 6 (STM, LR, LA, ST, ST, LR), 3 x (LA 15, BALR) = 6,
-#         epilogue 3 (L, LM, BR) = 16; calls WORK 2, WORK2 1
-#   WORK: B 1, STM 1, LR 1, LA 15 + BALR 2 (LEAF), LA 5,K 1, BCT K, LM 1, BR 1 = K + 8
-#         (LEAF is entered from WORK: 1 call a WORK run)
-#   LEAF: (assembler, no ID) LA 1, BR = 2
-#   WORK2: B 1, LA 5,3, BCT x 3, BR = 6
-# per run, --timed=all: MAIN 16, WORK 2 (K + 8), LEAF 2 x 2, WORK2 6; calls WORK 2,
-#   LEAF 2, WORK2 1
+# A program run (a "task"): the nucleus loads CR1, R13 = VPAGE+2100, R14 = VPAGE+2000 (the
+# task exit), R15 = VPAGE+JOFF, and LPSWs to the entry: the task's first instruction is
+# its mainline's 47F0F00C, as under MVS; the mainline returns to the task exit, whose
+# SVC 3 gives control back to the nucleus (DAT off).
+#
+# ---- instructions ------------------------------------------------------------------
+# JOBPROG a run: MAIN: entry B 1, prologue 6, 3 x (LA 15 + BALR) 6, epilogue 3 = 16;
+#   WORK (called twice): B, STM, LR, LA + BALR (LEAF), LA 5,K, BCT x K, LM, BR = K + 8;
+#   LEAF (assembler, no identifier; called by WORK): LA, BR = 2; WORK2: B, LA, BCT x 3,
+#   BR = 6; then the task exit's SVC 3 (outside). --timed=all, a run: MAIN 16, WORK
+#   2 (K + 8), LEAF 4, WORK2 6; calls WORK 2, LEAF 2, WORK2 1.
+# OTHER a run: XMAIN 20, XA 10 (called twice), XB 4, XC 21, SVC 3: 66.
+# The nucleus: 24 + 5 a round + 7 a program run (tests/programs/EXPECTED).
         .include "s370.inc"
 
         .ifndef ROUNDS
