@@ -72,14 +72,15 @@ static int says(const fst_jobwin *j, const char *s, size_t n, const char *msg, c
     return 0;
 }
 
-/* A message of Hercules' own: its first word (after a "HH:MM:SS" time stamp) begins with HHC. */
+/* A message of Hercules' own: its first word (after a "HH:MM:SS" time stamp) begins with HHC,
+** or its banner's "Hercules Version". */
 static int hercules_message(const char *s, size_t n)
 {
     size_t i = 0;
     if (n >= 9 && s[2] == ':' && s[5] == ':')
         for (i = 8; i < n && (s[i] == ' ' || s[i] == '.' || isdigit((unsigned char)s[i])); i++)
             ;
-    return n - i >= 3 && !memcmp(s + i, "HHC", 3);
+    return (n - i >= 3 && !memcmp(s + i, "HHC", 3)) || (n - i >= 17 && !memcmp(s + i, "Hercules Version ", 17));
 }
 
 /* One whole line (with its newline, when it has one). */

@@ -6,8 +6,8 @@
 ** Hercules logs (TK4-'s and MVS/CE's integrated 3215-C/1052-C console, or the hardcopy
 ** log) shows them among the trace lines. The window passes on, as whole lines:
 **   - before the job starts: only Hercules' own messages (lines whose first word, after a
-**     time stamp, begins with "HHC"): the banner's version and the architecture they say
-**     stay known; every trace line is dropped;
+**     time stamp, begins with "HHC", and the banner's "Hercules Version" line): the version
+**     and the architecture they say stay known; every trace line is dropped;
 **   - from the line that says the job started to the line that says it ended: everything;
 **   - after that: nothing (fst_jobwin_ended says so, and the capture ends there).
 ** The name is compared as JES2 prints it (upper case; the one given is upper-cased), and
