@@ -134,6 +134,9 @@ expect_eq "--space=22000: json lists only the space's tasks" "00022000" \
     "$(python3 -c 'import json,sys; print(" ".join(sorted({t["space"] for t in json.load(open(sys.argv[1]))["tasks"] if t["problem_instructions"]})))' "$T/s.json" 2>&1)"
 rep --format=csv --by-task > "$T/s.out"
 expect_eq "--space=22000: csv --by-task rows all of the space" "00022000" "$(awk -F, 'NR > 1 { print $9 }' "$T/s.out" | sort -u | paste -sd' ')"
+rep --format=annotate --routine=WORK > "$T/s.out"
+expect_eq "--space=22000: annotate, WORK's calls and its loop's executions" "calls $((2 * R)) $((2 * R * K))" \
+    "$(awk '/^WORK / { for (i = 1; i < NF; i++) if ($i == "calls") c = $(i + 1) } / BCT / { print "calls " c, $(NF - 7) }' "$T/s.out" | head -1)"
 rep --format=speedscope > "$T/s.out"
 expect_eq "--space=22000: speedscope, one profile per run of the job" "$R" "$(grep -c '"type": "evented"' "$T/s.out")"
 rep --format=maptime --exact "--request=NAME MAIN WORK2 0 0.0" > "$T/s.out"
