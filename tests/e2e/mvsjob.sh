@@ -85,6 +85,9 @@ expect_eq "--from-log --job (no image): the profile exact" "$(want $R)" "$(got "
 fst-capture --from-log=- --job=fstjob -o "$T/pipe.trace" < "$T/job.log" 2> "$T/cerr"
 fst-report --map="$T/job.lst" --timed=all --format=csv "$T/pipe.trace" > "$T/r.csv" 2> "$T/rerr"
 expect_eq "a pipe, --job=fstjob (lower case): the profile exact" "$(want $R)" "$(got "$T/r.csv")"
+fst-report --map="$T/job.csv" --timed=all --format=csv --meta "$T/live.trace" > "$T/base.csv" 2> /dev/null
+expect_ok "fst-diff: the live capture's csv against the trace from the log: the same (placed and the space chosen as fst-report does)" \
+    fst-diff --map="$T/job.csv" --timed=all "$T/base.csv" "$T/log.trace"
 expect_fail "--job of a job the log never starts: an error naming it" 2 "no '\\\$HASP373 OTHERJOB STARTED' in [0-9]+ lines" \
     fst-capture --from-log="$T/job.log" --job=OTHERJOB -o "$T/x.trace"
 expect_fail "--job: a name that is no job name" 2 "job name" fst-capture --from-log="$T/job.log" --job=TOOLONGNAME -o "$T/x.trace"
