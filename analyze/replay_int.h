@@ -98,6 +98,8 @@ typedef struct rp_cpu {
     int have_opnd;          /* OPND of the last instruction (tracebin.h) */
     uint64_t opnd;
     uint64_t lmblk;         /* the block the handler's LM 0,15 restored from, 0 = none */
+    size_t not_plus1;       /* a switch the registers showed: 1 + the task switched from, which
+                               the dispatch that follows cannot choose; 0 = none */
     int intr_cls;           /* the class of an INTR record since the last instruction */
     int susp_cls;           /* the class of the interruption the handler handles, 0 unknown */
     int refined;            /* the suspended task's old PSW was taken (tasks.h) */
@@ -181,6 +183,7 @@ typedef struct rp_fold {
     size_t cost;            /* what the last recording cost, in those words (0: not known) */
     uint64_t denied;        /* periods found but not recorded: not paid for yet */
     uint64_t *opstamp;      /* per op: the recording that took its counter (regions) */
+    int eager;              /* FST_REPLAY_FOLD=eager: no budget */
 } rp_fold;
 
 /* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */

@@ -276,7 +276,8 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
                        .problem = (rec->state & FST_ST_PROBLEM) != 0,
                        .lpsw = c->lpsw,
                        .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = regs_now(x, c),
-                       .grtell = regs_tell(x, c), .gr = c->gr };
+                       .grtell = regs_tell(x, c), .gr = c->gr, .not_plus1 = c->not_plus1 };
+    c->not_plus1 = 0;
     size_t tid = dispatch_of(x, &d);
     if (tid == FST_NOTASK_ID) {
         c->dispatch = 0;    /* the supervisor resumes its own work: still handling */
@@ -399,6 +400,8 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
                     (unsigned long long)d->addr, c->grbad ? "registers" : c->space_new ? "space" : "jump");
         if (c->grbad && x->bases)
             late_switch(x, c);
+        if (c->grbad)   /* the registers say rec is not the task's: another resumes or begins */
+            c->not_plus1 = c->task + 1;
         suspend(x, c, SUSP_SWITCH, 0, 1);  /* handled where the range trace does not look */
         c->handler = 1;
         fst_rp_dispatch(x, c, rec);

@@ -180,7 +180,7 @@ size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t
     size_t nc = 0;
     for (size_t i = 0; i < ts->n; i++) {
         const fst_task *t = &ts->t[i];
-        if (!t->suspended || t->r.problem != problem || !same_space(t->space, d->space))
+        if (!t->suspended || t->r.problem != problem || !same_space(t->space, d->space) || i + 1 == d->not_plus1)
             continue;
         cand k = { i, address_verdict(&t->r, d->addr), regs_verdict(&t->r, d), 0 };
         if (!k.addr || k.regs < 0)

@@ -83,6 +83,8 @@ typedef struct fst_dispatch {
                            base register holding the routine's own address, which every task
                            running it has): a match of these is evidence, a mismatch of any */
     const uint64_t *gr;
+    size_t not_plus1;   /* 1 + a task that is not the one (its registers were just seen to be
+                           another's: replay_task.c), or 0 */
 } fst_dispatch;
 
 typedef struct fst_task {
