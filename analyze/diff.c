@@ -7,6 +7,7 @@
 #include "analyze/diff.h"
 #include "analyze/diffstat.h"
 #include "analyze/sampled.h"
+#include "model/mapspaces.h"
 #include "common/quote.h"
 
 #include <stdlib.h>
@@ -164,13 +165,24 @@ static int load_trace(fst_dside *s, const char *path, const fst_dload_opts *o, f
     size_t nmaps = 0;
     while (o->maps && o->maps[nmaps])
         nmaps++;
-    if (!tr || fst_pm_for_trace(&pm, o->maps, nmaps, o->member, tr, NULL, err) < 0)
+    /* placed as fst-report places it: where the trace ran it, and then only the address
+    ** spaces that ran it (model/mapspaces.h) */
+    fst_pm_trace_opts po = { strcmp(path, "-") ? path : NULL, NULL, NULL };
+    fst_pm_placed placed;
+    if (!tr || fst_pm_for_trace_placed(&pm, o->maps, nmaps, o->member, tr, &po, &placed, err) < 0)
         goto out;
     int sampled = fst_trace_sampled(tr);
     /* a sampled trace's times are host time, whatever --clock says */
     if (fst_dmeta_of(&m, o, sampled ? "host" : fst_clock_name(clk), sampled ? 0 : fst_clock_mips_cost(clk), err) < 0)
         goto out;
     fst_replay_opts ro = { o->statin, o->timed_all, o->exclude, o->cpu_problem, clk, o->warn };
+    const fst_placement *at = &placed.at;
+    if (placed.from_trace && at->nspaces && at->spaces[0] != FST_PLACE_REAL && at->spaces[0] != FST_PLACE_UNKNOWN) {
+        ro.space_set = 1;
+        ro.space = at->spaces[0];
+        ro.spaces = at->spaces;
+        ro.nspaces = at->nspaces;
+    }
     if ((sampled ? fst_sampled_build(tr, pm, &ro, &prof, NULL, 0, err) : fst_replay(tr, pm, &ro, &prof, NULL, 0, err)) < 0)
         goto out;
     have_prof = 1;

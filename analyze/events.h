@@ -78,6 +78,9 @@ typedef struct fst_event {
     uint32_t task;          /* the task (FST_NOTASK: none, e.g. a handler after a wait) */
     uint64_t tinsns;        /* the task's clock after the event */
     fst_fx tcost;
+    int other_space;        /* the event belongs to an address space --space leaves out (or,
+                               with --space, to no task): a sink that keeps figures by address
+                               (MAPTIME's histogram) skips it, as the call graph does */
     const struct fst_profile *profile; /* the routines (names, entries, timed); its counts
                                           are complete only when the replay returns (the
                                           replayer adds up EXECs in bulk): a sink reads

@@ -209,9 +209,25 @@ typedef struct fst_replay_opts {
     int supervisor;            /* FST_SUP_TASK (default) or FST_SUP_ROW */
     int space_set;             /* --space: profile only this address space */
     uint64_t space;            /* its CR1 value */
+    const uint64_t *spaces;    /* with space_set: when nspaces > 0, these spaces (all of them)
+                                  instead of `space` (the spaces a map's program ran in) */
+    size_t nspaces;
     int tail_calls;            /* --tail-calls: a branch without link to an entry is a call
                                   that replaces the caller's frame */
 } fst_replay_opts;
+
+/* Whether --space (or the spaces a program ran in) keeps a task of this address space. */
+static inline int fst_replay_keeps_space(const fst_replay_opts *o, uint64_t space)
+{
+    if (!o->space_set)
+        return 1;
+    if (!o->nspaces)
+        return space == o->space;
+    for (size_t i = 0; i < o->nspaces; i++)
+        if (o->spaces[i] == space)
+            return 1;
+    return 0;
+}
 
 /* Build the routine list from the model `pm` (which may be NULL: then the storage image
 ** of the trace is scanned for FORTRAN identifiers), replay the trace into *prof and into

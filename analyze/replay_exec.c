@@ -66,6 +66,7 @@ static void dispatch(rp *x, fst_event *e, size_t tid, size_t k)
         e->depth = x->t[tid].n;
     }
     e->profile = x->p;
+    e->other_space = x->o->space_set && (tid == FST_NONE || x->p->tasks[tid].excluded);
     x->ndispatch++;
     const fst_sink *s = x->want[k], *end = s + x->nwant[k];
     for (; s < end; s++)
@@ -99,7 +100,9 @@ void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid)
         fst_callgraph_call(x->cg, e->task, e->routine, e->caller, e->counted, e->tinsns, e->tcost);
     else
         fst_callgraph_ret(x->cg, e->task, e->kind == FST_EV_UNWIND, e->tinsns, e->tcost);
-    if (x->nwant[e->kind])
+    /* a task of an address space --space leaves out: its frames are no format's (the call
+    ** graph leaves them out itself) */
+    if (x->nwant[e->kind] && !(tid < x->p->ntasks && x->p->tasks[tid].excluded))
         dispatch(x, e, tid, e->kind);
 }
 

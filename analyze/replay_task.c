@@ -39,7 +39,7 @@ void fst_rp_task_space(rp *x, size_t tid, uint64_t space)
 {
     fst_taskprof *tp = &x->p->tasks[tid];
     tp->space = space;
-    tp->excluded = x->o->space_set && space != x->o->space;
+    tp->excluded = !fst_replay_keeps_space(x->o, space);
 }
 
 /* The registers as the trace showed them with d, the CPU's last instruction: the REGS

@@ -70,6 +70,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
     uint64_t cr1[256]; /* per CPU (the sampler writes CR1 before a sample when it changed) */
     uint8_t cr1_known[256] = { 0 };
     int cr1_seen = 0;
+    uint64_t dat_samples = 0;   /* samples of a program running with DAT on */
     while ((k = fst_tr_next(tr, &rec, err)) > 0) {
         if (rec.kind == FST_REC_CR && rec.cls == 1) {
             cr1[rec.cpu & 255] = rec.value;
@@ -102,10 +103,11 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
         fst_insn d;
         fst_decode(&d, b, rec.addr, rec.state);
         size_t r = routine_at(p, t, n, rec.addr);
+        dat_samples += (rec.state & FST_ST_DAT) != 0;
         uint64_t space = !(rec.state & FST_ST_DAT) ? FST_SPACE_REAL
                          : cr1_known[rec.cpu & 255] ? cr1[rec.cpu & 255] : FST_SPACE_UNKNOWN;
         int excluded = (o->cpu_problem && !(rec.state & FST_ST_PROBLEM)) || (r != FST_NONE && p->r[r].excluded) ||
-                       (o->space_set && space != o->space);
+                       !fst_replay_keeps_space(o, space);
         if (r != FST_NONE && !p->r[r].timed)
             r = FST_NONE; /* not listed: its samples are outside, there is no caller to give them to */
         e.kind = FST_EV_EXEC;
@@ -113,6 +115,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
         e.n = 1;
         e.cost = cost;
         e.routine = excluded ? FST_NONE : r;
+        e.other_space = !fst_replay_keeps_space(o, space);
         e.charged = excluded ? FST_CHARGE_EXCLUDED : r == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
         stack[0] = r;
         e.stack = stack;
@@ -142,6 +145,14 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
     free(t);
     if (k < 0)
         return -1;
+    if (!cr1_seen && dat_samples && o->warn) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s: %llu samples ran with DAT on but carry no address space (no CR1: Hercules 3.13, "
+                 "or SDL Hercules before 4.7): every address space's code at one virtual address counts as one "
+                 "(the private areas of all jobs are mixed); sample with SDL Hercules 4.7+, or trace", fst_tr_path(tr),
+                 (unsigned long long)dat_samples);
+        o->warn(msg);
+    }
     if (o->space_set && !cr1_seen)
         return fst_errf(err, "%s: --space: its samples carry no address space (no CR1: sampled from Hercules 3.13 or "
                              "an SDL Hercules before 4.7, which have no /api/v1/cpus)", fst_tr_path(tr));

@@ -5,6 +5,7 @@
 */
 #include "capture/hercules/hercules.h"
 #include "capture/modes/mode.h"
+#include "capture/read/jobwin.h"
 #include "capture/sample/sample.h"
 #include "common/err.h"
 #include "common/opt.h"
@@ -16,7 +17,8 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
-       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE, O_VIA, O_MODULE };
+       O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE, O_VIA, O_MODULE,
+       O_JOB, O_HAO, O_AUTH };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
@@ -48,6 +50,13 @@ static const fst_option options[] = {
                        "inside Hercules 3.13: every instruction, far faster; docs/module.md)", O_VIA },
     { 0, "module", "PATH", "with --via=module: the module to load (default: $FST_MODULE, else "
                            "lib/fst-hercules313.so beside fst-capture's folder)", O_MODULE },
+    { 0, "http-auth", "FILE", "with --attach: the HTTP server's USER:PASSWORD, from the first line of FILE (mode 600); "
+                              "without it, from $FST_HTTP_AUTH when set", O_AUTH },
+    { 0, "job", "NAME", "keep only the job NAME: from JES2's '$HASP373 NAME STARTED' on the console to its "
+                        "'$HASP395 NAME ENDED', where the capture ends (a text log: --from-log, --follow, a pipe, "
+                        "or Hercules 3.13 run here)", O_JOB },
+    { 0, "hao", NULL, "with --job: print the Hercules automatic-operator rules that switch tracing on and off "
+                      "at the job's start and end, and exit", O_HAO },
     { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
     { 0 }
 };
@@ -112,6 +121,16 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
         case O_ATTACH: c->attach = p.arg; break;
         case O_SECONDS: c->seconds = fst_opt_u64(&p, 1, 86400 * 365); break;
         case O_REMOTE: c->remote = 1; break;
+        case O_AUTH: c->auth_file = p.arg; break;
+        case O_JOB: {
+            fst_jobwin *j = fst_jobwin_new(p.arg);
+            if (!j)
+                fst_opt_fail(&p, "--job wants a job name (1 to 8 letters, digits, $, # or @), not '%s'", p.arg);
+            fst_jobwin_free(j);
+            c->job = p.arg;
+            break;
+        }
+        case O_HAO: c->hao = 1; break;
         case O_TRACEOPT:
             if (strcmp(p.arg, "noregs") && strcmp(p.arg, "traditional") && strcmp(p.arg, "regsfirst"))
                 fst_opt_fail(&p, "--traceopt wants noregs, traditional or regsfirst, not '%s'", p.arg);
@@ -134,6 +153,15 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
         }
     }
     int npos = argc - p.optind;
+    if (c->hao && !c->job)
+        fst_opt_fail(&p, "--hao goes with --job=NAME");
+    if (c->hao)
+        return;
+    if (c->job && (c->sample || c->tf))
+        fst_opt_fail(&p, "--job reads the console lines of a text log: not with --sample or --from-tf (a tf file "
+                         "holds no console; --job --hao prints the rules that switch tracing at the job)");
+    if (c->auth_file && !c->attach)
+        fst_opt_fail(&p, "--http-auth goes with --attach (fst-capture's own Hercules gets a password of its own)");
     if (c->out && !strcmp(c->out, "-"))   /* not a file named '-' (issue 16) */
         fst_opt_fail(&p, "-o -: a trace is written to a file (its end is rewritten when the run ends); "
                          "give a file name, then fst-report FILE");
@@ -144,9 +172,9 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
     if (c->sample && (c->fromlog || c->traceopt || c->max || c->keeplog || c->numcpu > 1))
         fst_opt_fail(&p, "--sample does not trace: --from-log, --from-tf, --traceopt, --max-instructions, "
                          "--keep-log and --numcpu do not go with it");
-    if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog || c->numcpu > 1))
+    if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog || c->numcpu > 1 || c->job))
         fst_opt_fail(&p, "--via=module runs one program on one CPU with no Hercules trace: --from-log, --from-tf, "
-                         "--sample, --range, --traceopt, --keep-log and --numcpu do not go with it");
+                         "--sample, --range, --traceopt, --keep-log, --numcpu and --job do not go with it");
     if (c->module && !c->via_module)
         fst_opt_fail(&p, "--module goes with --via=module");
     if (c->sample && c->range && !c->attach)
@@ -199,6 +227,10 @@ int main(int argc, char **argv)
     fst_capopts c = { 0 };
     const char *program = NULL;
     parse_args(&c, argc, argv, &program);
+    if (c.hao) {
+        fst_jobwin_hao(c.job, stdout);
+        return fflush(stdout) ? FST_EXIT_FAIL : FST_EXIT_OK;
+    }
     if (c.arch < 0)
         c.arch = c.fromlog ? FST_ARCH_UNKNOWN : FST_ARCH_S370;
     char *defout = NULL;

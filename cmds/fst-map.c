@@ -4,6 +4,7 @@
 */
 #include "analyze/decode.h"
 #include "capture/hercules/ins.h"
+#include "model/mapspaces.h"
 #include "model/progmodel.h"
 #include "trace/tracebin.h"
 #include "common/err.h"
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_OUT = 'o', O_MEMBER = 1000, O_KIND, O_LOADPOINT, O_ABSOLUTE, O_IMAGE, O_TRACE, O_OSIDS };
+enum { O_OUT = 'o', O_MEMBER = 1000, O_KIND, O_LOADPOINT, O_ABSOLUTE, O_IMAGE, O_TRACE, O_OSIDS, O_SPACE };
 
 static const fst_option options[] = {
     { 0, "member", "NAME", "the link step of this member or alias in a listing of several (or its "
@@ -29,6 +30,8 @@ static const fst_option options[] = {
       "its routine identifiers; without FILE, list the routines it names", O_IMAGE },
     { 0, "trace", "TRACE", "a trace: its storage image and call targets find (or check) the "
       "load points", O_TRACE },
+    { 0, "space", "HEX", "with --trace: look only at the address space whose CR1 is HEX (default: every space; "
+      "the spaces that ran the module are named on stderr)", O_SPACE },
     { 0, "os-ids", NULL, "listing an image: take every 47F0F0xx identifier, not only FORTRAN's",
       O_OSIDS },
     { 'o', "output", "FILE", "write the CSV to FILE (default: standard output)", O_OUT },
@@ -56,7 +59,8 @@ typedef struct args {
     fst_pm_opts opts;
     const char *out, *image, *trace;
     const char *lp[64];
-    int nlp, absolute, osids;
+    int nlp, absolute, osids, space_set;
+    uint64_t space;
 } args;
 
 static void parse_args(args *a, int argc, char **argv, int *first)
@@ -82,12 +86,19 @@ static void parse_args(args *a, int argc, char **argv, int *first)
         case O_IMAGE: a->image = p.arg; break;
         case O_TRACE: a->trace = p.arg; break;
         case O_OSIDS: a->osids = 1; break;
+        case O_SPACE:
+            if (fst_parse_u64(p.arg, 16, &a->space))
+                fst_opt_fail(&p, "--space wants the hex CR1 value of an address space, not '%s'", p.arg);
+            a->space_set = 1;
+            break;
         case O_OUT: a->out = p.arg; break;
         }
     }
     *first = p.optind;
     if (p.optind >= argc && !a->image && !a->trace)
         fst_opt_fail(&p, "no map FILE given");
+    if (a->space_set && !a->trace)
+        fst_opt_fail(&p, "--space goes with --trace");
 }
 
 /* --load-point=[MODULE=]HEX */
@@ -139,10 +150,25 @@ static uint64_t *call_targets(fst_tr *r, size_t *n)
     return v;
 }
 
-/* Find the load point of every module that has none; check the others. */
-static void use_evidence(fst_pm *pm, const fst_pm_evidence *ev)
+/* With a trace and no image given: where each address space ran the module
+** (capture/mapspaces.h); 1 and *lp when that decides, 0 (err set) when not. */
+static int by_spaces(fst_pm *pm, int k, const args *a, const fst_space_ev *sev, size_t nsev, uint64_t *lp,
+                     fst_err *err)
 {
-    fst_err err;
+    fst_placement pl;
+    char note[700];
+    if (a->image || !sev || fst_pm_place_in_spaces(pm, k, sev, nsev, a->space_set ? &a->space : NULL, &pl, err) < 0)
+        return 0;
+    fst_placement_say(pm, k, &pl, note, sizeof note);
+    fst_note("%s", note);
+    *lp = pl.load_point;
+    return 1;
+}
+
+/* Find the load point of every module that has none; check the others. */
+static void use_evidence(fst_pm *pm, const fst_pm_evidence *ev, const args *a, const fst_space_ev *sev, size_t nsev)
+{
+    fst_err err, serr = { 0 };
     for (size_t k = 0; k < fst_pm_nmodules(pm); k++) {
         const fst_pm_module *m = fst_pm_module_at(pm, k);
         uint64_t lp;
@@ -151,8 +177,16 @@ static void use_evidence(fst_pm *pm, const fst_pm_evidence *ev)
                 fst_die_err(&err);
             continue;
         }
-        if (fst_pm_find_load_point(pm, (int)k, ev, &lp, &err) < 0 ||
-            fst_pm_set_load_point(pm, (int)k, lp, &err) < 0)
+        if (by_spaces(pm, (int)k, a, sev, nsev, &lp, &serr)) {
+            if (fst_pm_set_load_point(pm, (int)k, lp, &err) < 0)
+                fst_die_err(&err);
+            continue;
+        }
+        if (a->space_set && serr.msg[0])
+            fst_die_err(&serr);
+        if (fst_pm_find_load_point(pm, (int)k, ev, &lp, &err) < 0)
+            fst_die_err(serr.msg[0] ? &serr : &err);   /* the spaces' candidates say more */
+        if (fst_pm_set_load_point(pm, (int)k, lp, &err) < 0)
             fst_die_err(&err);
     }
 }
@@ -221,8 +255,14 @@ int main(int argc, char **argv)
     if (first >= argc && fst_pm_from_image(pm, a.image ? a.image : a.trace, ev.image, ev.nimage,
                                            a.osids ? FST_SCAN_OS : 0, &err) < 0)
         fst_die_err(&err);
-    else if (first < argc && (a.image || a.trace))
-        use_evidence(pm, &ev);
+    else if (first < argc && (a.image || a.trace)) {
+        fst_space_ev *sev = NULL;
+        size_t nsev = 0;
+        if (a.trace && !a.image && strcmp(a.trace, "-") && fst_space_evidence(a.trace, &sev, &nsev, &err) < 0)
+            fst_die_err(&err);
+        use_evidence(pm, &ev, &a, sev, nsev);
+        fst_space_evidence_free(sev, nsev);
+    }
     if (ev.nimage)
         fst_pm_bound_by_image(pm, ev.image, ev.nimage);
 

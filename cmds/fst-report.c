@@ -8,6 +8,7 @@
 #include "analyze/pricing.h"
 #include "analyze/profile.h"
 #include "analyze/sampled.h"
+#include "model/mapspaces.h"
 #include "model/progmodel.h"
 #include "trace/tracebin.h"
 #include "common/err.h"
@@ -39,7 +40,8 @@ static const fst_option generic[] = {
     { 0, "cpu", "problem", "count problem-state time only (supervisor time is excluded)", O_CPU },
     { 0, "supervisor", "task|row", "supervisor time: charged to the task it runs for (default) or its own row '(supervisor)'",
       O_SUPERVISOR },
-    { 0, "space", "HEX", "profile only the address space whose CR1 (segment table) is HEX: one job of a whole system",
+    { 0, "space", "HEX|all", "profile only the address space whose CR1 (segment table) is HEX: one job of a whole "
+      "system (default with --map: the spaces the map's program ran in; all: every space)",
       O_SPACE },
     { 0, "tail-calls", NULL, "count a branch without link to a routine's entry (gcc's sibling call) as a call", O_TAILCALLS },
 };
@@ -48,8 +50,9 @@ typedef struct report {
     const char *format, *out, *clockspec, *member;
     const char **maps, **excl;
     size_t nmaps, nexcl;
-    int have_lp;
+    int have_lp, space_all;
     uint64_t lp;
+    fst_pm_placed placed;   /* where the map's program ran (capture/mapspaces.h) */
     fst_replay_opts ro;
     fst_fopt_val *fopts;
     size_t nfopts;
@@ -187,10 +190,16 @@ static void parse(report *r, int argc, char **argv, const char **path)
             break;
         case O_SPACE: {
             uint64_t v;
+            if (!strcmp(p.arg, "all")) {
+                r->space_all = 1;
+                r->ro.space_set = 0;
+                break;
+            }
             if (fst_parse_u64(p.arg, 16, &v))
                 fst_opt_fail(&p, "--space wants the hex CR1 value of an address space, not '%s'", p.arg);
             r->ro.space = v;
             r->ro.space_set = 1;
+            r->space_all = 0;
             break;
         }
         case O_TAILCALLS: r->ro.tail_calls = 1; break;
@@ -208,12 +217,29 @@ static void parse(report *r, int argc, char **argv, const char **path)
     free(sum);
 }
 
-static fst_pm *load_maps(const report *r, fst_tr *tr)
+/* The maps, placed where the trace ran them (capture/mapspaces.h); without --space, the
+** profile is then the one of the spaces that ran the map's program. */
+static fst_pm *load_maps(report *r, fst_tr *tr, const char *path)
 {
     fst_err err;
     fst_pm *pm;
-    if (fst_pm_for_trace(&pm, r->maps, r->nmaps, r->member, tr, r->have_lp ? &r->lp : NULL, &err) < 0)
+    fst_pm_trace_opts o = { strcmp(path, "-") ? path : NULL, r->have_lp ? &r->lp : NULL,
+                            r->ro.space_set ? &r->ro.space : NULL };
+    if (fst_pm_for_trace_placed(&pm, r->maps, r->nmaps, r->member, tr, &o, &r->placed, &err) < 0)
         fst_die("%s%s", err.msg, !r->have_lp && strstr(err.msg, "load point") ? " (give --load-point=HEX)" : "");
+    const fst_placement *at = &r->placed.at;
+    if (r->placed.note[0])
+        fst_note("%s", r->placed.note);
+    if (r->placed.note2[0])
+        fst_note("%s", r->placed.note2);
+    if (r->placed.from_trace && !r->ro.space_set && !r->space_all && at->nspaces && at->spaces[0] != FST_PLACE_REAL &&
+        at->spaces[0] != FST_PLACE_UNKNOWN) {
+        r->ro.space_set = 1;
+        r->ro.space = at->spaces[0];
+        r->ro.spaces = at->spaces;
+        r->ro.nspaces = at->nspaces;
+        fst_note("profiling the address space%s that ran it (--space=all for every space)", at->nspaces > 1 ? "s" : "");
+    }
     return pm;
 }
 
@@ -288,7 +314,7 @@ int main(int argc, char **argv)
     fst_tr *tr = fst_tr_open(fst_opt_infile(path), &err);   /* "-": standard input */
     if (!tr)
         fst_die_err(&err);
-    fst_pm *pm = load_maps(&r, tr);
+    fst_pm *pm = load_maps(&r, tr, path);
     r.ro.exclude = r.excl;
     r.ro.clock = clk;
     r.ro.warn = warn_cb;
@@ -311,11 +337,15 @@ int main(int argc, char **argv)
                 fst_warn("%s is a sampled trace: it has no calls, so the %s report shows none (call counts 0, "
                          "no arcs); it prints the sampled time it has", path, r.format);
         fst_note("%s", FST_SAMPLED_BIAS);
+        for (size_t i = 0; i < r.nfopts; i++)
+            if (!strcmp(r.fopts[i].name, "by-task"))
+                fst_die("%s is a sampled trace: --by-task needs tasks, and samples hold a PSW each, no task (use "
+                        "--space=CR1 to split a 4.7+ sample by address space)", path);
     }
     if ((sampled ? fst_sampled_build(tr, pm, &r.ro, &prof, sinks + 1, fmt->event ? 1 : 0, &err)
                  : fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err)) < 0)
         fst_die_err(&err);
-    if (r.ro.space_set && !sampled && fst_profile_space_check(&prof, r.ro.space, &err) < 0)
+    if (r.ro.space_set && !r.ro.nspaces && !sampled && fst_profile_space_check(&prof, r.ro.space, &err) < 0)
         fst_die_err(&err);
     fst_out out; /* all or nothing: no half-written report is left behind (common/outfile.h) */
     if (fst_out_open(&out, r.out, &err) < 0)

@@ -95,6 +95,8 @@ static int task_rows(FILE *out, const fst_profile *p)
     for (size_t t = 0; t < p->ntasks && !rc; t++) {
         const fst_taskprof *tp = &p->tasks[t];
         char space[24], sec[32], entry[24];
+        if (tp->excluded)
+            continue;   /* of an address space --space leaves out */
         fst_space_name(tp->space, space);
         for (size_t i = 0; i < p->nr && !rc; i++) {
             const fst_taskroutine *r = &tp->r[i];

@@ -171,7 +171,7 @@ static int arc(FILE *out, const fst_profile *p, size_t i)
                          ju(fst_fx_to_ns(a->cost)), i + 1 < p->narcs ? "," : "") < 0);
 }
 
-static int task(FILE *out, const fst_profile *p, size_t i)
+static int task(FILE *out, const fst_profile *p, size_t i, int last)
 {
     const fst_taskprof *t = &p->tasks[i];
     char space[24];
@@ -183,7 +183,7 @@ static int task(FILE *out, const fst_profile *p, size_t i)
                               "\"time_ns\": %s, \"uncertain\": %s}%s\n",
                          ju(t->insns), ju(t->problem_insns),
                          ju(t->cost), ju(fst_fx_to_ns(t->cost)), t->uncertain ? "true" : "false",
-                         i + 1 < p->ntasks ? "," : "") < 0);
+                         last ? "" : ",") < 0);
 }
 
 static int pricing(FILE *out, const fst_fctx *fc, const fst_profile *p)
@@ -234,8 +234,13 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
                   ju(p->unc_dispatches + p->inferred), ju(p->unc_calls), ju(p->unc_insns)) < 0;
     rc |= pricing(out, fc, p);
     rc |= fprintf(out, "  \"tasks\": [\n") < 0;
+    /* the tasks of an address space --space leaves out are none of this report's */
+    size_t last = SIZE_MAX;
+    for (size_t i = 0; i < p->ntasks; i++)
+        last = p->tasks[i].excluded ? last : i;
     for (size_t i = 0; i < p->ntasks && !rc; i++)
-        rc |= task(out, p, i);
+        if (!p->tasks[i].excluded)
+            rc |= task(out, p, i, i == last);
     rc |= fprintf(out, "  ],\n  \"routines\": [\n") < 0;
     for (size_t i = 0; i < p->nr && !rc; i++)
         rc |= routine(out, p, i);

@@ -198,6 +198,8 @@ static void exec(mt_ctx *c, const fst_event *e)
         new_image(c);
     c->next_image = 0;
     c->used = 1;
+    if (e->other_space)
+        return;     /* --space: another address space's instructions, maybe at the same addresses */
     uint64_t v = e->cost;
     if (e->profile && e->profile->sampled && !c->l.exact)
         v = 1; /* real LOGTIME data: each sample is one interval-timer interrupt */

@@ -374,6 +374,49 @@ int fst_pm_find_load_point(const fst_pm *pm, int module, const fst_pm_evidence *
     return rc < 0 ? -1 : 0;
 }
 
+int fst_pm_rank_load_points(const fst_pm *pm, int module, const fst_pm_evidence *ev, fst_pm_cand *out,
+                            size_t max, size_t *n, fst_err *err)
+{
+    job j;
+    votes t = { 0 };
+    *n = 0;
+    int rc = setup(&j, pm, module, ev, err);
+    if (rc == 0 && j.na)
+        rc = trace_votes(&j, &t, err);
+    if (rc == 0) {
+        size_t k = keep(&j, &t, 0);
+        sort_n(t.v, k, sizeof *t.v, by_score);
+        for (size_t i = 0; i < k && i < max; i++)
+            out[(*n)++] = (fst_pm_cand){ t.v[i].lp, t.v[i].hits, t.v[i].miss };
+    }
+    free(j.a);
+    free(t.v);
+    free(t.slot);
+    return rc < 0 ? -1 : 0;
+}
+
+int fst_pm_score_at(const fst_pm *pm, int module, const fst_pm_evidence *ev, uint64_t load_point,
+                    fst_pm_cand *c, fst_err *err)
+{
+    job j;
+    *c = (fst_pm_cand){ load_point, 0, 0 };
+    if (setup(&j, pm, module, ev, err) < 0)
+        return -1;
+    uint64_t last = UINT64_MAX;
+    for (size_t k = j.m->first; k < j.m->first + j.m->count; k++) {
+        const fst_pm_sym *s = fst_pm_sym_at(pm, k);
+        uint64_t a = load_point + s->origin;
+        if (!is_routine(s) || a == last)
+            continue;
+        last = a;
+        c->hits += count_in(&j, a, a + 1) > 0;
+    }
+    if (j.extent)
+        c->miss = (unsigned)(count_in(&j, load_point, load_point + j.extent) - c->hits);
+    free(j.a);
+    return 0;
+}
+
 int fst_pm_check_load_point(const fst_pm *pm, int module, uint64_t load_point,
                             const fst_pm_evidence *ev, fst_err *err)
 {

@@ -157,6 +157,18 @@ typedef struct fst_pm_evidence {
 ** is an error that says so and lists the candidates, never a guess (map_match.c). */
 int fst_pm_find_load_point(const fst_pm *pm, int module, const fst_pm_evidence *ev,
                            uint64_t *load_point, fst_err *err);
+/* The candidates the addresses of ev alone give (the image is not looked at), best first
+** by score (routine starts hit minus other addresses inside the module), at most max of
+** them in out, their count in *n. -1 (err) only when there are too many addresses. */
+typedef struct fst_pm_cand {
+    uint64_t load_point;
+    unsigned hits, miss;    /* addresses at routine starts; other addresses inside the module */
+} fst_pm_cand;
+int fst_pm_rank_load_points(const fst_pm *pm, int module, const fst_pm_evidence *ev, fst_pm_cand *out,
+                            size_t max, size_t *n, fst_err *err);
+/* The hits and misses of ev's addresses at one load point. */
+int fst_pm_score_at(const fst_pm *pm, int module, const fst_pm_evidence *ev, uint64_t load_point,
+                    fst_pm_cand *c, fst_err *err);
 /* Check a load point given by the user against the evidence: fails when an address of a
 ** confined trace lies outside the module, or when the routine names in the image line up
 ** somewhere else (the mismatch is reported, not guessed past). */

@@ -71,14 +71,14 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     if (h->v4) /* 4.x: the statements of the fixtures' runs only (an unknown one stops it) */
         snprintf(cnf, sizeof cnf,
                  "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-                 "PANRATE FAST\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
-                 archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, http);
+                 "PANRATE FAST\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n%s",
+                 archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, http, o->console ? "0009 3215-C /\n" : "");
     else
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s%s%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s%s%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n%s",
              archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http, o->ldmod ? "LDMOD " : "",
-             o->ldmod ? o->ldmod : "", o->ldmod ? "\n" : "");
+             o->ldmod ? o->ldmod : "", o->ldmod ? "\n" : "", o->console ? "0009 3215-C /\n" : "");
     /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
     ** the script */
     if (o->ldmod) /* the module records: no tracing; fst stops Hercules at the program's end */

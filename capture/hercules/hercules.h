@@ -73,6 +73,8 @@ typedef struct fst_herc_opts {
     unsigned httpport;      /* nonzero: no tracing, an HTTP server on this port instead
                                (fst-capture --sample, capture/sample/samplecap.h) */
     const char *httpauth;   /* with httpport: "USER PASSWORD" for HTTPPORT's AUTH, or NULL */
+    int console;            /* 1: a console at 009 (3215-C) whose lines Hercules logs: a program's
+                               JES2-like messages for fst-capture --job (capture/jobwin.h) */
     int probe;              /* 1: run `hercules --help=version` in the folder first, and drive
                                it as its banner says (capture/hercules/hercver.h); 0: as 3.13 */
     const char *ldmod;      /* fst's module (absolute path): loaded with LDMOD, no tracing;

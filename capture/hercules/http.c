@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -247,4 +248,39 @@ out:
     free(ans);
     close(fd);
     return rc;
+}
+
+int fst_http_auth_from(fst_http_addr *a, const char *file, const char *env, fst_err *err)
+{
+    char line[200];
+    const char *src = file;
+    if (file) {
+        FILE *f = fopen(file, "r");
+        struct stat sb;
+        if (!f)
+            return fst_errno(err, "%s: cannot open", file);
+        if (!fstat(fileno(f), &sb) && (sb.st_mode & 077)) {
+            fclose(f);
+            return fst_errf(err, "%s: others may read it (mode %03o): keep a password file to yourself (chmod 600 %s)",
+                            file, (unsigned)(sb.st_mode & 0777), file);
+        }
+        int ok = fgets(line, sizeof line, f) != NULL;
+        fclose(f);
+        if (!ok)
+            return fst_errf(err, "%s: empty: it should hold USER:PASSWORD on its first line", file);
+    } else {
+        const char *v = env ? getenv(env) : NULL;
+        if (!v || !*v)
+            return 0;
+        if (strlen(v) >= sizeof line)
+            return fst_errf(err, "$%s: user and password too long", env);
+        strcpy(line, v);
+        src = env;
+    }
+    line[strcspn(line, "\r\n")] = 0;
+    char *colon = strchr(line, ':');
+    if (!colon || colon == line)
+        return fst_errf(err, "%s%s: wants USER:PASSWORD", file ? "" : "$", src);
+    *colon = 0;
+    return fst_http_set_auth(a, line, colon + 1, err) < 0 ? -1 : 1;
 }

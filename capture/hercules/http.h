@@ -38,6 +38,14 @@ typedef struct fst_http_addr {
 ** Hercules 3.13, does not hand the machine to whoever connects). -1 when too long. */
 int fst_http_set_auth(fst_http_addr *a, const char *user, const char *password, fst_err *err);
 
+/* The user and password of a Hercules HTTP server that wants them (HTTPPORT ... AUTH),
+** never from the command line (where `ps` shows them): from `file` when not NULL (its
+** first line, "USER:PASSWORD"; a file others may read is refused), else from the
+** environment variable `env` ("USER:PASSWORD") when set. 0 when neither is given (no
+** authorization), 1 when set, -1 (err) for a file that cannot be read, a line without
+** ':' or a user or password too long. */
+int fst_http_auth_from(fst_http_addr *a, const char *file, const char *env, fst_err *err);
+
 /* host: a numeric IPv4/IPv6 address or a name; port 1-65535. */
 int fst_http_resolve(fst_http_addr *a, const char *host, unsigned port, fst_err *err);
 /* 1 when the address is a loopback address (127/8, ::1). */

@@ -31,6 +31,9 @@ typedef struct fst_capopts {
     int sample, remote;     /* --sample */
     unsigned hz;
     const char *attach;
+    const char *auth_file;  /* --http-auth (with --attach) */
+    const char *job;        /* --job=NAME: only its window of a text log (capture/read/jobwin.h) */
+    int hao;                /* --hao: print the hao rules of --job, nothing else */
     uint64_t seconds, lo, hi;
     int via_module;         /* --via=module */
     const char *module;     /* --module=PATH, or NULL */

@@ -16,9 +16,10 @@ int fst_capture_sample(fst_capopts *c, const char *program, const fst_ins *ins)
     sc.program = program;
     sc.ins = c->attach ? NULL : ins;
     sc.herc = (fst_herc_opts){ c->hercules, c->arch, NULL, NULL, fst_capture_mainsize(c, ins), 1, 0, NULL,
-                               1 }; /* 3.13 and 4.x are driven differently: the banner says which */
+                               0, 1 }; /* 3.13 and 4.x are driven differently: the banner says which */
     sc.attach = c->attach;
     sc.allow_remote = c->remote;
+    sc.auth_file = c->auth_file;
     sc.hz = c->hz;
     sc.seconds = c->seconds;
     sc.timeout = c->timeout;

@@ -5,6 +5,7 @@
 */
 #include "capture/modes/mode_int.h"
 #include "capture/read/herclog.h"
+#include "capture/read/jobwin.h"
 #include "common/err.h"
 
 #include <errno.h>
@@ -37,6 +38,7 @@ static void progress(const fst_capopts *c, const fst_hlog *h, double t0, int las
 typedef struct pump_ctx {
     fst_capopts *c;
     fst_hlog *h;
+    fst_jobwin *job;      /* --job, or NULL */
     fst_tw *w;
     fst_herc *herc;       /* NULL for --from-log */
     FILE *keep;
@@ -57,6 +59,8 @@ static const char *should_stop(pump_ctx *p)
     const fst_hlog_stats *st = fst_hlog_getstats(p->h);
     if (fst_capture_stopsig)
         return "interrupted";
+    if (p->job && fst_jobwin_ended(p->job))
+        return "job-ended";
     if (p->herc && st->ended && !p->herc->tf) /* the program ended (capture/read/progend.h); every trace line */
         return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules/hercules.c);
                                    4.x tf: read to the FIFO's end, where the file was closed */
@@ -67,6 +71,13 @@ static const char *should_stop(pump_ctx *p)
     return NULL;
 }
 
+/* What the job's window passes on (capture/read/jobwin.h): to the log parser. */
+static int to_parser(void *ctx, const char *data, size_t n)
+{
+    pump_ctx *p = ctx;
+    return fst_hlog_feed(p->h, data, n, p->err);
+}
+
 /* A piece of the log: kept, parsed, and watched while Hercules starts. NULL, or why the
 ** capture ends. */
 static const char *take(pump_ctx *p, const char *buf, size_t n)
@@ -75,7 +86,7 @@ static const char *take(pump_ctx *p, const char *buf, size_t n)
         fst_errno(p->err, "%s: cannot write", p->c->keeplog);
         return failure(p, "error");
     }
-    if (fst_hlog_feed(p->h, buf, n, p->err))
+    if (p->job ? fst_jobwin_feed(p->job, buf, n, to_parser, p) : fst_hlog_feed(p->h, buf, n, p->err))
         return failure(p, "error");
     if (p->herc && p->herc->watching &&
         fst_herc_watch(p->herc, buf, n, fst_hlog_getstats(p->h)->insns > 0, p->err))
@@ -254,15 +265,17 @@ void fst_capstream_abandon(fst_capstream *s)
 
 /* Read the input to its end, then stop Hercules (its exit status and last words into
 ** status and tail). Returns why the capture ended. */
-static const char *read_all(fst_capstream *s, fst_hlog *h, fst_err *err, int *failed, int *status, char *tail,
-                            size_t cap)
+static const char *read_all(fst_capstream *s, fst_hlog *h, fst_jobwin *job, fst_err *err, int *failed, int *status,
+                            char *tail, size_t cap)
 {
     double t = fst_capture_now();
     if (s->herc)
         s->herc->keep = s->keep; /* 4.x with tf: the log is not the trace, and is kept as it is read */
-    pump_ctx pc = { s->c, h, s->w, s->herc, s->keep, err, failed, t, t, t };
+    pump_ctx pc = { s->c, h, job, s->w, s->herc, s->keep, err, failed, t, t, t };
     const char *end = pump(&pc, s->in);
     progress(s->c, h, 0, 1);
+    if (!*failed && job && fst_jobwin_finish(job, to_parser, &pc))
+        *failed = 1;
     if (!*failed && fst_hlog_finish(h, err))
         *failed = 1;
     if (s->herc) {
@@ -293,7 +306,39 @@ static int completed(const fst_capstream *s, const fst_hlog_stats *st, const cha
         *end = "hercules-exited";
         return 0;
     }
-    return !strcmp(*end, "max-instructions") || !strcmp(*end, "idle"); /* N instructions; the input as written */
+    /* N instructions; the input as written; the job */
+    return !strcmp(*end, "max-instructions") || !strcmp(*end, "idle") || !strcmp(*end, "job-ended");
+}
+
+/* --job: a job that never started is an error (1); one whose end the input did not reach
+** leaves the trace incomplete; one captured whole is said. */
+static int job_end(const fst_capstream *s, const fst_jobwin *job, const fst_hlog_stats *st, const char **end,
+                   int *complete, int said)
+{
+    const char *src = s->c->fromlog ? s->c->fromlog : "Hercules' log";
+    if (!job)
+        return 0;
+    if (!said && *complete && fst_jobwin_started(job) && !fst_jobwin_ended(job)) {
+        *complete = 0;
+        *end = "job-not-ended";
+    }
+    if (!said)
+        return 0;
+    if (!fst_jobwin_started(job)) {
+        fst_capture_remove(s->c->out);
+        fst_error("%s: no '$HASP373 %s STARTED' in %llu lines: the job did not start while it was read (is its "
+                  "console in this log?)", src, fst_jobwin_name(job), (unsigned long long)fst_jobwin_lines(job));
+        return 1;
+    }
+    if (!strcmp(*end, "job-not-ended"))
+        fst_warn("%s: the input ended after '$HASP373 %s STARTED' (line %llu) but before its '$HASP395 %s ENDED': "
+                 "%s holds %llu instructions and is marked incomplete", src, fst_jobwin_name(job),
+                 (unsigned long long)fst_jobwin_start_line(job), fst_jobwin_name(job), s->c->out,
+                 (unsigned long long)st->insns);
+    else if (!s->c->quiet && fst_jobwin_ended(job))
+        fst_note("%s: the job %s, lines %llu to %llu of %s", s->c->out, fst_jobwin_name(job),
+                 (unsigned long long)fst_jobwin_start_line(job), (unsigned long long)fst_jobwin_end_line(job), src);
+    return 0;
 }
 
 /* The footer's keys from the reader's figures (kept in store). */
@@ -444,9 +489,11 @@ int fst_capstream_run(fst_capstream *s)
         fst_hlog_want_tf(h);
     int failed = 0, status = 0;
     char tail[2048] = "";
-    const char *end = read_all(s, h, &err, &failed, &status, tail, sizeof tail);
+    fst_jobwin *job = c->job ? fst_jobwin_new(c->job) : NULL;
+    const char *end = read_all(s, h, job, &err, &failed, &status, tail, sizeof tail);
     const fst_hlog_stats *st = fst_hlog_getstats(h);
     int complete = completed(s, st, &end), code;
+    job_end(s, job, st, &end, &complete, 0);
     char store[24][32], tfwhy[300] = "";
     fst_kv ftr[32];
     int nf = 0;
@@ -458,8 +505,15 @@ int fst_capstream_run(fst_capstream *s)
         failed_run(s, h, &err, end);
         input_warnings(c->fromlog ? c->fromlog : "Hercules' log", st);
         code = FST_EXIT_FAIL;
-    } else
+    } else if (job && !fst_jobwin_started(job)) {
+        fst_tw_abandon(s->w);
+        code = job_end(s, job, st, &end, &complete, 1) ? FST_EXIT_FAIL : FST_EXIT_OK;
+    } else {
         code = close_trace(s, h, end, complete, status, tail, tfwhy, ftr);
+        if (code == FST_EXIT_OK)
+            job_end(s, job, st, &end, &complete, 1);
+    }
+    fst_jobwin_free(job);
     fst_hlog_free(h);
     return code;
 }

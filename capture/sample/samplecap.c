@@ -180,7 +180,8 @@ int fst_samplecap_run(const fst_samplecap *sc, fst_samplecap_result *res, fst_er
     if (sc->attach) {
         char host[256];
         unsigned port = 0; /* set by parse_attach (gcc -O2 cannot see it) */
-        if (parse_attach(sc->attach, host, sizeof host, &port, err) || fst_http_resolve(&addr, host, port, err))
+        if (parse_attach(sc->attach, host, sizeof host, &port, err) || fst_http_resolve(&addr, host, port, err) ||
+            fst_http_auth_from(&addr, sc->auth_file, "FST_HTTP_AUTH", err) < 0)
             return -1;
         if (!sc->allow_remote && !fst_http_is_loopback(&addr))
             return fst_errf(err, "--attach=%s: not a loopback address; to sample a Hercules on another machine, "

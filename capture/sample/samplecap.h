@@ -39,6 +39,7 @@ typedef struct fst_samplecap {
     const fst_ins *ins;         /* its image (NULL with attach) */
     fst_herc_opts herc;         /* own Hercules: how to run it (httpport is set here) */
     const char *attach;         /* "HOST:PORT" or NULL */
+    const char *auth_file;      /* attach: USER:PASSWORD from this file, else from $FST_HTTP_AUTH (http.h) */
     int allow_remote;
     unsigned hz;
     uint64_t seconds;           /* attach: stop after (0 = until Ctrl-C or a disabled wait) */

@@ -79,6 +79,11 @@ if [ -n "$H313" ]; then
         expect_fail "sampled under 3.13: fst-report --space says its samples carry no address space" 2 \
             "s3.trace: --space: its samples carry no address space \(no CR1: sampled from Hercules 3.13" \
             fst-report --format=csv --space=21000 "$T/s3.trace"
+        fst-report --format=csv "$T/s3.trace" > /dev/null 2> "$T/rerr"
+        expect_eq "sampled under 3.13: fst-report warns that every space's samples are mixed" 1 \
+            "$(grep -c 'samples ran with DAT on but carry no address space .*mixed' "$T/rerr")"
+        expect_fail "sampled: --by-task refused in one line" 2 "a sampled trace: --by-task needs tasks" \
+            fst-report --format=csv --by-task "$T/s3.trace"
     else
         fail "sampled under 3.13" "$(head -3 "$T/err")"
     fi

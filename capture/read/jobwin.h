@@ -1,0 +1,50 @@
+/*
+** capture/read/jobwin.h — one job's window in a Hercules log: from JES2's
+** `$HASP373 NAME STARTED` to `$HASP395 NAME ENDED` (fst-capture --job=NAME, issue 24).
+**
+** Under MVS 3.8J (TK4-, MVS/CE) JES2 writes these to the master console, and a console
+** Hercules logs (TK4-'s and MVS/CE's integrated 3215-C/1052-C console, or the hardcopy
+** log) shows them among the trace lines. The window passes on, as whole lines:
+**   - before the job starts: only Hercules' own messages (lines whose first word, after a
+**     time stamp, begins with "HHC", and the banner's "Hercules Version" line): the version
+**     and the architecture they say stay known; every trace line is dropped;
+**   - from the line that says the job started to the line that says it ended: everything;
+**   - after that: nothing (fst_jobwin_ended says so, and the capture ends there).
+** The name is compared as JES2 prints it (upper case; the one given is upper-cased), and
+** must be followed by a blank; the first start of the job opens the window, and the end
+** of that job closes it. A line longer than FST_JOBWIN_MAX_LINE is passed on in pieces
+** when the window is open (the parser then says it is too long) and dropped otherwise.
+**
+** Ownership: the window owns its partial line. Errors: none of its own: `out` returning
+** nonzero stops the feed and is returned.
+*/
+#ifndef FST_JOBWIN_H
+#define FST_JOBWIN_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#define FST_JOBWIN_MAX_LINE (64u << 10)
+
+typedef struct fst_jobwin fst_jobwin;
+typedef int (*fst_jobwin_out)(void *ctx, const char *data, size_t n);
+
+/* NULL when the name is not a job name (1-8 characters, letters, digits, $ # @). */
+fst_jobwin *fst_jobwin_new(const char *name);
+/* Feed a piece of the log; what the window passes goes to out(ctx, ...) in whole lines. */
+int fst_jobwin_feed(fst_jobwin *j, const char *buf, size_t n, fst_jobwin_out out, void *ctx);
+/* The last line, if it had no newline (at the end of the input). */
+int fst_jobwin_finish(fst_jobwin *j, fst_jobwin_out out, void *ctx);
+int fst_jobwin_started(const fst_jobwin *j);
+int fst_jobwin_ended(const fst_jobwin *j);
+uint64_t fst_jobwin_start_line(const fst_jobwin *j);  /* line numbers of the two messages (0: not seen) */
+uint64_t fst_jobwin_end_line(const fst_jobwin *j);
+uint64_t fst_jobwin_lines(const fst_jobwin *j);       /* lines read */
+const char *fst_jobwin_name(const fst_jobwin *j);
+/* The Hercules automatic-operator (hao) rules that switch tracing on at the job's start
+** and off at its end, as text for the Hercules console (a comment line first). */
+void fst_jobwin_hao(const char *name, FILE *out);
+void fst_jobwin_free(fst_jobwin *j);
+
+#endif
