@@ -72,6 +72,9 @@ static const fst_cmd cmd = {
     "or '-' for a pipe: hercules ... | fst-capture --from-log=- -o job.trace); with\n"
     "--from-tf, an SDL Hercules 4.x binary trace file (tf ON \"FILE=job.tf\", t+, t-, tf OFF).",
     options,
+    "  0    done (also --attach without --seconds ended by Ctrl-C: its trace is whole)\n"
+    "  2    error (a message says what; a trace begun is kept, marked incomplete)\n"
+    "  130  interrupted (SIGINT, SIGTERM, SIGHUP): the trace so far is kept, marked incomplete\n",
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -154,11 +157,11 @@ static void parse_args(capture *c, int argc, char **argv, const char **program)
         case O_ATTACH: c->attach = p.arg; break;
         case O_SECONDS: c->seconds = fst_opt_u64(&p, 1, 86400 * 365); break;
         case O_REMOTE: c->remote = 1; break;
-        case O_TRACEOPT:
-            if (strcmp(p.arg, "noregs") && strcmp(p.arg, "traditional") && strcmp(p.arg, "regsfirst"))
-                fst_opt_fail(&p, "--traceopt wants noregs, traditional or regsfirst, not '%s'", p.arg);
-            c->traceopt = p.arg;
+        case O_TRACEOPT: {
+            static const char *const modes[] = { "noregs", "traditional", "regsfirst", NULL };
+            c->traceopt = fst_opt_choice(&p, "trace display", modes);
             break;
+        }
         case O_HERC: c->hercules = p.arg; break;
         case O_TIMEOUT: c->timeout = fst_opt_u64(&p, 0, 86400 * 365); break;
         case O_MAX: c->max = fst_opt_u64(&p, 1, UINT64_MAX); break;

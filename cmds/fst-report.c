@@ -27,7 +27,7 @@ enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUD
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
-    { 0, "format", "F", "the report format (default fortstat; see the list below)", O_FORMAT },
+    { 0, "format", "F", "the report format (default fortstat; the formats are listed above)", O_FORMAT },
     { 'o', "output", "FILE", "write the report to FILE (default: standard output)", O_OUT },
     { 0, "statin", "FILE", "time only the routines named on these STATIN cards (and the mainline)", O_STATIN },
     { 0, "map", "FILE", "routine names from a map: IEWL listing, loader map, CESD, CSV or nm -P (repeatable)", O_MAP },
@@ -111,6 +111,16 @@ static char *summary(void)
     return s;
 }
 
+static const char *const *format_names(void)
+{
+    static const char *names[64];
+    size_t n = 0;
+    for (const fst_format *const *f = fst_formats; *f && n + 1 < sizeof names / sizeof *names; f++)
+        names[n++] = (*f)->name;
+    names[n] = NULL;
+    return names;
+}
+
 static int has_option(const fst_format *f, const char *name)
 {
     for (const fst_option *o = f->options; o && o->name; o++)
@@ -151,9 +161,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
     for (int id; (id = fst_opt_next(&p)) != -1;) {
         switch (id) {
         case O_FORMAT:
-            if (!fst_format_find(p.arg))
-                fst_opt_fail(&p, "--format: no format '%s' (see --help for the list)", p.arg);
-            r->format = p.arg;
+            r->format = fst_opt_choice(&p, "format", format_names());
             break;
         case O_OUT: r->out = p.arg; break;
         case O_STATIN: r->ro.statin = p.arg; break;
@@ -180,11 +188,12 @@ static void parse(report *r, int argc, char **argv, const char **path)
             r->ro.cpu_problem = 1;
             break;
         case O_SUPERVISOR:
-            if (!strcmp(p.arg, "row"))
+        {
+            static const char *const pol[] = { "task", "row", NULL };
+            if (!strcmp(fst_opt_choice(&p, "supervisor policy", pol), "row"))
                 r->ro.supervisor = FST_SUP_ROW;
-            else if (strcmp(p.arg, "task"))
-                fst_opt_fail(&p, "--supervisor takes 'task' or 'row', not '%s'", p.arg);
             break;
+        }
         case O_SPACE: {
             uint64_t v;
             if (fst_parse_u64(p.arg, 16, &v))

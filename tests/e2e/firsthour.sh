@@ -1,0 +1,43 @@
+# A newcomer's first hour (issue 26): what a new user meets first — mistyped words, every
+# --help, a wrong file given where a trace or a program belongs — answered with what to do.
+. "$(dirname "$0")/../lib.sh"
+
+fst-capture -q -o "$T/fortg.trace" "$FST_PROGS/fortg.ins"
+
+# a misspelt word gets the nearest name, as git does, in every command (common/opt.c)
+expect_fail "--format=fortsat suggests fortstat" 2 "no format 'fortsat'; did you mean 'fortstat'\?" \
+    fst-report --format=fortsat "$T/fortg.trace"
+expect_fail "--format=calgrind suggests callgrind" 2 "did you mean 'callgrind'\?" \
+    fst-report --format=calgrind "$T/fortg.trace"
+expect_fail "--format=zzz lists the formats" 2 "no format 'zzz' \(one of: fortstat, csv," \
+    fst-report --format=zzz "$T/fortg.trace"
+expect_fail "--formt suggests --format" 2 "unknown option '--formt=csv'; did you mean '--format'\?" \
+    fst-report --formt=csv "$T/fortg.trace"
+expect_fail "fst-diff --format=cvs suggests csv" 2 "did you mean 'csv'\?" \
+    fst-diff --format=cvs "$T/fortg.trace" "$T/fortg.trace"
+expect_fail "fst-capture --traceopt=tradtional suggests traditional" 2 "did you mean 'traditional'\?" \
+    fst-capture --traceopt=tradtional "$FST_PROGS/minimal.ins"
+expect_fail "fst-map --membr suggests --member" 2 "did you mean '--member'\?" fst-map --membr=X x.lst
+expect_fail "fst-dump --sumary suggests --summary" 2 "did you mean '--summary'\?" fst-dump --sumary x
+
+# help texts: each command's own exit statuses; -o - only where there is a -o
+for c in fst-capture fst-report fst-map fst-dump; do
+    if "$c" --help | grep -q 'differences found'; then
+        fail "$c --help does not list fst-diff's exit 1" "$("$c" --help | grep 'differences found')"
+    else ok "$c --help does not list fst-diff's exit 1"; fi
+done
+expect_eq "fst-diff --help lists exit 1" 1 "$(fst-diff --help | grep -c '^  1 *differences found')"
+if fst-dump --help | grep -q -- '-o -'; then fail "fst-dump --help offers no -o" "$(fst-dump --help | grep -- '-o -')"
+else ok "fst-dump --help offers no -o"; fi
+expect_fail "fst-dump has no -o indeed" 2 "unknown option" fst-dump -o - "$T/fortg.trace"
+expect_eq "fst-capture --help: an interrupted capture keeps its trace" 1 \
+    "$(fst-capture --help | grep -c '^  130 .*trace so far is kept, marked incomplete')"
+if fst-capture --help | grep -q 'no partial output'; then fail "fst-capture --help: no 'no partial output' claim"
+else ok "fst-capture --help: no 'no partial output' claim"; fi
+# fst-report's --format help points where the list is (above the options)
+fst-report --help > "$T/help"
+list=$(grep -n '^  fortstat ' "$T/help" | head -1 | cut -d: -f1)
+opt=$(grep -n -- '^  .*--format=F  ' "$T/help" | head -1 | cut -d: -f1)
+if grep -q 'see the list below' "$T/help"; then fail "fst-report --help: no 'see the list below'"
+elif [ "$list" -lt "$opt" ] && grep -- '^  .*--format=F  ' "$T/help" | grep -q 'above'; then ok "fst-report --help: the format list is said to be above, and is"
+else fail "fst-report --help: the format list is said to be above, and is" "list at $list, option at $opt"; fi
