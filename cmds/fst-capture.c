@@ -8,6 +8,7 @@
 #include "capture/hercules.h"
 #include "capture/ins.h"
 #include "capture/samplecap.h"
+#include "capture/sniff.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
@@ -476,6 +477,10 @@ static void load_image(const capture *c, const char *insfile, fst_ins *ins)
     }
     fst_err err;
     if (insfile && fst_ins_load(ins, insfile, maxstore, &err)) {
+        char hint[1024];
+        fst_sniff_hint(fst_sniff(insfile), insfile, hint, sizeof hint);
+        if (hint[0])
+            fst_die("%s: not a Hercules IPL list (.ins): %s", insfile, hint);
         if (why && strstr(err.msg, "does not fit"))
             fst_die("%s (%s)", err.msg, why);
         fst_die_err(&err);

@@ -9,6 +9,7 @@
 #include "analyze/profile.h"
 #include "analyze/sampled.h"
 #include "capture/progmodel.h"
+#include "capture/sniff.h"
 #include "capture/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
@@ -295,8 +296,12 @@ int main(int argc, char **argv)
     if (!clk)
         fst_die_err(&err);
     fst_tr *tr = fst_tr_open(fst_opt_infile(path), &err);   /* "-": standard input */
-    if (!tr)
-        fst_die_err(&err);
+    if (!tr) {
+        char hint[1024];
+        fst_sniff_kind k = fst_sniff(path);
+        fst_sniff_hint(k == FST_SNIFF_TRACE ? FST_SNIFF_UNKNOWN : k, path, hint, sizeof hint);
+        fst_die("%s%s%s", err.msg, hint[0] ? "\n" : "", hint);
+    }
     fst_pm *pm = load_maps(&r, tr);
     r.ro.exclude = r.excl;
     r.ro.clock = clk;

@@ -41,3 +41,24 @@ opt=$(grep -n -- '^  .*--format=F  ' "$T/help" | head -1 | cut -d: -f1)
 if grep -q 'see the list below' "$T/help"; then fail "fst-report --help: no 'see the list below'"
 elif [ "$list" -lt "$opt" ] && grep -- '^  .*--format=F  ' "$T/help" | grep -q 'above'; then ok "fst-report --help: the format list is said to be above, and is"
 else fail "fst-report --help: the format list is said to be above, and is" "list at $list, option at $opt"; fi
+
+# a Hercules log or tf file where a trace or an IPL list belongs: said so, with the line to run
+LOG=$FST_FIXTURES/hercules-3.13/bc_noregs.log
+cp "$LOG" "$T/hercules.log"
+expect_fail "fst-report hercules.log: looks like a Hercules log" 2 \
+    "hercules.log looks like a Hercules log: .*fst-capture --from-log=$T/hercules.log -o job.trace" \
+    fst-report "$T/hercules.log"
+# the advice runs as given
+cmd=$(sed -n 's/.*first, \(fst-capture --from-log=[^ ]* -o job.trace\).*/\1/p' "$T/err")
+(cd "$T" && $cmd 2> /dev/null && fst-report job.trace > /dev/null 2>&1)
+expect_eq "the advised fst-capture line makes a trace fst-report reads" "0" "$?"
+expect_fail "fst-capture hercules.log (as an IPL list): looks like a Hercules log" 2 \
+    "hercules.log: not a Hercules IPL list \(.ins\): .*looks like a Hercules log: .*--from-log=" \
+    fst-capture -o "$T/x.trace" "$T/hercules.log"
+cp "$FST_FIXTURES/hercules-4.9/esa.tf" "$T/job.tf"
+expect_fail "fst-report job.tf: looks like a tf file" 2 "job.tf looks like an SDL Hercules binary trace file.*--from-tf=" \
+    fst-report "$T/job.tf"
+expect_fail "fst-capture fortg.trace (as an IPL list): an fst trace already" 2 "is an fst trace already: report it with fst-report" \
+    fst-capture -o "$T/x.trace" "$T/fortg.trace"
+fst-report "$FST_ROOT/README.md" 2> "$T/err"
+expect_eq "fst-report of other text: the error alone, no hint" "1 0" "$(wc -l < "$T/err") $(grep -c 'looks like' "$T/err")"
