@@ -212,8 +212,9 @@ static void parse(report *r, int argc, char **argv, const char **path)
     if (argc - p.optind != 1)
         fst_opt_fail(&p, argc == p.optind ? "which trace?" : "one trace at a time");
     reject_foreign(&p, r);
-    if (fst_format_find(r->format)->binary && !r->out)
-        fst_opt_fail(&p, "--format=%s writes binary data: say where with -o FILE", r->format);
+    if (fst_format_find(r->format)->binary && !r->out && isatty(STDOUT_FILENO)) /* a pipe or a file takes it */
+        fst_opt_fail(&p, "--format=%s writes binary data, not for a terminal: say where with -o FILE (or > FILE)",
+                     r->format);
     *path = argv[p.optind];
     free(sum);
 }

@@ -62,3 +62,14 @@ expect_fail "fst-capture fortg.trace (as an IPL list): an fst trace already" 2 "
     fst-capture -o "$T/x.trace" "$T/fortg.trace"
 fst-report "$FST_ROOT/README.md" 2> "$T/err"
 expect_eq "fst-report of other text: the error alone, no hint" "1 0" "$(wc -l < "$T/err") $(grep -c 'looks like' "$T/err")"
+
+# a binary format to standard output when it is not a terminal (README: gmon > gmon.out)
+fst-report --format=gmon -o "$T/o.gmon" "$T/fortg.trace" 2> /dev/null
+fst-report --format=gmon "$T/fortg.trace" > "$T/s.gmon" 2> "$T/err"
+expect_eq "--format=gmon > FILE: exit 0" 0 "$?"
+if [ -s "$T/s.gmon" ] && cmp -s "$T/o.gmon" "$T/s.gmon"; then ok "--format=gmon > FILE equals -o FILE"
+else fail "--format=gmon > FILE equals -o FILE" "$(head -2 "$T/err")"; fi
+fst-report --format=monout "$T/fortg.trace" 2> /dev/null | cat > "$T/p.mon"
+fst-report --format=monout -o "$T/o.mon" "$T/fortg.trace" 2> /dev/null
+if [ -s "$T/p.mon" ] && cmp -s "$T/o.mon" "$T/p.mon"; then ok "--format=monout | cat equals -o FILE"
+else fail "--format=monout | cat equals -o FILE"; fi
