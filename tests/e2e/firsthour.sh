@@ -73,3 +73,12 @@ fst-report --format=monout "$T/fortg.trace" 2> /dev/null | cat > "$T/p.mon"
 fst-report --format=monout -o "$T/o.mon" "$T/fortg.trace" 2> /dev/null
 if [ -s "$T/p.mon" ] && cmp -s "$T/o.mon" "$T/p.mon"; then ok "--format=monout | cat equals -o FILE"
 else fail "--format=monout | cat equals -o FILE"; fi
+
+# man pages: help2man's copy of --help, with EXAMPLES and SEE ALSO from man/NAME.h2m
+for c in fst-capture fst-report fst-map fst-diff fst-dump; do
+    page=$(MANWIDTH=200 man -l "$FST_BIN/../man/$c.1" 2> /dev/null)
+    ex=$(printf '%s\n' "$page" | sed -n '/^EXAMPLES/,/^SEE ALSO/p' | grep -c "^ *$c ")
+    see=$(printf '%s\n' "$page" | sed -n '/^SEE ALSO/,$p' | grep -o 'fst-[a-z]*(1)' | sort -u | wc -l)
+    if [ "$ex" -ge 1 ] && [ "$see" -eq 4 ]; then ok "man $c: EXAMPLES ($ex lines of $c) and SEE ALSO (the other 4)"
+    else fail "man $c: EXAMPLES and SEE ALSO" "$ex example lines, $see commands in SEE ALSO"; fi
+done
