@@ -82,3 +82,16 @@ for c in fst-capture fst-report fst-map fst-diff fst-dump; do
     if [ "$ex" -ge 1 ] && [ "$see" -eq 4 ]; then ok "man $c: EXAMPLES ($ex lines of $c) and SEE ALSO (the other 4)"
     else fail "man $c: EXAMPLES and SEE ALSO" "$ex example lines, $see commands in SEE ALSO"; fi
 done
+
+# STATIN cards: one naming no routine is warned about with its line; none matching is an error
+printf 'SUBA\n\nSUAB\n' > "$T/deck"
+fst-report --statin="$T/deck" "$T/fortg.trace" > /dev/null 2> "$T/err"
+expect_eq "STATIN: a card naming nothing: exit 0" 0 "$?"
+expect_eq "STATIN: the card's line, and the nearest name" 1 \
+    "$(grep -c "deck:3: 'SUAB' names no routine of the program (did you mean 'SUBA'?)" "$T/err")"
+printf '\n STATIN SUBA\n STATIN SUBB\n' > "$T/deck2"
+expect_fail "STATIN: no card names a routine: an error naming the first card's line" 2 \
+    "deck2:2: 'STATINSU' names no routine of the program \(a card holds the name alone, no keyword\), and no card" \
+    fst-report --statin="$T/deck2" "$T/fortg.trace"
+expect_fail "STATIN: no card names a routine, fst-diff too" 2 "deck2:2: 'STATINSU' names no routine" \
+    fst-diff --statin="$T/deck2" "$T/fortg.trace" "$T/fortg.trace"
