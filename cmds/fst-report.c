@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
-       O_SUPERVISOR, O_SPACE, O_TAILCALLS,
+       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_QUIET = 'q',
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
@@ -43,6 +43,8 @@ static const fst_option generic[] = {
     { 0, "space", "HEX", "profile only the address space whose CR1 (segment table) is HEX: one job of a whole system",
       O_SPACE },
     { 0, "tail-calls", NULL, "count a branch without link to a routine's entry (gcc's sibling call) as a call", O_TAILCALLS },
+    { 'q', "quiet", NULL, "no notes on stderr (what was inferred, priced by rule, excluded): warnings and errors only",
+      O_QUIET },
 };
 
 typedef struct report {
@@ -73,8 +75,32 @@ static fst_option *option_table(char ***helps)
             size_t k = 0;   /* the first letter first: 35 options, 670 calls otherwise */
             while (k < n && (t[k].name[0] != o->name[0] || strcmp(t[k].name, o->name)))
                 k++;
-            if (k < n)
-                continue; /* two formats share this option name */
+            if (k < n) { /* two formats share this option name: the help says what it is to each */
+                const char *same = strstr((*helps)[k], o->help);
+                if (same && same - (*helps)[k] >= 2) { /* the same text: "callgrind, folded: TEXT" */
+                    size_t at = (size_t)(same - (*helps)[k]) - 2, ol = strlen((*helps)[k]), nl = strlen((*f)->name);
+                    char *h = fst_xmalloc(ol + nl + 3);
+                    memcpy(h, (*helps)[k], at);
+                    memcpy(h + at, ", ", 2);
+                    memcpy(h + at + 2, (*f)->name, nl);
+                    memcpy(h + at + 2 + nl, (*helps)[k] + at, ol - at + 1);
+                    free((*helps)[k]);
+                    (*helps)[k] = h;
+                    t[k].help = h;
+                    continue;
+                }
+                size_t ol = strlen((*helps)[k]), nl = strlen((*f)->name), hl = strlen(o->help);
+                char *h = fst_xmalloc(ol + nl + hl + 5);
+                memcpy(h, (*helps)[k], ol);
+                memcpy(h + ol, "; ", 2);
+                memcpy(h + ol + 2, (*f)->name, nl);
+                memcpy(h + ol + 2 + nl, ": ", 2);
+                memcpy(h + ol + 4 + nl, o->help, hl + 1);
+                free((*helps)[k]);
+                (*helps)[k] = h;
+                t[k].help = h;
+                continue;
+            }
             /* "fortstat: the help", put together without sprintf: this runs at every start */
             size_t nl = strlen((*f)->name), hl = strlen(o->help);
             char *h = fst_xmalloc(nl + hl + 3);
@@ -204,6 +230,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
             break;
         }
         case O_TAILCALLS: r->ro.tail_calls = 1; break;
+        case O_QUIET: fst_set_quiet(1); break;
         default: /* a format's own option */
             r->fopts[r->nfopts++] = (fst_fopt_val){ table[id - O_FORMATOPT].name, p.arg ? p.arg : "" };
             break;
