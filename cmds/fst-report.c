@@ -347,7 +347,7 @@ int main(int argc, char **argv)
     int sampled = fst_trace_sampled(tr);
     if (sampled) {
         /* LOGTIME data, not a trace (analyze/sampled.h): say what it cannot tell */
-        static const char *const need_calls[] = { "fortstat", "callgrind", "gmon", "speedscope", NULL };
+        static const char *const need_calls[] = { "fortstat", "callgrind", "gmon", "speedscope", "tree", NULL };
         for (const char *const *f = need_calls; *f; f++)
             if (!strcmp(r.format, *f))
                 fst_warn("%s is a sampled trace: it has no calls, so the %s report shows none (call counts 0, "
