@@ -95,3 +95,14 @@ expect_fail "STATIN: no card names a routine: an error naming the first card's l
     fst-report --statin="$T/deck2" "$T/fortg.trace"
 expect_fail "STATIN: no card names a routine, fst-diff too" 2 "deck2:2: 'STATINSU' names no routine" \
     fst-diff --statin="$T/deck2" "$T/fortg.trace" "$T/fortg.trace"
+
+# fst-diff of two different programs: unusable input (exit 2), said so, whatever the sides
+fst-capture -q -o "$T/forth.trace" "$FST_PROGS/forth.ins"
+expect_fail "fst-diff fortg forth (traces): not runs of one program" 2 \
+    "BASE .*fortg.trace and NEW .*forth.trace are not runs of one program: no routine called in one is called in the other \(BASE calls SUBA, SUBB; NEW calls ALPHA, BETA\)" \
+    fst-diff "$T/fortg.trace" "$T/forth.trace"
+fst-report --format=csv --meta "$T/fortg.trace" > "$T/fortg.csv" 2> /dev/null
+fst-report --format=csv --meta "$T/forth.trace" > "$T/forth.csv" 2> /dev/null
+expect_fail "fst-diff fortg.csv forth.csv: the same from csv reports" 2 "are not runs of one program" \
+    fst-diff "$T/fortg.csv" "$T/forth.csv"
+expect_ok "fst-diff of two runs of one program still compares" fst-diff "$T/fortg.csv" "$T/fortg.trace"
