@@ -6,6 +6,7 @@
 */
 #include "capture/herclog.h"
 #include "capture/hercules.h"
+#include "capture/imgcheck.h"
 #include "capture/ins.h"
 #include "capture/samplecap.h"
 #include "capture/sniff.h"
@@ -433,6 +434,21 @@ static void remove_output(const char *path)
         unlink(path);
 }
 
+/* --image with a log: the image must hold the code the log ran (capture/imgcheck.h); a
+** trace of another program's image is removed, with an error. */
+static int foreign_image(const char *image, const char *out)
+{
+    fst_imgcheck ck;
+    fst_err err;
+    char msg[sizeof err.msg];
+    if (fst_image_check(out, 4096, &ck, &err) < 0 || !fst_image_foreign(&ck))
+        return 0;   /* unreadable: its own error comes at fst-report */
+    fst_image_say(&ck, image, out, msg, sizeof msg);
+    remove_output(out);
+    fst_error("%s", msg);
+    return 1;
+}
+
 /* The trace file with its header and storage image; on failure (disk full) nothing is
 ** left of it. */
 static fst_tw *open_trace(const capture *c, const char *program, const fst_ins *ins)
@@ -763,6 +779,8 @@ int main(int argc, char **argv)
             code = FST_EXIT_FAIL;
         }
     }
+    if (code == FST_EXIT_OK && c.image && foreign_image(c.image, c.out))
+        code = FST_EXIT_FAIL;
     if (code == FST_EXIT_OK && tfwhy[0])
         fst_warn("%s: %s: %s holds %llu instructions and is marked incomplete", src, tfwhy, c.out,
                  (unsigned long long)st->insns);

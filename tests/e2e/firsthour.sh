@@ -106,3 +106,18 @@ fst-report --format=csv --meta "$T/forth.trace" > "$T/forth.csv" 2> /dev/null
 expect_fail "fst-diff fortg.csv forth.csv: the same from csv reports" 2 "are not runs of one program" \
     fst-diff "$T/fortg.csv" "$T/forth.csv"
 expect_ok "fst-diff of two runs of one program still compares" fst-diff "$T/fortg.csv" "$T/fortg.trace"
+
+# an image of another program with a log: an error, no trace (the log's code is not in it)
+fst-capture -q --keep-log="$T/fortg.log" -o "$T/f.trace" "$FST_PROGS/fortg.ins"
+expect_ok "--from-log with the image of the program that ran" \
+    fst-capture -q --from-log="$T/fortg.log" --image="$FST_PROGS/fortg.ins" -o "$T/own.trace"
+# forth is fortg's shape with other constants (EXPECTED: other loop counts): still another program
+expect_fail "--from-log with forth's image: not the program the log ran" 2 \
+    "forth.ins is not the program this trace ran: of the first [0-9]+ instruction addresses the trace ran inside it, [0-9]+ hold other bytes \(at 2[0-9A-F]{4} " \
+    fst-capture -q --from-log="$T/fortg.log" --image="$FST_PROGS/forth.ins" -o "$T/other.trace"
+if [ -e "$T/other.trace" ]; then fail "... and no trace is left"; else ok "... and no trace is left"; fi
+zcat "$FST_ROOT/tests/logs/tasks-noregs.log.gz" > "$T/tasks.log"
+expect_fail "the issue's case: tasks.log with bigloop's image" 2 "bigloop.ins is not the program this trace ran" \
+    fst-capture -q --from-log="$T/tasks.log" --image="$FST_PROGS/bigloop.ins" -o "$T/other.trace"
+expect_ok "tasks.log with tasks' own image" \
+    fst-capture -q --from-log="$T/tasks.log" --image="$FST_PROGS/tasks.ins" -o "$T/tasks.trace"
