@@ -121,3 +121,26 @@ expect_fail "the issue's case: tasks.log with bigloop's image" 2 "bigloop.ins is
     fst-capture -q --from-log="$T/tasks.log" --image="$FST_PROGS/bigloop.ins" -o "$T/other.trace"
 expect_ok "tasks.log with tasks' own image" \
     fst-capture -q --from-log="$T/tasks.log" --image="$FST_PROGS/tasks.ins" -o "$T/tasks.trace"
+
+# a map of another program: an error naming the routine the map does not know (the storage
+# image's FORTRAN identifiers against the map's routine starts), not a plausible report
+NM=${S390_NM:-s390x-linux-gnu-nm}
+for p in fortg forth; do
+    "$NM" -P -n "$FST_PROGS/$p.elf" > "$T/$p.nmn"
+    iewl_from_nm "$T/$p.nmn" "$(stat -c %s "$FST_PROGS/$p.bin")" "$(echo $p | tr a-z A-Z)" > "$T/$p.iewl"
+done
+expect_ok "fortg with its own linkage-editor map" fst-report --map="$T/fortg.iewl" "$T/fortg.trace"
+expect_fail "fortg with forth's map (the same layout, other routines)" 2 \
+    "forth.iewl does not describe the program this trace ran: the storage image holds routine SUBA at 20070, inside the map's ALPHA \(\+0\), where the map has another name" \
+    fst-report --map="$T/forth.iewl" "$T/fortg.trace"
+expect_fail "... fst-diff likewise" 2 "forth.iewl does not describe the program this trace ran" \
+    fst-diff --map="$T/forth.iewl" "$T/fortg.trace" "$T/fortg.trace"
+# the issue's case: the demo's bigloop with blkprt's listing (MAIN fits, TICK is inside it)
+M=$FST_FIXTURES/maps
+if [ -f "$M/blkprt-4.iewl" ]; then
+    fst-capture -q --max-instructions=2000 -o "$T/bigloop.trace" "$FST_PROGS/bigloop.ins"
+    expect_fail "bigloop with blkprt's map" 2 \
+        "blkprt-4.iewl does not describe the program this trace ran: the storage image holds routine TICK at 20068, inside the map's MAIN \(\+48\), where the map has no routine" \
+        fst-report --map="$M/blkprt-4.iewl" "$T/bigloop.trace"
+else fail "bigloop with blkprt's map" "no $M/blkprt-4.iewl"; fi
+
