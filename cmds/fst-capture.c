@@ -79,6 +79,8 @@ static const fst_cmd cmd = {
     "  130  interrupted (SIGINT, SIGTERM, SIGHUP): the trace so far is kept, marked incomplete\n",
 };
 
+enum { FST_PGMLOOP_CHECKS = 256 };   /* program checks, half the instructions or more: a loop */
+
 static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig) { stop_signal = sig; }
 
@@ -273,6 +275,10 @@ static const char *should_stop(pump_ctx *p)
         return "timeout";
     if (st->limit_hit)
         return "max-instructions";
+    /* a program-check loop (an empty or wrong image: the new PSW leads back to a failing
+    ** instruction) would run to --timeout; a program's own checks are a few of its instructions */
+    if (p->herc && st->pgmchks >= FST_PGMLOOP_CHECKS && st->pgmchks * 2 >= st->insns)
+        return "program-check-loop";
     return NULL;
 }
 
@@ -761,6 +767,13 @@ int main(int argc, char **argv)
             fst_error("interrupted: %s holds the first %llu instructions and is marked incomplete", c.out,
                       (unsigned long long)st->insns);
             code = FST_EXIT_INTR;
+        } else if (!strcmp(end, "program-check-loop")) {
+            fst_error("the program loops on program checks (%llu in its first %llu instructions): the IPL PSW or "
+                      "the program-check new PSW at 68 leads to no program. Is %s the program, and do its files hold "
+                      "what it lists (an empty or wrong .bin)?", (unsigned long long)st->pgmchks,
+                      (unsigned long long)st->insns, program);
+            remove_output(c.out);
+            code = FST_EXIT_FAIL;
         } else if (!strcmp(end, "timeout")) {
             fst_error("timed out after %llu s: %s holds the first %llu instructions and is marked incomplete",
                       (unsigned long long)c.timeout, c.out, (unsigned long long)st->insns);

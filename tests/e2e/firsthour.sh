@@ -144,3 +144,14 @@ if [ -f "$M/blkprt-4.iewl" ]; then
         fst-report --map="$M/blkprt-4.iewl" "$T/bigloop.trace"
 else fail "bigloop with blkprt's map" "no $M/blkprt-4.iewl"; fi
 
+# an empty image loops on program checks at address 0 (new PSWs of zeros): the capture ends
+# at once with an error that says so, instead of running to the 300 s --timeout
+head -c 4096 /dev/zero > "$T/empty.bin"
+printf 'empty.bin 0\n' > "$T/empty.ins"
+start=$(date +%s)
+expect_fail "an image of zeros: the program-check loop ends the capture" 2 \
+    "the program loops on program checks \([0-9]+ in its first [0-9]+ instructions\).*Is .*empty.ins the program" \
+    fst-capture -o "$T/empty.trace" "$T/empty.ins"
+took=$(( $(date +%s) - start ))
+if [ "$took" -lt 30 ]; then ok "... within seconds ($took s), not at the timeout"; else fail "... within seconds" "$took s"; fi
+if [ -e "$T/empty.trace" ]; then fail "... and no trace is left"; else ok "... and no trace is left"; fi
