@@ -7,7 +7,7 @@
 **   - single instructions (fst_code_insn), keyed by address, PSW state and bytes: for an
 **     instruction the trace hands out with its bytes (fst_tr_next);
 **   - straight-line blocks (fst_code_block), keyed by address, PSW state and the reader's
-**     code epoch: for the instructions of a SEQ run (capture/tracebin.h fst_tr_seq_left),
+**     code epoch: for the instructions of a SEQ run (trace/tracebin.h fst_tr_seq_left),
 **     never looked up one by one. A block is up to FST_BLK_MAX instructions in sequence,
 **     read from the trace's code cache (fst_tr_code), all but the last of them *plain*
 **     (fst_code_plain: they cannot change the flow of control), with the sum of their
@@ -41,7 +41,7 @@
 
 #include "analyze/clock.h"
 #include "analyze/decode.h"
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 */
 #include "analyze/decode.h"
 
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 #include "common/bytes.h"
 
 #include <stdio.h>

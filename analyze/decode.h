@@ -141,7 +141,7 @@ typedef struct fst_opinfo {
 
 /*
 ** Decode the instruction at `bytes` (at least fst_insn_len(bytes[0]) readable bytes)
-** executed at `addr`, with the PSW state word `state` (FST_ST_* of capture/tracebin.h:
+** executed at `addr`, with the PSW state word `state` (FST_ST_* of trace/tracebin.h:
 ** the architecture picks the meaning of 84/85 and 9C-9F, the addressing mode wraps the
 ** static target). Never fails.
 */

@@ -16,8 +16,8 @@
 
 #include "analyze/events.h"
 #include "analyze/profile.h"
-#include "capture/progmodel.h"
-#include "capture/tracebin.h"
+#include "model/progmodel.h"
+#include "trace/tracebin.h"
 
 typedef struct fst_diag fst_diag;
 

@@ -20,7 +20,7 @@
 **   RETURN     the top frame popped by a return to its return address (+4k, k <= 4).
 **   UNWIND     a frame popped because control reached an older frame's return address;
 **              one UNWIND per frame popped, innermost first.
-**   INTERRUPT  an interruption: class (FST_INTR_* of capture/tracebin.h, or FST_EV_PGM
+**   INTERRUPT  an interruption: class (FST_INTR_* of trace/tracebin.h, or FST_EV_PGM
 **              for a program check) and code. Never CPU time by itself.
 **   WAIT       a wait state was entered (never CPU time).
 **   MARK       a window switched: `code` FST_MARK_GAP = tracing was off for a while.
@@ -57,7 +57,7 @@ enum { FST_MARK_GAP = 1 };
 typedef struct fst_event {
     fst_ev_kind kind;
     uint16_t cpu;
-    uint32_t state;         /* PSW state word (capture/tracebin.h FST_ST_*) */
+    uint32_t state;         /* PSW state word (trace/tracebin.h FST_ST_*) */
     const fst_insn *insn;   /* EXEC: the instruction; a run: the first of n in an array */
     size_t n;               /* EXEC: 1, or a batch's length (FST_WANT_EXEC_BATCH) */
     fst_fx cost;            /* EXEC */

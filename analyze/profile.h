@@ -103,8 +103,8 @@
 #include "analyze/clock.h"
 #include "analyze/events.h"
 #include "analyze/tasks.h"
-#include "capture/progmodel.h"
-#include "capture/tracebin.h"
+#include "model/progmodel.h"
+#include "trace/tracebin.h"
 #include "common/err.h"
 
 #include <stddef.h>

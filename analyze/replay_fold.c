@@ -18,7 +18,7 @@
 ** compares each run the reader hands out with the recorded one, takes it from the reader
 ** as the replay took it, and counts whole periods; their deltas are added (times the count)
 ** when the folding ends, since nothing reads the counters meanwhile. Cheaper still: at two
-** period ends in the same reader state (capture/tracebin.h fst_tr_mark), the op bytes between
+** period ends in the same reader state (trace/tracebin.h fst_tr_mark), the op bytes between
 ** them hand out exactly the compared runs; whole repeats of those bytes are skipped by the
 ** reader without handing anything out (fst_rp_fold_skip). A run that differs ends the
 ** folding: the runs read ahead of it in the period are then replayed as usual (the reader

@@ -3,7 +3,7 @@
 ** trace shows of where and with what it can resume; dispatches that resume one, with what
 ** the trace shows of them; wait states. */
 #include "analyze/replay_int.h"
-#include "capture/herclog.h"   /* fst_psw_ia */
+#include "trace/psw.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 ** For looking inside a trace and for tests (like `uftrace dump`); with the format version and
 ** how each kind of frame packs (stored and unpacked bytes). Wiring only.
 */
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
 

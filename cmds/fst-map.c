@@ -1,11 +1,11 @@
 /*
 ** fst-map — print the program model that one or more maps give, as CSV (DESIGN §8).
-** Wiring only: the readers are capture/map_*.c, the model capture/progmodel.c.
+** Wiring only: the readers are model/map_*.c, the model model/progmodel.c.
 */
 #include "analyze/decode.h"
-#include "capture/ins.h"
-#include "capture/progmodel.h"
-#include "capture/tracebin.h"
+#include "capture/hercules/ins.h"
+#include "model/progmodel.h"
+#include "trace/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
 #include "common/outfile.h"

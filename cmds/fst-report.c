@@ -1,6 +1,6 @@
 /*
 ** fst-report — replay a trace into a profile and print it in one format. Wiring only:
-** analyze/replay.c does the work, capture/progmodel.h reads maps, and the formats come
+** analyze/replay.c does the work, model/progmodel.h reads maps, and the formats come
 ** from formats/registry.c, each with its own options (formats/format.h).
 */
 #include "analyze/clock.h"
@@ -8,9 +8,9 @@
 #include "analyze/pricing.h"
 #include "analyze/profile.h"
 #include "analyze/sampled.h"
-#include "capture/progmodel.h"
-#include "capture/sniff.h"
-#include "capture/tracebin.h"
+#include "capture/read/sniff.h"
+#include "model/progmodel.h"
+#include "trace/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
 #include "common/outfile.h"

@@ -2,7 +2,7 @@
 #include "formats/annotate.h"
 #include "formats/formats.h"
 #include "analyze/sampled.h"
-#include "capture/progmodel.h"
+#include "model/progmodel.h"
 #include "common/bytes.h"
 #include "common/map.h"
 #include "common/quote.h"
@@ -173,7 +173,7 @@ static void put_insn(wr *w, const fst_insn *d, const cell *c, const fst_routine 
          (unsigned long long)d->addr, off, hx, dis, ops ? ops : "", execs, sec, sh, br, w->color && rank ? "\033[0m" : "");
 }
 
-/* The FORTRAN identifier after a 47F0F00C entry (analyze: capture/progmodel.h), as data. */
+/* The FORTRAN identifier after a 47F0F00C entry (analyze: model/progmodel.h), as data. */
 static uint64_t put_ident(wr *w, const fst_routine *r, uint64_t pos)
 {
     uint8_t b[12];

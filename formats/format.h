@@ -22,8 +22,8 @@
 
 #include "analyze/events.h"
 #include "analyze/profile.h"
-#include "capture/progmodel.h"
-#include "capture/tracebin.h"
+#include "model/progmodel.h"
+#include "trace/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
 

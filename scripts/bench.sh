@@ -181,7 +181,7 @@ printf '%-18s %8s s  exact (bigloop rate x %s M instructions)  vs %8s s sampled:
     "$(awk -v t="$t_cap" -v n="$insns" -v s="$t_smp" -v m="$sinsns" 'BEGIN { printf "%.0f", t / n * m / s }')"
 
 # Jobs under an operating system (issue 21): tests/programs/tasks.s (a supervisor, three
-# tasks, two address spaces at the same virtual addresses) traced the four ways the README's
+# tasks, two address spaces at the same virtual addresses) traced the four ways docs/mvs.md's
 # MVS route offers: the whole system or a range (its tasks' code, 30000-4FFFF: what a job's
 # range trace is), with registers (traceopt traditional) or without. Per way: traced
 # instructions a second (Hercules' text trace), log and trace.bin bytes per traced

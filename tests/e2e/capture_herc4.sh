@@ -1,4 +1,4 @@
-# Live capture with SDL Hercules 4.x (capture/herc4.c): a real 4.x binary, from
+# Live capture with SDL Hercules 4.x (capture/hercules/herc4.c): a real 4.x binary, from
 # $FST_HERCULES4 (tests/run sets it to the 4.9 that scripts/deps.sh builds from
 # ../shared/hercules-4.9, scripts/hercules4.sh) or a `hercules` on PATH whose banner says
 # 4.x. Without one (Debian ships 3.13 only) they are skipped with a message, never faked.

@@ -37,7 +37,7 @@ for name in bigloop_n100 mp2 zarch; do
         "$rc $(fst-dump --summary "$T/$name.fifo.trace" | dumpval complete /dev/stdin)"
     same "$name: through a FIFO: the trace of the whole file, record for record" "$T/$name.fifo.trace" "$T/$name.whole.trace"
     # onto the end of a growing file, followed. mp2 too: its CP01 loads its disabled wait
-    # before CP00, which is not the program's end (capture/progend.h)
+    # before CP00, which is not the program's end (capture/read/progend.h)
     : > "$T/grow.tf"
     replay "$TF/$name.tf" "$bs" 0.02 >> "$T/grow.tf" &
     fst-capture -q --follow --timeout=20 --from-tf="$T/grow.tf" --image="$TF/$name.ins" -o "$T/$name.grow.trace"

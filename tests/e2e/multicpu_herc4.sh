@@ -1,5 +1,5 @@
-# Two CPUs captured live with SDL Hercules 4.x through its tf FIFO (capture/herc4.c):
-# the capture ends when no CPU runs any more (capture/progend.h), which 4.x does not say in
+# Two CPUs captured live with SDL Hercules 4.x through its tf FIFO (capture/hercules/herc4.c):
+# the capture ends when no CPU runs any more (capture/read/progend.h), which 4.x does not say in
 # its trace (it logs no SIGP stop, and its last records wait in its buffer until the file
 # is closed): fst asks it with `qproc` once a CPU's disabled wait is logged, and closes the
 # file itself. Expected figures from the programs' construction (tests/programs/*.s,

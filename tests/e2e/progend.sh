@@ -1,4 +1,4 @@
-# When a multi-CPU program has ended (capture/progend.h): when no CPU that ran is still
+# When a multi-CPU program has ended (capture/read/progend.h): when no CPU that ran is still
 # running, not at the first disabled wait. Real runs only: the SDL 4.9 fixture mp2 (CP00
 # restarts CP01; CP01 loads its disabled wait first, CP00 48 instructions later: the
 # fixture README's counts, 1 613 = CP00 808 + CP01 805), through its tf file, its text

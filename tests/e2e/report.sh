@@ -80,12 +80,12 @@ grep -q "statin:2: 'NOSUCH' names no routine" "$T/err" && ok "STATIN: a name tha
 printf 'SUBROUTINEA\n' > "$T/statin2"
 fst-report --format=csv --statin="$T/statin2" -o "$T/st2.csv" "$T/fortg.trace" 2> "$T/err"
 grep -q "'SUBROUT" "$T/err" && ok "STATIN: only the first 8 characters count" || fail "STATIN: only the first 8 characters count" "$(cat "$T/err")"
-# the README's example (issue 16 item 6): a keyword on the card is part of the name
+# docs/programs.md's example (issue 16 item 6): a keyword on the card is part of the name
 printf ' STATIN SUBA\n' > "$T/statin4"
 fst-report --format=csv --statin="$T/statin4" -o /dev/null "$T/fortg.trace" 2> "$T/err"
-grep -q "'STATINSU' names no routine" "$T/err" && grep -q "' STATIN SUBA'. reads as .STATINSU." "$FST_ROOT/README.md" \
-    && ok "STATIN: ' STATIN SUBA' reads as STATINSU, as the README says" \
-    || fail "STATIN: ' STATIN SUBA' reads as STATINSU, as the README says" "$(cat "$T/err")"
+grep -q "'STATINSU' names no routine" "$T/err" && grep -q "' STATIN SUBA'. reads as .STATINSU." "$FST_ROOT/docs/programs.md" \
+    && ok "STATIN: ' STATIN SUBA' reads as STATINSU, as docs/programs.md says" \
+    || fail "STATIN: ' STATIN SUBA' reads as STATINSU, as docs/programs.md says" "$(cat "$T/err")"
 printf '%090d\n' 0 > "$T/statin3"
 expect_fail "STATIN: a card longer than 80 columns" 2 "statin3:1: a STATIN card has 80 columns" \
     fst-report --statin="$T/statin3" "$T/fortg.trace"

@@ -78,7 +78,7 @@ for log in noregs trad; do
     report_all "stored $log log, no map" $log.trace
 done
 
-# the README's MVS route: the log converted without --image, names from a map
+# the MVS route (docs/mvs.md): the log converted without --image, names from a map
 gzip -dc "$LOGS/tasks-noregs.log.gz" | fst-capture -q --from-log=- -o noimage.trace
 report_all "stored noregs log without --image, map" noimage.trace "$NM"
 expect_fail "no image, no map: says nothing can be named" 0 'no storage image and no --map' \
@@ -115,7 +115,7 @@ else
     fail "live run under Hercules" "$(head -5 err)"
 fi
 
-# a range trace of the tasks' code with registers (traceopt traditional), as the README's MVS
+# a range trace of the tasks' code with registers (traceopt traditional), as docs/mvs.md's MVS
 # route recommends: the supervisor is not traced, but CR1 and the registers every traced
 # instruction shows tell the tasks apart (tasks.h): every figure as in a whole-system trace
 if fst-capture -q --timeout=200 --range=30000-4FFFF --traceopt=traditional -o rangetrad.trace "$INS" 2> err; then

@@ -1,5 +1,5 @@
 /* libFuzzer target: the Hercules log parser on any text (make fuzz). */
-#include "capture/herclog.h"
+#include "capture/read/herclog.h"
 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);

@@ -1,5 +1,5 @@
 /* libFuzzer target: a map fitted to a storage image and call targets as fst-map --trace
-** does (capture/map_match.c), then bounded by the image and written as CSV (make fuzz).
+** does (model/map_match.c), then bounded by the image and written as CSV (make fuzz).
 **
 ** Input: flags[1] | map text | NUL | u16 image length L (big-endian) | image[L] (loaded at
 ** 20000) | call targets, u32 big-endian each. flags bit 0: the trace is confined to the
@@ -7,7 +7,7 @@
 ** fst-map --trace case without a map: the model is made from the image's identifiers.
 ** The seeds (scripts/fuzz-seeds.sh) are real maps with the test programs' images.
 */
-#include "capture/progmodel.h"
+#include "model/progmodel.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* libFuzzer target: every map reader, through kind detection (make fuzz). */
-#include "capture/progmodel.h"
+#include "model/progmodel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)

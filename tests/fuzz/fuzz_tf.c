@@ -1,6 +1,6 @@
 /* libFuzzer target: the SDL Hercules trace-file reader on any bytes (make fuzz). The
 ** input is fed twice: whole, and in 7-byte pieces (records split across feeds). */
-#include "capture/tf.h"
+#include "capture/read/tf.h"
 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);

@@ -1,7 +1,7 @@
 /* libFuzzer target: the trace.bin reader on any bytes (make fuzz). Most mutations fail
 ** the frame CRCs; fuzz_replay.c fixes them so that the decoder behind is reached too. */
 #define _GNU_SOURCE /* memfd_create */
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 #include "tests/fuzz/fuzz_mem.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);

@@ -1,7 +1,7 @@
 # cpu0first.s -- two CPUs, the IPL CPU ending first (run with fst-capture --numcpu=2):
 # CPU 0 restarts CPU 1 and at once loads its disabled wait; CPU 1 waits, enabled, for its
 # clock comparator, set 1 s ahead, then runs a known tail and loads its own disabled
-# wait. The program ends at CPU 1's wait (capture/progend.h: when no CPU runs), a second
+# wait. The program ends at CPU 1's wait (capture/read/progend.h: when no CPU runs), a second
 # after CPU 0's: a capture that ended at CPU 0's (the IPL CPU's) disabled wait would lose
 # CPU 1's tail (tests/e2e/multicpu_herc4.sh, under 4.x and 3.13).
 # No routine (no global symbol): all "outside". The mirror of cpu1first.s.

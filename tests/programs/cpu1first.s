@@ -1,7 +1,7 @@
 # cpu1first.s -- two CPUs, the second one ending first (run with fst-capture --numcpu=2):
 # CPU 1 loads its disabled wait while CPU 0 is still to run a known number of
 # instructions, so a capture that ended at the first disabled wait would lose CPU 0's
-# tail (capture/progend.h: the program ends when no CPU runs; tests/e2e/progend.sh).
+# tail (capture/read/progend.h: the program ends when no CPU runs; tests/e2e/progend.sh).
 # The two CPUs never trace at the same time, as far as a program can arrange it (Hercules
 # 3.13 splices the lines of CPUs that do, and loses instructions there): CPU 0 restarts
 # CPU 1 and at once waits, enabled, for its clock comparator, set 1 s ahead; CPU 1 runs

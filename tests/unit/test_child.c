@@ -1,8 +1,8 @@
-/* Unit tests of capture/child.c: a child whose stdout ends long before it does (SDL
+/* Unit tests of capture/hercules/child.c: a child whose stdout ends long before it does (SDL
 ** Hercules 4.x started with -o closes its stdout ~10 ms after start and runs on) is still
 ** running for fst_child_exited, which looks without reaping: fst_child_wait still gives
 ** its exit status. The child is /bin/sh, a real process. */
-#include "capture/child.h"
+#include "capture/hercules/child.h"
 
 #include <setjmp.h>
 #include <signal.h>

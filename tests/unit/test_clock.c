@@ -12,7 +12,7 @@
 
 #include "analyze/clock.h"
 #include "analyze/decode.h"
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 ** tests/unit/test_code.c — analyze/code.c's blocks against the trace reader: a SEQ run read
 ** a block at a time (fst_code_block, fst_tr_seq_take) is exactly the instructions written,
 ** also in a loop whose code is modified while it runs (the INS that changes it must make
-** the block decoded before it stale: capture/tracebin.h fst_tr_code_epoch), and the
+** the block decoded before it stale: trace/tracebin.h fst_tr_code_epoch), and the
 ** block's prices are the clock's. fst_tr_next_run hands a SEQ run over whole, from its
 ** first instruction, and the blocks read from there are the instructions written.
 */

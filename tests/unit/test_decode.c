@@ -10,13 +10,13 @@
 #include <cmocka.h>
 
 #include "analyze/decode.h"
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 #include "common/bytes.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* PSW state words: architecture and addressing mode (capture/tracebin.h). */
+/* PSW state words: architecture and addressing mode (trace/tracebin.h). */
 #define ST370   ((uint32_t)FST_ARCH_S370)
 #define ST390   ((uint32_t)FST_ARCH_ESA390 | 1u << FST_ST_AMODE_SHIFT)
 #define ST390_24 ((uint32_t)FST_ARCH_ESA390)

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "analyze/decode.h"
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* Unit tests of capture/herclog.c: PSW text in both Hercules spellings, the state word,
+/* Unit tests of capture/read/herclog.c: PSW text in both Hercules spellings, the state word,
 ** line classification on hand-made inputs, and the records that identify a task and an
 ** address space (SVC, LPSW, control register 1) on lines copied from the fixtures and
 ** notes/hercules-trace.md (the fixtures are covered end to end in
 ** tests/e2e/capture_fixtures.sh). */
-#include "capture/herclog.h"
+#include "capture/read/herclog.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

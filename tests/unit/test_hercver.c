@@ -1,9 +1,9 @@
-/* Unit tests of capture/hercver.c: the version banner of every Hercules output among the
+/* Unit tests of capture/hercules/hercver.c: the version banner of every Hercules output among the
 ** fixtures (../shared/fixtures): the 3.13 logs and the 4.9 logs say who wrote them, the
 ** 4.9 runs' stdout (*.out, `-o LOG` sends the log and its banner to LOG) and 3.13's
 ** hardcopy log (`log FILE` comes after the banner) say nothing; then versions around 4.6,
 ** where `tf` came. */
-#include "capture/hercver.h"
+#include "capture/hercules/hercver.h"
 
 #include <dirent.h>
 #include <setjmp.h>

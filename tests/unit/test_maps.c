@@ -1,4 +1,4 @@
-/* tests/unit/test_maps.c — the program model and its readers (capture/progmodel.h). */
+/* tests/unit/test_maps.c — the program model and its readers (model/progmodel.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 
 #include "tests/unit/fixture.h"
 
-#include "capture/progmodel.h"
+#include "model/progmodel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

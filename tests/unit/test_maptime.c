@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "analyze/decode.h"
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 #include "formats/format.h"
 #include "formats/maptime.h"
 

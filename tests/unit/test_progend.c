@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_progend.c — capture/progend: when the program has ended, for the cases
+** tests/unit/test_progend.c — capture/read/progend.c: when the program has ended, for the cases
 ** its header names: one CPU; CPU 1's disabled wait first (fixtures' mp2); CPU 1 stopping
 ** itself by SIGP (twocpu.s); one CPU's disabled wait while another runs on (MVS); a SIGP
 ** refused; a CPU restarted after its wait; a CPU restarted before it shows an instruction;
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "capture/progend.h"
+#include "capture/read/progend.h"
 
 enum { STOP = 0x05, RESTART = 0x06, STOPSTORE = 0x09, SENSE = 0x01 };
 

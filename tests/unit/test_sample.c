@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_sample.c — capture/sample: the sampler's schedule (absolute deadlines,
+** tests/unit/test_sample.c — capture/sample/sample.c: the sampler's schedule (absolute deadlines,
 ** catching up at twice the rate at most, an old debt forgiven), Hercules' PSW page and
 ** SDL Hercules 4.7+'s /api/v1/cpus answer.
 */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "capture/sample.h"
+#include "capture/sample/sample.h"
 
 #define MS 1000000u
 #define P (10 * MS) /* 100 a second */

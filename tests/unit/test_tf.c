@@ -1,10 +1,10 @@
-/* Unit tests of capture/tf.c on the trace files of ../shared/fixtures/hercules-4.9/tf
+/* Unit tests of capture/read/tf.c on the trace files of ../shared/fixtures/hercules-4.9/tf
 ** (format 2, little-endian, 16-byte time stamps): each is rewritten here into the other
 ** formats (0, 1), the other byte order and 8-byte time stamps, and must give the same
 ** records; then damage: a cut at every record boundary and inside records, every header
 ** byte flipped, a header never rewritten, impossible lengths, unknown types, bad magic.
 ** (End-to-end comparisons with the text logs are in tests/e2e/capture_tf.sh.) */
-#include "capture/tf.h"
+#include "capture/read/tf.h"
 #include "common/bytes.h"
 
 #include <setjmp.h>

@@ -1,8 +1,8 @@
-/* Unit tests of capture/tracebin.c: every record survives a round trip, in version 1 and
+/* Unit tests of trace/tracebin.c: every record survives a round trip, in version 1 and
 ** in version 2 (zstd-packed frames); a trace cut at any byte reads as a prefix of the
 ** records and says it is incomplete; any changed byte is an error, never a silently
 ** different trace; an op this reader does not know is an error naming its byte offset. */
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 #include "common/bytes.h"
 
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_tracebin_run.c — capture/tracebin.h's run reader (fst_tr_next_run and
+** tests/unit/test_tracebin_run.c — trace/tracebin.h's run reader (fst_tr_next_run and
 ** fst_tr_seq_take, inline, with the reader's cursor) against fst_tr_next: the same
 ** instructions, records, end and errors, record for record, whatever the trace holds.
 ** The traces jump among 2, 3 and 4 targets (the fast path's JMP k <= 3, taken while the
@@ -10,7 +10,7 @@
 ** again, and both readers must still agree: the same records up to the same error, with
 ** the same message and byte offset, or the same end.
 */
-#include "capture/tracebin.h"
+#include "trace/tracebin.h"
 #include "common/bytes.h"
 
 #include <setjmp.h>

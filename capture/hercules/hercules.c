@@ -1,0 +1,315 @@
+/* capture/hercules/hercules.c — see hercules.h. */
+#include "capture/hercules/hercules.h"
+#include "capture/hercules/herc_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static int write_text(const char *dir, const char *name, const char *text, fst_err *err)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return fst_errno(err, "%s: cannot create", path);
+    fputs(text, f);
+    if (fclose(f))
+        return fst_errno(err, "%s: cannot write", path);
+    return 0;
+}
+
+/* A value for the script or the configuration: one word of letters, digits and . _ / -,
+** so that no text from outside fst (a newline, a blank, a '#') can add a command or cut
+** one short. */
+static int script_word(const char *what, const char *v, fst_err *err)
+{
+    static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-";
+    if (!*v || v[strspn(v, ok)])
+        return fst_errf(err, "%s '%s' cannot go into Hercules' start-up script (letters, digits and . _ / - only)",
+                        what, v);
+    return 0;
+}
+
+/* Priorities no more favourable than fst's own: the caller's nice value, or Hercules'
+** default (CPUPRIO 15, DEVPRIO 8) when that is nicer. */
+static void priorities(char *buf, size_t cap)
+{
+    errno = 0;
+    int n = getpriority(PRIO_PROCESS, 0);
+    if (n == -1 && errno)
+        n = 0;
+    snprintf(buf, cap, "HERCPRIO %d\nTODPRIO %d\nCPUPRIO %d\nDEVPRIO %d\n", n, n, n > 15 ? n : 15, n > 8 ? n : 8);
+}
+
+static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
+{
+    static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
+    const char *traceopt = o->traceopt ? o->traceopt : "noregs";
+    if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)))
+        return -1;
+    unsigned mainsize = o->mainsize_mb < FST_HERC_MAINSIZE_MIN ? FST_HERC_MAINSIZE_MIN : o->mainsize_mb;
+    if (mainsize > FST_HERC_MAINSIZE_MAX)
+        return fst_errf(err, "main storage of %u MB: Hercules 3.13 takes at most %u MB", mainsize,
+                        FST_HERC_MAINSIZE_MAX);
+    char cnf[768], prio[128], rc[512], insl[8192], http[160] = "";
+    priorities(prio, sizeof prio);
+    if (o->httpport && h->v4) /* 4.x: HTTP PORT, then HTTP START (its HTTPPORT is refused) */
+        snprintf(http, sizeof http, "HTTP PORT %u %s%s\nHTTP START\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
+                 o->httpauth ? o->httpauth : "");
+    else if (o->httpport) /* sampling: the PSW is read through the HTTP server (capture/sample/sample.h) */
+        snprintf(http, sizeof http, "HTTPPORT %u %s%s\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
+                 o->httpauth ? o->httpauth : "");
+    /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */
+    if (h->v4) /* 4.x: the statements of the fixtures' runs only (an unknown one stops it) */
+        snprintf(cnf, sizeof cnf,
+                 "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
+                 "PANRATE FAST\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+                 archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, http);
+    else
+    snprintf(cnf, sizeof cnf,
+             "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
+             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n",
+             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http);
+    /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
+    ** the script */
+    if (o->httpport) /* sampling: untraced */
+        snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl program.ins\n");
+    else if (h->tf)
+        /* 4.x tf: the file is closed when the program has ended (its last records are in
+        ** Hercules' stdio buffer until then, so the trace cannot say it first): one CPU,
+        ** at its disabled wait, by hao; several, when Hercules says none runs any more
+        ** (capture/hercules/herc4.c asks with qproc: 4.x logs no SIGP stop), by fst. fst stops
+        ** Hercules at the FIFO's end. */
+        snprintf(rc, sizeof rc, "%stf ON \"FILE=trace.tf\" MAX=999G\nt+%s%s\nipl program.ins\n",
+                 o->numcpu > 1 ? "" : "hao tgt HHC00809I Processor CP00\nhao cmd tf OFF\n",
+                 o->range ? " " : "", o->range ? o->range : "");
+    else
+        /* traced: no `hao ... quit` at the disabled wait. Hercules' logger writes the log
+        ** behind the CPU, and a quit could end it before the last trace lines were out
+        ** (seen on a loaded machine: 551 of 855 instructions). fst-capture stops Hercules
+        ** itself once the disabled-wait message, which follows every trace line, is read. */
+        snprintf(rc, sizeof rc,
+                 "traceopt %s\nt+%s%s\nipl program.ins\n",
+                 traceopt, o->range ? " " : "", o->range ? o->range : "");
+    /* Hercules 3.13 does not load absolute paths from an IPL list: the pieces are copied
+    ** next to it, so what Hercules loads is also exactly what goes into the trace. */
+    size_t k = 0;
+    insl[0] = 0;
+    for (size_t i = 0; i < ins->n && k < sizeof insl; i++) {
+        char name[32], path[320];
+        snprintf(name, sizeof name, "piece%zu.bin", i);
+        snprintf(path, sizeof path, "%s/%s", h->dir, name);
+        FILE *f = fopen(path, "wb");
+        int bad = !f || fwrite(ins->seg[i].data, 1, ins->seg[i].len, f) != ins->seg[i].len;
+        if ((f && fclose(f)) || bad)
+            return fst_errno(err, "%s: cannot write", path);
+        h->npieces = i + 1;
+        k += (size_t)snprintf(insl + k, sizeof insl - k, "%s 0x%llX\n", name, (unsigned long long)ins->seg[i].addr);
+    }
+    if (k >= sizeof insl)
+        return fst_errf(err, "the IPL list is too long");
+    if (write_text(h->dir, "hercules.cnf", cnf, err) || write_text(h->dir, "hercules.rc", rc, err) ||
+        write_text(h->dir, "program.ins", insl, err))
+        return -1;
+    return 0;
+}
+
+/* Hercules' stderr: a file in the folder, unlinked at once (read through errfd at the
+** end), so that it never outlives the capture. */
+static int open_stderr(fst_herc *h, fst_err *err)
+{
+    char p[320];
+    snprintf(p, sizeof p, "%s/stderr.txt", h->dir);
+    h->errfd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (h->errfd < 0)
+        return fst_errno(err, "%s: cannot create", p);
+    unlink(p);
+    return 0;
+}
+
+void fst_herc_rm_dir(fst_herc *h)
+{
+    /* 4.x's log and FIFO go too: Hercules has them open, and fst its own ends */
+    static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "hercules.log", "trace.tf" };
+    char p[320];
+    if (!h->dir[0])
+        return;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", h->dir, files[i]);
+        unlink(p);
+    }
+    for (size_t i = 0; i < h->npieces; i++) {
+        snprintf(p, sizeof p, "%s/piece%zu.bin", h->dir, i);
+        unlink(p);
+    }
+    rmdir(h->dir);
+    h->dir[0] = 0;
+}
+
+int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
+{
+    memset(h, 0, sizeof *h);
+    h->proc = (fst_child){ -1, -1, -1 };
+    h->errfd = -1;
+    h->logfd = h->tffd = -1;
+    h->ins = ins;
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if (strlen(tmp) + sizeof "/fst-capture.XXXXXX" > sizeof h->dir)
+        return fst_errf(err, "TMPDIR is too long for a temporary folder (%zu characters, at most %zu)", strlen(tmp),
+                        sizeof h->dir - sizeof "/fst-capture.XXXXXX");
+    snprintf(h->dir, sizeof h->dir, "%s/fst-capture.XXXXXX", tmp);
+    if (!mkdtemp(h->dir)) {
+        fst_errno(err, "%s: cannot create a temporary folder", h->dir);
+        h->dir[0] = 0;
+        return -1;
+    }
+    /* in the folder: a wrapper script around Hercules writes nothing where fst was run */
+    if (o->probe && fst_herc_probe(o->hercules, h->dir, &h->ver, err) && strstr(err->msg, ": not found"))
+        return fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
+                             "--hercules=PATH)", o->hercules ? o->hercules : "hercules");
+    h->v4 = fst_herc_is4(&h->ver);
+    h->tf = h->v4 && fst_herc_has_tf(&h->ver) && !o->httpport;
+    if (write_files(h, o, ins, err) || open_stderr(h, err))
+        return -1;
+    if (h->v4)
+        return fst_herc4_start(h, o, err);
+    const char *prog = o->hercules ? o->hercules : "hercules";
+    char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
+    char *env[] = { "HERCULES_RC=hercules.rc", NULL };
+    if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
+        if (strstr(err->msg, ": not found"))
+            fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
+                          "--hercules=PATH)", prog);
+        return -1;
+    }
+#ifndef F_SETPIPE_SZ
+#define F_SETPIPE_SZ 1031 /* Linux */
+#endif
+    fcntl(h->proc.out, F_SETPIPE_SZ, 1 << 20); /* room for ~10 ms of trace: fewer wake-ups (best effort) */
+    h->watching = 1;
+    return 0;
+}
+
+/* The severity letter of the Hercules message whose id starts at m ("HHCSC003E ...",
+** 4.x "HHC01234E ..."), or 0 when m is no message id. */
+static int severity(const char *m)
+{
+    for (int i = 3; i < 8; i++)
+        if (!((m[i] >= 'A' && m[i] <= 'Z') || (m[i] >= '0' && m[i] <= '9')))
+            return 0;
+    return strchr("IWESDA", m[8]) && m[8] && (m[9] == ' ' || m[9] == 0) ? m[8] : 0;
+}
+
+/* Hercules' message names a piece of the folder: say which file of the IPL list it is. */
+static void name_piece(const fst_herc *h, const char *msg, fst_err *err)
+{
+    const char *p = strstr(msg, "piece");
+    size_t i;
+    char c;
+    if (p && sscanf(p, "piece%zu.bi%c", &i, &c) == 2 && i < h->npieces && h->ins && i < h->ins->n)
+        fst_errf(err, "%s (piece%zu.bin: a copy of %s, loaded at 0x%llX)", msg, i, h->ins->file[i],
+                 (unsigned long long)h->ins->seg[i].addr);
+    else
+        fst_errf(err, "%s", msg);
+}
+
+/* One whole line of the log while Hercules starts. An error of Hercules' (severity E or
+** S, or a warning of the loader, HHCSC: storage ran out while loading) before the script
+** has ended is a failed start-up: the IPL did not happen as written, and what would run
+** (a program check loop at 0, or nothing) is not the program. 3.13 ends its script with
+** HHCPN013I, 4.x with HHC02264I: every file of the folder has been read by then. */
+int fst_herc_watch_line(fst_herc *h, const char *s, fst_err *err)
+{
+    /* 3.13 splices other threads' lines into its own: look for an id anywhere */
+    for (const char *m = strstr(s, "HHC"); m; m = strstr(m + 3, "HHC")) {
+        int sev = severity(m);
+        if (sev == 'E' || sev == 'S' || (sev == 'W' && !strncmp(m, "HHCSC", 5))) {
+            h->watching = 0;
+            name_piece(h, m, err);
+            return 1;
+        }
+    }
+    if (strstr(s, "HHCPN013I") || strstr(s, "HHC02264I")) {
+        h->watching = 0;
+        fst_herc_rm_dir(h);
+    }
+    return 0;
+}
+
+int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *err)
+{
+    if (h->v4) /* its log is watched as fst_herc_read reads it */
+        return 0;
+    for (size_t i = 0; i < n && h->watching; i++) {
+        if (buf[i] != '\n') {
+            if (h->linelen < sizeof h->line - 1)
+                h->line[h->linelen++] = buf[i]; /* a longer line is cut: its id is at its start */
+            continue;
+        }
+        while (h->linelen && h->line[h->linelen - 1] == '\r')
+            h->linelen--;
+        h->line[h->linelen] = 0;
+        h->linelen = 0;
+        if (fst_herc_watch_line(h, h->line, err))
+            return 1;
+    }
+    if (traced && h->watching) { /* the IPL has loaded everything */
+        h->watching = 0;
+        fst_herc_rm_dir(h);
+    }
+    return 0;
+}
+
+void fst_herc_kill(fst_herc *h)
+{
+    fst_child_kill(&h->proc);
+}
+
+/* The lines of Hercules' stderr that look like errors: its shutdown chatter is not news. */
+static void read_tail(int fd, char *tail, size_t tailcap)
+{
+    tail[0] = 0;
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+        return;
+    int d = dup(fd);
+    FILE *f = d >= 0 ? fdopen(d, "r") : NULL;
+    if (!f) {
+        if (d >= 0)
+            close(d);
+        return;
+    }
+    char line[256];
+    size_t k = 0;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "E ") == line + 9 || strstr(line, "S ") == line + 9 || !strstr(line, "HHC"))
+            k += (size_t)snprintf(tail + k, k < tailcap ? tailcap - k : 0, "  %s", line);
+    fclose(f);
+}
+
+void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
+{
+    if (h->v4) /* it runs until its stdin ends: the capture has read what it wanted */
+        fst_child_kill(&h->proc);
+    int st = fst_child_wait_within(&h->proc, FST_HERC_EXIT_MS, &h->stuck);
+    if (h->logfd >= 0)
+        close(h->logfd);
+    if (h->tffd >= 0)
+        close(h->tffd);
+    h->logfd = h->tffd = -1;
+    if (status)
+        *status = st;
+    if (tail && tailcap)
+        read_tail(h->errfd, tail, tailcap);
+    if (h->errfd >= 0)
+        close(h->errfd);
+    h->errfd = -1;
+    h->watching = 0;
+    fst_herc_rm_dir(h);
+}

@@ -1,0 +1,42 @@
+/*
+** capture/modes/mode_int.h — what the capture modes share (capture/modes/mode.h); not for
+** other callers.
+**
+** A traced capture (live.c, log.c) is a stream: fst_capstream_open writes the trace's
+** header and image and opens the kept log; the mode then gives it its input (a file
+** descriptor, and the running Hercules for a live capture), and fst_capstream_run reads the
+** input to its end, closes the trace with its footer and reports, returning the exit status.
+*/
+#ifndef FST_CAPMODE_INT_H
+#define FST_CAPMODE_INT_H
+
+#include "capture/hercules/hercules.h"
+#include "capture/modes/mode.h"
+#include "trace/tracebin.h"
+
+#include <signal.h>
+#include <stdio.h>
+
+extern volatile sig_atomic_t fst_capture_stopsig;   /* the signal that ends the capture, or 0 */
+void fst_capture_catch_signals(void);               /* SIGINT, TERM, HUP set fst_capture_stopsig */
+void fst_capture_remove(const char *path);          /* a regular file only (never a device -o named) */
+unsigned fst_capture_mainsize(const fst_capopts *c, const fst_ins *ins);  /* MB: --mainsize or the image's */
+double fst_capture_now(void);
+
+typedef struct fst_capstream {
+    fst_capopts *c;
+    const char *program;    /* the .ins, or NULL */
+    const fst_ins *ins;
+    fst_tw *w;
+    FILE *keep;             /* --keep-log, or NULL */
+    fst_herc *herc;         /* the running Hercules, or NULL (a log) */
+    int in;                 /* the input: Hercules' log, a file, a pipe */
+} fst_capstream;
+
+/* The trace with its header and image, and the kept log. Dies on error, leaving nothing. */
+void fst_capstream_open(fst_capstream *s, fst_capopts *c, const char *program, const fst_ins *ins);
+/* Give up before the run (Hercules did not start): remove what open made. */
+void fst_capstream_abandon(fst_capstream *s);
+int fst_capstream_run(fst_capstream *s);
+
+#endif

@@ -1,0 +1,479 @@
+/*
+** capture/modes/stream.c — a traced capture, live or from a log: the trace written as the
+** input streams in, in constant memory, then closed with its footer, and the end reported
+** (capture/modes/mode_int.h). The input is read by capture/read/herclog.h (text or tf).
+*/
+#include "capture/modes/mode_int.h"
+#include "capture/read/herclog.h"
+#include "common/err.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void progress(const fst_capopts *c, const fst_hlog *h, double t0, int last)
+{
+    if (!c->progress)
+        return;
+    if (last) {
+        fprintf(stderr, "\r\033[K");
+        return;
+    }
+    double dt = fst_capture_now() - t0;
+    uint64_t n = fst_hlog_getstats(h)->insns;
+    fprintf(stderr, "\r\033[K%s: %llu instructions, %.0f k/s, %.1f s", fst_prog(), (unsigned long long)n,
+            dt > 0 ? (double)n / dt / 1000 : 0.0, dt);
+}
+
+
+/* A live trace reaches its file at least this often (seconds), as whole frames: a capture
+** killed outright (SIGKILL, a crash, a power cut) keeps everything but the last second. */
+#define FLUSH_EVERY 1.0
+
+typedef struct pump_ctx {
+    fst_capopts *c;
+    fst_hlog *h;
+    fst_tw *w;
+    fst_herc *herc;       /* NULL for --from-log */
+    FILE *keep;
+    fst_err *err;
+    int *failed;
+    double t0, shown, flushed;
+} pump_ctx;
+
+static const char *failure(pump_ctx *p, const char *why)
+{
+    *p->failed = 1;
+    return why;
+}
+
+enum { FST_PGMLOOP_CHECKS = 256 };   /* program checks, half the instructions or more: a loop */
+
+/* Why the capture ends before the next read, or NULL. */
+static const char *should_stop(pump_ctx *p)
+{
+    const fst_hlog_stats *st = fst_hlog_getstats(p->h);
+    if (fst_capture_stopsig)
+        return "interrupted";
+    if (p->herc && st->ended && !p->herc->tf) /* the program ended (capture/read/progend.h); every trace line */
+        return "disabled-wait"; /* came before the message: Hercules is stopped (capture/hercules/hercules.c);
+                                   4.x tf: read to the FIFO's end, where the file was closed */
+    if (p->herc && p->c->timeout && fst_capture_now() - p->t0 > (double)p->c->timeout)
+        return "timeout";
+    if (st->limit_hit)
+        return "max-instructions";
+    /* a program-check loop (an empty or wrong image: the new PSW leads back to a failing
+    ** instruction) would run to --timeout; a program's own checks are a few of its instructions */
+    if (p->herc && st->pgmchks >= FST_PGMLOOP_CHECKS && st->pgmchks * 2 >= st->insns)
+        return "program-check-loop";
+    return NULL;
+}
+
+/* A piece of the log: kept, parsed, and watched while Hercules starts. NULL, or why the
+** capture ends. */
+static const char *take(pump_ctx *p, const char *buf, size_t n)
+{
+    if (p->keep && !(p->herc && p->herc->tf) && fwrite(buf, 1, n, p->keep) != n) { /* tf: binary */
+        fst_errno(p->err, "%s: cannot write", p->c->keeplog);
+        return failure(p, "error");
+    }
+    if (fst_hlog_feed(p->h, buf, n, p->err))
+        return failure(p, "error");
+    if (p->herc && p->herc->watching &&
+        fst_herc_watch(p->herc, buf, n, fst_hlog_getstats(p->h)->insns > 0, p->err))
+        return failure(p, "ipl-failed");
+    return NULL;
+}
+
+/* Between reads: the periodic flush and the progress line. NULL, or "error". */
+static const char *tick(pump_ctx *p)
+{
+    if (fst_capture_now() - p->flushed >= FLUSH_EVERY) {
+        p->flushed = fst_capture_now();
+        if (fst_tw_flush(p->w, p->err))
+            return failure(p, "error");
+        if (p->keep)
+            fflush(p->keep);
+    }
+    if (p->c->progress && fst_capture_now() - p->shown > 0.5) {
+        p->shown = fst_capture_now();
+        progress(p->c, p->h, p->t0, 0);
+    }
+    return NULL;
+}
+
+/* Wait up to 250 ms for Hercules' log: 1 when there is something to read, 0 when not,
+** -1 on error. */
+static int log_ready(pump_ctx *p, int fd)
+{
+    struct pollfd pf = { fd, POLLIN, 0 };
+    int r = poll(&pf, 1, 250);
+    if (r < 0 && errno != EINTR) {
+        fst_errno(p->err, "poll");
+        return -1;
+    }
+    return r > 0;
+}
+
+/* Read everything from fd into the parser; returns the end reason. */
+static const char *pump(pump_ctx *p, int fd)
+{
+    static char buf[1 << 20];
+    const char *end = NULL;
+    double last_data = p->t0;
+    while (!(end = should_stop(p))) {
+        int v4 = p->herc && p->herc->v4, eof = 0; /* 4.x: capture/hercules/herc4.c reads and waits */
+        int ready = p->herc && !v4 ? log_ready(p, fd) : 1;
+        if (ready < 0)
+            return failure(p, "error");
+        ssize_t n = v4 ? fst_herc_read(p->herc, buf, sizeof buf, &eof, p->err) : ready ? read(fd, buf, sizeof buf) : 0;
+        if (v4 && (n < 0 || eof))
+            return n < 0 ? failure(p, p->herc->start_failed ? "ipl-failed" : "error") : "eof";
+        if (v4) /* 4.x: 0 bytes is "nothing yet" (eof said apart); 3.13: poll said whether */
+            ready = n > 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && p->c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))
+            n = 0; /* a FIFO with nothing written yet: wait as for a file that does not grow */
+        if (n < 0) {
+            fst_errno(p->err, "%s: cannot read", p->c->fromlog ? p->c->fromlog : "Hercules' log");
+            return failure(p, "error");
+        }
+        if (ready && n == 0 && !p->c->follow)
+            return "eof";
+        if (ready && n == 0) { /* --follow: the log file grows as Hercules writes it */
+            if (fst_hlog_getstats(p->h)->ended) /* every CPU that ran has stopped */
+                return "eof";
+            if (p->c->timeout && fst_capture_now() - last_data > (double)p->c->timeout)
+                return "idle";
+            struct timespec ts = { 0, 100 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+        }
+        if (n > 0) {
+            last_data = fst_capture_now();
+            if (p->herc && (size_t)n < sizeof buf / 4) {
+                /* Hercules writes a line at a time; waking up for each costs it more than
+                ** the parsing does. Let the (enlarged) pipe fill a little between reads. */
+                struct timespec ts = { 0, 3 * 1000 * 1000 };
+                nanosleep(&ts, NULL);
+            }
+            if ((end = take(p, buf, (size_t)n)))
+                return end;
+        }
+        if ((end = tick(p)))
+            return end;
+    }
+    return end;
+}
+
+static void add_num(fst_kv *kv, int *n, char store[][32], const char *key, uint64_t v)
+{
+    snprintf(store[*n], 32, "%llu", (unsigned long long)v);
+    kv[*n] = (fst_kv){ key, store[*n] };
+    (*n)++;
+}
+
+/* A trace file's footer keys, and whether the trace is complete: a file cut short, or one
+** Hercules never closed (killed), is not — unless it is read from a pipe (where Hercules
+** cannot rewrite the header) or followed as Hercules writes it (--follow, or a live 4.x
+** capture through a FIFO) and the program reached its
+** disabled wait. */
+static int tf_footer(const fst_tf *tf, const fst_capopts *c, const fst_hlog_stats *st, int complete, const char **end,
+                     fst_kv *ftr, int *nf, char store[][32], char *why, size_t cap)
+{
+    const fst_tf_stats *ts = fst_tf_getstats(tf);
+    add_num(ftr, nf, store, "tf-format", (uint64_t)ts->format);
+    add_num(ftr, nf, store, "tf-bytes", ts->bytes);
+    add_num(ftr, nf, store, "tf-records", ts->records);
+    add_num(ftr, nf, store, "tf-instruction-records", ts->groups);
+    add_num(ftr, nf, store, "tf-device-records", ts->device);
+    add_num(ftr, nf, store, "tf-unknown-records", ts->unknown);
+    add_num(ftr, nf, store, "tf-closed", (uint64_t)ts->closed);
+    if (ts->closed)
+        add_num(ftr, nf, store, "tf-header-instructions", ts->hdr_insns);
+    /* not stopped early; --follow's idle end is the input as written: a writer killed
+    ** inside a record, or before its disabled wait, left an incomplete file */
+    int whole_input = !strcmp(*end, "eof") || !strcmp(*end, "disabled-wait") || !strcmp(*end, "idle");
+    int open_ok = !ts->cut && !ts->closed && (c->pipe_in || ((c->follow || !c->fromlog) && st->ended));
+    if (!complete || !whole_input || open_ok || fst_tf_complete(tf, why, cap)) {
+        why[0] = 0;
+        return complete;
+    }
+    *end = ts->cut || ts->closed ? "cut-short" : "not-closed";
+    return 0;
+}
+
+/* The trace file with its header and storage image; on failure (disk full) nothing is
+** left of it. */
+static fst_tw *open_trace(const fst_capopts *c, const char *program, const fst_ins *ins)
+{
+    fst_kv hdr[] = {
+        { FST_HK_SOURCE, c->tf ? "tf" : c->fromlog ? "log" : "capture" },
+        { FST_HK_PROGRAM, c->fromlog ? c->fromlog : program },
+        { FST_HK_COMMAND, c->command },
+        { FST_HK_RANGE, c->range ? c->range : "all" },
+        { FST_HK_ARCH, fst_arch_name(c->arch) },
+        { FST_HK_TRACEOPT, c->fromlog ? "unknown" : (c->traceopt ? c->traceopt : "noregs") },
+        { FST_HK_CLOCK, "none" },
+        { NULL, NULL },
+    };
+    fst_err err;
+    fst_tw *w = fst_tw_open(c->out, hdr, &err);
+    if (!w)
+        fst_die_err(&err);
+    for (size_t i = 0; i < ins->n; i++)
+        if (fst_tw_image(w, ins->seg[i].addr, ins->seg[i].data, ins->seg[i].len, &err)) {
+            fst_tw_abandon(w);
+            fst_capture_remove(c->out);
+            fst_die_err(&err);
+        }
+    return w;
+}
+
+void fst_capstream_open(fst_capstream *s, fst_capopts *c, const char *program, const fst_ins *ins)
+{
+    *s = (fst_capstream){ c, program, ins, NULL, NULL, NULL, -1 };
+    /* Everything that can fail before the capture fails before Hercules starts: nothing
+    ** to stop, no folder to remove. A write error is an error, not a signal. */
+    signal(SIGPIPE, SIG_IGN);
+    s->w = open_trace(c, program, ins);
+    if (c->keeplog && !(s->keep = fopen(c->keeplog, "w"))) {
+        int e = errno;
+        fst_tw_abandon(s->w);
+        fst_capture_remove(c->out);
+        fst_die("%s: cannot create: %s", c->keeplog, strerror(e));
+    }
+    fst_capture_catch_signals();
+}
+
+void fst_capstream_abandon(fst_capstream *s)
+{
+    fst_tw_abandon(s->w);
+    fst_capture_remove(s->c->out);
+    if (s->keep)
+        fclose(s->keep);
+}
+
+/* Read the input to its end, then stop Hercules (its exit status and last words into
+** status and tail). Returns why the capture ended. */
+static const char *read_all(fst_capstream *s, fst_hlog *h, fst_err *err, int *failed, int *status, char *tail,
+                            size_t cap)
+{
+    double t = fst_capture_now();
+    if (s->herc)
+        s->herc->keep = s->keep; /* 4.x with tf: the log is not the trace, and is kept as it is read */
+    pump_ctx pc = { s->c, h, s->w, s->herc, s->keep, err, failed, t, t, t };
+    const char *end = pump(&pc, s->in);
+    progress(s->c, h, 0, 1);
+    if (!*failed && fst_hlog_finish(h, err))
+        *failed = 1;
+    if (s->herc) {
+        if (strcmp(end, "eof"))
+            fst_herc_kill(s->herc);
+        if (!strcmp(end, "disabled-wait")) /* stopped by us after the program ended */
+            end = "eof";
+        fst_herc_finish(s->herc, status, tail, cap);
+    } else if (s->in > 0)
+        close(s->in);
+    if (s->keep)
+        fclose(s->keep);
+    return end;
+}
+
+/* Whether the trace holds what was asked for, and the end as the footer says it. */
+static int completed(const fst_capstream *s, const fst_hlog_stats *st, const char **end)
+{
+    if (!strcmp(*end, "eof")) {
+        if (st->ended || !s->herc) {
+            *end = st->ended ? "disabled-wait" : "eof";
+            return 1;
+        }
+        if (s->herc->tf && s->herc->allstopped) {
+            *end = "disabled-wait"; /* 4.x tf, several CPUs: Hercules said none runs (a SIGP stop it does not log) */
+            return 1;
+        }
+        *end = "hercules-exited";
+        return 0;
+    }
+    return !strcmp(*end, "max-instructions") || !strcmp(*end, "idle"); /* N instructions; the input as written */
+}
+
+/* The footer's keys from the reader's figures (kept in store). */
+static int footer(const fst_hlog_stats *st, fst_kv *ftr, int nf, char store[][32])
+{
+    add_num(ftr, &nf, store, FST_FK_LINES, st->lines);
+    add_num(ftr, &nf, store, FST_FK_UNKNOWN, st->unknown);
+    add_num(ftr, &nf, store, FST_FK_MALFORMED, st->malformed);
+    if (st->spliced)
+        add_num(ftr, &nf, store, FST_FK_SPLICED, st->spliced);
+    add_num(ftr, &nf, store, "redisplays", st->redisplays);
+    ftr[nf++] = (fst_kv){ "traceopt-seen", st->traceopt };
+    ftr[nf++] = (fst_kv){ FST_HK_HERCULES, st->hercules[0] ? st->hercules : "unknown" };
+    ftr[nf++] = (fst_kv){ "arch-at-end", fst_arch_name(st->arch) };
+    ftr[nf] = (fst_kv){ NULL, NULL };
+    return nf;
+}
+
+/* A failed capture: what is left of the trace, said. */
+static void failed_run(const fst_capstream *s, const fst_hlog *h, const fst_err *err, const char *end)
+{
+    const fst_hlog_stats *st = fst_hlog_getstats(h);
+    fst_tw_abandon(s->w);
+    if (!strcmp(end, "ipl-failed"))
+        fst_error("%s: Hercules failed to start it: %s", s->program, err->msg);
+    else
+        fst_error("%s", err->msg);
+    if (!st->insns)
+        fst_capture_remove(s->c->out); /* nothing in it */
+    else if (fst_hlog_tf(h)) /* a damaged trace file: what came before the damage stays readable */
+        fst_note("%s keeps the %llu instructions read before that, marked incomplete (no footer)", s->c->out,
+                 (unsigned long long)st->insns);
+}
+
+/* What the input's reader met: lines it could not read, lines run into each other. */
+static void input_warnings(const char *src, const fst_hlog_stats *st)
+{
+    if (st->malformed)
+        fst_warn("%s: line %llu: %llu trace line%s could not be read, an instruction may be missing there: '%s'",
+                 src, (unsigned long long)st->first_malformed_line, (unsigned long long)st->malformed,
+                 st->malformed == 1 ? "" : "s", st->first_malformed);
+    if (st->spliced)
+        fst_warn("%s: %llu of them are lines of several CPUs run into each other (Hercules 3.13 prints a trace "
+                 "line in pieces, and other CPUs' pieces come between): the instructions in them are lost, so "
+                 "this multi-CPU profile is not exact; trace several CPUs with SDL Hercules 4.x (--from-tf)",
+                 src, (unsigned long long)st->spliced);
+}
+
+/* A capture that ended before the program did: the exit status, said. */
+static int early_end(const fst_capstream *s, const fst_hlog_stats *st, const char *end, int status, const char *tail)
+{
+    const fst_capopts *c = s->c;
+    if ((!strcmp(end, "timeout") || !strcmp(end, "idle")) && st->disabled_wait && !st->ended && st->running)
+        fst_warn("a CPU loaded a disabled wait, but %u CPU(s) still ran when the %s ended: a program of several "
+                 "CPUs ends only when none runs any more", st->running, !strcmp(end, "idle") ? "input" : "capture");
+    if (!strcmp(end, "interrupted")) {
+        fst_error("interrupted: %s holds the first %llu instructions and is marked incomplete", c->out,
+                  (unsigned long long)st->insns);
+        return FST_EXIT_INTR;
+    }
+    if (!strcmp(end, "program-check-loop")) {
+        fst_error("the program loops on program checks (%llu in its first %llu instructions): the IPL PSW or the "
+                  "program-check new PSW at 68 leads to no program. Is %s the program, and do its files hold what "
+                  "it lists (an empty or wrong .bin)?", (unsigned long long)st->pgmchks,
+                  (unsigned long long)st->insns, s->program ? s->program : "the IPL list");
+        fst_capture_remove(c->out);
+        return FST_EXIT_FAIL;
+    }
+    if (!strcmp(end, "timeout")) {
+        fst_error("timed out after %llu s: %s holds the first %llu instructions and is marked incomplete",
+                  (unsigned long long)c->timeout, c->out, (unsigned long long)st->insns);
+        return FST_EXIT_FAIL;
+    }
+    if (!strcmp(end, "hercules-exited") && s->herc->stuck) {
+        fst_error("Hercules closed its log but did not exit within %d s, and was stopped, before the program "
+                  "reached a disabled wait: %s holds %llu instructions and is marked incomplete%s%s",
+                  FST_HERC_EXIT_MS / 1000, c->out, (unsigned long long)st->insns, tail[0] ? "; Hercules said:\n" : "",
+                  tail);
+        return FST_EXIT_FAIL;
+    }
+    if (!strcmp(end, "hercules-exited")) {
+        fst_error("Hercules ended (status %d) before the program reached a disabled wait: %s holds %llu "
+                  "instructions and is marked incomplete%s%s",
+                  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), c->out,
+                  (unsigned long long)st->insns, tail[0] ? "; Hercules said:\n" : "", tail);
+        return FST_EXIT_FAIL;
+    }
+    return FST_EXIT_OK;
+}
+
+/* A tf file's own warnings, and the summary. */
+static void summary(const fst_capstream *s, const fst_hlog *h, const char *src, const char *end, const char *tfwhy,
+                    uint64_t bytes)
+{
+    const fst_hlog_stats *st = fst_hlog_getstats(h);
+    const fst_tf *tf = fst_hlog_tf(h);
+    if (tfwhy[0])
+        fst_warn("%s: %s: %s holds %llu instructions and is marked incomplete", src, tfwhy, s->c->out,
+                 (unsigned long long)st->insns);
+    if (tf && fst_tf_getstats(tf)->warnings)
+        fst_warn("%s: %s (%llu such)", src, fst_tf_getstats(tf)->first_warning,
+                 (unsigned long long)fst_tf_getstats(tf)->warnings);
+    if (tf && fst_tf_getstats(tf)->unknown)
+        fst_warn("%s: byte %llu: %llu records of types this reader does not know were skipped (first: TF%05u)", src,
+                 (unsigned long long)fst_tf_getstats(tf)->first_unknown_at,
+                 (unsigned long long)fst_tf_getstats(tf)->unknown, fst_tf_getstats(tf)->first_unknown_type);
+    if (s->c->quiet)
+        return;
+    fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.3g bytes/instruction",
+             s->c->out, (unsigned long long)st->insns, (unsigned long long)st->pgmchks, (unsigned long long)st->waits,
+             end, st->insns ? (double)bytes / (double)st->insns : 0.0);
+    if (st->unknown)
+        fst_note("%s: %llu lines were neither trace nor Hercules messages (first, line %llu: '%s')", src,
+                 (unsigned long long)st->unknown, (unsigned long long)st->first_unknown_line, st->first_unknown);
+}
+
+/* The trace closed (whole, or marked incomplete): the exit status. */
+static int close_trace(fst_capstream *s, const fst_hlog *h, const char *end, int complete, int status,
+                       const char *tail, const char *tfwhy, fst_kv *ftr)
+{
+    const fst_capopts *c = s->c;
+    const fst_hlog_stats *st = fst_hlog_getstats(h);
+    const char *src = c->fromlog ? c->fromlog : "Hercules' log";
+    fst_err err;
+    uint64_t bytes = fst_tw_bytes(s->w);
+    int code = FST_EXIT_OK;
+    if (fst_tw_close(s->w, complete, end, ftr, &err)) {
+        fst_error("%s", err.msg);
+        code = FST_EXIT_FAIL;
+    }
+    input_warnings(src, st);
+    if (code != FST_EXIT_OK)
+        return code;
+    if (st->insns == 0) {
+        fst_capture_remove(c->out);
+        if (c->fromlog)
+            fst_error("%s: no traced instructions in %llu lines (was tracing on: 't+' before 'ipl'?)", src,
+                      (unsigned long long)st->lines);
+        else
+            fst_error("Hercules traced no instruction: %s%s%s",
+                      st->last_error[0] ? st->last_error : "the IPL failed or the program never ran",
+                      tail[0] ? "; Hercules said:\n" : "", tail);
+        return FST_EXIT_FAIL;
+    }
+    if ((code = early_end(s, st, end, status, tail)) == FST_EXIT_OK)
+        summary(s, h, src, end, tfwhy, bytes);
+    return code;
+}
+
+int fst_capstream_run(fst_capstream *s)
+{
+    fst_capopts *c = s->c;
+    fst_err err;
+    fst_hlog *h = fst_hlog_new(s->w, c->fromlog ? c->fromlog : "Hercules' log", c->arch, c->max);
+    if (c->tf)
+        fst_hlog_want_tf(h);
+    int failed = 0, status = 0;
+    char tail[2048] = "";
+    const char *end = read_all(s, h, &err, &failed, &status, tail, sizeof tail);
+    const fst_hlog_stats *st = fst_hlog_getstats(h);
+    int complete = completed(s, st, &end), code;
+    char store[24][32], tfwhy[300] = "";
+    fst_kv ftr[32];
+    int nf = 0;
+    const fst_tf *tf = fst_hlog_tf(h);
+    if (tf && !failed)
+        complete = tf_footer(tf, c, st, complete, &end, ftr, &nf, store, tfwhy, sizeof tfwhy);
+    footer(st, ftr, nf, store);
+    if (failed) {
+        failed_run(s, h, &err, end);
+        input_warnings(c->fromlog ? c->fromlog : "Hercules' log", st);
+        code = FST_EXIT_FAIL;
+    } else
+        code = close_trace(s, h, end, complete, status, tail, tfwhy, ftr);
+    fst_hlog_free(h);
+    return code;
+}

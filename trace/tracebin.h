@@ -1,0 +1,451 @@
+/*
+** trace/tracebin.h — trace.bin v2 (and v1): writer (tracebin_write.c) and streaming reader
+** (tracebin_read.c); what both share is in tracebin.c and tracebin_int.h.
+**
+** A trace records *what* executed, once, so that it can be replayed into any report.
+** It is written as a stream, in constant memory, and read back the same way.
+**
+** File layout (all integers little-endian):
+**
+**   "FSTTRACE"                      8-byte magic
+**   frame*                          each frame:  tag[4] | u32 len | payload[len] | u32 crc
+**                                   crc = CRC-32 (zlib) of tag, len and payload
+**
+**   HEAD  first frame. u16 version (1 or 2), then key NUL value NUL ... (see FST_HK_*)
+**   IMAG  storage image: u64 absolute address, then the bytes (one per .ins file piece,
+**         at most 1 MiB per frame). All IMAG frames precede the first EVNT.
+**   EVNT  u64 instructions before this frame, then the event op stream (below).
+**   FOOT  last frame. key NUL value NUL ...: counts (FST_FK_*) and "complete" = 1|0.
+**
+** Version 2 (what the writer writes) packs the bytes of IMAG and EVNT frames with zstd:
+**
+**   IMAG  u64 address, u32 n, one zstd frame that unpacks to exactly the n image bytes
+**   EVNT  u64 instructions before, u32 n, one zstd frame that unpacks to exactly the n
+**         bytes of the op stream (at most 256 KiB)
+**
+** Each frame is packed on its own (no zstd history crosses a frame), so the promises below
+** hold for version 2 as they do for version 1, frame for frame; a zstd frame that does not
+** unpack to exactly n bytes is damage, an error naming the trace.bin frame's byte offset.
+** The op stream is the same in both versions. Version 1 files (ops 0x59 and 0x5A
+** included) are read as before; a version 2 error inside an op stream names the frame's
+** byte offset and the op's offset in the unpacked stream.
+**
+** A file with no FOOT was cut short (crash, kill -9, disk full): it is read up to its
+** last whole frame and reported as incomplete. A FOOT with complete=0 is a capture that
+** was stopped (Ctrl-C, Hercules died): also readable, also incomplete. A CRC mismatch or
+** an op the reader does not know is an error naming the byte offset; so is a frame whose
+** length runs past the end of the file while the whole frame is there (its CRC matches at
+** a shorter length: the length field is damaged, the file was not cut), a HEAD version
+** (the whole u16) other than this reader's, and any byte after the FOOT frame (`cat a b`).
+**
+** Event op stream. Sequential execution is implied, not stored: the stream keeps a
+** *current address* (where the next instruction executes) and a cache of the bytes last
+** seen at every instruction address; only what the cache cannot predict is written.
+**
+**   0x00-0x3F  SEQ n      n+1 instructions execute in sequence from the current address,
+**                         each with the bytes cached for its address (cur += len each)
+**   0x40-0x4F  JMP k      current address := k-th most recent jump target (moved to front)
+**   0x50       JMPA v     current address := sequential address + zigzag varint v (pushed
+**                         to the front of the 16 most recent targets)
+**   0x51       INS b..    one instruction at the current address with new bytes (2, 4 or 6,
+**                         length from the first byte); the cache learns them
+**   0x52       STATE u32  PSW state word (FST_ST_*) from the next instruction on
+**   0x53       CPU v      the following records are CPU v's
+**   0x54       PGMCHK v u8  the last instruction ended in a program interruption:
+**                         code v, ILC u8; it executed once (Hercules' re-display is dropped)
+**   0x55       INTR u8 v  an interruption: class (FST_INTR_*), code v (SVC: the SVC number,
+**                         written right after the SVC instruction)
+**   0x56       WAIT u8 u8 psw..  wait state entered: kind (0 loaded, 1 disabled), PSW length
+**                         (8 or 16), PSW bytes
+**   0x57       GAP        tracing was off for a while (t-/t+, range): the next address
+**                         jump is not the program's
+**   0x58       TIME v     the log's wall clock, seconds since midnight (only when it changes)
+**   0x59       LPSW v u8 psw..  the last instruction, an LPSW (82) or LPSWE (B2B2), loaded
+**                         this PSW: operand address v (under an OS a TCB/RB/save area or a
+**                         fixed PSA slot: what says which task runs next), PSW length (8 or
+**                         16; 0 = not known), PSW bytes. Written after that instruction and
+**                         before the next one; not written when it ended in a program check
+**   0x5A       CR u8 v    control register u8 has the value v (64-bit varint) from here on:
+**                         loaded by LCTL/LCTLG, or a value the log displayed that differs
+**                         from the last one written (the log parser writes CR1 only: the
+**                         address space)
+**   0x5B       SAMPLE v u8 psw..  a sampled PSW (fst-capture --sample, capture/sample/sample.h): the
+**                         host time of the sample in nanoseconds after the previous SAMPLE
+**                         (the first: after the sampling began) as a varint, PSW length (8
+**                         or 16), PSW bytes. Not an execution: a sampled trace holds no
+**                         instructions, only where the CPU was (a wait PSW included) when
+**                         it was asked; the header's source is then "sample"
+**
+**   0x5C       REGS u16 v..  general registers as Hercules showed them with the next
+**                         instruction of this CPU (before it executed): the mask's bit r
+**                         (bit 0 = R0) says register r follows, as a varint, in order;
+**                         the registers a REGS leaves out have the value the last REGS of
+**                         this CPU gave them (if it did). Written only by a source that
+**                         shows registers (traceopt traditional/regsfirst, tf files) and
+**                         only those that changed: evidence of which task runs (DESIGN
+**                         §3.9), never needed to rebuild the instructions
+**   0x5D       OPND v     the storage operand address Hercules showed for the last
+**                         instruction of this CPU (its first operand line): written for a
+**                         branch whose successor is neither its fall-through nor this
+**                         address (an interruption or a task switch came after it: the
+**                         branch target a suspended task may resume at), and for every LM
+**                         or STM of all 16 registers in supervisor state (the block a
+**                         dispatcher restores a task's registers from, or a handler saves
+**                         them to)
+**   0x5E       OLDPSW v u8 psw..  a supervisor-state instruction showed the storage at
+**                         real address v, an old-PSW slot of the PSA (S/370 and ESA/390
+**                         18, 20, 28, 30, 38; z/Architecture 130, 140, 150, 160, 170):
+**                         the PSW an interruption stored there, PSW length 8 or 16, bytes
+**   0x5F       BASES u16 v..  what the next instruction's storage operand addresses show of
+**                         its base registers (a range trace without registers): the mask's
+**                         bit r says register r follows, a varint: its value's address bits
+**                         (address minus displacement, in the instruction's addressing mode)
+**                         where it differs from the last BASES of this CPU. Evidence of which
+**                         task runs (a task's R13 is its own save area), as REGS is
+**
+** The ops 0x59 to 0x5B (to version 1) and 0x5C to 0x5F (to version 2) were added without
+** changing the version number: an
+** older trace is still read by this reader, but a reader older than these ops stops at
+** the first of them with an "unknown event op" error naming its byte offset.
+**
+** Ownership: a writer or reader owns its file descriptor and buffers; fst_tw_close /
+** fst_tr_close free everything. Strings returned by the reader live as long as it.
+** Errors: -1 / NULL with err filled (file name and byte offset); see common/err.h.
+*/
+#ifndef FST_TRACEBIN_H
+#define FST_TRACEBIN_H
+
+#include "common/err.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FST_TRACE_MAGIC "FSTTRACE"
+#define FST_TRACE_VERSION 2      /* what fst_tw_open writes */
+#define FST_TRACE_VERSION_MIN 1  /* the oldest the reader reads */
+
+/* Header keys. */
+#define FST_HK_ARCH     "arch"      /* S/370 | ESA/390 | z/Arch | unknown */
+#define FST_HK_SOURCE   "source"    /* capture | log | tf (an SDL Hercules trace file, capture/read/tf.h) */
+#define FST_HK_HERCULES "hercules"  /* Hercules version: a footer key (the log says it as it runs) */
+#define FST_HK_COMMAND  "command"   /* the capture command line */
+#define FST_HK_PROGRAM  "program"   /* the .ins file or log file */
+#define FST_HK_RANGE    "range"     /* traced address range, "all" when none */
+#define FST_HK_TRACEOPT "traceopt"  /* traditional | regsfirst | noregs | unknown */
+#define FST_HK_CLOCK    "clock"     /* source of time stamps: none (a model is chosen at report time) */
+#define FST_HK_SAMPLE_HZ "sample-hz" /* a sampled trace: the rate asked for */
+
+/* Footer keys (decimal values). */
+#define FST_FK_COMPLETE     "complete"      /* 1 = the capture ended normally */
+#define FST_FK_END          "end"           /* why it ended: disabled-wait (the program's end, capture/read/progend.h), eof, timeout, max-instructions, interrupted, hercules-exited */
+#define FST_FK_INSNS        "instructions"
+#define FST_FK_PGMCHKS      "program-checks"
+#define FST_FK_INTRS        "interruptions" /* INTR records: I/O, external, SVC */
+#define FST_FK_WAITS        "waits"
+#define FST_FK_LINES        "log-lines"
+#define FST_FK_UNKNOWN      "log-lines-not-understood"
+#define FST_FK_MALFORMED    "log-lines-malformed"
+#define FST_FK_SPLICED      "log-lines-spliced"     /* of them: several CPUs' lines run together */
+#define FST_FK_SAMPLES      "samples"       /* SAMPLE records (a sampled trace) */
+
+/* PSW state word. */
+enum {
+    FST_ARCH_S370 = 0, FST_ARCH_ESA390 = 1, FST_ARCH_ZARCH = 2, FST_ARCH_UNKNOWN = 3,
+    FST_ST_ARCH_MASK = 0x3,
+    FST_ST_EC = 1u << 2,          /* S/370 EC mode */
+    FST_ST_AMODE_SHIFT = 3,       /* 0 = 24, 1 = 31, 2 = 64 bit addressing */
+    FST_ST_AMODE_MASK = 3u << 3,
+    FST_ST_PROBLEM = 1u << 5,     /* problem state (PSW bit 15) */
+    FST_ST_DAT = 1u << 6,         /* translation on (PSW bit 5) */
+    FST_ST_WAIT = 1u << 7,        /* wait bit (PSW bit 14) */
+    FST_ST_IOMASK = 1u << 8,
+    FST_ST_EXTMASK = 1u << 9,
+    FST_ST_MCMASK = 1u << 10,
+    FST_ST_KEY_SHIFT = 12,        /* PSW key, 4 bits */
+    FST_ST_ASC_SHIFT = 16,        /* address-space control, 2 bits */
+};
+static inline int fst_st_arch(uint32_t st) { return (int)(st & FST_ST_ARCH_MASK); }
+static inline int fst_st_amode(uint32_t st) { return (int)((st & FST_ST_AMODE_MASK) >> FST_ST_AMODE_SHIFT); }
+const char *fst_arch_name(int arch);
+int fst_arch_parse(const char *s); /* -1 when unknown */
+
+enum { FST_INTR_IO = 1, FST_INTR_EXT = 2, FST_INTR_MCHK = 3, FST_INTR_RESTART = 4, FST_INTR_SVC = 5 };
+
+typedef struct fst_kv {
+    const char *key;
+    const char *value;
+} fst_kv;
+
+/* ---- writer ---- */
+typedef struct fst_tw fst_tw;
+
+/* Create (truncate) `path` and write the magic and HEAD; `hdr` ends with {NULL, NULL}. */
+fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err);
+/* The same, writing format `version` (1 or 2; tests and old readers). */
+fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned version, fst_err *err);
+int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *err);
+/* Event calls buffer in memory; a full frame is written as it fills. They return -1
+** only when writing fails (disk full); the error is then sticky. */
+int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len);
+int fst_tw_state(fst_tw *w, uint32_t state);
+int fst_tw_cpu(fst_tw *w, unsigned cpu);
+int fst_tw_pgmchk(fst_tw *w, uint32_t code, unsigned ilc);
+int fst_tw_intr(fst_tw *w, unsigned cls, uint32_t code);
+int fst_tw_wait(fst_tw *w, unsigned kind, const uint8_t *psw, unsigned pswlen);
+int fst_tw_gap(fst_tw *w);
+int fst_tw_time(fst_tw *w, uint32_t secs);
+/* The PSW an LPSW/LPSWE loaded from `operand` (pswlen 8 or 16; any other length is
+** written as 0, PSW not known). Call it after the instruction and before the next. */
+int fst_tw_lpsw(fst_tw *w, uint64_t operand, const uint8_t *psw, unsigned pswlen);
+/* Control register crno (0-15) has `value` from here on. */
+int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value);
+/* Registers shown with the next instruction: those in mask (bit r = register r), from
+** gr[r]. The caller leaves out the ones the last REGS gave with the same value. */
+int fst_tw_regs(fst_tw *w, uint16_t mask, const uint64_t gr[16]);
+/* Base registers' address bits shown by the next instruction's operands (op BASES). */
+int fst_tw_bases(fst_tw *w, uint16_t mask, const uint64_t gr[16]);
+/* The last instruction's storage operand address (op OPND). */
+int fst_tw_opnd(fst_tw *w, uint64_t addr);
+/* An old-PSW slot at real address `slot` shown holding psw (8 or 16 bytes). */
+int fst_tw_oldpsw(fst_tw *w, uint64_t slot, const uint8_t *psw, unsigned pswlen);
+/* A sampled PSW (op SAMPLE) taken `ns` host nanoseconds after the sampling began
+** (never less than the previous sample's). */
+int fst_tw_sample(fst_tw *w, uint64_t ns, const uint8_t *psw, unsigned pswlen);
+uint64_t fst_tw_samples(const fst_tw *w);
+/* Push buffered events to the file as a frame now (a live capture does this so that a
+** crash loses little). */
+int fst_tw_flush(fst_tw *w, fst_err *err);
+uint64_t fst_tw_insns(const fst_tw *w);
+uint64_t fst_tw_bytes(const fst_tw *w);   /* bytes written so far (v1: and buffered) */
+/* Write the footer (`ftr` extra keys; counts are added here) and close. `complete` 0
+** marks a capture that was stopped. Frees w even on error. */
+int fst_tw_close(fst_tw *w, int complete, const char *end, const fst_kv *ftr, fst_err *err);
+/* Close without a footer (the file stays readable, reported as cut short). */
+void fst_tw_abandon(fst_tw *w);
+
+/* ---- reader ---- */
+typedef enum fst_rec_kind {
+    FST_REC_END = 0,
+    FST_REC_INSN,
+    FST_REC_STATE,
+    FST_REC_CPU,
+    FST_REC_PGMCHK,
+    FST_REC_INTR,
+    FST_REC_WAIT,
+    FST_REC_GAP,
+    FST_REC_TIME,
+    FST_REC_LPSW,
+    FST_REC_CR,
+    FST_REC_SAMPLE,
+    FST_REC_REGS,
+    FST_REC_OPND,
+    FST_REC_OLDPSW,
+    FST_REC_BASES,
+} fst_rec_kind;
+
+typedef struct fst_rec {
+    fst_rec_kind kind;
+    uint64_t addr;      /* INSN: its address; LPSW, OPND: the operand address; OLDPSW: the
+                           slot's address; SAMPLE: the PSW's instruction address */
+    uint64_t value;     /* CR: the register's new value; SAMPLE: host ns since sampling began */
+    uint8_t len;        /* INSN: 2, 4 or 6 */
+    uint8_t bytes[6];   /* INSN */
+    uint8_t ilc;        /* PGMCHK */
+    uint8_t cls;        /* INTR class; WAIT kind; CR: register number */
+    uint8_t pswlen;     /* WAIT, LPSW, SAMPLE, OLDPSW: 8 or 16 (0 = not known) */
+    uint8_t psw[16];    /* WAIT, LPSW, SAMPLE, OLDPSW */
+    uint16_t cpu;       /* CPU of this record (all kinds) */
+    uint32_t state;     /* PSW state in force (all kinds) */
+    uint32_t code;      /* PGMCHK, INTR: interruption code (SVC: its number); TIME: seconds;
+                           REGS, BASES: the mask of the registers it gives */
+    const uint64_t *gr; /* REGS, BASES: 16 registers, those in `code` given (the reader's:
+                           valid until the next call) */
+} fst_rec;
+
+typedef struct fst_image_seg {
+    uint64_t addr;
+    size_t len;
+    uint8_t *data;
+} fst_image_seg;
+
+typedef struct fst_tr fst_tr;
+
+/* Open and read the header and the storage image. */
+fst_tr *fst_tr_open(const char *path, fst_err *err);
+/* 1 and *rec filled; 0 at the end of the trace (complete or not: see fst_tr_complete);
+** -1 on a damaged file (err names the byte offset). */
+int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
+/* SEQ runs whole, for a caller that keeps its own decoded copy of the code (the replay,
+** analyze/code.h). fst_tr_seq_left: after fst_tr_next returned an instruction, how many
+** more follow it in sequence with no other record between them — each at the previous
+** one's address + length, on the same CPU, in the same state, with the bytes
+** fst_tr_code gives for its address; 0 when the next record may be anything.
+** fst_tr_seq_take consumes k <= left of them, as k calls of fst_tr_next would, for a
+** caller that has read all k with fst_tr_code (under the current fst_tr_code_epoch);
+** `next` is the address after the k-th. More than left is the caller's bug: abort().
+** fst_tr_next_run: fst_tr_next, except at a SEQ run (or what is left of one): 2, with
+** rec->kind FST_REC_INSN and rec's addr, cpu and state those of its first instruction, but
+** no instruction handed out (len 0, bytes untouched), and rec->value and fst_tr_seq_left
+** the run's whole length (>= 1, that one included). The caller takes instructions with
+** fst_tr_seq_take, or the next one with fst_tr_next (as a caller with no copy of its bytes
+** does: the reader then says what is wrong when the code cache has none). For the replay,
+** whose decoded blocks hold the run's first instruction already.
+**
+** The three are inline: the replay calls them once per jump, and a call's register saves
+** were most of what reading a jump cost. They read and move only the cursor below, which
+** is the first member of struct fst_tr (tracebin_read.c), so that a fst_tr pointer is a
+** pointer to it; everything else in fst_tr stays the reader's own, and no caller reads or
+** writes the cursor itself (it is not an interface). What the inline functions rely on:
+**   - p..end is the current EVNT frame's op stream (p == end before the first frame, at
+**     a frame's end and at the trace's end: then the slow path, fst_tr_next_run_slow,
+**     reads the next frame or ends; p never moves past an op that was an error);
+**   - two bytes 0xFF (neither SEQ nor JMP) follow end, always (a frame's buffer has room
+**     for them; with no frame, p and end point at two such bytes of the reader's), so
+**     that the fast path reads the op at p and the one after it with no bound check;
+**   - seq > 0 only right after a SEQ op was read (p is past it, nothing else read since:
+**     the op is at p - 1, which the reader's errors name);
+**   - insns counts a SEQ run whole from when its op is read (fst_tr_insns: insns - seq);
+**   - cpu, state and cur are those of the next instruction; jm.a[0..jm.n-1] the recent
+**     jump targets, most recent first, exactly as the writer keeps them (tracebin_int.h);
+**   - jfast is what fst_tr_jfast(jm.n) says: the reader sets it whenever jm.n changes.
+** The fast path takes a SEQ op, or a JMP k to one of the 4 most recent targets (k < jm.n)
+** and the SEQ op after it, both in the frame; any other op, a bad one included, and a
+** frame's end go to fst_tr_next_run_slow, which reads them as fst_tr_next does: the
+** records, errors and byte offsets are the same (tests/unit/test_tracebin_run.c). */
+#define FST_TR_MRU 16   /* recent jump targets kept (format: the JMP op's k, 0-15) */
+typedef struct fst_mru {
+    uint64_t a[FST_TR_MRU];
+    int n;
+} fst_mru;
+
+typedef struct fst_tr_cursor {
+    const uint8_t *p, *end;   /* the op stream: the next op, the end of the frame's */
+    uint64_t cur;             /* where the next instruction executes */
+    uint64_t insns;           /* instructions read so far, and the rest of the SEQ run (seq) */
+    uint32_t seq;             /* instructions of the SEQ run at cur not handed out yet */
+    uint32_t state;           /* PSW state in force */
+    uint16_t cpu;             /* CPU of the next record */
+    fst_mru jm;               /* recent jump targets */
+    unsigned jfast;           /* the JMP ops the fast path takes: the two ops at p, as
+                                 p[0] | p[1] << 8, masked with jfast are 0x0040 for a JMP k
+                                 (k < jm.n, k <= 3; k <= 1 when jm.n is 3) followed by a SEQ */
+} fst_tr_cursor;
+
+/* For the inline functions only: fst_tr_next_run where its fast path stops, and the abort
+** of fst_tr_seq_take. */
+int fst_tr_next_run_slow(fst_tr *r, fst_rec *rec, fst_err *err);
+FST_NORETURN void fst_tr_seq_overrun(void);
+
+/* jfast for n recent targets (0xC0 of the second op: a SEQ). */
+static inline unsigned fst_tr_jfast(int n) { return n <= 0 ? 0 : n == 1 ? 0xC0FF : n <= 3 ? 0xC0FE : 0xC0FC; }
+
+/* Repeated stretches of the op stream, for a caller that knows a stretch leaves it where it
+** found it (analyze/replay_fold.c: a loop's period). A mark is the reader's position and
+** state between two records (no SEQ run open); fst_tr_mark_here fills one and says 0 when the
+** reader is inside a run. fst_tr_mark_span(a, b, ops, max, insns): the bytes from mark a to
+** a later mark b, copied to ops, when the reader was in the same state at both (address,
+** state, CPU, recent jump targets), both in the same frame, at most max bytes apart, and
+** in *insns the instructions between; else 0. Then the reader is
+** deterministic: from that state, those bytes hand out the same records and come back to
+** the same state. fst_tr_skip_repeats(r, a, ops, n, insns): while the reader is at a mark
+** in a's state and the frame's next n bytes are ops (a span from a: the frame they were in
+** may be gone, hence the copy), it moves past them as reading them would, counting
+** insns instructions each time; returns how many times. The caller guarantees only that it
+** would have taken the records whole (fst_tr_seq_take of each run's full length). */
+typedef struct fst_tr_mark {
+    fst_tr_cursor c;
+    uint64_t frame;     /* which EVNT frame (the reader reuses its buffers) */
+} fst_tr_mark;
+int fst_tr_mark_here(const fst_tr *r, fst_tr_mark *m);
+size_t fst_tr_mark_span(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns);
+uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops, size_t n, uint64_t insns);
+
+static inline fst_tr_cursor *fst_tr_cursor_of(fst_tr *r) { return (fst_tr_cursor *)(void *)r; }
+
+static inline uint32_t fst_tr_seq_left(const fst_tr *r) { return ((const fst_tr_cursor *)(const void *)r)->seq; }
+
+static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
+{
+    fst_tr_cursor *c = fst_tr_cursor_of(r);
+    uint32_t left = c->seq - k;
+    if (left > c->seq) /* a caller's bug, not damage: never hand out more than the run holds */
+        fst_tr_seq_overrun();
+    c->seq = left;
+    c->cur = next;
+}
+
+static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
+{
+    fst_tr_cursor *c = fst_tr_cursor_of(r);
+    uint32_t seq = c->seq;
+    uint64_t cur = c->cur;
+    if (!seq) {
+        const uint8_t *p = c->p;    /* p <= end, and two 0xFF follow end: no comparison */
+        unsigned w = (unsigned)p[0] | (unsigned)p[1] << 8;
+        if ((w & c->jfast) == 0x0040) { /* JMP k < min(jm.n, 4), then SEQ */
+            unsigned k = w & 3;
+            uint64_t *a = c->jm.a;
+            cur = a[k];
+            if (k == 3) { /* to the front: no memmove for the few targets of a loop */
+                a[3] = a[2];
+                a[2] = a[1];
+                a[1] = a[0];
+                a[0] = cur;
+            } else if (k) {
+                if (k == 2)
+                    a[2] = a[1];
+                a[1] = a[0];
+                a[0] = cur;
+            }
+            c->cur = cur;
+            seq = (w >> 8) + 1;
+            c->p = p + 2;
+        } else if (!(w & 0xC0)) { /* SEQ */
+            seq = (w & 0x3F) + 1;
+            c->p = p + 1;
+        } else
+            return fst_tr_next_run_slow(r, rec, err);
+        c->seq = seq;
+        c->insns += seq;
+    }
+    rec->kind = FST_REC_INSN;
+    rec->addr = cur;
+    rec->len = 0;
+    rec->value = seq;
+    rec->cpu = c->cpu;
+    rec->state = c->state;
+    return 2;
+}
+
+/* The bytes the trace's code cache holds for addr, which a SEQ run executes there: the
+** length (2, 4 or 6; bytes past it are 0), or 0 when it holds none (bytes untouched). */
+int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6]);
+/* Changes whenever an INS op replaces bytes the code cache held for an address (code
+** modified, or another instruction at that address); new addresses do not change it. Bytes
+** read with fst_tr_code stay what SEQ runs execute while the epoch stays the same. */
+uint64_t fst_tr_code_epoch(const fst_tr *r);
+/* Where the epoch is kept, for a caller that reads it often without a call: valid, and
+** always the current epoch, until fst_tr_close. */
+const uint64_t *fst_tr_code_epoch_at(const fst_tr *r);
+const char *fst_tr_header(const fst_tr *r, const char *key);   /* NULL when absent */
+const char *fst_tr_footer(const fst_tr *r, const char *key);   /* after the end only */
+/* After fst_tr_next returned 0: 1 when the footer says complete. When not, *why says
+** what is missing ("cut short at byte N, after instruction K" / "stopped: interrupted"). */
+int fst_tr_complete(const fst_tr *r, const char **why);
+uint64_t fst_tr_insns(const fst_tr *r);      /* instructions read so far */
+const fst_image_seg *fst_tr_image(const fst_tr *r, size_t *n);
+/* Copy n bytes at absolute addr from the image; 0 when all are present, -1 otherwise. */
+int fst_image_read(const fst_image_seg *segs, size_t nseg, uint64_t addr, uint8_t *out, size_t n);
+const char *fst_tr_path(const fst_tr *r);
+unsigned fst_tr_version(const fst_tr *r);
+
+/* What the frames read so far hold, per kind: how many, their payload bytes as stored,
+** and as unpacked (equal in version 1 and for HEAD and FOOT). */
+enum { FST_FRAME_HEAD, FST_FRAME_IMAG, FST_FRAME_EVNT, FST_FRAME_FOOT, FST_FRAME_KINDS };
+typedef struct fst_frame_stats {
+    uint64_t frames, stored, unpacked;
+} fst_frame_stats;
+const fst_frame_stats *fst_tr_frame_stats(const fst_tr *r);   /* FST_FRAME_KINDS entries */
+void fst_tr_close(fst_tr *r);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+** trace/tracebin_int.h — what the trace.bin writer (tracebin_write.c) and reader
+** (tracebin_read.c) share, and nothing else includes: the op codes of the event stream,
+** the frame limits, the instruction-bytes cache and the list of recent jump targets.
+** Both sides must keep them in the same state, op for op: that is what lets a trace
+** leave sequential execution and repeated instruction bytes out.
+*/
+#ifndef FST_TRACEBIN_INT_H
+#define FST_TRACEBIN_INT_H
+
+#include "trace/tracebin.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    FST_OP_SEQ = 0x00, FST_OP_JMP = 0x40, FST_OP_JMPA = 0x50, FST_OP_INS = 0x51, FST_OP_STATE = 0x52,
+    FST_OP_CPU = 0x53, FST_OP_PGMCHK = 0x54, FST_OP_INTR = 0x55, FST_OP_WAIT = 0x56, FST_OP_GAP = 0x57,
+    FST_OP_TIME = 0x58, FST_OP_LPSW = 0x59, FST_OP_CR = 0x5A, FST_OP_SAMPLE = 0x5B,
+    FST_OP_REGS = 0x5C, FST_OP_OPND = 0x5D, FST_OP_OLDPSW = 0x5E, FST_OP_BASES = 0x5F,
+};
+#define FST_TB_MRU FST_TR_MRU   /* tracebin.h: 16 */
+#define FST_TB_SEQ_MAX 64
+#define FST_TB_FRAME_PAYLOAD (64 * 1024)
+#define FST_TB_OP_MAX 184           /* longest op: REGS, 16 registers of 10-byte varints (163) */
+#define FST_TB_MAX_FRAME (16u << 20)
+/* Version 2: an EVNT frame holds up to this many op-stream bytes before packing (bigger
+** frames pack better; memory stays one frame), and an IMAG frame up to 1 MiB of storage. */
+#define FST_TB_V2_PAYLOAD (256 * 1024)
+#define FST_TB_IMAG_MAX (1u << 20)
+#define FST_TB_ZSTD_LEVEL 7         /* chosen by measurement: see tracebin_zstd.c */
+
+/* zstd contexts (tracebin_zstd.c), made once per writer (level > 0: packs) or reader
+** (level 0: unpacks) and reused for every frame. */
+typedef struct fst_tbz fst_tbz;
+fst_tbz *fst_tbz_new(int level);
+void fst_tbz_free(fst_tbz *z);
+size_t fst_tbz_bound(size_t n);
+/* One zstd frame of src at dst; its length, 0 on failure. */
+size_t fst_tbz_pack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
+/* 0 when src is exactly one zstd frame of exactly rawlen bytes, unpacked at dst; -1 otherwise. */
+int fst_tbz_unpack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen);
+
+typedef struct fst_icache_ent {
+    uint64_t addr;
+    uint8_t len;            /* 0 = empty slot */
+    uint8_t bytes[6];       /* bytes past len are 0 */
+} fst_icache_ent;
+
+typedef struct fst_icache {
+    fst_icache_ent *t;
+    size_t cap, n;
+} fst_icache;
+
+void fst_icache_init(fst_icache *c);   /* the first table */
+
+/* The slot of addr: its entry, or the empty slot where it would go. Inline: the reader
+** looks up every instruction of a SEQ run here (a call was a twentieth of the replay). */
+static inline fst_icache_ent *fst_icache_slot(fst_icache *c, uint64_t addr)
+{
+    if (!c->t)
+        fst_icache_init(c);
+    size_t i = (size_t)(((addr >> 1) * 0x9E3779B97F4A7C15ull) >> 20) & (c->cap - 1);
+    while (c->t[i].len && c->t[i].addr != addr)
+        i = (i + 1) & (c->cap - 1);
+    return &c->t[i];
+}
+void fst_icache_put(fst_icache *c, uint64_t addr, const uint8_t *b, int len);
+
+/* fst_mru (the list of recent jump targets) is in tracebin.h: the reader's inline fast path
+** moves a JMP's target to its front. */
+int fst_mru_find(const fst_mru *m, uint64_t addr);
+/* Move entry k to the front, or insert addr at the front when k < 0. */
+void fst_mru_front(fst_mru *m, int k, uint64_t addr);
+
+/* key NUL value NUL lists (HEAD and FOOT payloads) */
+void fst_kv_put(uint8_t **p, size_t *len, size_t *cap, const char *k, const char *v);
+const char *fst_kv_get(const uint8_t *p, size_t len, size_t start, const char *key);
+
+#endif

@@ -1,0 +1,470 @@
+/* trace/tracebin_write.c — the trace.bin writer; the format is in tracebin.h. */
+#include "trace/tracebin_int.h"
+#include "common/bytes.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---- writer ---- */
+
+struct fst_tw {
+    int fd;
+    char *path;
+    int failed;
+    unsigned version;
+    fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
+    uint8_t *zbuf;         /* version 2: a packed frame */
+    size_t zcap;
+    size_t fmax;           /* op-stream bytes per EVNT frame */
+    uint64_t written;
+    uint8_t *buf;          /* frame being filled: header room + payload */
+    size_t blen;           /* payload bytes in buf */
+    uint64_t frame_first;  /* instructions before this frame */
+    fst_icache ic;
+    fst_mru jm;
+    uint64_t cur;          /* current address */
+    int pending;           /* SEQ instructions not yet written */
+    uint32_t state;
+    int have_state;
+    unsigned cpu;
+    uint32_t time;
+    uint64_t insns, pgmchks, intrs, waits;
+    uint64_t samples, sample_ns;
+};
+
+static int write_all(fst_tw *w, const void *p, size_t n, fst_err *err)
+{
+    const uint8_t *q = p;
+    while (n) {
+        ssize_t k = write(w->fd, q, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            w->failed = 1;
+            return fst_errno(err, "%s: byte %llu: cannot write", w->path, (unsigned long long)w->written);
+        }
+        q += k;
+        n -= (size_t)k;
+        w->written += (uint64_t)k;
+    }
+    return 0;
+}
+
+static int write_frame(fst_tw *w, const char tag[4], const uint8_t *payload, size_t n, fst_err *err)
+{
+    uint8_t h[8], t[4];
+    memcpy(h, tag, 4);
+    fst_put_le32(h + 4, (uint32_t)n);
+    uLong crc = crc32(0L, h, 8);
+    crc = crc32(crc, payload, (uInt)n);
+    fst_put_le32(t, (uint32_t)crc);
+    if (write_all(w, h, 8, err) || write_all(w, payload, n, err) || write_all(w, t, 4, err))
+        return -1;
+    return 0;
+}
+
+/* Version 2: the frame `tag` of header `h` (hn bytes: address or instruction count),
+** u32 n and the n bytes of src packed. */
+static int packed_frame(fst_tw *w, const char tag[4], const uint8_t *h, size_t hn, const uint8_t *src, size_t n,
+                        fst_err *err)
+{
+    size_t need = hn + 4 + fst_tbz_bound(n);
+    if (need > w->zcap) {
+        free(w->zbuf);
+        w->zcap = need;
+        w->zbuf = fst_xmalloc(need);
+    }
+    memcpy(w->zbuf, h, hn);
+    fst_put_le32(w->zbuf + hn, (uint32_t)n);
+    size_t k = fst_tbz_pack(w->z, src, n, w->zbuf + hn + 4, w->zcap - hn - 4);
+    if (!k) {
+        w->failed = 1;
+        return fst_errf(err, "%s: byte %llu: zstd could not pack a %.4s frame", w->path,
+                        (unsigned long long)w->written, tag);
+    }
+    return write_frame(w, tag, w->zbuf, hn + 4 + k, err);
+}
+
+fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err)
+{
+    return fst_tw_open_version(path, hdr, FST_TRACE_VERSION, err);
+}
+
+fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned version, fst_err *err)
+{
+    if (version < FST_TRACE_VERSION_MIN || version > FST_TRACE_VERSION) {
+        fst_errf(err, "%s: trace version %u: this fst writes versions %d to %d", path, version,
+                 FST_TRACE_VERSION_MIN, FST_TRACE_VERSION);
+        return NULL;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fst_errno(err, "%s: cannot create", path);
+        return NULL;
+    }
+    fst_tw *w = fst_xcalloc(1, sizeof *w);
+    w->fd = fd;
+    w->path = fst_xstrdup(path);
+    w->version = version;
+    w->fmax = version >= 2 ? FST_TB_V2_PAYLOAD : FST_TB_FRAME_PAYLOAD;
+    if (version >= 2)
+        w->z = fst_tbz_new(FST_TB_ZSTD_LEVEL);
+    w->buf = fst_xmalloc(8 + w->fmax + FST_TB_OP_MAX + 8);
+    size_t len = 2, cap = 256;
+    uint8_t *p = fst_xmalloc(cap);
+    p[0] = (uint8_t)version;
+    p[1] = 0;
+    for (const fst_kv *kv = hdr; kv && kv->key; kv++)
+        if (kv->value)
+            fst_kv_put(&p, &len, &cap, kv->key, kv->value);
+    int rc = write_all(w, FST_TRACE_MAGIC, 8, err);
+    if (!rc)
+        rc = write_frame(w, "HEAD", p, len, err);
+    free(p);
+    if (rc) {
+        fst_tw_abandon(w);
+        return NULL;
+    }
+    w->blen = 8; /* payload starts with u64 frame_first */
+    return w;
+}
+
+int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *err)
+{
+    while (n) {
+        size_t k = n > FST_TB_IMAG_MAX ? FST_TB_IMAG_MAX : n;
+        if (w->version >= 2) {
+            uint8_t h[8];
+            fst_put_le64(h, addr);
+            if (packed_frame(w, "IMAG", h, 8, p, k, err))
+                return -1;
+            addr += k;
+            p += k;
+            n -= k;
+            continue;
+        }
+        uint8_t *f = fst_xmalloc(8 + k);
+        fst_put_le64(f, addr);
+        memcpy(f + 8, p, k);
+        int rc = write_frame(w, "IMAG", f, 8 + k, err);
+        free(f);
+        if (rc)
+            return -1;
+        addr += k;
+        p += k;
+        n -= k;
+    }
+    return 0;
+}
+
+static int frame_out(fst_tw *w, fst_err *err)
+{
+    if (w->failed)
+        return fst_errf(err, "%s: an earlier write failed", w->path);
+    if (w->blen <= 8)
+        return 0;
+    fst_put_le64(w->buf, w->frame_first);
+    int rc = w->version >= 2 ? packed_frame(w, "EVNT", w->buf, 8, w->buf + 8, w->blen - 8, err)
+                             : write_frame(w, "EVNT", w->buf, w->blen, err);
+    w->blen = 8;
+    w->frame_first = w->insns - (uint64_t)w->pending; /* a pending SEQ run goes into the next frame */
+    return rc;
+}
+
+/* Room for one op; a full frame goes out first. */
+static uint8_t *op_room(fst_tw *w)
+{
+    if (w->blen + FST_TB_OP_MAX > w->fmax + 8) {
+        fst_err e;
+        frame_out(w, &e);
+    }
+    return w->buf + w->blen;
+}
+
+static void seq_out(fst_tw *w)
+{
+    if (w->pending) {
+        uint8_t *p = op_room(w);
+        p[0] = (uint8_t)(FST_OP_SEQ | (w->pending - 1));
+        w->blen++;
+        w->pending = 0;
+    }
+}
+
+static void jump_out(fst_tw *w, uint64_t to)
+{
+    int k = fst_mru_find(&w->jm, to);
+    uint8_t *p = op_room(w);
+    if (k >= 0) {
+        p[0] = (uint8_t)(FST_OP_JMP | k);
+        w->blen++;
+    } else {
+        p[0] = FST_OP_JMPA;
+        w->blen += 1 + fst_put_uvar(p + 1, fst_zigzag((int64_t)(to - w->cur)));
+    }
+    fst_mru_front(&w->jm, k, to);
+    w->cur = to;
+}
+
+/* The cache holds these bytes for the address (a call to memcmp for 2 to 6 bytes cost a
+** tenth of converting a log). */
+static inline int same_bytes(const fst_icache_ent *e, const uint8_t *b, int len)
+{
+    if (e->len != len || e->bytes[0] != b[0] || e->bytes[1] != b[1])
+        return 0;
+    for (int i = 2; i < len; i++)
+        if (e->bytes[i] != b[i])
+            return 0;
+    return 1;
+}
+
+int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len)
+{
+    if (addr != w->cur) {
+        seq_out(w);
+        jump_out(w, addr);
+    }
+    fst_icache_ent *e = fst_icache_slot(&w->ic, addr);
+    if (same_bytes(e, bytes, len)) {
+        if (++w->pending == FST_TB_SEQ_MAX)
+            seq_out(w);
+    } else {
+        seq_out(w);
+        uint8_t *p = op_room(w);
+        p[0] = FST_OP_INS;
+        memcpy(p + 1, bytes, (size_t)len);
+        w->blen += 1 + (size_t)len;
+        fst_icache_put(&w->ic, addr, bytes, len);
+    }
+    w->cur = addr + (uint64_t)len;
+    w->insns++;
+    return w->failed ? -1 : 0;
+}
+
+static uint8_t *op_begin(fst_tw *w)
+{
+    seq_out(w);
+    return op_room(w);
+}
+
+int fst_tw_state(fst_tw *w, uint32_t state)
+{
+    if (w->have_state && state == w->state)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_STATE;
+    fst_put_le32(p + 1, state);
+    w->blen += 5;
+    w->state = state;
+    w->have_state = 1;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_cpu(fst_tw *w, unsigned cpu)
+{
+    if (cpu == w->cpu)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_CPU;
+    w->blen += 1 + fst_put_uvar(p + 1, cpu);
+    w->cpu = cpu;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_pgmchk(fst_tw *w, uint32_t code, unsigned ilc)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_PGMCHK;
+    size_t n = 1 + fst_put_uvar(p + 1, code);
+    p[n++] = (uint8_t)ilc;
+    w->blen += n;
+    w->pgmchks++;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_intr(fst_tw *w, unsigned cls, uint32_t code)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_INTR;
+    p[1] = (uint8_t)cls;
+    w->blen += 2 + fst_put_uvar(p + 2, code);
+    w->intrs++;
+    return w->failed ? -1 : 0;
+}
+
+/* u8 length (8, 16, or 0 = not known) and the PSW bytes: WAIT and LPSW share it. */
+static size_t put_psw(uint8_t *p, const uint8_t *psw, unsigned pswlen)
+{
+    if (pswlen != 8 && pswlen != 16)
+        pswlen = 0;
+    p[0] = (uint8_t)pswlen;
+    if (pswlen)
+        memcpy(p + 1, psw, pswlen);
+    return 1 + pswlen;
+}
+
+int fst_tw_wait(fst_tw *w, unsigned kind, const uint8_t *psw, unsigned pswlen)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_WAIT;
+    p[1] = (uint8_t)kind;
+    w->blen += 2 + put_psw(p + 2, psw, pswlen);
+    w->waits++;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_gap(fst_tw *w)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_GAP;
+    w->blen++;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_time(fst_tw *w, uint32_t secs)
+{
+    if (secs == w->time)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_TIME;
+    w->blen += 1 + fst_put_uvar(p + 1, secs);
+    w->time = secs;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_lpsw(fst_tw *w, uint64_t operand, const uint8_t *psw, unsigned pswlen)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_LPSW;
+    size_t n = 1 + fst_put_uvar(p + 1, operand);
+    w->blen += n + put_psw(p + n, psw, pswlen);
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_cr(fst_tw *w, unsigned crno, uint64_t value)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_CR;
+    p[1] = (uint8_t)crno;
+    w->blen += 2 + fst_put_uvar(p + 2, value);
+    return w->failed ? -1 : 0;
+}
+
+static int regs_op(fst_tw *w, uint8_t op, uint16_t mask, const uint64_t gr[16])
+{
+    if (!mask)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = op;
+    p[1] = (uint8_t)mask;
+    p[2] = (uint8_t)(mask >> 8);
+    size_t n = 3;
+    for (int r = 0; r < 16; r++)
+        if (mask >> r & 1)
+            n += fst_put_uvar(p + n, gr[r]);
+    w->blen += n;
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_regs(fst_tw *w, uint16_t mask, const uint64_t gr[16]) { return regs_op(w, FST_OP_REGS, mask, gr); }
+int fst_tw_bases(fst_tw *w, uint16_t mask, const uint64_t gr[16]) { return regs_op(w, FST_OP_BASES, mask, gr); }
+
+int fst_tw_opnd(fst_tw *w, uint64_t addr)
+{
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_OPND;
+    w->blen += 1 + fst_put_uvar(p + 1, addr);
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_oldpsw(fst_tw *w, uint64_t slot, const uint8_t *psw, unsigned pswlen)
+{
+    if (pswlen != 8 && pswlen != 16)
+        return 0;
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_OLDPSW;
+    size_t n = 1 + fst_put_uvar(p + 1, slot);
+    w->blen += n + put_psw(p + n, psw, pswlen);
+    return w->failed ? -1 : 0;
+}
+
+int fst_tw_sample(fst_tw *w, uint64_t ns, const uint8_t *psw, unsigned pswlen)
+{
+    if (ns < w->sample_ns)
+        ns = w->sample_ns; /* the clock is monotonic; a caller's mistake must not wrap the delta */
+    uint8_t *p = op_begin(w);
+    p[0] = FST_OP_SAMPLE;
+    size_t n = 1 + fst_put_uvar(p + 1, ns - w->sample_ns);
+    w->blen += n + put_psw(p + n, psw, pswlen);
+    w->sample_ns = ns;
+    w->samples++;
+    return w->failed ? -1 : 0;
+}
+
+uint64_t fst_tw_samples(const fst_tw *w) { return w->samples; }
+
+int fst_tw_flush(fst_tw *w, fst_err *err)
+{
+    seq_out(w);
+    return frame_out(w, err);
+}
+
+uint64_t fst_tw_insns(const fst_tw *w) { return w->insns; }
+uint64_t fst_tw_bytes(const fst_tw *w) { return w->written + (w->version >= 2 ? 0 : w->blen); }
+
+static void tw_free(fst_tw *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    free(w->ic.t);
+    free(w->buf);
+    free(w->zbuf);
+    fst_tbz_free(w->z);
+    free(w->path);
+    free(w);
+}
+
+void fst_tw_abandon(fst_tw *w)
+{
+    if (w)
+        tw_free(w);
+}
+
+int fst_tw_close(fst_tw *w, int complete, const char *end, const fst_kv *ftr, fst_err *err)
+{
+    int rc = fst_tw_flush(w, err);
+    size_t len = 0, cap = 512;
+    uint8_t *p = fst_xmalloc(cap);
+    char num[32];
+    fst_kv_put(&p, &len, &cap, FST_FK_COMPLETE, complete ? "1" : "0");
+    fst_kv_put(&p, &len, &cap, FST_FK_END, end ? end : "unknown");
+    const struct { const char *k; uint64_t v; } counts[] = {
+        { FST_FK_INSNS, w->insns }, { FST_FK_PGMCHKS, w->pgmchks },
+        { FST_FK_INTRS, w->intrs }, { FST_FK_WAITS, w->waits },
+    };
+    if (w->samples) {
+        snprintf(num, sizeof num, "%llu", (unsigned long long)w->samples);
+        fst_kv_put(&p, &len, &cap, FST_FK_SAMPLES, num);
+    }
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        snprintf(num, sizeof num, "%llu", (unsigned long long)counts[i].v);
+        fst_kv_put(&p, &len, &cap, counts[i].k, num);
+    }
+    for (const fst_kv *kv = ftr; kv && kv->key; kv++)
+        if (kv->value)
+            fst_kv_put(&p, &len, &cap, kv->key, kv->value);
+    if (!rc)
+        rc = write_frame(w, "FOOT", p, len, err);
+    free(p);
+    if (!rc && close(w->fd) != 0)
+        rc = fst_errno(err, "%s: cannot close", w->path);
+    w->fd = -1;
+    tw_free(w);
+    return rc;
+}
+
