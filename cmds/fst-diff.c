@@ -439,10 +439,11 @@ int main(int argc, char **argv)
     char msg[300];
     for (int id; (id = fst_opt_next(&p)) != -1;) {
         switch (id) {
-        case O_FORMAT:
+        case O_FORMAT: {
             static const char *const formats[] = { "text", "csv", NULL };
             format = fst_opt_choice(&p, "format", formats);
             break;
+        }
         case O_OUT: out = p.arg; break;
         case O_JUNIT: junit = p.arg; break;
         case O_BATCH: manifest = p.arg; break;
