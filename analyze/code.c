@@ -17,6 +17,7 @@ fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
     c->insn = fst_xcalloc(NINSN, sizeof *c->insn);
     c->blk = fst_xcalloc(FST_CODE_NBLK, sizeof *c->blk);
     c->used = fst_xcalloc(FST_CODE_NBLK, 1);
+    c->usedlist = fst_xcalloc(FST_CODE_NBLK, sizeof *c->usedlist);
     return c;
 }
 
@@ -27,6 +28,7 @@ void fst_code_free(fst_code *c)
     free(c->insn);
     free(c->blk);
     free(c->used);
+    free(c->usedlist);
     free(c);
 }
 
@@ -97,6 +99,8 @@ fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t s
     size_t i = (addr >> 1) & (FST_CODE_NBLK - 1);
     fst_blk *b = &c->blk[i];
     build(c, b, tr, addr, state);
+    if (!c->used[i])
+        c->usedlist[c->nused++] = (uint16_t)i;
     c->used[i] = 1;
     c->builds++;
     return b->n ? b : NULL;

@@ -81,6 +81,8 @@ typedef struct fst_code {
     fst_blk *blk;
     uint8_t *used;      /* per block slot: ever built (fst_code_fold reads only those: the
                            others' pages are never touched, so memory is what the code needs) */
+    uint16_t *usedlist; /* those slots, in the order first built (nused of them) */
+    size_t nused;
     const uint64_t *epoch;  /* the reader's epoch (fst_tr_code_epoch_at), set by the first
                                block built: a block is there only after one was */
     uint64_t builds;    /* blocks built so far (a folded loop builds none: replay_fold.c) */

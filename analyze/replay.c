@@ -379,7 +379,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
             if (fst_rp_folds(&x, tr, &rec))
                 continue;
             fst_blk *b = fst_code_block(x.code, tr, rec.addr, rec.state);
-            int f = b && x.fold.on ? fst_rp_fold(&x, tr, &rec, b) : 0;
+            int f = b ? fst_rp_fold(&x, tr, &rec, b) : 0;   /* folding off: quiet for ever */
             if (f == 1)
                 continue;
             if (f == 2)

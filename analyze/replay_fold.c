@@ -40,6 +40,19 @@
 ** (16 runs, doubling up to 1024). A recording that began inside a frame it then returned
 ** from is no loop at that depth: for a while, periods are looked for only from the depth
 ** it returned to (bigloop: not inside TICK, which returns every iteration, but in MAIN).
+** What it may cost. Looking for periods costs a signature per run, and a recording copies
+** every counter and the key and compares them at the period's end: some thousands of words,
+** whatever the period (the counters are the program's, not the period's). A loop that folds
+** for a few periods, or a period that fails, does not repay that: a replay that looked and
+** recorded at every such loop was 2 to 5 times slower than one that does not fold (random
+** loop shapes, tests/loops). So folding spends from a budget, in units of about one host
+** instruction: every run replayed earns FOLD_EARN_RUN (about 1 % of what replaying it
+** costs), every run folded FOLD_EARN_FOLDED (most of what replaying it would have cost);
+** looking at a run costs FOLD_LOOK, a recording what it copies and compares. When the
+** budget is spent, the folding is quiet (neither looks nor records) until the runs have paid
+** the debt and a window of FOLD_WINDOW runs of looking. However the trace's loops are
+** shaped, folding then adds about 1 % to a replay; where it folds, it earns its next
+** recordings (bigloop: 20 times faster).
 ** Memory: the snapshot holds the counters of the routines, arcs, the one task, the
 ** instruction mix and the block slots, all bounded by the program, not the trace.
 **
@@ -85,6 +98,27 @@ ADJ(rp_cpu, pend_n, pend_cost);
 _Static_assert(sizeof(fst_taskroutine) == 5 * sizeof(uint64_t), "fst_taskroutine: five counters");
 _Static_assert(sizeof(fst_fx) == sizeof(uint64_t), "fst_fx: a uint64_t");
 
+/* What a recording costs in budget units, measured with callgrind on tests/loops programs:
+** its own work and its folding's end (replay_ahead) whatever its size, each counter copied
+** and diffed, each word of the key copied and compared. */
+#define FOLD_REC_FIXED 3000
+#define FOLD_REC_COUNTER 8
+#define FOLD_REC_KEYWORD 1
+
+/* What a recording would cost now, in words, before the first one says (see the head). */
+static size_t estimate(const rp *x)
+{
+    size_t n = 6 + 6 + 7 + 3 + 2 + 2 + 5 * x->p->nr + 3 * x->p->narcs + x->p->nundecoded;
+    n += x->code->nused * (FST_BLK_MAX + 1 + FST_BLK_MAX);   /* blocks' counts, and their ops at most */
+    return FOLD_REC_FIXED + FOLD_REC_COUNTER * n +
+           FOLD_REC_KEYWORD * (sizeof(rp_cpu) + sizeof(rp_task) + FST_RP_RETS * sizeof *x->t->rets) / sizeof(uint64_t);
+}
+
+#define FOLD_EARN_RUN 1       /* budget units (see the head) a run replayed earns */
+#define FOLD_EARN_FOLDED 150  /* ... and a run folded (its compare costs a little) */
+#define FOLD_LOOK 30          /* what looking at a run costs */
+#define FOLD_WINDOW 256       /* runs looked at in a row, once paid for */
+
 void fst_rp_fold_init(rp *x)
 {
     rp_fold *f = &x->fold;
@@ -93,19 +127,24 @@ void fst_rp_fold_init(rp *x)
             !x->want_exec[FST_CHARGE_ROUTINE] && !x->want_exec[FST_CHARGE_EXCLUDED] && !(no && *no && *no != '0');
     f->backoff = 16;
     f->low = f->maxdepth = SIZE_MAX;
+    f->cost = estimate(x);
+    f->spent = f->cost;     /* the first recording is paid by the runs before it */
+    f->quiet = f->seen = f->on ? f->spent / FOLD_EARN_RUN : UINT64_MAX;
 }
 
 void fst_rp_fold_free(rp *x)
 {
     rp_fold *f = &x->fold;
     if (getenv("FST_REPLAY_FOLD_STATS"))
-        fprintf(stderr, "fst: replay: %llu runs folded\nfst: replay: %llu recordings, %llu failed, %llu foldings ended\n",
+        fprintf(stderr, "fst: replay: %llu runs folded\nfst: replay: %llu recordings, %llu failed, %llu foldings ended, "
+                "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes)\n",
                 (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
-                (unsigned long long)f->ends);
+                (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->nval, f->snaplen);
     free(f->snap);
     free(f->now);
     free(f->reg);
     free(f->val);
+    free(f->opstamp);
     free(f->delta);
 }
 
@@ -184,10 +223,20 @@ static void regions(rp *x, size_t tid)
     }
     for (size_t i = 0; i < p->nundecoded; i++)
         region(f, &p->undecoded[i].insns, 1);
-    region(f, p->op_insns, fst_op_count());
-    for (size_t i = 0; i < FST_CODE_NBLK; i++)
-        if (x->code->used[i])
-            region(f, x->code->blk[i].ran, FST_BLK_MAX + 1);
+    /* the instruction mix: only the ops of the blocks, since a period runs nothing else (its
+    ** first run counts the instruction before it, which its last run ran: in a block too) */
+    if (!f->opstamp)
+        f->opstamp = fst_xcalloc(fst_op_count(), sizeof *f->opstamp);
+    uint64_t stamp = f->recordings + 1;
+    for (size_t u = 0; u < x->code->nused; u++) {
+        fst_blk *b = &x->code->blk[x->code->usedlist[u]];
+        region(f, b->ran, FST_BLK_MAX + 1);
+        for (uint32_t k = 0; k < b->n; k++)
+            if (f->opstamp[b->d[k].op] != stamp) {
+                f->opstamp[b->d[k].op] = stamp;
+                region(f, &p->op_insns[b->d[k].op], 1);
+            }
+    }
     region(f, &x->t[tid].insns, 2);     /* insns, cost */
     region(f, &x->cpus[0].pend_n, 2);   /* pend_n, pend_cost */
     size_t n = 0;
@@ -225,11 +274,18 @@ static void deltas(rp_fold *f)
 
 /* ---- the state machine ---- */
 
+/* The next n runs pass without a look (fst_rp_fold); the clock counts them now. */
+static void go_quiet(rp_fold *f, uint64_t n)
+{
+    f->quiet = n;
+    f->seen += n;
+}
+
 static void fail(rp_fold *f)
 {
     f->failures++;
     f->mode = 0;
-    f->quiet_until = f->seen + f->backoff;
+    go_quiet(f, f->backoff);
     if (f->backoff < 1024)
         f->backoff *= 2;
 }
@@ -319,6 +375,25 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     return 1;
 }
 
+/* What the folding has earned so far (see the head). */
+static uint64_t earned(const rp_fold *f)
+{
+    return f->seen * FOLD_EARN_RUN + (f->runs + f->folded * f->period) * FOLD_EARN_FOLDED;
+}
+
+/* Spend `units`: 1 if the budget holds them; if not, the folding goes quiet until the runs
+** have paid the debt and the next window of looking. */
+static int spend(rp_fold *f, uint64_t units)
+{
+    uint64_t e = earned(f);
+    if (f->spent + units <= e) {
+        f->spent += units;
+        return 1;
+    }
+    go_quiet(f, (f->spent + units - e + FOLD_WINDOW * FOLD_LOOK) / FOLD_EARN_RUN + 1);
+    return 0;
+}
+
 /* A recording begins, of period runs. */
 static void begin(rp *x, uint32_t period)
 {
@@ -326,6 +401,10 @@ static void begin(rp *x, uint32_t period)
     size_t tid = x->cpus[0].task;
     f->snaplen = key(x, tid, &f->snap, &f->snapcap);
     regions(x, tid);
+    size_t cost = FOLD_REC_FIXED + FOLD_REC_COUNTER * f->nval + FOLD_REC_KEYWORD * f->snaplen / sizeof(uint64_t);
+    if (cost > f->cost)
+        f->spent += cost - f->cost;     /* spend() charged the last one's: the program grew */
+    f->cost = cost;
     f->depth = f->low = x->t[tid].n;
     f->period = period;
     f->j = 0;
@@ -333,10 +412,9 @@ static void begin(rp *x, uint32_t period)
     f->recordings++;
 }
 
-int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
+int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
 {
     rp_fold *f = &x->fold;
-    f->seen++;
     if (f->mode == 2) {     /* folding, and rec differs from the recorded run (fst_rp_folds) */
         int ahead = f->j != 0;
         replay_ahead(x, tr);
@@ -344,7 +422,7 @@ int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     }
     if (f->mode == 1)
         return record(x, tr, rec, b);
-    if (!eligible(x, rec))
+    if (!spend(f, FOLD_LOOK) || !eligible(x, rec))
         return 0;
     uint64_t sig = signature(x, rec);
     size_t h = (size_t)(sig >> 56);
@@ -354,8 +432,12 @@ int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     f->tab[h].at = f->seen;
     if (f->seen >= f->maxdepth_until)
         f->maxdepth = SIZE_MAX;
-    if (!hit || f->seen < f->quiet_until || x->t[x->cpus[0].task].n > f->maxdepth)
+    if (!hit || x->t[x->cpus[0].task].n > f->maxdepth)
         return 0;
+    if (!spend(f, f->cost)) {
+        f->denied++;    /* a period found, not paid for yet */
+        return 0;
+    }
     begin(x, (uint32_t)(f->seen - at));
     return record(x, tr, rec, b);
 }

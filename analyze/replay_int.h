@@ -144,7 +144,8 @@ typedef struct rp_fold {
     int on;                 /* the replay's sinks and options allow folding at all */
     int mode;               /* 0 looking, 1 recording, 2 folding */
     uint64_t seen;          /* runs looked at (a clock for the period) */
-    uint64_t quiet_until;   /* after a failure: not before this run */
+    uint64_t quiet;         /* runs left before it looks again (counted in seen already):
+                               after a failure, or until the budget pays; folding off: all */
     uint64_t backoff;
     struct { uint64_t sig, at; } tab[256];  /* run signatures, last seen */
     rp_foldrec log[FST_FOLD_PMAX];
@@ -176,6 +177,10 @@ typedef struct rp_fold {
     uint64_t runs;          /* runs folded in all, recordings, failed ones, foldings ended
                                (FST_REPLAY_FOLD_STATS) */
     uint64_t recordings, failures, ends;
+    uint64_t spent;         /* words of counters and key the recordings copied and compared */
+    size_t cost;            /* what the last recording cost, in those words (0: not known) */
+    uint64_t denied;        /* periods found but not recorded: not paid for yet */
+    uint64_t *opstamp;      /* per op: the recording that took its counter (regions) */
 } rp_fold;
 
 /* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */
@@ -279,7 +284,17 @@ void fst_rp_fold_free(rp *x);
 /* rec, a SEQ run at block b: 0 when the caller runs it as usual; 1 when it was run or
 ** folded; 2 when the caller runs it, but looks its block up again first (runs replayed
 ** meanwhile may have taken b's slot). */
-int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b);
+int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b);
+/* Inline: while the folding is quiet (replay_fold.c, its budget), a run costs it a count. */
+static inline int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
+{
+    if (x->fold.quiet) {
+        x->fold.quiet--;
+        return 0;
+    }
+    x->fold.seen++;
+    return fst_rp_fold_run(x, tr, rec, b);
+}
 /* A record other than a SEQ run: folding stops (the runs read ahead are replayed). */
 void fst_rp_fold_break(rp *x, fst_tr *tr);
 /* Folding, at a period's end: whole repeats of the period's op bytes, skipped. */

@@ -7,7 +7,9 @@
 # where it can: bigloop's 100 000 iterations are 400 000 runs (LR BALR / B / STM .. BR /
 # BCT), of which all but those it takes to find and record a period again after each
 # trace frame's end (a run that a frame boundary splits differs from the recorded one; 13
-# frames) and the last iteration's (its BCT falls through) are folded: at least 99 %.
+# frames), the last iteration's (its BCT falls through), and those the folding's budget
+# keeps it quiet for (replay_fold.c: the first recording is paid by the runs before it, a
+# failed one backs off) are folded: at least 95 % (96.9 % when written).
 . "$(dirname "$0")/../lib.sh"
 NM=${S390_NM:-s390x-linux-gnu-nm}
 FX=$FST_FIXTURES
@@ -55,10 +57,10 @@ done
 # it folds: bigloop (N = 100000 iterations of LR, BALR / B / STM..BR / BCT)
 folded() { FST_REPLAY_FOLD_STATS=1 fst-report -o /dev/null "$@" 2>&1 | sed -n 's/^fst: replay: \([0-9]*\) runs folded$/\1/p'; }
 n=$(folded --timed=all --map=bigloop.nm bigloop.trace)
-if [ -n "$n" ] && [ "$n" -ge 396000 ] && [ "$n" -lt 400000 ]; then
-    ok "bigloop: $n of its 400000 runs folded (at least 99 %)"
+if [ -n "$n" ] && [ "$n" -ge 380000 ] && [ "$n" -lt 400000 ]; then
+    ok "bigloop: $n of its 400000 runs folded (at least 95 %)"
 else
-    fail "bigloop: at least 99 % of its 400000 runs folded" "got: '$n'"
+    fail "bigloop: at least 95 % of its 400000 runs folded" "got: '$n'"
 fi
 # the supervisor's tasks: their loops fold between the timer's interruptions, which end
 # each folding (the reports above are the same, folded or not)

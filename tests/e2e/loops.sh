@@ -1,0 +1,28 @@
+# tests/e2e/loops.sh — random loop shapes (tests/loops/gen.py: nests of BCT loops, calls,
+# branches on a period and on a pseudo-random bit), each built, run under Hercules and
+# reported: every routine's calls and self instructions and the total are what walking the
+# program's shape gives (gen.py --expect), and the folded replay gives the report the
+# unfolded one does (analyze/replay_fold.c; its speed against the unfolded one is
+# make bench's). The seeds are drawn anew for every run (printed), plus two fixed ones.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+seeds="3 5 $(( (RANDOM % 900) + 100 )) $(( (RANDOM % 900) + 1000 )) $(( (RANDOM % 9000) + 2000 ))"
+echo "# seeds: $seeds"
+for s in $seeds; do
+    if ! "$FST_ROOT/tests/loops/build.sh" "$s" . 60000 > build.err 2>&1; then
+        fail "loop$s: built" "$(head -3 build.err)"
+        continue
+    fi
+    if ! fst-capture -q -o "loop$s.trace" "loop$s.ins" 2> cap.err; then
+        fail "loop$s: captured" "$(head -3 cap.err)"
+        continue
+    fi
+    fst-report --format=csv --timed=all -o "loop$s.csv" "loop$s.trace" 2> /dev/null
+    got=$(awk -F, 'NR > 1 && $1 == "(total)" { print "total " $4 } NR > 1 && $1 !~ /^\(/ { r[n++] = $1 " " $3 " " $4 }
+                   END { for (i = 0; i < n; i++) print r[i] }' "loop$s.csv" | sort)
+    expect_eq "loop$s: calls and self instructions per routine, and the total, as built" \
+        "$(sort "loop$s.expect")" "$got"
+    FST_REPLAY_NOFOLD=1 fst-report --format=csv --timed=all -o "loop$s.nofold.csv" "loop$s.trace" 2> /dev/null
+    if cmp -s "loop$s.csv" "loop$s.nofold.csv"; then ok "loop$s: folded or not, the same report"
+    else fail "loop$s: folded or not, the same report" "$(diff "loop$s.csv" "loop$s.nofold.csv" | head -4)"; fi
+done
