@@ -130,9 +130,10 @@ static void never_entered(const fst_profile *p, void (*say)(int, const char *))
             idx[n++] = i;
     }
     if (n && p->total_insns) {
-        char list[400], msg[600];
+        char list[400], msg[800];
         names(list, sizeof list, p, idx, n);
-        snprintf(msg, sizeof msg, "%zu of the %zu routines the map names were never entered: %s%s", n, named, list,
+        snprintf(msg, sizeof msg, "%zu of the %zu routines the map names were never entered (the report shows "
+                 "no calls and no time for them): %s%s", n, named, list,
                  n == named ? " (is the load point right? is this the member that ran?)" : "");
         say(1, msg);
     }

@@ -52,3 +52,11 @@ expect_eq "-q: no note, the warnings kept" "0 $(grep -c ': warning: ' loud.err)"
     "$(grep -vc ': warning: ' quiet.err) $(grep -c ': warning: ' quiet.err)"
 expect_eq "the tasks note says what it means for the numbers" "1" \
     "$(grep -c 'interruptions inside routines: each task has its own call stack' loud.err)"
+
+# a routine the map names and the run never entered: the warning says what it means for
+# the report (fortg's three routines, and NEVER past SUBB's code)
+cd "$T" || exit 1
+(${S390_NM:-s390x-linux-gnu-nm} -P "$FST_PROGS/fortg.elf"; echo "NEVER T 00020500 0") > never.nm
+fst-report --map=never.nm fortg.trace > /dev/null 2> never.err
+expect_eq "a routine never entered: named, with what it means for the numbers" 1 \
+    "$(grep -c 'warning: 1 of the 4 routines the map names were never entered (the report shows no calls and no time for them): NEVER$' never.err)"
