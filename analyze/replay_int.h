@@ -181,6 +181,7 @@ typedef struct rp_fold {
     size_t cost;            /* what the last recording cost, in those words (0: not known) */
     uint64_t denied;        /* periods found but not recorded: not paid for yet */
     uint64_t *opstamp;      /* per op: the recording that took its counter (regions) */
+    int eager;              /* FST_REPLAY_FOLD=eager: no budget */
 } rp_fold;
 
 /* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */

@@ -113,8 +113,14 @@ fi
 prios() {   # NICE: "process timer cpu" priorities Hercules reports under nice NICE
     # (a program that runs a while: Hercules starts its timer thread after the CPU's, and a
     # capture that ends at once may stop Hercules before the timer thread's line is logged)
-    nice -n "$1" fst-capture -q --max-instructions=100000 --keep-log="$T/prio.log" -o "$T/prio.trace" \
-        "$FST_PROGS/bigloop.ins"
+    # (under load the capture can end before even that: tried again, three times at most)
+    local try
+    for try in 1 2 3; do
+        nice -n "$1" fst-capture -q --max-instructions=100000 --keep-log="$T/prio.log" -o "$T/prio.trace" \
+            "$FST_PROGS/bigloop.ins"
+        grep -q '^HHCTT002I Timer thread started' "$T/prio.log" && break
+        echo "# nice $1: no timer thread line in try $try, tried again" >&2
+    done
     echo "$(sed -n 's/^HHCCF065I Hercules: .*priority=\(-*[0-9]*\).*/\1/p' "$T/prio.log")" \
          "$(sed -n 's/^HHCTT002I Timer thread started: .*priority=\(-*[0-9]*\).*/\1/p' "$T/prio.log")" \
          "$(sed -n 's/^HHCCP002I CPU0000 thread started: .*priority=\(-*[0-9]*\).*/\1/p' "$T/prio.log")"
