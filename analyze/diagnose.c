@@ -130,9 +130,10 @@ static void never_entered(const fst_profile *p, void (*say)(int, const char *))
             idx[n++] = i;
     }
     if (n && p->total_insns) {
-        char list[400], msg[600];
+        char list[400], msg[800];
         names(list, sizeof list, p, idx, n);
-        snprintf(msg, sizeof msg, "%zu of the %zu routines the map names were never entered: %s%s", n, named, list,
+        snprintf(msg, sizeof msg, "%zu of the %zu routines the map names were never entered (the report shows "
+                 "no calls and no time for them): %s%s", n, named, list,
                  n == named ? " (is the load point right? is this the member that ran?)" : "");
         say(1, msg);
     }
@@ -167,13 +168,16 @@ void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (
             say(1, msg);
         }
     if (p->unwinds) {
-        snprintf(msg, sizeof msg, "%llu frames unwound: control reached an older frame's return address",
+        snprintf(msg, sizeof msg, "%llu frames unwound: control reached an older frame's return address (an "
+                 "error exit, a longjmp); their calls are counted and their inclusive time ends there",
                  (unsigned long long)p->unwinds);
         say(0, msg);
     }
     if (p->ntasks > 1 || p->dispatches) {
-        snprintf(msg, sizeof msg, "%zu tasks, %llu dispatches, %llu interruptions inside routines", p->ntasks,
-                 (unsigned long long)p->dispatches, (unsigned long long)p->intr_in_routine);
+        snprintf(msg, sizeof msg, "%zu tasks, %llu dispatches, %llu interruptions inside routines: each task "
+                 "has its own call stack, so an interruption splits no call and no task's time goes to another%s",
+                 p->ntasks, (unsigned long long)p->dispatches, (unsigned long long)p->intr_in_routine,
+                 p->unc_dispatches || p->inferred ? " (but see below)" : "");
         say(0, msg);
     }
     if (p->inferred) {

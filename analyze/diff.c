@@ -344,6 +344,8 @@ int fst_diff_check(const fst_dside *base, const fst_dside *new_, fst_err *err)
         if (!s->complete)
             return fst_errf(err, "%s %s is incomplete (%s): not compared", k ? "NEW" : "BASE", s->path, s->incomplete);
     }
+    if (fst_diff_same_program(base, new_, err) < 0)
+        return -1;
     if (base->sampled || new_->sampled) /* shares, not times: the clocks do not matter */
         return check_timing(base, new_, err) < 0 ? -1 : fst_diff_shares_check(base, new_, err);
     if (check_clock(base, new_, err) < 0 || check_timing(base, new_, err) < 0)

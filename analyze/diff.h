@@ -128,6 +128,14 @@ typedef struct fst_diff {
 ** shares are compared instead (analyze/diffstat.h): clocks do not matter, the sides'
 ** sizes do (fst_diff_shares_check). */
 int fst_diff_check(const fst_dside *base, const fst_dside *new_, fst_err *err);
+/* Whether the sides are runs of one program, from what both kinds of side carry: the
+** routines each called. Two versions of a program share most of them; two programs (the
+** issue's bigloop against fortg) none, and a comparison routine by routine would report
+** every routine new or vanished, a plausible answer to the wrong question. -1 with err
+** naming the routines of each side when the routines called on one side (calls > 0: a
+** mainline is never called) and those called on the other are disjoint; 0 otherwise,
+** and when a side called nothing. fst_diff_check calls it. (analyze/diffsame.c) */
+int fst_diff_same_program(const fst_dside *base, const fst_dside *new_, fst_err *err);
 /* Compare (after fst_diff_check); with a sampled side, fst_diff_shares. */
 void fst_diff_compare(const fst_dside *base, const fst_dside *new_, const fst_dthresh *t, fst_diff *d);
 void fst_diff_free(fst_diff *d);

@@ -295,9 +295,15 @@ int fst_profile_space_check(const fst_profile *p, uint64_t space, fst_err *err);
 ** number of names, names[i] NUL-terminated (malloc'd array of char[9]). A name longer than
 ** 8 characters is cut as the seed says, with a warning (`warn`, may be NULL). The deck is
 ** read with common/lines.h bounds: a folder, an unreadable file, a line of more than
-** FST_STATIN_MAX_LINE bytes or a deck of more than FST_STATIN_MAX_BYTES are errors. */
+** FST_STATIN_MAX_LINE bytes or a deck of more than FST_STATIN_MAX_BYTES are errors.
+** The replay (analyze/routines.c) warns of a card that names no routine, with its line and
+** the nearest routine's name, and fails when no card names one: only the mainline would be
+** timed, a report that looks right and is not. */
 #define FST_STATIN_MAX_LINE 4096
 #define FST_STATIN_MAX_BYTES (1u << 20)
 int fst_statin_read(const char *path, char (**names)[9], size_t *n, void (*warn)(const char *msg), fst_err *err);
+/* The same, with each name's line in the deck: lines[i] (malloc'd), for messages about a card. */
+int fst_statin_cards(const char *path, char (**names)[9], size_t **lines, size_t *n, void (*warn)(const char *msg),
+                     fst_err *err);
 
 #endif

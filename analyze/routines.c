@@ -1,6 +1,7 @@
 /* analyze/routines.c — the routines of a program and which are timed (DESIGN §3.1, §3.4). */
 #include "analyze/profile.h"
 #include "common/lines.h"
+#include "common/opt.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -76,11 +77,47 @@ static void add_supervisor(fst_profile *p)
     r->timed = 1;
 }
 
+/* Time the routines the cards name. A card naming none is warned about with its line and
+** the nearest name; a deck none of whose cards names a routine is an error. */
+static int statin_match(fst_profile *p, const fst_replay_opts *o, char (*names)[9], const size_t *lines, size_t nn,
+                        fst_err *err)
+{
+    const char **rn = fst_xcalloc(p->nr + 1, sizeof *rn);
+    for (size_t i = 0; i < p->nr; i++)
+        rn[i] = p->r[i].name;
+    size_t matched = 0, firstbad = nn;
+    for (size_t k = 0; k < nn; k++) {
+        int found = 0;
+        for (size_t i = 0; i < p->nr; i++)
+            if (!strcmp(names[k], p->r[i].name))
+                found = p->r[i].timed = 1;
+        matched += found;
+        if (found)
+            continue;
+        if (firstbad == nn)
+            firstbad = k;
+        const char *near = fst_opt_suggest(names[k], rn);
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s:%zu: '%s' names no routine of the program%s%s%s", o->statin, lines[k], names[k],
+                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+        if (o->warn && nn > 1)
+            o->warn(msg);
+    }
+    free(rn);
+    if (nn && !matched) {
+        const char *why = !strncmp(names[firstbad], "STATIN", 6) ? " (a card holds the name alone, no keyword)" : "";
+        return fst_errf(err, "%s:%zu: '%s' names no routine of the program%s, and no card of the deck names one: "
+                        "only the mainline would be timed (fst-map --trace=TRACE or fst-report --timed=all "
+                        "--format=csv lists the routines)", o->statin, lines[firstbad], names[firstbad], why);
+    }
+    return 0;
+}
+
 static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
 {
     char (*names)[9] = NULL;
-    size_t nn = 0;
-    if (o->statin && fst_statin_read(o->statin, &names, &nn, o->warn, err) < 0)
+    size_t nn = 0, *lines = NULL;
+    if (o->statin && fst_statin_cards(o->statin, &names, &lines, &nn, o->warn, err) < 0)
         return -1;
     size_t unseen = 0;
     for (size_t i = 0; i < p->nr; i++) {
@@ -99,18 +136,13 @@ static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
                  unseen == 1 ? "" : "s");
         o->warn(msg);
     }
-    for (size_t k = 0; k < nn; k++) {
-        int found = 0;
-        for (size_t i = 0; i < p->nr; i++)
-            if (!strcmp(names[k], p->r[i].name))
-                found = p->r[i].timed = 1;
-        if (!found && o->warn) {
-            char msg[200];
-            snprintf(msg, sizeof msg, "%s: '%s' names no routine of the program", o->statin, names[k]);
-            o->warn(msg);
-        }
+    if (statin_match(p, o, names, lines, nn, err)) {
+        free(names);
+        free(lines);
+        return -1;
     }
     free(names);
+    free(lines);
     for (const char *const *e = o->exclude; e && *e; e++) {
         /* every routine of that name: two modules (or a map and the image) may both hold one */
         size_t hits = 0;
@@ -153,6 +185,15 @@ int fst_routines_build(fst_profile *p, fst_tr *tr, fst_pm *pm, const fst_replay_
 
 int fst_statin_read(const char *path, char (**names)[9], size_t *n, void (*warn)(const char *msg), fst_err *err)
 {
+    size_t *lines = NULL;
+    int rc = fst_statin_cards(path, names, &lines, n, warn, err);
+    free(lines);
+    return rc;
+}
+
+int fst_statin_cards(const char *path, char (**names)[9], size_t **lines, size_t *n, void (*warn)(const char *msg),
+                     fst_err *err)
+{
     fst_lines *l = fst_lines_open(path, "STATIN deck", FST_STATIN_MAX_LINE, FST_STATIN_MAX_BYTES, err);
     if (!l)
         return -1;
@@ -161,6 +202,7 @@ int fst_statin_read(const char *path, char (**names)[9], size_t *n, void (*warn)
     int rc;
     *n = 0;
     *names = fst_xmalloc(cap * sizeof **names);
+    *lines = fst_xmalloc(cap * sizeof **lines);
     while ((rc = fst_lines_next(l, &line, &len, err)) > 0) {
         size_t lineno = fst_lines_lineno(l);
         len = strcspn(line, "\r\n");
@@ -188,14 +230,19 @@ int fst_statin_read(const char *path, char (**names)[9], size_t *n, void (*warn)
             snprintf(msg, sizeof msg, "%s:%zu: '%s' has more than 8 characters: read as '%s'", path, lineno, whole, nm);
             warn(msg);
         }
-        if (*n == cap)
+        if (*n == cap) {
             *names = fst_xrealloc(*names, (cap *= 2) * sizeof **names);
+            *lines = fst_xrealloc(*lines, cap * sizeof **lines);
+        }
+        (*lines)[*n] = lineno;
         memcpy((*names)[(*n)++], nm, 9);
     }
     fst_lines_close(l);
     if (rc < 0) {
         free(*names);
+        free(*lines);
         *names = NULL;
+        *lines = NULL;
         *n = 0;
         return -1;
     }

@@ -74,6 +74,9 @@ static const fst_cmd cmd = {
     "or '-' for a pipe: hercules ... | fst-capture --from-log=- -o job.trace); with\n"
     "--from-tf, an SDL Hercules 4.x binary trace file (tf ON \"FILE=job.tf\", t+, t-, tf OFF).",
     options,
+    "  0    done (also --attach without --seconds ended by Ctrl-C: its trace is whole)\n"
+    "  2    error (a message says what; a trace begun is kept, marked incomplete)\n"
+    "  130  interrupted (SIGINT, SIGTERM, SIGHUP): the trace so far is kept, marked incomplete\n",
 };
 
 /* "A-B": hex digits only (no blank, sign or 0x: the text goes into Hercules' script as
@@ -131,11 +134,11 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
             break;
         }
         case O_HAO: c->hao = 1; break;
-        case O_TRACEOPT:
-            if (strcmp(p.arg, "noregs") && strcmp(p.arg, "traditional") && strcmp(p.arg, "regsfirst"))
-                fst_opt_fail(&p, "--traceopt wants noregs, traditional or regsfirst, not '%s'", p.arg);
-            c->traceopt = p.arg;
+        case O_TRACEOPT: {
+            static const char *const modes[] = { "noregs", "traditional", "regsfirst", NULL };
+            c->traceopt = fst_opt_choice(&p, "trace display", modes);
             break;
+        }
         case O_HERC: c->hercules = p.arg; break;
         case O_TIMEOUT: c->timeout = fst_opt_u64(&p, 0, 86400 * 365); break;
         case O_MAX: c->max = fst_opt_u64(&p, 1, UINT64_MAX); break;
@@ -144,11 +147,11 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
         case O_NUMCPU: c->numcpu = fst_opt_u64(&p, 1, 64); break;
         case O_FOLLOW: c->follow = 1; break;
         case O_QUIET: c->quiet = 1; break;
-        case O_VIA:
-            if (strcmp(p.arg, "module") && strcmp(p.arg, "trace"))
-                fst_opt_fail(&p, "--via wants trace or module, not '%s'", p.arg);
-            c->via_module = !strcmp(p.arg, "module");
+        case O_VIA: {
+            static const char *const ways[] = { "trace", "module", NULL };
+            c->via_module = !strcmp(fst_opt_choice(&p, "way of tracing", ways), "module");
             break;
+        }
         case O_MODULE: c->module = p.arg; break;
         }
     }

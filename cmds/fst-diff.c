@@ -428,7 +428,10 @@ int main(int argc, char **argv)
         "and inclusive time of every routine in both runs and the changes, sorted by impact.\n"
         "Exit 0 within the thresholds, 1 outside them (each routine named), 2 on unusable input\n"
         "or sides made with different clocks or timing.",
-        opts };
+        opts,
+        "  0    done: no routine outside the thresholds\n  1    differences found (each routine named)\n"
+        "  2    error: unusable input, or sides that cannot be compared (different programs, clocks or\n"
+        "       timing)\n  130  interrupted (SIGINT); no partial output file is left\n" };
     fst_optparser p;
     fst_opt_init(&p, &cmd, argc, argv);
     runcfg c = { 0 };
@@ -436,11 +439,11 @@ int main(int argc, char **argv)
     char msg[300];
     for (int id; (id = fst_opt_next(&p)) != -1;) {
         switch (id) {
-        case O_FORMAT:
-            if (strcmp(p.arg, "text") && strcmp(p.arg, "csv"))
-                fst_opt_fail(&p, "--format: text or csv, not '%s'", p.arg);
-            format = p.arg;
+        case O_FORMAT: {
+            static const char *const formats[] = { "text", "csv", NULL };
+            format = fst_opt_choice(&p, "format", formats);
             break;
+        }
         case O_OUT: out = p.arg; break;
         case O_JUNIT: junit = p.arg; break;
         case O_BATCH: manifest = p.arg; break;

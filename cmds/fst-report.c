@@ -8,6 +8,7 @@
 #include "analyze/pricing.h"
 #include "analyze/profile.h"
 #include "analyze/sampled.h"
+#include "capture/read/sniff.h"
 #include "model/mapspaces.h"
 #include "model/progmodel.h"
 #include "trace/tracebin.h"
@@ -24,11 +25,11 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
-       O_SUPERVISOR, O_SPACE, O_TAILCALLS,
+       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_QUIET = 'q',
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
-    { 0, "format", "F", "the report format (default fortstat; see the list below)", O_FORMAT },
+    { 0, "format", "F", "the report format (default fortstat; the formats are listed above)", O_FORMAT },
     { 'o', "output", "FILE", "write the report to FILE (default: standard output)", O_OUT },
     { 0, "statin", "FILE", "time only the routines named on these STATIN cards (and the mainline)", O_STATIN },
     { 0, "map", "FILE", "routine names from a map: IEWL listing, loader map, CESD, CSV or nm -P (repeatable)", O_MAP },
@@ -44,6 +45,8 @@ static const fst_option generic[] = {
       "system (default with --map: the spaces the map's program ran in; all: every space)",
       O_SPACE },
     { 0, "tail-calls", NULL, "count a branch without link to a routine's entry (gcc's sibling call) as a call", O_TAILCALLS },
+    { 'q', "quiet", NULL, "no notes on stderr (what was inferred, priced by rule, excluded): warnings and errors only",
+      O_QUIET },
 };
 
 typedef struct report {
@@ -75,8 +78,32 @@ static fst_option *option_table(char ***helps)
             size_t k = 0;   /* the first letter first: 35 options, 670 calls otherwise */
             while (k < n && (t[k].name[0] != o->name[0] || strcmp(t[k].name, o->name)))
                 k++;
-            if (k < n)
-                continue; /* two formats share this option name */
+            if (k < n) { /* two formats share this option name: the help says what it is to each */
+                const char *same = strstr((*helps)[k], o->help);
+                if (same && same - (*helps)[k] >= 2) { /* the same text: "callgrind, folded: TEXT" */
+                    size_t at = (size_t)(same - (*helps)[k]) - 2, ol = strlen((*helps)[k]), nl = strlen((*f)->name);
+                    char *h = fst_xmalloc(ol + nl + 3);
+                    memcpy(h, (*helps)[k], at);
+                    memcpy(h + at, ", ", 2);
+                    memcpy(h + at + 2, (*f)->name, nl);
+                    memcpy(h + at + 2 + nl, (*helps)[k] + at, ol - at + 1);
+                    free((*helps)[k]);
+                    (*helps)[k] = h;
+                    t[k].help = h;
+                    continue;
+                }
+                size_t ol = strlen((*helps)[k]), nl = strlen((*f)->name), hl = strlen(o->help);
+                char *h = fst_xmalloc(ol + nl + hl + 5);
+                memcpy(h, (*helps)[k], ol);
+                memcpy(h + ol, "; ", 2);
+                memcpy(h + ol + 2, (*f)->name, nl);
+                memcpy(h + ol + 2 + nl, ": ", 2);
+                memcpy(h + ol + 4 + nl, o->help, hl + 1);
+                free((*helps)[k]);
+                (*helps)[k] = h;
+                t[k].help = h;
+                continue;
+            }
             /* "fortstat: the help", put together without sprintf: this runs at every start */
             size_t nl = strlen((*f)->name), hl = strlen(o->help);
             char *h = fst_xmalloc(nl + hl + 3);
@@ -112,6 +139,16 @@ static char *summary(void)
     }
     *p = 0;
     return s;
+}
+
+static const char *const *format_names(void)
+{
+    static const char *names[64];
+    size_t n = 0;
+    for (const fst_format *const *f = fst_formats; *f && n + 1 < sizeof names / sizeof *names; f++)
+        names[n++] = (*f)->name;
+    names[n] = NULL;
+    return names;
 }
 
 static int has_option(const fst_format *f, const char *name)
@@ -154,9 +191,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
     for (int id; (id = fst_opt_next(&p)) != -1;) {
         switch (id) {
         case O_FORMAT:
-            if (!fst_format_find(p.arg))
-                fst_opt_fail(&p, "--format: no format '%s' (see --help for the list)", p.arg);
-            r->format = p.arg;
+            r->format = fst_opt_choice(&p, "format", format_names());
             break;
         case O_OUT: r->out = p.arg; break;
         case O_STATIN: r->ro.statin = p.arg; break;
@@ -183,11 +218,12 @@ static void parse(report *r, int argc, char **argv, const char **path)
             r->ro.cpu_problem = 1;
             break;
         case O_SUPERVISOR:
-            if (!strcmp(p.arg, "row"))
+        {
+            static const char *const pol[] = { "task", "row", NULL };
+            if (!strcmp(fst_opt_choice(&p, "supervisor policy", pol), "row"))
                 r->ro.supervisor = FST_SUP_ROW;
-            else if (strcmp(p.arg, "task"))
-                fst_opt_fail(&p, "--supervisor takes 'task' or 'row', not '%s'", p.arg);
             break;
+        }
         case O_SPACE: {
             uint64_t v;
             if (!strcmp(p.arg, "all")) {
@@ -203,6 +239,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
             break;
         }
         case O_TAILCALLS: r->ro.tail_calls = 1; break;
+        case O_QUIET: fst_set_quiet(1); break;
         default: /* a format's own option */
             r->fopts[r->nfopts++] = (fst_fopt_val){ table[id - O_FORMATOPT].name, p.arg ? p.arg : "" };
             break;
@@ -211,8 +248,9 @@ static void parse(report *r, int argc, char **argv, const char **path)
     if (argc - p.optind != 1)
         fst_opt_fail(&p, argc == p.optind ? "which trace?" : "one trace at a time");
     reject_foreign(&p, r);
-    if (fst_format_find(r->format)->binary && !r->out)
-        fst_opt_fail(&p, "--format=%s writes binary data: say where with -o FILE", r->format);
+    if (fst_format_find(r->format)->binary && !r->out && isatty(STDOUT_FILENO)) /* a pipe or a file takes it */
+        fst_opt_fail(&p, "--format=%s writes binary data, not for a terminal: say where with -o FILE (or > FILE)",
+                     r->format);
     *path = argv[p.optind];
     free(sum);
 }
@@ -312,8 +350,12 @@ int main(int argc, char **argv)
     if (!clk)
         fst_die_err(&err);
     fst_tr *tr = fst_tr_open(fst_opt_infile(path), &err);   /* "-": standard input */
-    if (!tr)
-        fst_die_err(&err);
+    if (!tr) {
+        char hint[1024];
+        fst_sniff_kind k = fst_sniff(path);
+        fst_sniff_hint(k == FST_SNIFF_TRACE ? FST_SNIFF_UNKNOWN : k, path, hint, sizeof hint);
+        fst_die("%s%s%s", err.msg, hint[0] ? "\n" : "", hint);
+    }
     fst_pm *pm = load_maps(&r, tr, path);
     r.ro.exclude = r.excl;
     r.ro.clock = clk;
@@ -331,7 +373,7 @@ int main(int argc, char **argv)
     int sampled = fst_trace_sampled(tr);
     if (sampled) {
         /* LOGTIME data, not a trace (analyze/sampled.h): say what it cannot tell */
-        static const char *const need_calls[] = { "fortstat", "callgrind", "gmon", "speedscope", NULL };
+        static const char *const need_calls[] = { "fortstat", "callgrind", "gmon", "speedscope", "tree", NULL };
         for (const char *const *f = need_calls; *f; f++)
             if (!strcmp(r.format, *f))
                 fst_warn("%s is a sampled trace: it has no calls, so the %s report shows none (call counts 0, "

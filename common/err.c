@@ -67,8 +67,13 @@ void fst_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+static int quiet;
+void fst_set_quiet(int q) { quiet = q; }
+
 void fst_note(const char *fmt, ...)
 {
+    if (quiet)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vreport("", fmt, ap);

@@ -45,6 +45,8 @@ const char *fst_prog(void);
 void fst_error(const char *fmt, ...) FST_PRINTF(1, 2);
 void fst_warn(const char *fmt, ...) FST_PRINTF(1, 2);
 void fst_note(const char *fmt, ...) FST_PRINTF(1, 2);
+/* -q: fst_note prints nothing from now on (warnings and errors still print). */
+void fst_set_quiet(int quiet);
 FST_NORETURN void fst_die(const char *fmt, ...) FST_PRINTF(1, 2);
 /* End the process now with `code`, after flushing stdio. A fatal error does not unwind
 ** what the command allocated: the system reclaims it, and LeakSanitizer, which checks at

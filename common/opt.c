@@ -49,9 +49,73 @@ void fst_opt_usage(const fst_cmd *cmd, int to_stderr)
     }
     fprintf(f, "  %-26s %s\n", "-h, --help", "show this help");
     fprintf(f, "  %-26s %s\n", "    --version", "show the version");
-    fprintf(f, "\nA file argument '-' is standard input; -o - is standard output.\n"
-               "\nexit status:\n  0    done\n  1    differences found (fst-diff)\n  2    error (a message says what)\n"
-               "  130  interrupted (SIGINT); no partial output file is left\n");
+    int has_o = 0;
+    for (const fst_option *o = cmd->opts; o && o->name; o++)
+        has_o |= o->shortname == 'o';
+    fprintf(f, "\nA file argument '-' is standard input%s.\n", has_o ? "; -o - is standard output" : "");
+    fprintf(f, "\nexit status:\n%s", cmd->exits ? cmd->exits
+                                               : "  0    done\n  2    error (a message says what)\n"
+                                                 "  130  interrupted (SIGINT); no partial output file is left\n");
+}
+
+/* Edit distance with adjacent transpositions (optimal string alignment), case-blind. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            size_t v = d[i - 1][j - 1] + cost;
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb];
+}
+
+const char *fst_opt_suggest(const char *word, const char *const *names)
+{
+    const char *best = NULL;
+    size_t bd = (size_t)-1, len = word ? strlen(word) : 0;
+    if (!len)
+        return NULL;
+    for (const char *const *n = names; *n; n++) {
+        size_t dd = distance(word, *n);
+        if (dd < bd) {
+            bd = dd;
+            best = *n;
+        }
+    }
+    size_t limit = len < 3 ? 1 : len / 3 > 1 ? len / 3 : 1;
+    return best && bd <= limit ? best : NULL;
+}
+
+const char *fst_opt_choice(const fst_optparser *p, const char *what, const char *const *names)
+{
+    const char *arg = p->arg ? p->arg : "";
+    for (const char *const *n = names; *n; n++)
+        if (!strcmp(arg, *n))
+            return arg;
+    const char *near = fst_opt_suggest(arg, names);
+    if (near)
+        fst_opt_fail(p, "%s: no %s '%s'; did you mean '%s'?", p->optname, what, arg, near);
+    char list[512];
+    size_t k = 0;
+    list[0] = 0;
+    for (const char *const *n = names; *n && k + strlen(*n) + 3 < sizeof list; n++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? ", " : "", *n);
+    fst_opt_fail(p, "%s: no %s '%s' (one of: %s)", p->optname, what, arg, list);
 }
 
 const char *fst_opt_infile(const char *path)
@@ -108,6 +172,33 @@ void fst_opt_fail(const fst_optparser *p, const char *fmt, ...)
     fst_exit_now(FST_EXIT_FAIL);
 }
 
+/* The option nearest to an unknown `--name[=value]`, without its dashes, or NULL. */
+static const char *unknown_near(const fst_optparser *p, const char *bad)
+{
+    if (!bad || strncmp(bad, "--", 2))
+        return NULL;
+    char word[65];
+    size_t n = strcspn(bad + 2, "=");
+    if (n >= sizeof word)
+        return NULL;
+    memcpy(word, bad + 2, n);
+    word[n] = 0;
+    size_t k = 0;
+    for (const fst_option *o = p->cmd->opts; o && o->name; o++)
+        k++;
+    const char **names = fst_xcalloc(k + 3, sizeof *names);
+    k = 0;
+    for (const fst_option *o = p->cmd->opts; o && o->name; o++)
+        names[k++] = o->name;
+    names[k++] = "help";
+    names[k++] = "version";
+    static char found[65];
+    const char *near = fst_opt_suggest(word, names);
+    snprintf(found, sizeof found, "%s", near ? near : "");
+    free(names);
+    return near ? found : NULL;
+}
+
 int fst_opt_next(fst_optparser *p)
 {
     priv *pv = p->priv;
@@ -137,6 +228,9 @@ int fst_opt_next(fst_optparser *p)
             fst_opt_fail(p, "option '%s' needs an argument", bad);
         if (optopt && optopt != '?')
             fst_opt_fail(p, "unknown option '-%c'", optopt);
+        const char *near = unknown_near(p, bad);
+        if (near)
+            fst_opt_fail(p, "unknown option '%s'; did you mean '--%s'?", bad, near);
         fst_opt_fail(p, "unknown option '%s'", bad);
     }
     const fst_option *o = NULL;

@@ -20,10 +20,13 @@
 ** an optional one (`--keep-log[=FILE]`).
 **
 ** Every command also has --version (prints "NAME (fst) FST_VERSION", exits 0), and its
-** --help ends with the exit statuses every command shares (common/err.h): 0 done, 1
-** differences found (fst-diff only), 2 error, 130 interrupted (SIGINT).
-** A file argument "-" is standard input (fst_opt_infile) and `-o -` standard output
-** (common/outfile.h).
+** --help ends with its exit statuses (common/err.h): `exits` when the command gives them
+** (fst-diff's 1, fst-capture's 130), else 0 done, 2 error, 130 interrupted (SIGINT).
+** A file argument "-" is standard input (fst_opt_infile) and, for a command with -o,
+** `-o -` standard output (common/outfile.h).
+**
+** A word that names nothing (an unknown option, a --format that no format has) is answered
+** as git does: with the nearest name, when one is near (fst_opt_suggest, fst_opt_choice).
 */
 #ifndef FST_OPT_H
 #define FST_OPT_H
@@ -45,6 +48,7 @@ typedef struct fst_cmd {
     const char *usage;    /* after the name: "[-o TRACE] PROGRAM.ins" (lines separated by \n) */
     const char *summary;  /* one paragraph */
     const fst_option *opts;
+    const char *exits;    /* the "exit status:" lines, or NULL for 0 done, 2 error, 130 interrupted */
 } fst_cmd;
 
 typedef struct fst_optparser {
@@ -68,6 +72,14 @@ void fst_opt_fail(const fst_optparser *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn))
 #endif
     ;
+
+/* The name of `names` (NULL-terminated) nearest to `word` by edit distance (a swap of two
+** neighbours counts one), or NULL when none is near enough to be what was meant (more than
+** a third of the word's letters differ). Ties go to the first in the list. */
+const char *fst_opt_suggest(const char *word, const char *const *names);
+/* p.arg when it is one of `names`; else exit 2: "OPTION: no WHAT 'ARG'; did you mean 'X'?"
+** (or the list of names when none is near). */
+const char *fst_opt_choice(const fst_optparser *p, const char *what, const char *const *names);
 
 /* The path to open for an input file argument: "/dev/stdin" for "-", else path. */
 const char *fst_opt_infile(const char *path);

@@ -25,10 +25,19 @@ int fst_digits_opt(const char *s, int *digits, fst_err *err);
 int fst_put_xml(FILE *out, const char *s, size_t max);
 
 /* FORTSTAT's listing (seed 000, Appendix B): ROUTINE CALLED TIME (SEC), one row per timed
-** routine in load-module order, the mainline marked '*', a TOTAL row. With `asa`, 133-byte
+** routine (by default in load-module order), the mainline marked '*', a TOTAL row. With `asa`, 133-byte
 ** FBA records with an ASA control character, as STATOUT (BLKSIZE=133, RECFM=FBA). `digits`:
-** decimals of TIME (SEC), 2 as FORTSTAT printed; more widen the column by as many. */
-int fst_write_fortstat(FILE *out, const fst_profile *p, int asa, int digits);
+** decimals of TIME (SEC), 2 as FORTSTAT printed; more widen the column by as many; 0 chooses:
+** 2, or when every routine's time rounds to .00 at 2 (a short run) the fewest decimals at
+** which the longest shows two significant digits, said in the header. `percent` adds a
+** column of each routine's share of TOTAL; `sort` orders the rows (address: load-module
+** order, FORTSTAT's; time and calls: largest first; name). A name longer than 8 characters
+** (a map's, '(supervisor)') widens the name column instead of being cut. */
+enum { FST_FORTSTAT_BY_ADDRESS, FST_FORTSTAT_BY_TIME, FST_FORTSTAT_BY_CALLS, FST_FORTSTAT_BY_NAME };
+typedef struct fst_fortstat_opts {
+    int asa, digits, percent, sort;
+} fst_fortstat_opts;
+int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts *o);
 
 /* CSV, DESIGN §8: routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec; one row per
 ** timed routine in load-module order, then the rows (outside), (excluded) and (total),

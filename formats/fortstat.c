@@ -4,7 +4,7 @@
 #include "common/quote.h"
 
 #include <errno.h>
-
+#include <stdlib.h>
 #include <string.h>
 
 /* One line; with ASA, padded to 132 characters after the control character. */
@@ -15,61 +15,157 @@ static int line(FILE *out, int asa, char cc, const char *text)
     return fprintf(out, "%s\n", text) < 0 ? -1 : 0;
 }
 
-int fst_write_fortstat(FILE *out, const fst_profile *p, int asa, int digits)
+/* The decimals a short run needs: the fewest (3-9) at which the longest time shows two
+** significant digits, when at two every routine's time rounds to .00; else 2. */
+static int auto_digits(const fst_profile *p)
 {
-    char buf[160], sec[32];
+    fst_fx max = 0;
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].timed && p->r[i].self_cost > max)
+            max = p->r[i].self_cost;
+    if (!max || max >= FST_FX_PER_SEC / 200)
+        return 2;
+    int d = 3;
+    for (fst_fx unit = FST_FX_PER_SEC / 1000; d < 9 && max < 10 * unit - unit / 2; unit /= 10)
+        d++;
+    return d;
+}
+
+static const fst_profile *sort_p;
+static int sort_key;
+static int by_key(const void *a, const void *b)
+{
+    const fst_routine *x = &sort_p->r[*(const size_t *)a], *y = &sort_p->r[*(const size_t *)b];
+    int c = 0;
+    if (sort_key == FST_FORTSTAT_BY_TIME)
+        c = x->self_cost < y->self_cost ? 1 : x->self_cost > y->self_cost ? -1 : 0;
+    else if (sort_key == FST_FORTSTAT_BY_CALLS)
+        c = x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : 0;
+    else if (sort_key == FST_FORTSTAT_BY_NAME)
+        c = strcmp(x->name, y->name);
+    return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The timed routines in the order asked (address: load-module order, as FORTSTAT). */
+static size_t *rows(const fst_profile *p, int key, size_t *n)
+{
+    size_t *ix = fst_xcalloc(p->nr + 1, sizeof *ix);
+    *n = 0;
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].timed)
+            ix[(*n)++] = i;
+    sort_p = p;
+    sort_key = key;
+    if (key != FST_FORTSTAT_BY_ADDRESS)
+        qsort(ix, *n, sizeof *ix, by_key);
+    return ix;
+}
+
+/* "    45.3": a share of the total with one decimal, in integers, 8 columns. */
+static void percent(char *buf, size_t cap, fst_fx part, fst_fx total)
+{
+    unsigned long long t = total ? (unsigned long long)(((__uint128_t)part * 1000 + total / 2) / total) : 0;
+    snprintf(buf, cap, " %5llu.%llu", t / 10, t % 10);
+}
+
+int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts *o)
+{
+    char buf[200], sec[32], pct[24] = "", nm[sizeof p->r[0].name];
+    int digits = o->digits ? o->digits : auto_digits(p);
     int w = 12 + digits - 2;    /* the TIME (SEC) column, wider by each extra decimal */
-    int rc = line(out, asa, '1', "ROUTINE      CALLED   TIME (SEC)");
-    if (!rc)
-        rc = line(out, asa, '0', "");
-    uint64_t calls = 0;
+    int nw = 8;                 /* the name column: FORTSTAT's 8, wider for a longer name */
+    size_t n;
+    size_t *ix = rows(p, o->sort, &n);
     fst_fx total = 0;
-    for (size_t i = 0; i < p->nr && !rc; i++) {
-        const fst_routine *r = &p->r[i];
-        if (!r->timed)
-            continue;
-        fst_fmt_secn(r->self_cost, digits, sec);
-        char nm[sizeof r->name];
-        snprintf(buf, sizeof buf, "%c%-8.8s %10llu %*s", r->mainline ? '*' : ' ', fst_printable(r->name, nm, sizeof nm),
-                 (unsigned long long)r->calls, w, sec);
-        rc = line(out, asa, ' ', buf);
-        calls += r->calls;
-        total += r->self_cost;
+    for (size_t k = 0; k < n; k++) {
+        size_t len = strlen(fst_printable(p->r[ix[k]].name, nm, sizeof nm));
+        if (len > (size_t)nw)
+            nw = len > 40 ? 40 : (int)len;
+        total += p->r[ix[k]].self_cost;
     }
+    snprintf(buf, sizeof buf, "ROUTINE%*s  CALLED   TIME (SEC)", nw - 4, "");
+    if (o->percent) /* over the column: the rows' length before it, then 8 columns */
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%*s%8s", nw + 13 + w - (int)strlen(buf), "", "%");
+    if (!o->digits && digits > 2) /* a short run: say why the column is not FORTSTAT's */
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "   (%d decimals: every time rounds to .00 at 2)",
+                 digits);
+    int rc = line(out, o->asa, '1', buf);
     if (!rc)
-        rc = line(out, asa, ' ', "");
+        rc = line(out, o->asa, '0', "");
+    uint64_t calls = 0;
+    for (size_t k = 0; k < n && !rc; k++) {
+        const fst_routine *r = &p->r[ix[k]];
+        fst_fmt_secn(r->self_cost, digits, sec);
+        if (o->percent)
+            percent(pct, sizeof pct, r->self_cost, total);
+        snprintf(buf, sizeof buf, "%c%-*.*s %10llu %*s%*s", r->mainline ? '*' : ' ', nw, nw,
+                 fst_printable(r->name, nm, sizeof nm), (unsigned long long)r->calls, w, sec, o->percent ? 8 : 0, pct);
+        rc = line(out, o->asa, ' ', buf);
+        calls += r->calls;
+    }
+    free(ix);
+    if (!rc)
+        rc = line(out, o->asa, ' ', "");
     fst_fmt_secn(total, digits, sec);
-    snprintf(buf, sizeof buf, " %-8s %10llu %*s", "TOTAL", (unsigned long long)calls, w, sec);
+    if (o->percent)
+        percent(pct, sizeof pct, total, total);
+    snprintf(buf, sizeof buf, " %-*s %10llu %*s%*s", nw, "TOTAL", (unsigned long long)calls, w, sec, o->percent ? 8 : 0,
+             pct);
     if (!rc)
-        rc = line(out, asa, ' ', buf);
+        rc = line(out, o->asa, ' ', buf);
     if (!rc && !p->complete) { /* never a silently partial report */
         snprintf(buf, sizeof buf, "INCOMPLETE TRACE: %.120s", p->incomplete);
-        rc = line(out, asa, '0', buf);
+        rc = line(out, o->asa, '0', buf);
     }
     return rc;
+}
+
+static int options(const fst_fctx *fc, fst_fortstat_opts *o, fst_err *err)
+{
+    static const char *const keys[] = { "address", "time", "calls", "name" };
+    memset(o, 0, sizeof *o);
+    const char *s = fst_fopt(fc, "sort");
+    if (s) {
+        o->sort = -1;
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(s, keys[k]))
+                o->sort = k;
+        if (o->sort < 0)
+            return fst_errf(err, "--sort: '%s' is not time, calls, name or address", s);
+    }
+    o->asa = fst_fopt(fc, "asa") != NULL;
+    o->percent = fst_fopt(fc, "percent") != NULL;
+    if (fst_digits_opt(fst_fopt(fc, "digits"), &o->digits, err) < 0)
+        return -1;
+    if (!fst_fopt(fc, "digits"))
+        o->digits = 0; /* automatic */
+    return 0;
 }
 
 static void *fortstat_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
 {
     (void)p;
-    int d;
-    return fst_digits_opt(fst_fopt(fc, "digits"), &d, err) < 0 ? NULL : (void *)fc;  /* options good */
+    fst_fortstat_opts o;
+    return options(fc, &o, err) < 0 ? NULL : (void *)fc;  /* options good */
 }
 
 static int write_fortstat(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     (void)ctx;
-    int d;
-    if (fst_digits_opt(fst_fopt(fc, "digits"), &d, err) < 0)
+    fst_fortstat_opts o;
+    if (options(fc, &o, err) < 0)
         return -1;
-    if (fst_write_fortstat(out, p, fst_fopt(fc, "asa") != NULL, d))
+    if (fst_write_fortstat(out, p, &o))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
 }
 
 static const fst_option fortstat_options[] = {
     { 0, "asa", NULL, "133-byte records with ASA carriage control, as STATOUT (RECFM=FBA)", 0 },
-    { 0, "digits", "N", "decimals of the seconds (2-9; default 2, as FORTSTAT and prof print them)", 0 },
+    { 0, "digits", "N", "decimals of the seconds (2-9; default 2, as FORTSTAT printed them, or more when every "
+                        "time would round to .00, said in the header)", 0 },
+    { 0, "percent", NULL, "a % column: each routine's share of the TOTAL", 0 },
+    { 0, "sort", "KEY", "rows by time, calls, name or address (default: address, the load-module order)", 0 },
     { 0 }
 };
 

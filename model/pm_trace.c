@@ -100,6 +100,8 @@ int fst_pm_for_trace_placed(fst_pm **out, const char *const *maps, size_t nmaps,
             goto fail;
     fst_space_evidence_free(e.v, e.n);
     fst_pm_bound_by_image(pm, seg, nseg);
+    if (fst_pm_verify_image(pm, seg, nseg, err) < 0)
+        goto fail;
     *out = pm;
     return 0;
 fail:

@@ -181,6 +181,17 @@ int fst_pm_check_load_point(const fst_pm *pm, int module, uint64_t load_point,
 ** sections at the image's end. What fst-report and fst-diff do with --map. */
 int fst_pm_for_trace(fst_pm **out, const char *const *maps, size_t nmaps, const char *member, fst_tr *tr,
                      const uint64_t *load_point, fst_err *err);
+/* A map of another program fits a trace's load point as well as its own (both put MAIN
+** where the image has it) and then charges the program's routines to whatever the map has
+** there. The storage image tells: every FORTRAN identifier (47F0F00C, name) inside a placed
+** module is the start of a routine of the program, so the map must have a routine starting
+** there: of the identifier's name in a linkage editor's map (IEWL, loader, CESD: the section
+** is named as the compiler named it), of any name in a CSV or nm map (which may name
+** routines their own way). -1 with err naming the map,
+** the first identifier it has no routine for and what holds that address, when half or
+** more of those inside the modules start nowhere the map says; 0 otherwise, and when the
+** image holds none (model/pm_verify.c). fst_pm_for_trace calls it. */
+int fst_pm_verify_image(const fst_pm *pm, const fst_image_seg *seg, size_t nseg, fst_err *err);
 /* End every open-ended section of a module with a load point where the piece of the
 ** storage image holding its start ends. */
 void fst_pm_bound_by_image(fst_pm *pm, const fst_image_seg *segs, size_t nseg);

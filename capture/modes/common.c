@@ -3,6 +3,7 @@
 ** signals that end a capture, its inputs checked, its outputs removed when they hold nothing.
 */
 #include "capture/modes/mode_int.h"
+#include "capture/read/sniff.h"
 #include "common/err.h"
 #include "common/outfile.h"
 
@@ -84,6 +85,10 @@ static void load_image(const fst_capopts *c, const char *insfile, fst_ins *ins)
     }
     fst_err err;
     if (insfile && fst_ins_load(ins, insfile, maxstore, &err)) {
+        char hint[1024]; /* a log or a trace given as the IPL list: say what it is */
+        fst_sniff_hint(fst_sniff(insfile), insfile, hint, sizeof hint);
+        if (hint[0])
+            fst_die("%s: not a Hercules IPL list (.ins): %s", insfile, hint);
         if (why && strstr(err.msg, "does not fit"))
             fst_die("%s (%s)", err.msg, why);
         fst_die_err(&err);

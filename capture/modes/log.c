@@ -4,12 +4,28 @@
 ** still writing (read until the program has ended, Ctrl-C, or --timeout seconds idle).
 */
 #include "capture/modes/mode_int.h"
+#include "trace/imgcheck.h"
 #include "common/err.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* --image with a log: the image must hold the code the log ran (trace/imgcheck.h); a
+** trace of another program's image is removed, with an error. */
+static int foreign_image(const char *image, const char *out)
+{
+    fst_imgcheck ck;
+    fst_err err;
+    char msg[sizeof err.msg];
+    if (fst_image_check(out, 4096, &ck, &err) < 0 || !fst_image_foreign(&ck))
+        return 0;   /* unreadable: its own error comes at fst-report */
+    fst_image_say(&ck, image, out, msg, sizeof msg);
+    fst_capture_remove(out);
+    fst_error("%s", msg);
+    return 1;
+}
 
 int fst_capture_log(fst_capopts *c, const fst_ins *ins)
 {
@@ -23,5 +39,6 @@ int fst_capture_log(fst_capopts *c, const fst_ins *ins)
     fst_capstream s;
     fst_capstream_open(&s, c, NULL, ins);
     s.in = in;
-    return fst_capstream_run(&s);
+    int code = fst_capstream_run(&s);
+    return code == FST_EXIT_OK && c->image && foreign_image(c->image, c->out) ? FST_EXIT_FAIL : code;
 }

@@ -53,6 +53,8 @@ static const char *failure(pump_ctx *p, const char *why)
     return why;
 }
 
+enum { FST_PGMLOOP_CHECKS = 256 };   /* program checks, half the instructions or more: a loop */
+
 /* Why the capture ends before the next read, or NULL. */
 static const char *should_stop(pump_ctx *p)
 {
@@ -68,6 +70,10 @@ static const char *should_stop(pump_ctx *p)
         return "timeout";
     if (st->limit_hit)
         return "max-instructions";
+    /* a program-check loop (an empty or wrong image: the new PSW leads back to a failing
+    ** instruction) would run to --timeout; a program's own checks are a few of its instructions */
+    if (p->herc && st->pgmchks >= FST_PGMLOOP_CHECKS && st->pgmchks * 2 >= st->insns)
+        return "program-check-loop";
     return NULL;
 }
 
@@ -398,6 +404,14 @@ static int early_end(const fst_capstream *s, const fst_hlog_stats *st, const cha
         fst_error("interrupted: %s holds the first %llu instructions and is marked incomplete", c->out,
                   (unsigned long long)st->insns);
         return FST_EXIT_INTR;
+    }
+    if (!strcmp(end, "program-check-loop")) {
+        fst_error("the program loops on program checks (%llu in its first %llu instructions): the IPL PSW or the "
+                  "program-check new PSW at 68 leads to no program. Is %s the program, and do its files hold what "
+                  "it lists (an empty or wrong .bin)?", (unsigned long long)st->pgmchks,
+                  (unsigned long long)st->insns, s->program ? s->program : "the IPL list");
+        fst_capture_remove(c->out);
+        return FST_EXIT_FAIL;
     }
     if (!strcmp(end, "timeout")) {
         fst_error("timed out after %llu s: %s holds the first %llu instructions and is marked incomplete",

@@ -105,7 +105,7 @@ expect_eq "no module file: the text trace, exact" "$(want_insns minimal)" "$(ins
 # options it does not go with
 expect_fail "--via=module with --numcpu: refused" 2 "--via=module runs one program on one CPU" \
     fst-capture --via=module --numcpu=2 -o r/x.trace "$FST_PROGS/twocpu.ins"
-expect_fail "--via=other: refused" 2 "--via wants trace or module, not 'other'" \
+expect_fail "--via=other: refused" 2 "--via: no way of tracing 'other'" \
     fst-capture --via=other -o r/x.trace "$FST_PROGS/minimal.ins"
 expect_fail "--module without --via=module: refused" 2 "--module goes with --via=module" \
     fst-capture --module=x.so -o r/x.trace "$FST_PROGS/minimal.ins"

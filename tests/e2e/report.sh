@@ -75,7 +75,7 @@ expect_eq "STATIN: only SUBA and the mainline are timed" "MAIN 93
 SUBA 208" "$(csvcol "$T/st.csv" 4)"
 expect_eq "STATIN: SUBA's calls from SUBB count as MAIN's" "MAIN 0
 SUBA 16" "$(csvcol "$T/st.csv" 3)"
-grep -q "statin: 'NOSUCH' names no routine" "$T/err" && ok "STATIN: a name that matches nothing is warned about" \
+grep -q "statin:2: 'NOSUCH' names no routine" "$T/err" && ok "STATIN: a name that matches nothing is warned about, with its card's line" \
     || fail "STATIN: a name that matches nothing is warned about" "$(cat "$T/err")"
 printf 'SUBROUTINEA\n' > "$T/statin2"
 fst-report --format=csv --statin="$T/statin2" -o "$T/st2.csv" "$T/fortg.trace" 2> "$T/err"

@@ -98,7 +98,7 @@ want=$(gzip -dc "$LOGS/tasks-range.log.gz" |   # PSW lines, less the copies afte
 expect_eq "range log: every traced instruction once" "$want" "$got"
 
 expect_fail "--space with no hex value" 2 'space wants the hex CR1' fst-report --space=xyz noregs.trace
-expect_fail "--supervisor with an unknown policy" 2 "supervisor takes 'task' or 'row'" \
+expect_fail "--supervisor with an unknown policy" 2 "--supervisor: no supervisor policy" \
     fst-report --supervisor=cpu noregs.trace
 
 # --space: one address space of the whole system
