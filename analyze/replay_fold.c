@@ -116,8 +116,9 @@ static size_t estimate(const rp *x)
 }
 
 #define FOLD_EARN_RUN 1       /* budget units (see the head) a run replayed earns */
-#define FOLD_EARN_FOLDED 150  /* ... and a run folded (its compare costs a little) */
-#define FOLD_LOOK 30          /* what looking at a run costs */
+#define FOLD_EARN_FOLDED 100  /* ... and a run folded: less than it saves (some 250), so that
+                                 what folding earns is a share of what it gains */
+#define FOLD_LOOK 80          /* what looking at a run costs (signature, table, eligible) */
 #define FOLD_WINDOW 256       /* runs looked at in a row, once paid for */
 
 void fst_rp_fold_init(rp *x)
