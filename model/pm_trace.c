@@ -99,6 +99,8 @@ int fst_pm_for_trace_placed(fst_pm **out, const char *const *maps, size_t nmaps,
         if (!fst_pm_module_at(pm, m)->has_load_point && place(pm, (int)m, seg, nseg, o, &e, pl, err) < 0)
             goto fail;
     fst_space_evidence_free(e.v, e.n);
+    e.v = NULL;     /* (fail: below frees it) */
+    e.n = 0;
     fst_pm_bound_by_image(pm, seg, nseg);
     if (fst_pm_verify_image(pm, seg, nseg, err) < 0)
         goto fail;
