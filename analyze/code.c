@@ -64,9 +64,8 @@ static void fold(fst_code *c, fst_blk *b)
 
 void fst_code_fold(fst_code *c)
 {
-    for (size_t i = 0; i < FST_CODE_NBLK; i++)
-        if (c->used[i])
-            fold(c, &c->blk[i]);
+    for (size_t u = 0; u < c->nused; u++)
+        fold(c, &c->blk[c->usedlist[u]]);
 }
 
 /* Decode from addr: plain instructions, up to and including the first that is not. */

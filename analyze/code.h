@@ -79,9 +79,10 @@ typedef struct fst_code {
     void *ctx;
     struct fst_code_ent *insn;
     fst_blk *blk;
-    uint8_t *used;      /* per block slot: ever built (fst_code_fold reads only those: the
-                           others' pages are never touched, so memory is what the code needs) */
-    uint16_t *usedlist; /* those slots, in the order first built (nused of them) */
+    uint8_t *used;      /* per block slot: ever built */
+    uint16_t *usedlist; /* those slots, in the order first built (nused of them): what
+                           fst_code_fold and the folding's snapshot read, so the others' pages
+                           are never touched and memory is what the code needs */
     size_t nused;
     const uint64_t *epoch;  /* the reader's epoch (fst_tr_code_epoch_at), set by the first
                                block built: a block is there only after one was */

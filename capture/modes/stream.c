@@ -16,6 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The input, as messages name it. */
+static const char *src_name(const fst_capopts *c) { return c->fromlog ? c->fromlog : "Hercules' log"; }
+
 static void progress(const fst_capopts *c, const fst_hlog *h, double t0, int last)
 {
     if (!c->progress)
@@ -151,7 +154,7 @@ static const char *pump(pump_ctx *p, int fd)
         if (n < 0 && p->c->follow && (errno == EAGAIN || errno == EWOULDBLOCK))
             n = 0; /* a FIFO with nothing written yet: wait as for a file that does not grow */
         if (n < 0) {
-            fst_errno(p->err, "%s: cannot read", p->c->fromlog ? p->c->fromlog : "Hercules' log");
+            fst_errno(p->err, "%s: cannot read", src_name(p->c));
             return failure(p, "error");
         }
         if (ready && n == 0 && !p->c->follow)
@@ -321,7 +324,7 @@ static int completed(const fst_capstream *s, const fst_hlog_stats *st, const cha
 static int job_end(const fst_capstream *s, const fst_jobwin *job, const fst_hlog_stats *st, const char **end,
                    int *complete, int said)
 {
-    const char *src = s->c->fromlog ? s->c->fromlog : "Hercules' log";
+    const char *src = src_name(s->c);
     if (!job)
         return 0;
     if (!said && *complete && fst_jobwin_started(job) && !fst_jobwin_ended(job)) {
@@ -462,12 +465,11 @@ static void summary(const fst_capstream *s, const fst_hlog *h, const char *src, 
 }
 
 /* The trace closed (whole, or marked incomplete): the exit status. */
-static int close_trace(fst_capstream *s, const fst_hlog *h, const char *end, int complete, int status,
-                       const char *tail, const char *tfwhy, fst_kv *ftr)
+static int close_trace(fst_capstream *s, const fst_hlog *h, const char *src, const char *end, int complete,
+                       int status, const char *tail, const char *tfwhy, fst_kv *ftr)
 {
     const fst_capopts *c = s->c;
     const fst_hlog_stats *st = fst_hlog_getstats(h);
-    const char *src = c->fromlog ? c->fromlog : "Hercules' log";
     fst_err err;
     uint64_t bytes = fst_tw_bytes(s->w);
     int code = FST_EXIT_OK;
@@ -498,7 +500,8 @@ int fst_capstream_run(fst_capstream *s)
 {
     fst_capopts *c = s->c;
     fst_err err;
-    fst_hlog *h = fst_hlog_new(s->w, c->fromlog ? c->fromlog : "Hercules' log", c->arch, c->max);
+    const char *src = src_name(c);
+    fst_hlog *h = fst_hlog_new(s->w, src, c->arch, c->max);
     if (c->tf)
         fst_hlog_want_tf(h);
     int failed = 0, status = 0;
@@ -517,13 +520,13 @@ int fst_capstream_run(fst_capstream *s)
     footer(st, ftr, nf, store);
     if (failed) {
         failed_run(s, h, &err, end);
-        input_warnings(c->fromlog ? c->fromlog : "Hercules' log", st);
+        input_warnings(src, st);
         code = FST_EXIT_FAIL;
     } else if (job && !fst_jobwin_started(job)) {
         fst_tw_abandon(s->w);
         code = job_end(s, job, st, &end, &complete, 1) ? FST_EXIT_FAIL : FST_EXIT_OK;
     } else {
-        code = close_trace(s, h, end, complete, status, tail, tfwhy, ftr);
+        code = close_trace(s, h, src, end, complete, status, tail, tfwhy, ftr);
         if (code == FST_EXIT_OK)
             job_end(s, job, st, &end, &complete, 1);
     }

@@ -105,8 +105,7 @@ class Prog:
                 self.emit_block(s[2], depth + 1, lines)
                 lines.append("bct     %s,%s-%s(%%r12)" % (c, lab, self.cur))
             elif s[0] == "call":
-                lines.append("l       %%r15,=A(%s)" % self.names[s[1]] if False else
-                             "l       %r15," + self.const_addr(self.names[s[1]]))
+                lines.append("l       %r15," + self.const_addr(self.names[s[1]]))
                 lines.append("balr    %r14,%r15")
             elif s[0] == "periodic":
                 lab = self.label()
