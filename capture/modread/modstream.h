@@ -12,6 +12,10 @@
 ** address: what the text trace would have shown (PSW bits that change without an event,
 ** the condition code and program mask, are not state, trace/tracebin.h FST_ST_*).
 ** The first instruction is at the IPL PSW's address (the image's 8 bytes at 0).
+** A loop's branches come as one REP record (copies of the last p branches): its
+** iterations are given to the emitter one by one until an iteration has left the emitter
+** in the state the one before it did, and the rest of them then in one step
+** (fst_em_repeat): the records are those of the iterations one by one.
 **
 ** What it cannot rebuild is an error naming the CPU and the addresses: an event at an
 ** address that sequential execution from the last one does not reach (code the program

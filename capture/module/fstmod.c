@@ -5,7 +5,9 @@
 ** did) and runs inside Hercules, on its CPU threads.
 **
 ** What it records, per CPU, into the FIFO named by $FST_MODULE_OUT (the stream of
-** fstmod_wire.h): every taken branch, every SVC, LPSW and PSW-changing instruction with the
+** fstmod_wire.h): every taken branch (a loop's, iteration after iteration, as one REP
+** record: a branch that is the one p branches back costs two compares and no byte), every
+** SVC, LPSW and PSW-changing instruction with the
 ** PSW it leaves, and every program interruption (Hercules' debug_program_interrupt hook),
 ** so that with the program's storage image every executed instruction can be rebuilt
 ** (capture/modread/modstream.c). How: it replaces the routines of those opcodes in Hercules'
@@ -54,10 +56,20 @@
 #define FSTMOD_BUF (64 * 1024)
 #define FSTMOD_NCPU 64
 
+/* A loop's branches are not written one by one: a branch that repeats the one p branches
+** back (p <= FSTMOD_REP_MAXP, the smallest such p) begins a copy, and the copy goes on while
+** each branch is the one p back; it is written as one REP record when it ends (another
+** branch, any other record, a flush) or reaches REP_MAXN. */
+#define REP_MAXN 65536u /* copies in one REP record: what a stop can lose of a loop */
+
 typedef struct cpubuf {
     uint8_t b[FSTMOD_BUF];
     size_t n;
-    uint64_t last;      /* the stream's base for this CPU (fstmod_wire.h) */
+    uint64_t last;      /* the stream's base for this CPU (fstmod_wire.h `last`) */
+    uint64_t bat[FSTMOD_REP_MAXP], bto[FSTMOD_REP_MAXP]; /* the last branches */
+    unsigned nbr;       /* branches so far (mod 2^32), the last at (nbr - 1) % FSTMOD_REP_MAXP;
+                           before the first ones: UINT64_MAX, no address */
+    unsigned rep_p, rep_n;  /* the copy being made: p back, n so far */
 } cpubuf;
 
 static cpubuf *bufs[FSTMOD_NCPU];
@@ -94,16 +106,32 @@ static void chunk(unsigned cpu, const uint8_t *p, size_t n)
     pthread_mutex_unlock(&outlock);
 }
 
+static void put_v(cpubuf *c, uint64_t v);
+
+/* The copy being made, as a REP record (there is room: every record leaves 64 bytes). */
+static void rep_out(cpubuf *c)
+{
+    if (c->rep_n) {
+        c->b[c->n++] = FSTMOD_OP_REP;
+        put_v(c, c->rep_p);
+        put_v(c, c->rep_n);
+        c->rep_n = 0;
+    }
+}
+
 static void flush_cpu(unsigned cpu)
 {
     cpubuf *c = bufs[cpu];
+    if (c)
+        rep_out(c);
     if (c && c->n) {
         chunk(cpu, c->b, c->n);
         c->n = 0;
     }
 }
 
-static cpubuf *buf_of(REGS *regs)
+/* The CPU's buffer with room for a record (128 bytes). */
+static cpubuf *room_of(REGS *regs)
 {
     unsigned cpu = regs->cpuad % FSTMOD_NCPU;
     cpubuf *c = bufs[cpu];
@@ -111,10 +139,20 @@ static cpubuf *buf_of(REGS *regs)
         c = calloc(1, sizeof *c); /* last = 0: the stream's base starts at 0 */
         if (!c)
             abort();
+        memset(c->bat, 0xFF, sizeof c->bat);
         bufs[cpu] = c;
     }
     if (c->n > FSTMOD_BUF - 128)
         flush_cpu(cpu);
+    return c;
+}
+
+/* The same for a record other than a branch: a copy being made ends before it. */
+static cpubuf *buf_of(REGS *regs)
+{
+    cpubuf *c = room_of(regs);
+    rep_out(c);
+    c->rep_p = 0;
     return c;
 }
 
@@ -151,12 +189,6 @@ static uint64_t amask(REGS *regs)
 static uint64_t ip_ia(REGS *regs)
 {
     return (regs->AIV_G + (uint64_t)((uintptr_t)regs->ip - (uintptr_t)regs->aip)) & amask(regs);
-}
-
-/* Where the CPU goes next, after an instruction's routine returned. */
-static uint64_t next_ia(REGS *regs)
-{
-    return regs->aie ? ip_ia(regs) : (regs->psw.IA_G & amask(regs));
 }
 
 static unsigned ilc_of(uint8_t op)
@@ -201,19 +233,73 @@ static int wait_psw(const uint8_t *psw, unsigned len)
 
 /* ---- the wrappers ---- */
 
-/* A branching instruction: its routine, then a record when it branched. */
+static inline void push(cpubuf *c, uint64_t at, uint64_t to)
+{
+    unsigned j = c->nbr++ % FSTMOD_REP_MAXP;
+    c->bat[j] = at;
+    c->bto[j] = to;
+    c->last = to;
+}
+
+/* A taken branch that does not go on the copy being made: the copy's REP record, then a
+** new copy when the branch repeats one of the last (the nearest), else its own record. */
+static void taken_new(REGS *regs, uint64_t at, uint64_t to)
+{
+    cpubuf *c = room_of(regs);
+    rep_out(c);
+    c->rep_p = 0;
+    for (unsigned p = 1; p <= FSTMOD_REP_MAXP; p++) {
+        unsigned j = (c->nbr - p) % FSTMOD_REP_MAXP;
+        if (c->bat[j] == at && c->bto[j] == to) {
+            c->rep_p = p;
+            c->rep_n = 1;
+            push(c, at, to);
+            return;
+        }
+    }
+    c->b[c->n++] = FSTMOD_OP_BR;
+    put_sv(c, (int64_t)(at - c->last));
+    put_sv(c, (int64_t)(to - at));
+    push(c, at, to);
+}
+
+/* A taken branch: one more copy (fstmod_wire.h REP) while it is the branch p back, which in
+** a loop it is, without a byte written; else taken_new. */
+static void taken(REGS *regs, uint64_t at, uint64_t to)
+{
+    cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
+    if (likely(c != NULL) && c->rep_p) {
+        unsigned j = (c->nbr - c->rep_p) % FSTMOD_REP_MAXP;
+        if (likely(c->bat[j] == at && c->bto[j] == to)) {
+            if (unlikely(++c->rep_n == REP_MAXN)) {
+                c = room_of(regs);
+                rep_out(c);
+            }
+            push(c, at, to);
+            return;
+        }
+    }
+    taken_new(regs, at, to);
+}
+
+/* A branching instruction: its routine, then a record when it branched. Hercules' branch
+** routines leave aip and AIV alone: a branch that fell through advanced ip by its length
+** and left aie set (the fast way out); one taken either moved ip in the page or, to
+** another page or under EX, set the PSW's address and cleared aie. */
 static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
 {
-    uint64_t fall, at = at_of(regs, inst[0], &fall);
+    BYTE *ip0 = regs->ip;
+    uint64_t am = amask(regs);
+    unsigned ilc = ilc_of(inst[0]);
     orig370[inst[0]](inst, regs);
-    uint64_t to = next_ia(regs);
-    if (to != fall) {
-        cpubuf *c = buf_of(regs);
-        c->b[c->n++] = FSTMOD_OP_BR;
-        put_sv(c, (int64_t)(at - c->last));
-        put_sv(c, (int64_t)(to - at));
-        c->last = to;
-    }
+    if (likely(regs->ip == ip0 + ilc && regs->aie != NULL))
+        return;
+    uint64_t ia0 = (regs->AIV_G + (uint64_t)((uintptr_t)ip0 - (uintptr_t)regs->aip)) & am;
+    uint64_t fall = (ia0 + ilc) & am;
+    uint64_t at = regs->execflag ? (fall - (regs->exrl ? 6 : 4)) & am : ia0; /* under EX: the EX */
+    uint64_t to = regs->aie ? ip_ia(regs) : regs->psw.IA_G & am;
+    if (to != fall)
+        taken(regs, at, to);
 }
 
 /* The address a PSW says (8 bytes: BC mode 24 bits, EC mode 31). */

@@ -29,6 +29,10 @@
 **                                        an I/O (1) or external (2) interruption before the
 **                                        instruction at `at`, which did not execute; psw:
 **                                        the new PSW
+**   REP   v(p) v(n)                     n taken branches, each the same as the branch p
+**                                        branch records back (1 <= p <= FSTMOD_REP_MAXP;
+**                                        copies count as branch records): a loop's
+**                                        iterations, p branches each
 ** After each op `last` is the address the op's PSW or target says.
 */
 #ifndef FSTMOD_WIRE_H
@@ -48,7 +52,11 @@ enum {
     FSTMOD_OP_LPSW = 0x04,
     FSTMOD_OP_PSW = 0x05,
     FSTMOD_OP_INTR = 0x06,
+    FSTMOD_OP_REP = 0x0B,
 };
+
+/* The longest loop, in branches, that REP copies. */
+#define FSTMOD_REP_MAXP 8
 
 /* The environment variable naming the FIFO (a path relative to Hercules' folder). */
 #define FSTMOD_ENV_OUT "FST_MODULE_OUT"
