@@ -43,6 +43,7 @@
 #undef RTLD_NOW
 #define RTLD_NOW 2
 
+#include "fstmod_herc.h"
 #include "fstmod_wire.h"
 
 #include <fcntl.h>
@@ -75,7 +76,6 @@ typedef struct cpubuf {
 static cpubuf *bufs[FSTMOD_NCPU];
 static int outfd = -1;
 static pthread_mutex_t outlock = PTHREAD_MUTEX_INITIALIZER;
-static zz_func orig370[256];
 static int patched;
 
 /* ---- the stream ---- */
@@ -222,7 +222,7 @@ static unsigned cur_psw(REGS *regs, uint8_t *psw)
     if (regs->aie)
         regs->psw.IA_G = ip_ia(regs);
     copy_psw(regs, psw);
-    return regs->arch_mode == ARCH_900 ? 16 : 8;
+    return regs->arch_mode == FST_A900 ? 16 : 8;
 }
 
 static int wait_psw(const uint8_t *psw, unsigned len)
@@ -291,7 +291,7 @@ static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
     BYTE *ip0 = regs->ip;
     uint64_t am = amask(regs);
     unsigned ilc = ilc_of(inst[0]);
-    orig370[inst[0]](inst, regs);
+    FST_ORIG1(inst)(inst, regs);
     if (likely(regs->ip == ip0 + ilc && regs->aie != NULL))
         return;
     uint64_t ia0 = (regs->AIV_G + (uint64_t)((uintptr_t)ip0 - (uintptr_t)regs->aip)) & am;
@@ -326,7 +326,7 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
     c->last = psw_addr(psw, len);
     if (wait_psw(psw, len))
         flush_cpu(regs->cpuad % FSTMOD_NCPU);
-    orig370[inst[0]](inst, regs);
+    FST_ORIG1(inst)(inst, regs);
 }
 
 static __thread int pgm_seen; /* a program interruption came while a wrapped routine ran */
@@ -379,7 +379,7 @@ static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
     pgm_seen = 0;
     volatile int rc = setjmp(regs->progjmp);
     if (rc == 0) {
-        orig370[inst[0]](inst, regs);
+        FST_ORIG1(inst)(inst, regs);
         memcpy(regs->progjmp, saved, sizeof saved);
         if (!pgm_seen)
             psw_record(regs, inst[0], at, lpsw, operand);
@@ -393,11 +393,10 @@ static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
 
 /* B2xx: only SPKA (B20A) changes the PSW of the B2 instructions S/370 programs use; the
 ** others go to Hercules' own routine as they are. */
-static zz_func orig_b20a;
 static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
-    orig_b20a(inst, regs);
+    FST_ORIG2(inst)(inst, regs);
     psw_record(regs, inst[0], at, 0, 0);
 }
 
@@ -406,7 +405,7 @@ static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 static void *pgm_hook(REGS *regs, int pcode)
 {
     REGS *r = sysblk.regs[regs->cpuad];
-    if (!r || r->arch_mode != ARCH_370)
+    if (!r || r->arch_mode != FST_A370)
         return NULL;
     pgm_seen = 1;
     unsigned ilc = r->psw.zeroilc ? 0 : r->psw.ilc;
@@ -437,7 +436,7 @@ static void *pgm_hook(REGS *regs, int pcode)
 ** the new one are in the PSA; the code is what Hercules stored (psw.intcode). */
 static void irq_record(REGS *regs, int cls)
 {
-    if (regs->arch_mode != ARCH_370)
+    if (regs->arch_mode != FST_A370)
         return;
     uint8_t oldp[16], newp[16];
     unsigned ol = psa_psw(regs, cls == 2 ? 0x18 : 0x38, oldp), nl = psa_psw(regs, cls == 2 ? 0x58 : 0x78, newp);
@@ -466,10 +465,9 @@ static void irq_record(REGS *regs, int cls)
 static const uint8_t branch370[] = { 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x0D, 0x45, 0x46, 0x47, 0x4D, 0x86, 0x87 };
 static const uint8_t pswop370[] = { 0x80, 0x82, 0xAC, 0xAD };
 
-static void set370(uint8_t op, zz_func f)
+static void set370(uint8_t op, fst_ifn f)
 {
-    orig370[op] = opcode_table[op][ARCH_370];
-    opcode_table[op][ARCH_370] = f;
+    fst_patch1(op, f);
 }
 
 static void hello(const char *op_text, int refuse)
@@ -481,14 +479,6 @@ static void hello(const char *op_text, int refuse)
     b[0] = refuse ? FSTMOD_OP_REFUSE : FSTMOD_OP_HELLO;
     memcpy(b + 1, op_text, n);
     chunk(FSTMOD_CPU_MODULE, b, n + 1);
-}
-
-static void patch_cpus(void)
-{
-    copy_opcode_tables();
-    for (int i = 0; i < MAX_CPU_ENGINES; i++)
-        if (sysblk.regs[i])
-            memcpy(sysblk.regs[i]->s370_opcode_table, s370_opcode_table, 256 * sizeof(zz_func));
 }
 
 static void start(void)
@@ -507,7 +497,7 @@ static void start(void)
     if (sysblk.regs_copy_len != (int)offsetof(REGS, regs_copy_end))
         snprintf(why, sizeof why, "REGS differs from the headers the module was built with (regs_copy_len %d, "
                  "expected %d)", sysblk.regs_copy_len, (int)offsetof(REGS, regs_copy_end));
-    else if (sysblk.arch_mode != ARCH_370)
+    else if (sysblk.arch_mode != FST_A370)
         snprintf(why, sizeof why, "ARCHMODE is not S/370: the module records S/370 only");
     else if (getenv(FSTMOD_ENV_REFUSE))
         snprintf(why, sizeof why, "refused as asked by " FSTMOD_ENV_REFUSE " (a test of the fallback)");
@@ -520,7 +510,7 @@ static void start(void)
     if (irq)
         *irq = irq_record;
     char text[200];
-    snprintf(text, sizeof text, "fst-hercules313 1 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
+    snprintf(text, sizeof text, FST_HERC_NAME " 1 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
              sizeof(SYSBLK), irq ? "seen" : "unseen");
     hello(text, 0);
     for (size_t i = 0; i < sizeof branch370; i++)
@@ -528,9 +518,8 @@ static void start(void)
     for (size_t i = 0; i < sizeof pswop370; i++)
         set370(pswop370[i], w_pswop);
     set370(0x0A, w_svc);
-    orig_b20a = opcode_b2xx[0x0A][ARCH_370];
-    opcode_b2xx[0x0A][ARCH_370] = w_spka;
-    patch_cpus();
+    fst_patch2(0xB2, 0x0A, w_spka);
+    fst_patch_done();
     patched = 1;
 }
 
@@ -553,13 +542,7 @@ END_REGISTER_SECTION
 HDL_FINAL_SECTION;
 {
     if (patched) {
-        for (size_t i = 0; i < sizeof branch370; i++)
-            opcode_table[branch370[i]][ARCH_370] = orig370[branch370[i]];
-        for (size_t i = 0; i < sizeof pswop370; i++)
-            opcode_table[pswop370[i]][ARCH_370] = orig370[pswop370[i]];
-        opcode_table[0x0A][ARCH_370] = orig370[0x0A];
-        opcode_b2xx[0x0A][ARCH_370] = orig_b20a;
-        patch_cpus();
+        fst_unpatch();
         patched = 0;
     }
     for (unsigned i = 0; i < FSTMOD_NCPU; i++)

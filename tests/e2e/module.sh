@@ -63,6 +63,39 @@ for p in $(awk '!/^#/ && $2 == "instructions" { print $1 }' "$EXPECTED"); do
     same_reports "$p: csv, callgrind and FORTSTAT the same as --via=trace" m t $p
 done
 
+# SDL Hercules 4.9 (the tests' real 4.x) with the same module built for it
+# (lib/fst-hercules4.so): the same programs, the same reports as 3.13's text trace
+MOD4=$FST_BIN/../lib/fst-hercules4.so
+if [ -n "${FST_HERCULES4:-}" ] && [ -f "$MOD4" ]; then
+    mkdir -p m4
+    for p in $(awk '!/^#/ && $2 == "instructions" { print $1 }' "$EXPECTED"); do
+        case $p in twocpu|cpu0first|cpu1first|ticker|mvsjob) continue ;; esac
+        [ -f t/$p.csv ] || continue
+        if ! fst-capture -q --via=module --hercules="$FST_HERCULES4" -o m4/$p.trace "$FST_PROGS/$p.ins" 2> m4/$p.err ||
+            [ -s m4/$p.err ]; then
+            fail "$p under 4.9: --via=module captures it, saying nothing" "$(head -3 m4/$p.err)"
+            continue
+        fi
+        expect_eq "$p under 4.9: --via=module: the instructions EXPECTED gives" "$(want_insns $p)" "$(insns m4/$p.trace)"
+        reports m4 $p
+        same_reports "$p under 4.9: csv, callgrind and FORTSTAT the same as 3.13's text trace" m4 t $p
+    done
+    # the module of the other Hercules: HDL refuses it, one line, and 4.9's own trace (tf)
+    mkdir -p r4
+    expect_ok "3.13's module under 4.9: the capture still succeeds" fst-capture -q --via=module \
+        --hercules="$FST_HERCULES4" --module="$MOD" -o r4/fortg.trace "$FST_PROGS/fortg.ins"
+    expect_eq "3.13's module under 4.9: one line, HDL's reason, and the text trace" 1 \
+        "$(grep -c "warning: --via=module: Hercules did not load the module: HHC015.*taking Hercules' text trace instead" "$T/err")"
+    expect_eq "3.13's module under 4.9: the text trace, exact" "$(want_insns fortg)" "$(insns r4/fortg.trace)"
+    expect_ok "4.9's module under 3.13: the capture still succeeds" fst-capture -q --via=module \
+        --module="$MOD4" -o r4/linkage.trace "$FST_PROGS/linkage.ins"
+    expect_eq "4.9's module under 3.13: one line, HDL's reason, and the text trace" 1 \
+        "$(grep -c "warning: --via=module: Hercules did not load the module: HHCHD.*taking Hercules' text trace instead" "$T/err")"
+    expect_eq "4.9's module under 3.13: the text trace, exact" "$(want_insns linkage)" "$(insns r4/linkage.trace)"
+else
+    echo "# skip: SDL Hercules 4.9 or lib/fst-hercules4.so missing (scripts/hercules4.sh, scripts/hercules4.sh --src)"
+fi
+
 # the trace is small: bigloop (1.1 M instructions) in well under 0.1 byte an instruction
 b=$(stat -c %s m/bigloop.trace)
 if [ "$b" -lt 110000 ]; then ok "bigloop: the module's trace is $b bytes (< 0.1 byte an instruction)"
