@@ -277,6 +277,15 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     end = capture_loop(&r, &log_eof, err);
     if (!strcmp(end, "error"))
         goto out;
+    if (!strcmp(end, "timeout") || !strcmp(end, "interrupted")) {
+        /* what the module has sent out meanwhile: it sends a CPU's records within 0.1 s
+        ** (capture/module/fstmod.c, STALE_NS) */
+        for (double t0 = now(); now() - t0 < 0.25 && !log_eof;)
+            if (pump_once(&r, 50, &log_eof, err)) {
+                end = "error";
+                goto out;
+            }
+    }
     fst_em_finish(r.em);
     rc = 0;
 out:

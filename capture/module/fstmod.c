@@ -52,6 +52,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FSTMOD_BUF (64 * 1024)
@@ -71,6 +72,8 @@ typedef struct cpubuf {
     unsigned nbr;       /* branches so far (mod 2^32), the last at (nbr - 1) % FSTMOD_REP_MAXP;
                            before the first ones: UINT64_MAX, no address */
     unsigned rep_p, rep_n;  /* the copy being made: p back, n so far */
+    unsigned calls;     /* room_of calls (stale's check every STALE_EVERY) */
+    uint64_t since;     /* when the buffer was last seen empty (ns, coarse clock) */
 } cpubuf;
 
 static cpubuf *bufs[FSTMOD_NCPU];
@@ -119,6 +122,8 @@ static void rep_out(cpubuf *c)
     }
 }
 
+static uint64_t now_ns(void);
+
 static void flush_cpu(unsigned cpu)
 {
     cpubuf *c = bufs[cpu];
@@ -127,7 +132,31 @@ static void flush_cpu(unsigned cpu)
     if (c && c->n) {
         chunk(cpu, c->b, c->n);
         c->n = 0;
+        c->since = now_ns();
     }
+}
+
+/* A buffer that has held records (or copies) for STALE_NS goes out then, so that what
+** a capture cut short (a timeout, Ctrl-C) loses is a fraction of a second: checked every
+** STALE_EVERY records and every REP_MAXN copies, with the coarse clock. */
+#define STALE_EVERY 256u
+#define STALE_NS 100000000ull
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int stale(cpubuf *c)
+{
+    uint64_t t = now_ns();
+    if (!c->n && !c->rep_n) {
+        c->since = t;
+        return 0;
+    }
+    return t - c->since > STALE_NS;
 }
 
 /* The CPU's buffer with room for a record (128 bytes). */
@@ -142,7 +171,7 @@ static cpubuf *room_of(REGS *regs)
         memset(c->bat, 0xFF, sizeof c->bat);
         bufs[cpu] = c;
     }
-    if (c->n > FSTMOD_BUF - 128)
+    if (c->n > FSTMOD_BUF - 128 || ((++c->calls % STALE_EVERY == 0 || c->rep_n >= REP_MAXN) && stale(c)))
         flush_cpu(cpu);
     return c;
 }

@@ -96,6 +96,26 @@ else
     echo "# skip: SDL Hercules 4.9 or lib/fst-hercules4.so missing (scripts/hercules4.sh, scripts/hercules4.sh --src)"
 fi
 
+# cut short: shares.s of 400 000 rounds (1.6 G instructions, seconds) with --timeout=1: the
+# module sends a CPU's records within 0.1 s, so the trace holds about all that ran until
+# then, marked incomplete, and it is consistent (each routine's self count is its calls
+# times its length by construction: ALPHA 2006)
+src=$FST_ROOT/tests/programs
+s390x-linux-gnu-as -m31 -I "$src" --defsym ROUNDS=400000 -o sh.o "$src/shares.s" &&
+    s390x-linux-gnu-ld -m elf_s390 -T "$src/standalone.ld" -o sh.elf sh.o &&
+    s390x-linux-gnu-objcopy -O binary -j .lowcore sh.elf sh.lc &&
+    s390x-linux-gnu-objcopy -O binary -j .text sh.elf sh.bin && printf 'sh.lc 0x0\nsh.bin 0x20000\n' > sh.ins
+expect_fail "a module capture timed out: an error saying what the trace holds" 2 "timed out: .* holds the first" \
+    fst-capture --via=module --timeout=1 -o to.trace sh.ins
+n=$(fst-dump --summary to.trace | awk -F= '$1 == "count.insn" { print $2 }')
+if [ "${n:-0}" -gt 20000000 ]; then ok "timed out after 1 s: the trace holds $n instructions (> 20 M)"
+else fail "timed out after 1 s: the trace holds more than 20 M instructions" "${n:-none}"; fi
+fst-report --format=csv --timed=all -o to.csv to.trace 2> /dev/null
+expect_eq "timed out: ALPHA's self instructions are its calls times 2006" 0 \
+    "$(awk -F, '$1 == "ALPHA" { print $4 - $3 * 2006 }' to.csv)"
+expect_eq "timed out: the trace is marked incomplete" 0 \
+    "$(fst-dump --summary to.trace | awk -F= '$1 == "footer.complete" { print $2 }')"
+
 # the trace is small: bigloop (1.1 M instructions) in well under 0.1 byte an instruction
 b=$(stat -c %s m/bigloop.trace)
 if [ "$b" -lt 110000 ]; then ok "bigloop: the module's trace is $b bytes (< 0.1 byte an instruction)"
