@@ -255,7 +255,7 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     r.ms = fst_ms_new(r.em, o->ins, o->arch);
     /* its interposer for external and I/O interruptions: beside it, NAME-irq.so */
     char irq[PATH_MAX + 16], irq4[PATH_MAX + 16];
-    fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb, .numcpu = 1,
+    fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb, .numcpu = o->numcpu ? o->numcpu : 1,
                          .probe = 1, .ldmod = o->module, .preload = irq_of(o->module, irq, sizeof irq),
                          .ldmod4 = o->module4, .preload4 = irq_of(o->module4, irq4, sizeof irq4) };
     int rc = -1, log_eof = 0, status = 0;

@@ -34,6 +34,7 @@ typedef struct fst_modcap {
     const fst_ins *ins;
     int arch;
     unsigned mainsize_mb;
+    unsigned numcpu;            /* CPUs (1 and up): CPU 0 is IPLed, the others start by SIGP restart */
     uint64_t timeout;           /* seconds, 0 = none */
     uint64_t max;               /* instructions, 0 = no limit */
     volatile sig_atomic_t *stop;

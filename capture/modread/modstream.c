@@ -27,7 +27,13 @@ typedef struct mcpu {
     uint64_t base;      /* the stream's address base (fstmod_wire.h `last`) */
     uint64_t bat[FSTMOD_REP_MAXP], bto[FSTMOD_REP_MAXP]; /* the last branches (REP copies them) */
     uint64_t nbr;       /* branches so far: the last is at (nbr - 1) % FSTMOD_REP_MAXP */
+    uint8_t *held;      /* chunks that came before any PSW was known for the CPU (a SIGP
+                           restart's record is on its way): their payloads, each after a
+                           u32 length, until the restart says where the CPU starts */
+    size_t nheld, capheld;
 } mcpu;
+
+#define MS_HELD_MAX (16u << 20) /* what a CPU's records may run ahead of its start */
 
 struct fst_ms {
     fst_em *em;
@@ -69,6 +75,8 @@ void fst_ms_free(fst_ms *m)
 {
     if (!m)
         return;
+    for (unsigned i = 0; i < MS_MAXCPU; i++)
+        free(m->cpu[i].held);
     free(m->chunk);
     free(m);
 }
@@ -315,8 +323,57 @@ static int copies(fst_ms *m, mcpu *c, unsigned cpu, unsigned p, uint64_t n, fst_
     return 0;
 }
 
+static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err);
+
+/* A SIGP restart's target starts at psw: and the records it sent before that came here. */
+static int start_cpu(fst_ms *m, unsigned t, const uint8_t *psw, fst_err *err)
+{
+    mcpu *c = &m->cpu[t];
+    fst_em_cpu(m->em, t);
+    uint64_t base = c->base; /* the target's stream goes on from its own last record: its
+                             ** start by restart is not one of them */
+    new_psw(m, c, psw);
+    c->base = base;
+    uint8_t *held = c->held;
+    size_t nheld = c->nheld;
+    c->held = NULL;
+    c->nheld = c->capheld = 0;
+    int rc = 0;
+    for (size_t i = 0; !rc && i + 4 <= nheld;) {
+        uint32_t len = (uint32_t)held[i] | (uint32_t)held[i + 1] << 8 | (uint32_t)held[i + 2] << 16 |
+                       (uint32_t)held[i + 3] << 24;
+        rc = ops(m, t, held + i + 4, len, err);
+        i += 4 + (size_t)len;
+    }
+    free(held);
+    return rc;
+}
+
+/* A chunk of a CPU no PSW is known for yet: kept for start_cpu. */
+static int hold(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
+{
+    mcpu *c = &m->cpu[cpu];
+    if (c->nheld + 4 + n > MS_HELD_MAX)
+        return fst_errf(err, "fst module stream, byte %llu: CPU %u sent %zu bytes before any PSW was known for it "
+                             "(no SIGP restart started it)", (unsigned long long)m->chunk_off, cpu, c->nheld + 4 + n);
+    if (c->nheld + 4 + n > c->capheld) {
+        c->capheld = (c->nheld + 4 + n) * 2;
+        c->held = fst_xrealloc(c->held, c->capheld);
+    }
+    uint8_t *q = c->held + c->nheld;
+    q[0] = (uint8_t)n;
+    q[1] = (uint8_t)(n >> 8);
+    q[2] = (uint8_t)(n >> 16);
+    q[3] = (uint8_t)(n >> 24);
+    memcpy(q + 4, p, n);
+    c->nheld += 4 + n;
+    return 0;
+}
+
 static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
 {
+    if (!m->cpu[cpu % MS_MAXCPU].have_psw)
+        return hold(m, cpu % MS_MAXCPU, p, n, err);
     rd r = { p, p + n, p };
     mcpu *c = &m->cpu[cpu % MS_MAXCPU];
     fst_em_cpu(m->em, cpu);
@@ -335,6 +392,22 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             at = c->base + (uint64_t)d;
             if (branch(m, c, cpu, at, at + (uint64_t)d2, err))
                 return -1;
+            break;
+        case FSTMOD_OP_SIGP:
+            if (get_sv(&r, &d) || get_v(&r, &v) || get_v(&r, &v2) || get_u8(&r, &u) || get_u8(&r, &ib[0]) ||
+                (size_t)(r.end - r.p) < ib[0] || (ib[0] != 0 && ib[0] != 8))
+                return bad(m, &r, "a SIGP record cut short", err);
+            memcpy(psw, r.p, ib[0]);
+            r.p += ib[0];
+            at = c->base + (uint64_t)d;
+            pl = ib[0];
+            if (run_to(m, c, cpu, at, 0, ib, &len, err) || one(m, c, at, ib, &len, cpu, err))
+                return -1;
+            fst_em_sigp(m->em, (unsigned)v2, (unsigned)v, u);
+            c->cur = c->base = at + (uint64_t)len;
+            if (pl == 8 && v2 < MS_MAXCPU && start_cpu(m, (unsigned)v2, psw, err))
+                return -1;
+            fst_em_cpu(m->em, cpu);
             break;
         case FSTMOD_OP_REP:
             if (get_v(&r, &v) || get_v(&r, &v2))

@@ -429,6 +429,52 @@ static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
     psw_record(regs, inst[0], at, 0, 0);
 }
 
+/* SIGP: the order, the CPU it addresses and the condition code it set, and for an accepted
+** restart the target's restart new PSW (where it will start: the reader has no other way
+** to know); then this CPU's records go out at once, so that the FIFO has them before the
+** target's (the reader holds a CPU's records that come before its start). Run under a
+** setjmp as w_pswop: a CPU that stops itself ends the SIGP with a longjmp. */
+static void sigp_record(REGS *regs, uint64_t at, unsigned order, unsigned cpad)
+{
+    uint8_t psw[16];
+    unsigned len = 0, cc = regs->psw.cc;
+    if (order == 6 && cc == 0 && cpad < FST_MAXCPU && sysblk.regs[cpad])
+        len = psa_psw(sysblk.regs[cpad], 0x00, psw);
+    cpubuf *c = buf_of(regs);
+    c->b[c->n++] = FSTMOD_OP_SIGP;
+    put_sv(c, (int64_t)(at - c->last));
+    put_v(c, order);
+    put_v(c, cpad);
+    c->b[c->n++] = (uint8_t)cc;
+    c->b[c->n++] = (uint8_t)len;
+    memcpy(c->b + c->n, psw, len);
+    c->n += len;
+    c->last = (at + 4) & amask(regs);
+    flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
+static void ATTR_REGPARM(2) w_sigp(BYTE inst[], REGS *regs)
+{
+    uint64_t fall, at = at_of(regs, inst[0], &fall);
+    unsigned r3 = inst[1] & 0x0F, b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
+    unsigned order = (unsigned)(((b2 ? regs->GR_L(b2) : 0) + d2) & 0xFF), cpad = regs->GR_LHL(r3);
+    jmp_buf saved;
+    memcpy(saved, regs->progjmp, sizeof saved);
+    pgm_seen = 0;
+    volatile int rc = setjmp(regs->progjmp);
+    if (rc == 0) {
+        FST_ORIG1(inst)(inst, regs);
+        memcpy(regs->progjmp, saved, sizeof saved);
+        if (!pgm_seen)
+            sigp_record(regs, at, order, cpad);
+        return;
+    }
+    memcpy(regs->progjmp, saved, sizeof saved);
+    if (!pgm_seen)
+        sigp_record(regs, at, order, cpad);
+    longjmp(regs->progjmp, rc);
+}
+
 /* Hercules' program interruption hook: called with the PSW's address and ILC set, before
 ** the old PSW is stored and the new one loaded. */
 static void *pgm_hook(REGS *regs, int pcode)
@@ -547,6 +593,7 @@ static void start(void)
     for (size_t i = 0; i < sizeof pswop370; i++)
         set370(pswop370[i], w_pswop);
     set370(0x0A, w_svc);
+    set370(0xAE, w_sigp);
     fst_patch2(0xB2, 0x0A, w_spka);
     fst_patch_done();
     patched = 1;

@@ -28,6 +28,7 @@ typedef INSTR_FUNC fst_ifn;
 #define FST_A370 ARCH_370_IDX
 #define FST_A900 ARCH_900_IDX
 #define FST_HERC_NAME "fst-hercules4"
+#define FST_MAXCPU MAX_CPU_ENGS
 
 /* 4.x's S/370 runtime table, indexed by the instruction's first two bytes (a BC's mask
 ** selects one of several routines, OPTION_OPTINST): its address, from Hercules' own
@@ -86,6 +87,7 @@ typedef zz_func fst_ifn;
 #define FST_A370 ARCH_370
 #define FST_A900 ARCH_900
 #define FST_HERC_NAME "fst-hercules313"
+#define FST_MAXCPU MAX_CPU_ENGINES
 
 /* 3.13's global tables: one routine a one-byte opcode (opcode_table), B2xx's apart. */
 static fst_ifn fst_orig[256], fst_origb2[256];

@@ -29,6 +29,11 @@
 **                                        an I/O (1) or external (2) interruption before the
 **                                        instruction at `at`, which did not execute; psw:
 **                                        the new PSW
+**   SIGP  sv(at - last) v(order) v(cpu) u8 cc u8 len psw
+**                                        the SIGP at `at` sent order to CPU cpu and set
+**                                        condition code cc; len 8: an accepted restart
+**                                        (order 6), psw its target's restart new PSW, where
+**                                        that CPU starts; else len 0
 **   REP   v(p) v(n)                     n taken branches, each the same as the branch p
 **                                        branch records back (1 <= p <= FSTMOD_REP_MAXP;
 **                                        copies count as branch records): a loop's
@@ -53,6 +58,7 @@ enum {
     FSTMOD_OP_PSW = 0x05,
     FSTMOD_OP_INTR = 0x06,
     FSTMOD_OP_REP = 0x0B,
+    FSTMOD_OP_SIGP = 0x0C,
 };
 
 /* The longest loop, in branches, that REP copies. */
