@@ -277,6 +277,11 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     end = capture_loop(&r, &log_eof, err);
     if (!strcmp(end, "error"))
         goto out;
+    /* (a capture stopped may have stopped a chunk half-way: what came is kept) */
+    if (!strcmp(end, "disabled-wait") && fst_ms_finish(r.ms, err)) {
+        end = "error";
+        goto out;
+    }
     if (!strcmp(end, "timeout") || !strcmp(end, "interrupted")) {
         /* what the module has sent out meanwhile: it sends a CPU's records within 0.1 s
         ** (capture/module/fstmod.c, STALE_NS) */

@@ -521,5 +521,10 @@ int fst_ms_finish(fst_ms *m, fst_err *err)
     if (m->have)
         return fst_errf(err, "fst module stream: it ends inside a chunk, %llu bytes from its end",
                         (unsigned long long)m->have);
+    for (unsigned i = 0; i < MS_MAXCPU; i++)
+        if (m->cpu[i].nheld)
+            return fst_errf(err, "fst module stream: CPU %u ran (%zu bytes of its records) but no SIGP restart said "
+                                 "where it started (started by the operator, or by SIGP start?): its instructions "
+                                 "are not in the trace", i, m->cpu[i].nheld);
     return 0;
 }

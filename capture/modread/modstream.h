@@ -46,7 +46,8 @@ int fst_ms_feed(fst_ms *m, const uint8_t *buf, size_t n, fst_err *err);
 /* What the module said first: 0 nothing yet, 1 it records (its text in *text), -1 it
 ** refused (why in *text). */
 int fst_ms_hello(const fst_ms *m, const char **text);
-/* The stream ended: 0, or -1 when it ended inside a chunk (err set). */
+/* The stream ended: 0, or -1 when it ended inside a chunk or a CPU's records never found
+** its start (err set). */
 int fst_ms_finish(fst_ms *m, fst_err *err);
 uint64_t fst_ms_events(const fst_ms *m);   /* module records read */
 uint64_t fst_ms_bytes(const fst_ms *m);    /* stream bytes read */
