@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_modstream.c — the reader of fst's module stream (capture/modread/
+** tests/unit/test_modstream_loops.c — the reader of fst's module stream (capture/modread/
 ** modstream.h) on streams written here by hand: a loop given as a branch and a REP record
 ** rebuilds its instructions; a REP that copies branches never given, a SIGP record cut
 ** short, and a CPU whose records never found its start are errors that say so (with the
