@@ -12,6 +12,11 @@
 ** address: what the text trace would have shown (PSW bits that change without an event,
 ** the condition code and program mask, are not state, trace/tracebin.h FST_ST_*).
 ** The first instruction is at the IPL PSW's address (the image's 8 bytes at 0).
+** The task evidence the module records goes to the emitter as a text trace's displays give
+** it: the registers after an interruption or LPSW as the next instruction's registers
+** (fst_em_gr: the emitter writes REGS for those that changed), an LCTL's control registers
+** and a supervisor LM/STM's block address as that instruction's operand (fst_em_operand:
+** CR1, OPND).
 **
 ** What it cannot rebuild is an error naming the CPU and the addresses: an event at an
 ** address that sequential execution from the last one does not reach (code the program

@@ -8,7 +8,11 @@
 ** fstmod_wire.h): every taken branch, every SVC, LPSW and PSW-changing instruction with the
 ** PSW it leaves, and every program interruption (Hercules' debug_program_interrupt hook),
 ** so that with the program's storage image every executed instruction can be rebuilt
-** (capture/modread/modstream.c). How: it replaces the routines of those opcodes in Hercules'
+** (capture/modread/modstream.c); and what tells an operating system's tasks apart
+** (analyze/tasks.h), as a whole-system text trace with registers shows it: the general
+** registers after every interruption and LPSW (only those that changed), the control
+** registers an LCTL loaded (CR1: the address space), the operand of an LM or STM of all 16
+** registers in supervisor state (a dispatcher's or handler's register block). How: it replaces the routines of those opcodes in Hercules'
 ** opcode tables (the global one and every CPU's copy) with wrappers that call Hercules'
 ** own routine, then record; an instruction that ends with a longjmp (LPSW, SVC, SSM, ...)
 ** is run under a setjmp of the wrapper's, which records and then takes the longjmp on.
@@ -381,16 +385,11 @@ static void ATTR_REGPARM(2) w_lctl(BYTE inst[], REGS *regs)
     run_recorded(inst, regs, &d);
 }
 
-/* LM and STM: a record only for all 16 registers in supervisor state (a dispatcher
-** restoring a task's registers, a handler saving them: the block names the task). A
-** program's own LM and STM (problem state, or 14,12) go straight to Hercules' routine:
-** one test, no other work. */
-static void ATTR_REGPARM(2) w_lmstm(BYTE inst[], REGS *regs)
+/* LM and STM of all 16 registers in supervisor state, not under EX: Hercules' routine,
+** then the record of its operand. Apart from w_lmstm so that the test there needs no
+** stack frame. */
+static void __attribute__((noinline)) lmstm_record(BYTE inst[], REGS *regs)
 {
-    if (PROBSTATE(&regs->psw) || ((unsigned)((inst[1] & 0xF) - (inst[1] >> 4)) & 15) != 15 || regs->execflag) {
-        orig370[inst[0]](inst, regs);
-        return;
-    }
     uint64_t fall, at = at_of(regs, inst[0], &fall), operand = operand_of(inst, regs);
     orig370[inst[0]](inst, regs);   /* a program interruption in it: no record (longjmp) */
     cpubuf *c = buf_of(regs);
@@ -398,6 +397,18 @@ static void ATTR_REGPARM(2) w_lmstm(BYTE inst[], REGS *regs)
     put_sv(c, (int64_t)(at - c->last));
     put_v(c, operand);
     c->last = fall;
+}
+
+/* LM and STM: a record only for all 16 registers in supervisor state (a dispatcher
+** restoring a task's registers, a handler saving them: the block names the task). A
+** program's own LM and STM (problem state, or 14,12) go straight on to Hercules' routine:
+** one test, no other work. */
+static void ATTR_REGPARM(2) w_lmstm(BYTE inst[], REGS *regs)
+{
+    if (PROBSTATE(&regs->psw) || ((unsigned)((inst[1] & 0xF) - (inst[1] >> 4)) & 15) != 15 || regs->execflag)
+        orig370[inst[0]](inst, regs);
+    else
+        lmstm_record(inst, regs);
 }
 
 /* B2xx: only SPKA (B20A) changes the PSW of the B2 instructions S/370 programs use; the
