@@ -376,7 +376,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (run_to(m, c, cpu, at, 1, ib, &len, err))
                 return -1;
             if (op == FSTMOD_OP_CR ? cr_op(m, &r, v, u) : opnd_op(m, v))
-                return bad(m, &r, "an LCTL record cut short", err);
+                return bad(m, &r, "an LCTL, LM or STM record cut short", err);
             c->cur = c->base = at + (uint64_t)len;
             break;
         case FSTMOD_OP_INTR:
