@@ -31,6 +31,7 @@ typedef struct mcpu {
                            restart's record is on its way): their payloads, each after a
                            u32 length, until the restart says where the CPU starts */
     size_t nheld, capheld;
+    uint32_t gr[16];    /* the general registers the last REGS gave */
 } mcpu;
 
 #define MS_HELD_MAX (16u << 20) /* what a CPU's records may run ahead of its start */
@@ -370,6 +371,54 @@ static int hold(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *er
     return 0;
 }
 
+/* REGS: the registers the next instruction shows (the emitter writes those that changed
+** since the last it wrote, before that instruction: tracebin.h REGS). */
+static int regs_op(fst_ms *m, mcpu *c, rd *r)
+{
+    uint8_t lo, hi;
+    if (get_u8(r, &lo) || get_u8(r, &hi))
+        return -1;
+    unsigned mask = (unsigned)hi << 8 | lo;
+    for (unsigned g = 0; g < 16; g++) {
+        uint64_t v;
+        if (!(mask >> g & 1))
+            continue;
+        if (get_v(r, &v))
+            return -1;
+        c->gr[g] = (uint32_t)v;
+    }
+    for (unsigned g = 0; g < 16; g++)
+        fst_em_gr(m->em, g, c->gr[g]);
+    return 0;
+}
+
+/* CR: the LCTL just given to the emitter loaded control registers r1 to r3 from operand:
+** their values as the bytes a text trace shows of the operand (the emitter takes CR1). */
+static int cr_op(fst_ms *m, rd *r, uint64_t operand, uint8_t r1r3)
+{
+    unsigned n = (((unsigned)(r1r3 & 15) - (r1r3 >> 4)) & 15) + 1;
+    uint8_t data[64];
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t v;
+        if (get_v(r, &v))
+            return -1;
+        for (unsigned b = 0; b < 4; b++)
+            data[4 * k + b] = (uint8_t)(v >> (24 - 8 * b));
+    }
+    if (fst_em_wants_operand(m->em))
+        fst_em_operand(m->em, operand, data, 4 * n);
+    return 0;
+}
+
+/* OPND: the supervisor's LM or STM of all 16 registers just given to the emitter had this
+** operand (the emitter writes it after the instruction: tracebin.h OPND). */
+static int opnd_op(fst_ms *m, uint64_t operand)
+{
+    if (fst_em_wants_operands(m->em))
+        fst_em_operand(m->em, operand, NULL, 0);
+    return 0;
+}
+
 static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
 {
     if (!m->cpu[cpu % MS_MAXCPU].have_psw)
@@ -454,6 +503,21 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
                 fst_em_fetch_error(m->em);
             }
             new_psw(m, c, psw);
+            break;
+        case FSTMOD_OP_REGS:
+            if (regs_op(m, c, &r))
+                return bad(m, &r, "a registers record cut short", err);
+            break;
+        case FSTMOD_OP_CR:
+        case FSTMOD_OP_OPND:
+            if (get_sv(&r, &d) || get_v(&r, &v) || (op == FSTMOD_OP_CR && get_u8(&r, &u)))
+                return bad(m, &r, "an LCTL, LM or STM record cut short", err);
+            at = c->base + (uint64_t)d;
+            if (run_to(m, c, cpu, at, 1, ib, &len, err))
+                return -1;
+            if (op == FSTMOD_OP_CR ? cr_op(m, &r, v, u) : opnd_op(m, v))
+                return bad(m, &r, "an LCTL, LM or STM record cut short", err);
+            c->cur = c->base = at + (uint64_t)len;
             break;
         case FSTMOD_OP_INTR:
             if (get_u8(&r, &u) || get_sv(&r, &d) || get_v(&r, &v) || get_psw(&r, psw, &pl))

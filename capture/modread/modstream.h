@@ -16,6 +16,11 @@
 ** iterations are given to the emitter one by one until an iteration has left the emitter
 ** in the state the one before it did, and the rest of them then in one step
 ** (fst_em_repeat): the records are those of the iterations one by one.
+** The task evidence the module records goes to the emitter as a text trace's displays give
+** it: the registers after an interruption or LPSW as the next instruction's registers
+** (fst_em_gr: the emitter writes REGS for those that changed), an LCTL's control registers
+** and a supervisor LM/STM's block address as that instruction's operand (fst_em_operand:
+** CR1, OPND).
 **
 ** What it cannot rebuild is an error naming the CPU and the addresses: an event at an
 ** address that sequential execution from the last one does not reach (code the program

@@ -10,7 +10,11 @@
 ** SVC, LPSW and PSW-changing instruction with the
 ** PSW it leaves, and every program interruption (Hercules' debug_program_interrupt hook),
 ** so that with the program's storage image every executed instruction can be rebuilt
-** (capture/modread/modstream.c). How: it replaces the routines of those opcodes in Hercules'
+** (capture/modread/modstream.c); and what tells an operating system's tasks apart
+** (analyze/tasks.h), as a whole-system text trace with registers shows it: the general
+** registers after every interruption and LPSW (only those that changed), the control
+** registers an LCTL loaded (CR1: the address space), the operand of an LM or STM of all 16
+** registers in supervisor state (a dispatcher's or handler's register block). How: it replaces the routines of those opcodes in Hercules'
 ** opcode tables (the global one and every CPU's copy) with wrappers that call Hercules'
 ** own routine, then record; an instruction that ends with a longjmp (LPSW, SVC, SSM, ...)
 ** is run under a setjmp of the wrapper's, which records and then takes the longjmp on.
@@ -74,6 +78,8 @@ typedef struct cpubuf {
     unsigned rep_p, rep_n;  /* the copy being made: p back, n so far */
     unsigned calls;     /* room_of calls (stale's check every STALE_EVERY) */
     uint64_t since;     /* when the buffer was last seen empty (ns, coarse clock) */
+    uint32_t gr[16];    /* the general registers the last REGS of this CPU left the reader */
+    int gr_sent;        /* a REGS was written for this CPU (then only the changed ones follow) */
 } cpubuf;
 
 static cpubuf *bufs[FSTMOD_NCPU];
@@ -171,7 +177,8 @@ static cpubuf *room_of(REGS *regs)
         memset(c->bat, 0xFF, sizeof c->bat);
         bufs[cpu] = c;
     }
-    if (c->n > FSTMOD_BUF - 128 || ((++c->calls % STALE_EVERY == 0 || c->rep_n >= REP_MAXN) && stale(c)))
+    /* room for any one op (the longest: CR, ~100 bytes) and a copy's REP before it */
+    if (c->n > FSTMOD_BUF - 256 || ((++c->calls % STALE_EVERY == 0 || c->rep_n >= REP_MAXN) && stale(c)))
         flush_cpu(cpu);
     return c;
 }
@@ -204,6 +211,28 @@ static void put_psw(cpubuf *c, const uint8_t *psw, unsigned len)
     c->b[c->n++] = (uint8_t)len;
     memcpy(c->b + c->n, psw, len);
     c->n += len;
+}
+
+/* The general registers as they are now, those that changed since this CPU's last REGS
+** (all 16 the first time): the task evidence of an interruption (the interrupted task's
+** registers) and of an LPSW (the dispatched task's). Nothing when none changed. */
+static void put_regs(cpubuf *c, REGS *regs)
+{
+    unsigned mask = 0;
+    for (int r = 0; r < 16; r++)
+        if (!c->gr_sent || regs->GR_L(r) != c->gr[r])
+            mask |= 1u << r;
+    if (!mask)
+        return;
+    c->b[c->n++] = FSTMOD_OP_REGS;
+    c->b[c->n++] = (uint8_t)mask;
+    c->b[c->n++] = (uint8_t)(mask >> 8);
+    for (int r = 0; r < 16; r++)
+        if (mask >> r & 1) {
+            c->gr[r] = regs->GR_L(r);
+            put_v(c, c->gr[r]);
+        }
+    c->gr_sent = 1;
 }
 
 /* ---- what a CPU is doing ---- */
@@ -353,6 +382,7 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
     put_v(c, inst[1]);
     put_psw(c, psw, len);
     c->last = psw_addr(psw, len);
+    put_regs(c, regs);
     if (wait_psw(psw, len))
         flush_cpu(regs->cpuad % FSTMOD_NCPU);
     FST_ORIG1(inst)(inst, regs);
@@ -385,24 +415,56 @@ static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t o
         put_v(c, operand);
     put_psw(c, psw, len);
     c->last = psw_addr(psw, len);
+    if (lpsw) /* the registers the dispatched task runs with */
+        put_regs(c, regs);
     (void)op;
     if (wait_psw(psw, len))
         flush_cpu(regs->cpuad % FSTMOD_NCPU);
 }
 
-/* An instruction that loads or changes the PSW, and may end with a longjmp to the CPU's
-** instruction loop (RETURN_INTCHECK): run under our own setjmp, record, then go on as
+/* The first operand address D2(B2) of an RS or S instruction, computed before it runs
+** (an LM may load its own base register). */
+static uint64_t operand_of(const BYTE inst[], REGS *regs)
+{
+    unsigned b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
+    return ((b2 ? regs->GR_L(b2) : 0) + d2) & amask(regs);
+}
+
+/* An instruction run under the module's own setjmp (below): what its record needs. */
+typedef struct done {
+    uint8_t op, r1r3;
+    uint64_t at, fall, operand;
+} done;
+
+/* LCTL: the control registers it loaded (r1 to r3, wrapping), from the CPU: CR1 is the
+** address space a task runs in. */
+static void cr_record(REGS *regs, const done *d)
+{
+    unsigned r1 = d->r1r3 >> 4, n = ((unsigned)(d->r1r3 & 15) - r1) & 15;
+    cpubuf *c = buf_of(regs);
+    c->b[c->n++] = FSTMOD_OP_CR;
+    put_sv(c, (int64_t)(d->at - c->last));
+    put_v(c, d->operand);
+    c->b[c->n++] = d->r1r3;
+    for (unsigned k = 0; k <= n; k++)
+        put_v(c, regs->CR_L((r1 + k) & 15));
+    c->last = d->fall;
+}
+
+static void record_done(REGS *regs, const done *d)
+{
+    if (d->op == 0xB7)
+        cr_record(regs, d);
+    else
+        psw_record(regs, d->op, d->at, d->op == 0x82, d->operand);
+}
+
+/* An instruction that may end with a longjmp to the CPU's instruction loop
+** (RETURN_INTCHECK: LPSW, SSM, LCTL, ...): run under our own setjmp, record, then go on as
 ** Hercules would have. A program interruption inside it (recorded by the hook) means it
 ** loaded nothing: no record then. */
-static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
+static void run_recorded(BYTE inst[], REGS *regs, const done *d)
 {
-    uint64_t fall, at = at_of(regs, inst[0], &fall);
-    uint64_t operand = 0;
-    int lpsw = inst[0] == 0x82;
-    if (lpsw) {
-        unsigned b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
-        operand = ((b2 ? regs->GR_L(b2) : 0) + d2) & amask(regs);
-    }
     jmp_buf saved;
     memcpy(saved, regs->progjmp, sizeof saved);
     pgm_seen = 0;
@@ -411,13 +473,58 @@ static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
         FST_ORIG1(inst)(inst, regs);
         memcpy(regs->progjmp, saved, sizeof saved);
         if (!pgm_seen)
-            psw_record(regs, inst[0], at, lpsw, operand);
+            record_done(regs, d);
         return;
     }
     memcpy(regs->progjmp, saved, sizeof saved);
     if (!pgm_seen)
-        psw_record(regs, inst[0], at, lpsw, operand);
+        record_done(regs, d);
     longjmp(regs->progjmp, rc);
+}
+
+/* An instruction that loads or changes the PSW (LPSW: its operand recorded too). */
+static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
+{
+    done d = { .op = inst[0] };
+    d.at = at_of(regs, inst[0], &d.fall);
+    if (inst[0] == 0x82)
+        d.operand = operand_of(inst, regs);
+    run_recorded(inst, regs, &d);
+}
+
+/* LCTL: supervisor state only (a program check in problem state, recorded by the hook). */
+static void ATTR_REGPARM(2) w_lctl(BYTE inst[], REGS *regs)
+{
+    done d = { .op = inst[0], .r1r3 = inst[1] };
+    d.at = at_of(regs, inst[0], &d.fall);
+    d.operand = operand_of(inst, regs);
+    run_recorded(inst, regs, &d);
+}
+
+/* LM and STM of all 16 registers in supervisor state, not under EX: Hercules' routine,
+** then the record of its operand. Apart from w_lmstm so that the test there needs no
+** stack frame. */
+static void __attribute__((noinline)) lmstm_record(BYTE inst[], REGS *regs)
+{
+    uint64_t fall, at = at_of(regs, inst[0], &fall), operand = operand_of(inst, regs);
+    FST_ORIG1(inst)(inst, regs);   /* a program interruption in it: no record (longjmp) */
+    cpubuf *c = buf_of(regs);
+    c->b[c->n++] = FSTMOD_OP_OPND;
+    put_sv(c, (int64_t)(at - c->last));
+    put_v(c, operand);
+    c->last = fall;
+}
+
+/* LM and STM: a record only for all 16 registers in supervisor state (a dispatcher
+** restoring a task's registers, a handler saving them: the block names the task). A
+** program's own LM and STM (problem state, or 14,12) go straight on to Hercules' routine:
+** one test, no other work. */
+static void ATTR_REGPARM(2) w_lmstm(BYTE inst[], REGS *regs)
+{
+    if (PROBSTATE(&regs->psw) || ((unsigned)((inst[1] & 0xF) - (inst[1] >> 4)) & 15) != 15 || regs->execflag)
+        FST_ORIG1(inst)(inst, regs);
+    else
+        lmstm_record(inst, regs);
 }
 
 /* B2xx: only SPKA (B20A) changes the PSW of the B2 instructions S/370 programs use; the
@@ -501,6 +608,7 @@ static void *pgm_hook(REGS *regs, int pcode)
     c->b[c->n++] = (uint8_t)ilc;
     put_psw(c, psw, len);
     c->last = psw_addr(psw, len);
+    put_regs(c, r);
     if (wait_psw(psw, len))
         flush_cpu(r->cpuad % FSTMOD_NCPU);
     return NULL;
@@ -531,6 +639,7 @@ static void irq_record(REGS *regs, int cls)
     put_v(c, code);
     put_psw(c, newp, nl);
     c->last = psw_addr(newp, nl);
+    put_regs(c, regs);
     if (wait_psw(newp, nl))
         flush_cpu(regs->cpuad % FSTMOD_NCPU);
 }
@@ -539,6 +648,7 @@ static void irq_record(REGS *regs, int cls)
 
 static const uint8_t branch370[] = { 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x0D, 0x45, 0x46, 0x47, 0x4D, 0x86, 0x87 };
 static const uint8_t pswop370[] = { 0x80, 0x82, 0xAC, 0xAD };
+static const uint8_t lmstm370[] = { 0x90, 0x98 };
 
 static void set370(uint8_t op, fst_ifn f)
 {
@@ -592,6 +702,9 @@ static void start(void)
         set370(branch370[i], w_branch);
     for (size_t i = 0; i < sizeof pswop370; i++)
         set370(pswop370[i], w_pswop);
+    for (size_t i = 0; i < sizeof lmstm370; i++)
+        set370(lmstm370[i], w_lmstm);
+    set370(0xB7, w_lctl);
     set370(0x0A, w_svc);
     set370(0xAE, w_sigp);
     fst_patch2(0xB2, 0x0A, w_spka);

@@ -38,7 +38,25 @@
 **                                        branch records back (1 <= p <= FSTMOD_REP_MAXP;
 **                                        copies count as branch records): a loop's
 **                                        iterations, p branches each
-** After each op `last` is the address the op's PSW or target says.
+**   REGS  u16 mask (little-endian) v..   the general registers now, before the next
+**                                        instruction: those of the mask (bit r = register
+**                                        r, the low 32 bits each), in order; the others have
+**                                        the values the last REGS of this CPU gave (its first
+**                                        REGS gives all 16). Written right after each PGM,
+**                                        SVC, INTR (the interrupted task's registers) and
+**                                        LPSW (the dispatched task's), when any changed since
+**                                        the last REGS; it says no address (`last` stays)
+**   CR    sv(at - last) v(operand) u8 r1r3 v..
+**                                        the LCTL at `at` (EX: the EX) loaded control
+**                                        registers r1 (high nibble) to r3 (low nibble),
+**                                        wrapping from 15 to 0, from operand: their values
+**                                        after it, in that order
+**   OPND  sv(at - last) v(operand)       the LM or STM of all 16 registers at `at`, in
+**                                        supervisor state, had this first operand address
+**                                        (the block a dispatcher restores a task from or a
+**                                        handler saves it to); not under EX
+** After each op `last` is the address the op's PSW or target says (CR, OPND, SIGP: the
+** instruction after `at`; REGS: unchanged).
 */
 #ifndef FSTMOD_WIRE_H
 #define FSTMOD_WIRE_H
@@ -57,6 +75,9 @@ enum {
     FSTMOD_OP_LPSW = 0x04,
     FSTMOD_OP_PSW = 0x05,
     FSTMOD_OP_INTR = 0x06,
+    FSTMOD_OP_REGS = 0x07,
+    FSTMOD_OP_CR = 0x08,
+    FSTMOD_OP_OPND = 0x09,
     FSTMOD_OP_REP = 0x0B,
     FSTMOD_OP_SIGP = 0x0C,
 };

@@ -6,9 +6,12 @@
 # FORTSTAT reports byte for byte, and the instruction count tests/programs/EXPECTED gives
 # from the program's construction; bigloop (1.1 M instructions: its text trace alone takes
 # 20 s) is checked against EXPECTED only, every routine's calls and self instructions.
-# ticker.s (60 s by construction) is left out: tasks.sh checks a module capture of the
-# tasks system (external and I/O interruptions, seen by the preloaded interposer, program
-# checks under DAT), every task's figures exact. Refusals: the module refusing, a module built with other structure
+# ticker.s (60 s by construction) is left out. Systems of several tasks are checked
+# elsewhere: tasks.sh captures the tasks system --via=module three times (external and I/O
+# interruptions, seen by the preloaded interposer, program checks under DAT; the tasks told
+# apart by the registers, control registers and dispatcher blocks the module records), every
+# task's figures exact, and os.sh two generated systems (tests/os, way `module`).
+# Refusals: the module refusing, a module built with other structure
 # sizes (HDL's check), no module file, a program it does not record (several CPUs) — each
 # one warning line, then the text trace, whose reports are those of --via=trace.
 . "$(dirname "$0")/../lib.sh"

@@ -12,7 +12,8 @@
 # states with --meta (# uncertain: ...).
 #   - live: seeds 28 and 45 (--budget 20000-23000), generated and run under Hercules now,
 #     in the three ways whose figures are exact (a noregs range trace's bounds depend on
-#     where the run's preemptions fall: `make soak` measures how often they hold);
+#     where the run's preemptions fall: `make soak` measures how often they hold), and
+#     --via=module (fst's module inside Hercules 3.13, way `module`: exact as well);
 #   - stored: tests/logs/os/os11, os27, os35 (their .s, .expected, and the four logs of one
 #     run each; made with tests/os/run.py --store, see tests/logs/README.md), all four ways.
 # One TAP line per (system, way, conversion, report variant).
@@ -42,7 +43,12 @@ run_os() {
         fail "tests/os/run.py ($tag) ran to its end" "exit $rc" "$(tail -5 "$T/run-$tag.err")"
     fi
 }
-run_os live --seeds "$LIVE" --budget 20000-23000 --ways noregs,trad,range-trad
+# and captured by fst's module inside Hercules 3.13 (--via=module: no log; the registers,
+# control registers and dispatcher blocks it records tell the tasks apart), when built
+ways=noregs,trad,range-trad
+if [ -f "$FST_BIN/../lib/fst-hercules313.so" ]; then ways=$ways,module
+else echo "ok $((N += 1)) - the live systems --via=module # SKIP no module (scripts/hercules313.sh, make)"; fi
+run_os live --seeds "$LIVE" --budget 20000-23000 --ways "$ways"
 run_os stored "${args[@]}"
 # the harness itself: with a report that is the expected figures (tests/os/oracle.py in
 # fst-report's formats), every comparison of every variant passes

@@ -7,7 +7,9 @@
 # tests/programs/EXPECTED's `tasks` figures (from the program's construction), whatever
 # the preemptions: on three stored logs (fixed inputs) and on a live run under Hercules;
 # with a map and without (the FORTRAN identifiers of the storage image); in both --cpu
-# modes and both --supervisor policies; with conservation and no unwind.
+# modes and both --supervisor policies; with conservation and no unwind. Also captured
+# --via=module (fst's module inside Hercules 3.13), three live runs, and one under SDL
+# Hercules 4.9: the same figures.
 . "$(dirname "$0")/../lib.sh"
 EXPECTED=$FST_ROOT/tests/programs/EXPECTED
 LOGS=$FST_ROOT/tests/logs
@@ -113,6 +115,31 @@ if fst-capture -q --timeout=200 -o live.trace "$INS" 2> err; then
     report_all "live run, no map" live.trace
 else
     fail "live run under Hercules" "$(head -5 err)"
+fi
+
+# fst's module inside Hercules 3.13 (--via=module, docs/module.md): no text trace, but the
+# registers at every interruption and LPSW, the control registers LCTL loads and the block of
+# the dispatcher's LM 0,15, which the module records, tell the tasks apart as a whole-system
+# trace does: every figure exact, on three runs (the preemptions fall elsewhere in each)
+if [ -f "$FST_BIN/../lib/fst-hercules313.so" ]; then
+    for i in 1 2 3; do
+        if fst-capture -q --via=module -o module$i.trace "$INS" 2> err && [ ! -s err ]; then
+            report_all "live --via=module run $i, map" module$i.trace "$NM"
+            [ $i = 1 ] && report_all "live --via=module run $i, no map" module$i.trace
+        else
+            fail "live --via=module run $i under Hercules 3.13, saying nothing" "$(head -5 err)"
+        fi
+    done
+else
+    echo "ok $((N += 1)) - live --via=module # SKIP no module (scripts/hercules313.sh, make)"
+fi
+# the same under SDL Hercules 4.9 with its module (lib/fst-hercules4.so)
+if [ -n "${FST_HERCULES4:-}" ] && [ -f "$FST_BIN/../lib/fst-hercules4.so" ]; then
+    if fst-capture -q --via=module --hercules="$FST_HERCULES4" -o module4.trace "$INS" 2> err && [ ! -s err ]; then
+        report_all "live --via=module run under 4.9, map" module4.trace "$NM"
+    else
+        fail "live --via=module run under Hercules 4.9, saying nothing" "$(head -5 err)"
+    fi
 fi
 
 # a range trace of the tasks' code with registers (traceopt traditional), as docs/mvs.md's MVS
