@@ -44,6 +44,8 @@
 #include "fstmod_wire.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +60,11 @@ typedef struct cpubuf {
     uint8_t b[FSTMOD_BUF];
     size_t n;
     uint64_t last;      /* the stream's base for this CPU (fstmod_wire.h) */
+    uint64_t said_space; /* the space the last CODE SPACE op said (0 at first, as the reader) */
+    /* the page last found right for the reader (code_check's fast path): its space, page,
+    ** the epoch it was found in, its frames and their words then */
+    uint64_t ck_space, ck_page, ck_epoch;
+    uint32_t ck_f[2], ck_w[2];
 } cpubuf;
 
 static cpubuf *bufs[FSTMOD_NCPU];
@@ -116,6 +123,13 @@ static cpubuf *buf_of(REGS *regs)
     if (c->n > FSTMOD_BUF - 128)
         flush_cpu(cpu);
     return c;
+}
+
+/* Room for n more bytes in c (the buffer is written out first when they do not fit). */
+static void room(cpubuf *c, REGS *regs, size_t n)
+{
+    if (c->n + n > FSTMOD_BUF)
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
 }
 
 static void put_v(cpubuf *c, uint64_t v)
@@ -199,6 +213,336 @@ static int wait_psw(const uint8_t *psw, unsigned len)
     return len >= 8 && (psw[1] & 0x02);
 }
 
+/* ---- code pages (fstmod_wire.h CODE) ----
+**
+** The reader rebuilds instructions from code bytes; the module sends each 4K page of code
+** (per address space) before the first op whose instructions run in it, and again when it
+** has changed. Finding "changed" must cost nearly nothing per op and must not touch the
+** guest's storage keys (their change bits are the OS's): the host pages of main storage
+** that hold sent code are write-protected (mprotect); a store into one, by a CPU or by a
+** device thread (a program read in by I/O), faults into segv() below, which marks the
+** frame written and lifts the protection (the store then goes on: one fault per frame
+** until it is protected again). Each frame has a word, gen << 1 | written: a page sent
+** when its frames' words were w is right while the words are still w (two compares on
+** the fast path). A frame written since (code and data in one page: stores are normal
+** there) is not protected again until its code changes: the ops in it compare the bytes
+** their instructions ran from with the copy sent (a memcmp of the run, not of the page).
+** Under DAT the page tables are read as Hercules' S/370 translate_addr reads them, from
+** main storage, without its TLB and without a reference bit; PTLB (wrapped) and every
+** page sent end what the fast path remembers (code_epoch).
+**
+** What a run gets is the page as it is at the op after it: an instruction that a later
+** instruction of the same straight run (no branch between) stores into shows its new bytes.
+*/
+typedef struct cslot {
+    int used;
+    uint64_t space, page, stamp;
+    int fast;                   /* both halves translated: the fast path may trust it */
+    uint32_t f[2], w[2];        /* the frames of its 2K halves (one frame: 4K pages), words */
+    uint64_t abs[2];            /* the halves' absolute addresses when sent */
+    uint8_t copy[FSTMOD_PAGE];  /* what the reader has */
+} cslot;
+
+static cslot *cslots;           /* FSTMOD_CODE_SLOTS, as the reader keeps them */
+static volatile uint32_t *fword; /* per 4K frame of main storage: gen << 1 | written; 0: never protected */
+static size_t nframes;
+static uint64_t code_epoch = 1, code_stamp;
+static pthread_mutex_t pglock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction old_segv;
+static uint64_t pages_sent, frames_faulted;
+
+/* A store into main storage the module protected: the frame is written; lift the
+** protection so that the store goes on. Anything else is Hercules' own (its abend handler). */
+static void segv(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t a = (uintptr_t)si->si_addr, base = (uintptr_t)sysblk.mainstor;
+    if (fword && a >= base && a - base < nframes * FSTMOD_PAGE) {
+        size_t f = (a - base) / FSTMOD_PAGE;
+        pthread_mutex_lock(&pglock);
+        uint32_t w = fword[f];
+        if (w) { /* ours (another thread may have lifted it meanwhile: the store is retried) */
+            if (!(w & 1)) {
+                fword[f] = w | 1;
+                frames_faulted++;
+                mprotect((void *)(base + f * FSTMOD_PAGE), FSTMOD_PAGE, PROT_READ | PROT_WRITE);
+            }
+            pthread_mutex_unlock(&pglock);
+            return;
+        }
+        pthread_mutex_unlock(&pglock);
+    }
+    if (old_segv.sa_flags & SA_SIGINFO)
+        old_segv.sa_sigaction(sig, si, uc);
+    else if (old_segv.sa_handler != SIG_DFL && old_segv.sa_handler != SIG_IGN)
+        old_segv.sa_handler(sig);
+    else
+        signal(SIGSEGV, SIG_DFL); /* the fault comes again, and ends Hercules as it would have */
+}
+
+/* Frame f protected, its word a new generation, clean (pglock held). */
+static void protect(size_t f)
+{
+    uint32_t w = fword[f];
+    if (w && !(w & 1))
+        return;
+    mprotect(sysblk.mainstor + f * FSTMOD_PAGE, FSTMOD_PAGE, PROT_READ);
+    fword[f] = (w | 1) + 1;
+}
+
+/* Real to absolute (prefixing). */
+static uint64_t absolute(REGS *regs, uint64_t r)
+{
+    uint64_t px = regs->PX_G;
+    return (r & ~0xFFFull) == 0 || (r & ~0xFFFull) == px ? r ^ px : r;
+}
+
+static int fetch_real(REGS *regs, uint64_t r, unsigned n, uint32_t *v)
+{
+    uint64_t a = absolute(regs, r);
+    if (a + n > sysblk.mainsize)
+        return -1;
+    const uint8_t *p = sysblk.mainstor + a;
+    *v = n == 4 ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+                : (uint32_t)p[0] << 8 | p[1];
+    return 0;
+}
+
+/* S/370 DAT of va in the space of CR0/CR1 now: its real address, or -1 (not mapped). The
+** steps and checks of Hercules 3.13's s370 translate_addr (dat.h), reading the tables
+** from main storage: no TLB, no storage key touched. */
+static int64_t dat370(REGS *regs, uint64_t va)
+{
+    uint32_t cr0 = regs->CR_L(0), asd = regs->CR_L(1), ste, pte;
+    uint32_t psz = cr0 & CR0_PAGE_SIZE, ssz = cr0 & CR0_SEG_SIZE;
+    if ((psz != CR0_PAGE_SZ_2K && psz != CR0_PAGE_SZ_4K) || (ssz != CR0_SEG_SZ_64K && ssz != CR0_SEG_SZ_1M))
+        return -1;
+    uint64_t sto = (asd & STD_370_STO) + (ssz == CR0_SEG_SZ_1M ? (va & 0x00F00000) >> 18 : (va & 0x00FF0000) >> 14);
+    if (ssz == CR0_SEG_SZ_64K && ((uint32_t)(va << 4) & STD_370_STL) > (asd & STD_370_STL))
+        return -1;
+    if (fetch_real(regs, sto, 4, &ste) || (ste & (SEGTAB_370_INVL | SEGTAB_370_RSV)))
+        return -1;
+    uint64_t pto = ste & SEGTAB_370_PTO;
+    if (ssz == CR0_SEG_SZ_1M)
+        pto += psz == CR0_PAGE_SZ_4K ? (va & 0x000FF000) >> 11 : (va & 0x000FF800) >> 10;
+    else
+        pto += psz == CR0_PAGE_SZ_4K ? (va & 0x0000F000) >> 11 : (va & 0x0000F800) >> 10;
+    if (fetch_real(regs, pto, 2, &pte))
+        return -1;
+    if (psz == CR0_PAGE_SZ_4K)
+        return pte & PAGETAB_INV_4K ? -1
+                                    : (int64_t)((uint64_t)(pte & PAGETAB_EA_4K) << 23 |
+                                                (uint64_t)(pte & PAGETAB_PFRA_4K) << 8 | (va & 0xFFF));
+    return pte & (PAGETAB_INV_2K | PAGETAB_RSV_2K) ? -1 : (int64_t)((uint64_t)(pte & PAGETAB_PFRA_2K) << 8 | (va & 0x7FF));
+}
+
+/* The address space of the instructions before an op: 0 with DAT off, else CR1's. */
+static uint64_t space_of(REGS *regs, int dat)
+{
+    return dat ? FSTMOD_SPACE_DAT | regs->CR_L(1) : 0;
+}
+
+static int dat_on(REGS *regs)
+{
+    return ECMODE(&regs->psw) && (regs->psw.sysmask & PSW_DATMODE);
+}
+
+/* Where the 2K halves of page pg of space sp are in main storage: 0, or -1 for a half that
+** is not mapped (abs[h] = UINT64_MAX). */
+static int halves(REGS *regs, uint64_t sp, uint64_t pg, uint64_t abs[2])
+{
+    int rc = 0;
+    for (unsigned h = 0; h < 2; h++) {
+        uint64_t va = pg * FSTMOD_PAGE + h * 2048;
+        int64_t r = sp ? dat370(regs, va) : (int64_t)va;
+        abs[h] = r < 0 ? UINT64_MAX : absolute(regs, (uint64_t)r);
+        if (r < 0 || abs[h] + 2048 > nframes * FSTMOD_PAGE)
+            abs[h] = UINT64_MAX, rc = -1;
+    }
+    return rc;
+}
+
+/* The page's bytes as they are now (a half that is not mapped: zeros). */
+static void page_now(const uint64_t abs[2], uint8_t *out)
+{
+    for (unsigned h = 0; h < 2; h++)
+        if (abs[h] == UINT64_MAX)
+            memset(out + h * 2048, 0, 2048);
+        else
+            memcpy(out + h * 2048, sysblk.mainstor + abs[h], 2048);
+}
+
+/* Do the bytes [lo, hi) of the page (offsets) equal those of the copy? */
+static int run_same(const cslot *s, const uint64_t abs[2], unsigned lo, unsigned hi)
+{
+    for (unsigned h = 0; h < 2 && lo < hi; h++) {
+        unsigned a = h * 2048, b = a + 2048;
+        unsigned l = lo > a ? lo : a, e = hi < b ? hi : b;
+        if (l >= e)
+            continue;
+        if (abs[h] == UINT64_MAX || memcmp(s->copy + l, sysblk.mainstor + abs[h] + (l - a), e - l))
+            return 0;
+    }
+    return 1;
+}
+
+/* Send page pg of space sp into slot s: the frames protected first (a store after it
+** faults and marks them written), then the copy. */
+static void send_page(cpubuf *c, REGS *regs, cslot *s, uint64_t sp, uint64_t pg, const uint64_t abs[2])
+{
+    pthread_mutex_lock(&pglock);
+    for (unsigned h = 0; h < 2; h++) {
+        s->f[h] = abs[h] == UINT64_MAX ? 0 : (uint32_t)(abs[h] / FSTMOD_PAGE);
+        if (abs[h] != UINT64_MAX)
+            protect(s->f[h]);
+        s->w[h] = abs[h] == UINT64_MAX ? 0 : fword[s->f[h]];
+        s->abs[h] = abs[h];
+    }
+    page_now(abs, s->copy);
+    pthread_mutex_unlock(&pglock);
+    s->used = 1;
+    s->space = sp;
+    s->page = pg;
+    s->fast = abs[0] != UINT64_MAX && abs[1] != UINT64_MAX;
+    room(c, regs, FSTMOD_PAGE + 40);
+    c->b[c->n++] = FSTMOD_OP_CODE;
+    c->b[c->n++] = FSTMOD_CODE_PAGE;
+    put_v(c, sp);
+    put_v(c, pg);
+    put_v(c, (uint64_t)(s - cslots));
+    memcpy(c->b + c->n, s->copy, FSTMOD_PAGE);
+    c->n += FSTMOD_PAGE;
+    code_epoch++;
+    pages_sent++;
+}
+
+/* Is the slot's copy right for the run [lo, hi) of its page? Fast when its frames have
+** not been written since it was sent; else by the bytes. */
+static int slot_right(cslot *s, const uint64_t abs[2], unsigned lo, unsigned hi)
+{
+    if (s->abs[0] != abs[0] || s->abs[1] != abs[1])
+        return 0; /* mapped elsewhere now */
+    if (s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1])
+        return 1;
+    uint32_t w0 = s->fast ? fword[s->f[0]] : 1, w1 = s->fast ? fword[s->f[1]] : 1;
+    if (!(w0 & 1) && !(w1 & 1)) {
+        /* protected again since (another slot's page sent): the whole page, once */
+        if (memcmp(s->copy, sysblk.mainstor + abs[0], 2048) || memcmp(s->copy + 2048, sysblk.mainstor + abs[1], 2048))
+            return 0;
+        s->w[0] = w0, s->w[1] = w1;
+        return 1;
+    }
+    return run_same(s, abs, lo, hi);
+}
+
+/* The page pg of space sp, whose bytes [lo, hi) a run executed: sent when the reader does
+** not have it right. */
+static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned lo, unsigned hi)
+{
+    uint64_t abs[2];
+    halves(regs, sp, pg, abs);
+    unsigned set = fstmod_code_set(sp, pg);
+    cslot *ways = cslots + set * FSTMOD_CODE_WAYS, *s = NULL, *victim = NULL;
+    for (unsigned i = 0; i < FSTMOD_CODE_WAYS && !s; i++)
+        if (ways[i].used && ways[i].space == sp && ways[i].page == pg)
+            s = &ways[i];
+        else if (!victim || (victim->used && (!ways[i].used || ways[i].stamp < victim->stamp)))
+            victim = &ways[i]; /* a free way, else the least recently used */
+    if (!s || !slot_right(s, abs, lo, hi))
+        send_page(c, regs, s = s ? s : victim, sp, pg, abs);
+    s->stamp = ++code_stamp;
+    c->ck_space = sp;
+    c->ck_page = pg;
+    /* the fast path only for a page whose frames stay unwritten (else the bytes, each run) */
+    c->ck_epoch = s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1] ? code_epoch : 0;
+    c->ck_f[0] = s->f[0], c->ck_f[1] = s->f[1];
+    c->ck_w[0] = s->w[0], c->ck_w[1] = s->w[1];
+}
+
+static int code_frames(void);
+
+/* The instructions of the next op ran from s up to e (excluded) in the space of `dat` and
+** CR1: the reader gets the space and the pages it needs first. Per op: a few compares
+** while the run stays in the page the previous one was found right in. */
+static void code_check(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e)
+{
+    if (e <= s || (!fword && code_frames()))
+        return;
+    uint64_t sp = space_of(regs, dat);
+    if (sp == c->ck_space && c->ck_epoch == code_epoch && s / FSTMOD_PAGE == c->ck_page &&
+        (e - 1) / FSTMOD_PAGE == c->ck_page && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
+        return;
+    if (sp != c->said_space) {
+        room(c, regs, 16);
+        c->b[c->n++] = FSTMOD_OP_CODE;
+        c->b[c->n++] = FSTMOD_CODE_SPACE;
+        put_v(c, sp);
+        c->said_space = sp;
+        c->ck_epoch = 0;
+    }
+    if (e - s > 16 * FSTMOD_PAGE) /* not a run from the last op (the first one): its end */
+        s = e > 6 ? e - 6 : 0;
+    for (uint64_t pg = s / FSTMOD_PAGE; pg <= (e - 1) / FSTMOD_PAGE; pg++) {
+        uint64_t p0 = pg * FSTMOD_PAGE;
+        unsigned lo = s > p0 ? (unsigned)(s - p0) : 0;
+        unsigned hi = e < p0 + FSTMOD_PAGE ? (unsigned)(e - p0) : FSTMOD_PAGE;
+        code_page(c, regs, sp, pg, lo, hi);
+    }
+}
+
+/* Start watching: the slots and the fault handler. 0, or -1 (why). Main storage is not
+** there yet when the module loads (the configuration is still being read): its frames'
+** words come with the first op (code_frames). */
+static int code_start(char *why, size_t cap)
+{
+    cslots = calloc(FSTMOD_CODE_SLOTS, sizeof *cslots);
+    if (!cslots || (size_t)sysconf(_SC_PAGESIZE) != FSTMOD_PAGE) {
+        snprintf(why, cap, "the host's pages are not 4K (or no memory): code pages cannot be watched");
+        return -1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = segv;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, &old_segv)) {
+        snprintf(why, cap, "cannot handle SIGSEGV: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The frames' words, at the first op (main storage is 4K-aligned: bldcfg.c aligns it).
+** Without them (no memory, storage not aligned) no page is sent: the reader takes the
+** image, as before code pages. */
+static int code_frames(void)
+{
+    if (fword)
+        return 0;
+    if (!cslots || !sysblk.mainstor || ((uintptr_t)sysblk.mainstor & (FSTMOD_PAGE - 1)))
+        return -1;
+    uint32_t *w = calloc((size_t)(sysblk.mainsize / FSTMOD_PAGE) + 1, sizeof *w);
+    if (!w)
+        return -1;
+    nframes = (size_t)(sysblk.mainsize / FSTMOD_PAGE);
+    fword = w;
+    return 0;
+}
+
+/* Unloading: every frame writable again, the handler Hercules had. */
+static void code_stop(void)
+{
+    if (!fword)
+        return;
+    pthread_mutex_lock(&pglock);
+    for (size_t f = 0; f < nframes; f++)
+        if (fword[f] && !(fword[f] & 1)) {
+            mprotect(sysblk.mainstor + f * FSTMOD_PAGE, FSTMOD_PAGE, PROT_READ | PROT_WRITE);
+            fword[f] |= 1;
+        }
+    pthread_mutex_unlock(&pglock);
+    sigaction(SIGSEGV, &old_segv, NULL);
+}
+
 /* ---- the wrappers ---- */
 
 /* A branching instruction: its routine, then a record when it branched. */
@@ -209,6 +553,8 @@ static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
     uint64_t to = next_ia(regs);
     if (to != fall) {
         cpubuf *c = buf_of(regs);
+        code_check(c, regs, dat_on(regs), c->last, fall);
+        c = buf_of(regs);
         c->b[c->n++] = FSTMOD_OP_BR;
         put_sv(c, (int64_t)(at - c->last));
         put_sv(c, (int64_t)(to - at));
@@ -233,6 +579,8 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
     uint8_t psw[16];
     unsigned len = psa_psw(regs, 0x60, psw);
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, dat_on(regs), c->last, fall);
+    c = buf_of(regs);
     c->b[c->n++] = FSTMOD_OP_SVC;
     put_sv(c, (int64_t)(at - c->last));
     put_v(c, inst[1]);
@@ -247,7 +595,7 @@ static __thread int pgm_seen; /* a program interruption came while a wrapped rou
 
 /* After an instruction that loads or changes the PSW: the record, from the PSW now in
 ** force. `lpsw`: its operand address is recorded too (and the PSW bytes as loaded). */
-static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t operand)
+static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t operand, int dat, uint64_t fall)
 {
     uint8_t psw[16];
     unsigned len = cur_psw(regs, psw);
@@ -264,6 +612,8 @@ static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t o
             memcpy(psw, regs->mainstor + a, 8);
     }
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, dat, c->last, fall);
+    c = buf_of(regs);
     c->b[c->n++] = lpsw ? FSTMOD_OP_LPSW : FSTMOD_OP_PSW;
     put_sv(c, (int64_t)(at - c->last));
     if (lpsw)
@@ -283,7 +633,7 @@ static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
     uint64_t operand = 0;
-    int lpsw = inst[0] == 0x82;
+    int lpsw = inst[0] == 0x82, dat = dat_on(regs); /* the space its run was in */
     if (lpsw) {
         unsigned b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
         operand = ((b2 ? regs->GR_L(b2) : 0) + d2) & amask(regs);
@@ -296,12 +646,12 @@ static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
         orig370[inst[0]](inst, regs);
         memcpy(regs->progjmp, saved, sizeof saved);
         if (!pgm_seen)
-            psw_record(regs, inst[0], at, lpsw, operand);
+            psw_record(regs, inst[0], at, lpsw, operand, dat, fall);
         return;
     }
     memcpy(regs->progjmp, saved, sizeof saved);
     if (!pgm_seen)
-        psw_record(regs, inst[0], at, lpsw, operand);
+        psw_record(regs, inst[0], at, lpsw, operand, dat, fall);
     longjmp(regs->progjmp, rc);
 }
 
@@ -311,8 +661,18 @@ static zz_func orig_b20a;
 static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
+    int dat = dat_on(regs);
     orig_b20a(inst, regs);
-    psw_record(regs, inst[0], at, 0, 0);
+    psw_record(regs, inst[0], at, 0, 0, dat, fall);
+}
+
+/* PTLB: a translation may change now (a page stolen, mapped elsewhere): what the fast
+** path of code_check remembers ends. */
+static zz_func orig_b20d;
+static void ATTR_REGPARM(2) w_ptlb(BYTE inst[], REGS *regs)
+{
+    orig_b20d(inst, regs);
+    code_epoch++;
 }
 
 /* Hercules' program interruption hook: called with the PSW's address and ILC set, before
@@ -334,6 +694,8 @@ static void *pgm_hook(REGS *regs, int pcode)
     uint8_t psw[16];
     unsigned len = psa_psw(r, 0x68, psw);
     cpubuf *c = buf_of(r);
+    code_check(c, r, dat_on(r), c->last, flags ? at + ilc : at);
+    c = buf_of(r);
     c->b[c->n++] = FSTMOD_OP_PGM;
     c->b[c->n++] = flags;
     put_sv(c, (int64_t)(at - c->last));
@@ -359,6 +721,8 @@ static void irq_record(REGS *regs, int cls)
         return;
     uint64_t at = psw_addr(oldp, ol);
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, (oldp[1] & 0x08) && (oldp[0] & PSW_DATMODE), c->last, at); /* at did not execute */
+    c = buf_of(regs);
     c->b[c->n++] = FSTMOD_OP_INTR;
     c->b[c->n++] = (uint8_t)cls;
     put_sv(c, (int64_t)(at - c->last));
@@ -425,6 +789,8 @@ static void start(void)
         snprintf(why, sizeof why, "ARCHMODE is not S/370: the module records S/370 only");
     else if (getenv(FSTMOD_ENV_REFUSE))
         snprintf(why, sizeof why, "refused as asked by " FSTMOD_ENV_REFUSE " (a test of the fallback)");
+    else
+        code_start(why, sizeof why);
     if (why[0]) {
         hello(why, 1);
         logmsg("HHCFS003W fst module: %s: nothing recorded\n", why);
@@ -434,7 +800,7 @@ static void start(void)
     if (irq)
         *irq = irq_record;
     char text[200];
-    snprintf(text, sizeof text, "fst-hercules313 1 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
+    snprintf(text, sizeof text, "fst-hercules313 2 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
              sizeof(SYSBLK), irq ? "seen" : "unseen");
     hello(text, 0);
     for (size_t i = 0; i < sizeof branch370; i++)
@@ -444,6 +810,8 @@ static void start(void)
     set370(0x0A, w_svc);
     orig_b20a = opcode_b2xx[0x0A][ARCH_370];
     opcode_b2xx[0x0A][ARCH_370] = w_spka;
+    orig_b20d = opcode_b2xx[0x0D][ARCH_370];
+    opcode_b2xx[0x0D][ARCH_370] = w_ptlb;
     patch_cpus();
     patched = 1;
 }
@@ -473,11 +841,13 @@ HDL_FINAL_SECTION;
             opcode_table[pswop370[i]][ARCH_370] = orig370[pswop370[i]];
         opcode_table[0x0A][ARCH_370] = orig370[0x0A];
         opcode_b2xx[0x0A][ARCH_370] = orig_b20a;
+        opcode_b2xx[0x0D][ARCH_370] = orig_b20d;
         patch_cpus();
         patched = 0;
     }
     for (unsigned i = 0; i < FSTMOD_NCPU; i++)
         flush_cpu(i);
+    code_stop();
     void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
     if (irq)
         *irq = NULL;
