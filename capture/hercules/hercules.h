@@ -81,6 +81,8 @@ typedef struct fst_herc_opts {
                                its stream comes through a FIFO in the folder, read end
                                h->modfd (capture/modes/module.c) */
     const char *preload;    /* with ldmod: a library Hercules is started with (LD_PRELOAD) */
+    const char *cards;      /* a file for the card reader at 00C (3505; 80-byte EBCDIC cards,
+                               the last padded), copied into the folder; NULL: /dev/null */
 } fst_herc_opts;
 
 typedef struct fst_herc {

@@ -21,7 +21,7 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
     if (c->module && !mod)
         fst_warn("--module=%s: %s", c->module, strerror(errno));
     fst_modcap mc = { c->out, program, c->command, c->hercules, mod, ins, c->arch, fst_capture_mainsize(c, ins),
-                      c->timeout, c->max, &fst_capture_stopsig };
+                      c->timeout, c->max, &fst_capture_stopsig, c->cards };
     fst_modcap_result res;
     fst_err err;
     int rc = fst_modcap_run(&mc, &res, &err);

@@ -235,7 +235,8 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     size_t ml = strlen(o->module);
     snprintf(irq, sizeof irq, "%.*s-irq.so", (int)(ml > 3 ? ml - 3 : ml), o->module);
     fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb, .numcpu = 1,
-                         .probe = 1, .ldmod = o->module, .preload = exists(irq) ? irq : NULL };
+                         .probe = 1, .ldmod = o->module, .preload = exists(irq) ? irq : NULL,
+                         .cards = o->cards };
     int rc = -1, log_eof = 0, status = 0;
     const char *end = "error";
     if (fst_herc_start(&r.h, &ho, o->ins, err))

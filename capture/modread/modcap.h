@@ -36,6 +36,7 @@ typedef struct fst_modcap {
     uint64_t timeout;           /* seconds, 0 = none */
     uint64_t max;               /* instructions, 0 = no limit */
     volatile sig_atomic_t *stop;
+    const char *cards;          /* the deck in the card reader at 00C, or NULL */
 } fst_modcap;
 
 typedef struct fst_modcap_result {

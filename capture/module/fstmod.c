@@ -65,6 +65,8 @@ typedef struct cpubuf {
     ** the epoch it was found in, its frames and their words then */
     uint64_t ck_space, ck_page, ck_epoch;
     uint32_t ck_f[2], ck_w[2];
+    struct cslot *late;  /* a page to send before the next op's (code_page: stored into behind) */
+    uint64_t late_abs[2];
 } cpubuf;
 
 static cpubuf *bufs[FSTMOD_NCPU];
@@ -434,6 +436,9 @@ static int slot_right(cslot *s, const uint64_t abs[2], unsigned lo, unsigned hi)
     return run_same(s, abs, lo, hi);
 }
 
+static int stored_behind(REGS *regs, const struct cslot *s, const uint64_t abs[2], uint64_t pg, unsigned lo,
+                         unsigned hi);
+
 /* The page pg of space sp, whose bytes [lo, hi) a run executed: sent when the reader does
 ** not have it right. */
 static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned lo, unsigned hi)
@@ -447,6 +452,14 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
             s = &ways[i];
         else if (!victim || (victim->used && (!ways[i].used || ways[i].stamp < victim->stamp)))
             victim = &ways[i]; /* a free way, else the least recently used */
+    if (s && !slot_right(s, abs, lo, hi) && s->abs[0] == abs[0] && s->abs[1] == abs[1] &&
+        stored_behind(regs, s, abs, pg, lo, hi)) {
+        c->late = s; /* this run executed the copy: the new bytes after its op */
+        c->late_abs[0] = abs[0], c->late_abs[1] = abs[1];
+        s->stamp = ++code_stamp;
+        c->ck_epoch = 0;
+        return;
+    }
     if (!s || !slot_right(s, abs, lo, hi))
         send_page(c, regs, s = s ? s : victim, sp, pg, abs);
     s->stamp = ++code_stamp;
@@ -460,6 +473,63 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
 
 static int code_frames(void);
 
+/* An instruction's storage operand, when it is one of the stores a program changes its
+** own code with (MVI, NI, OI, XI, STC, STH, ST, STM, MVC): its address and length, from
+** the registers as they are now. 0 when it is none of those. */
+static int store_operand(REGS *regs, const uint8_t *ib, uint64_t *addr, unsigned *len)
+{
+    unsigned b = ib[2] >> 4, x = ib[1] & 15, d = ((unsigned)ib[2] & 15) << 8 | ib[3];
+    uint64_t a = (b ? regs->GR_L(b) : 0) + d;
+    switch (ib[0]) {
+    case 0x92: case 0x94: case 0x96: case 0x97: *len = 1; break;
+    case 0x42: *len = 1; a += x ? regs->GR_L(x) : 0; break;
+    case 0x40: *len = 2; a += x ? regs->GR_L(x) : 0; break;
+    case 0x50: *len = 4; a += x ? regs->GR_L(x) : 0; break;
+    case 0x90: *len = 4 * (((ib[1] & 15) - (ib[1] >> 4)) % 16 + 1); break;
+    case 0xD2: *len = ib[1] + 1u; break;
+    default: return 0;
+    }
+    *addr = a & amask(regs);
+    return 1;
+}
+
+/* Did the run [lo, hi) of page pg store, itself, into every byte of it that changed since
+** the copy, each after that byte had executed (the classic switch: SW NOP, then OI
+** SW+1,X'F0' further on in the same run)? Then the run executed the copy's bytes: the page
+** goes to the reader after the op, not before. The run is walked with the copy's bytes. */
+static int stored_behind(REGS *regs, const struct cslot *s, const uint64_t abs[2], uint64_t pg, unsigned lo,
+                         unsigned hi)
+{
+    uint8_t now[FSTMOD_PAGE];
+    page_now(abs, now);
+    int changed = 0;
+    for (unsigned j = lo; j < hi; j++) {
+        if (now[j] == s->copy[j])
+            continue;
+        changed = 1;
+        uint64_t va = pg * FSTMOD_PAGE + j, a;
+        int covered = 0;
+        for (unsigned i = lo, l; i + 2 <= hi && !covered; i += l) {
+            const uint8_t *ib = s->copy + i;
+            l = ib[0] < 0x40 ? 2 : ib[0] < 0xC0 ? 4 : 6;
+            unsigned n;
+            if (i > j && i + l <= FSTMOD_PAGE && store_operand(regs, ib, &a, &n) && va >= a && va < a + n)
+                covered = 1;
+        }
+        if (!covered)
+            return 0;
+    }
+    return changed;
+}
+
+/* The page code_page left for after its op. */
+static void send_late(cpubuf *c, REGS *regs)
+{
+    cslot *s = c->late;
+    c->late = NULL;
+    send_page(c, regs, s, s->space, s->page, c->late_abs);
+}
+
 /* The instructions of the next op ran from s up to e (excluded) in the space of `dat` and
 ** CR1: the reader gets the space and the pages it needs first. Per op: a few compares
 ** while the run stays in the page the previous one was found right in. */
@@ -467,6 +537,8 @@ static void code_check(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e)
 {
     if (e <= s || (!fword && code_frames()))
         return;
+    if (c->late)
+        send_late(c, regs);
     uint64_t sp = space_of(regs, dat);
     if (sp == c->ck_space && c->ck_epoch == code_epoch && s / FSTMOD_PAGE == c->ck_page &&
         (e - 1) / FSTMOD_PAGE == c->ck_page && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])

@@ -1,0 +1,93 @@
+#!/bin/bash
+# tests/e2e/modcode.sh — code that is not in the storage image, captured --via=module (fst's
+# module sends code pages, fstmod_wire.h CODE) and --via=trace, real Hercules both:
+#   - cardload (tests/programs/cards/cardload.s): a loader reads two programs from the card
+#     reader (fst-capture --cards, a 3505) into 0x30000 and calls each: cardprog.s variant
+#     A, then variant B over it (other code at the same addresses);
+#   - smc (tests/programs/smc.s): a first-time switch thrown in the same run, and an
+#     instruction the mainline changes before every call;
+#   - mvsjob (tests/programs/mvsjob.s): DAT on, two programs at the same virtual addresses
+#     in other address spaces.
+# Each: the instructions its construction gives (EXPECTED), and csv, FORTSTAT and the
+# annotated listing (which shows each instruction's bytes) byte for byte the text trace's.
+. "$(dirname "$0")/../lib.sh"
+EXPECTED=$FST_ROOT/tests/programs/EXPECTED
+P=$FST_ROOT/tests/programs
+MOD=$FST_BIN/../lib/fst-hercules313.so
+if [ ! -f "$MOD" ]; then
+    echo "# skip: no $MOD (scripts/hercules313.sh configures Hercules 3.13's source; make builds the module)"
+    exit 0
+fi
+cd "$T"
+mkdir -p m t
+insns() { fst-dump "$1" | awk -F= '$1 == "footer.instructions" { print $2 }'; }
+want() { awk -v p="$1" -v k="$2" '$1 == p && $2 == k { print $3 }' "$EXPECTED"; }
+# both NAME INS MAP [fst-capture options]: captured both ways, the count, the same reports
+both() {
+    local n=$1 ins=$2 map=$3 f bad=""
+    shift 3
+    if ! fst-capture -q --via=module "$@" -o m/$n.trace "$ins" 2> m/$n.err || [ -s m/$n.err ]; then
+        fail "$n: --via=module captures it, saying nothing" "$(head -3 m/$n.err)"
+        return
+    fi
+    fst-capture -q "$@" -o t/$n.trace "$ins" 2> t/$n.err
+    expect_eq "$n: --via=module: the instructions EXPECTED gives" "$(want $n instructions)" "$(insns m/$n.trace)"
+    for d in m t; do
+        for f in csv fortstat annotate; do
+            (cd $d && fst-report --format=$f --timed=all --map="$map" -o $n.$f $n.trace 2> /dev/null)
+        done
+    done
+    for f in csv fortstat annotate; do cmp -s m/$n.$f t/$n.$f || bad="$bad $f"; done
+    if [ -z "$bad" ]; then ok "$n: csv, FORTSTAT and the annotated listing the same as --via=trace"
+    else fail "$n: the same reports as --via=trace" "differ:$bad" "$(diff m/$n.csv t/$n.csv | head -5)"; fi
+}
+
+# ---- a program read from cards, then another over it ----
+for v in 1 2; do
+    s390x-linux-gnu-as -m31 -I "$P" --defsym VARIANT=$v -o p$v.o "$P/cards/cardprog.s" &&
+        s390x-linux-gnu-ld -m elf_s390 -Ttext=0x30000 -o p$v.elf p$v.o 2> /dev/null &&
+        s390x-linux-gnu-objcopy -O binary -j .text p$v.elf p$v.bin || fail "assemble cardprog.s variant $v"
+done
+s390x-linux-gnu-as -m31 -I "$P" -o cardload.o "$P/cards/cardload.s" &&
+    s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o cardload.elf cardload.o &&
+    s390x-linux-gnu-objcopy -O binary -j .lowcore cardload.elf cardload.lc &&
+    s390x-linux-gnu-objcopy -O binary -j .text cardload.elf cardload.bin || fail "assemble cardload.s"
+printf 'cardload.lc 0x0\ncardload.bin 0x20000\n' > cardload.ins
+expect_eq "cardprog A and B: 400 bytes each (5 cards)" "400 400" "$(stat -c %s p1.bin) $(stat -c %s p2.bin)"
+hdr() {   # CARDS: a header card: CARDS cards to 0x30000, entry 0x30000
+    printf "\\x00\\x00\\x00\\x$(printf %02x "$1")\\x00\\x03\\x00\\x00\\x00\\x03\\x00\\x00"
+    head -c 68 /dev/zero
+}
+{ hdr 5; cat p1.bin; hdr 5; cat p2.bin; head -c 80 /dev/zero; } > deck.bin
+{ s390x-linux-gnu-nm -P cardload.elf; s390x-linux-gnu-nm -P p1.elf; } |
+    awk '$2 == "T" && $1 ~ /^(LOADER|PMAIN|PTICK)$/' > "$T/cardload.nm"
+both cardload "$T/cardload.ins" "$T/cardload.nm" --cards="$T/deck.bin"
+expect_ok "--cards: the card reader read the deck (the module's trace holds B's PTICK loop, 7 BCTs a call)" \
+    grep -q "PTICK" t/cardload.annotate
+
+# ---- code modified while it runs ----
+s390x-linux-gnu-nm -P "$FST_PROGS/smc.elf" | awk '$2 == "T"' > smc.nm
+both smc "$FST_PROGS/smc.ins" "$T/smc.nm"
+fst-report --format=csv --timed=all --map="$T/smc.nm" m/smc.trace > smc.csv 2> /dev/null
+for k in calls self; do
+    expect_eq "smc: --via=module: $k per routine as EXPECTED" \
+        "$(awk -v k=$k '$1 == "smc" && $2 == k { print $3, $4 }' "$EXPECTED" | sort)" \
+        "$(awk -F, -v k=$k 'NR > 1 && $2 != "" { print $1, (k == "calls" ? $3 : $4) }' smc.csv | sort)"
+done
+expect_eq "smc: the first-time switch shows the bytes it ran with: BC 0 first (the text trace's listing)" 1 \
+    "$(grep -c '4700C0[0-9A-F][0-9A-F] *BC *0,' m/smc.annotate)"
+
+# ---- DAT on: two programs at the same virtual addresses in other spaces ----
+s390x-linux-gnu-nm -P -n --defined-only "$FST_PROGS/mvsjob.elf" | awk '$2 == "T" { print $1, $3 }' > syms
+awk 'function num(h,  i, v) { v = 0; h = toupper(h)
+        for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789ABCDEF", substr(h, i, 1)) - 1; return v }
+     BEGIN { k = 0 } $1 == "MAIN" { on = 1; base = num($2) } on { n[k] = $1; a[k++] = num($2) } $1 == "JOBEND" { on = 0 }
+     END { print "name,type,origin,length"; for (i = 0; i + 1 < k; i++) printf "%s,SD,%X,%X\n", n[i], a[i] - base, a[i + 1] - a[i] }' \
+    syms > job.csv
+both mvsjob "$FST_PROGS/mvsjob.ins" "$T/job.csv"
+# mvsjob.s's head: the job's program runs ROUNDS + 1 = 4 times (spaces A and C), K = 20
+expect_eq "mvsjob: --via=module: the job's program per routine (calls, self) as constructed" \
+    "MAIN 0 64
+WORK 8 224
+LEAF 8 16
+WORK2 4 24" "$(awk -F, '$1 ~ /^(MAIN|WORK|LEAF|WORK2)$/ { print $1, $3, $4 }' m/mvsjob.csv)"
