@@ -65,6 +65,10 @@ typedef struct cpubuf {
     ** the epoch it was found in, its frames and their words then */
     uint64_t ck_space, ck_page, ck_epoch;
     uint32_t ck_f[2], ck_w[2];
+    /* the same page when its frames have been written (code and data in one page): the
+    ** run's bytes are compared with the copy (valid while ck_cmp is the epoch) */
+    uint64_t ck_cmp;
+    const uint8_t *ck_copy, *ck_main;
     struct cslot *late;  /* a page to send before the next op's (code_page: stored into behind) */
     uint64_t late_abs[2];
 } cpubuf;
@@ -457,7 +461,7 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
         c->late = s; /* this run executed the copy: the new bytes after its op */
         c->late_abs[0] = abs[0], c->late_abs[1] = abs[1];
         s->stamp = ++code_stamp;
-        c->ck_epoch = 0;
+        c->ck_epoch = c->ck_cmp = 0;
         return;
     }
     if (!s || !slot_right(s, abs, lo, hi))
@@ -469,6 +473,11 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
     c->ck_epoch = s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1] ? code_epoch : 0;
     c->ck_f[0] = s->f[0], c->ck_f[1] = s->f[1];
     c->ck_w[0] = s->w[0], c->ck_w[1] = s->w[1];
+    /* a page in one piece of main storage: the next runs in it compared without a look-up */
+    int whole = s->fast && abs[1] == abs[0] + 2048;
+    c->ck_cmp = whole ? code_epoch : 0;
+    c->ck_copy = s->copy;
+    c->ck_main = whole ? sysblk.mainstor + abs[0] : NULL;
 }
 
 static int code_frames(void);
@@ -540,9 +549,13 @@ static void code_check(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e)
     if (c->late)
         send_late(c, regs);
     uint64_t sp = space_of(regs, dat);
-    if (sp == c->ck_space && c->ck_epoch == code_epoch && s / FSTMOD_PAGE == c->ck_page &&
-        (e - 1) / FSTMOD_PAGE == c->ck_page && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
-        return;
+    if (sp == c->ck_space && s / FSTMOD_PAGE == c->ck_page && (e - 1) / FSTMOD_PAGE == c->ck_page) {
+        if (c->ck_epoch == code_epoch && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
+            return; /* its frames not written since it was found right */
+        unsigned off = (unsigned)(s % FSTMOD_PAGE);
+        if (c->ck_cmp == code_epoch && !memcmp(c->ck_copy + off, c->ck_main + off, (size_t)(e - s)))
+            return; /* written (data beside the code), but not the bytes this run executed */
+    }
     if (sp != c->said_space) {
         room(c, regs, 16);
         c->b[c->n++] = FSTMOD_OP_CODE;
