@@ -482,6 +482,18 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
 
 static int code_frames(void);
 
+/* memcmp(a, b, n) == 0 for the short runs most ops end (a loop's body: 8 to 16 bytes) in
+** two overlapping 8-byte compares, without a call. */
+static inline int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n < 8 || n > 16)
+        return !memcmp(a, b, n);
+    uint64_t a0, a1, b0, b1;
+    memcpy(&a0, a, 8), memcpy(&b0, b, 8);
+    memcpy(&a1, a + n - 8, 8), memcpy(&b1, b + n - 8, 8);
+    return a0 == b0 && a1 == b1;
+}
+
 /* An instruction's storage operand, when it is one of the stores a program changes its
 ** own code with (MVI, NI, OI, XI, STC, STH, ST, STM, MVC): its address and length, from
 ** the registers as they are now. 0 when it is none of those. */
@@ -539,30 +551,19 @@ static void send_late(cpubuf *c, REGS *regs)
     send_page(c, regs, s, s->space, s->page, c->late_abs);
 }
 
-/* The instructions of the next op ran from s up to e (excluded) in the space of `dat` and
-** CR1: the reader gets the space and the pages it needs first. Per op: a few compares
-** while the run stays in the page the previous one was found right in. */
-static void code_check(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e)
+/* code_check's slow path: the space said when it changed, then each page of the run. It
+** leaves room for the op (FSTMOD_BUF - 128), as buf_of does. */
+static void __attribute__((noinline)) code_slow(cpubuf *c, REGS *regs, uint64_t sp, uint64_t s, uint64_t e)
 {
-    if (e <= s || (!fword && code_frames()))
-        return;
     if (c->late)
         send_late(c, regs);
-    uint64_t sp = space_of(regs, dat);
-    if (sp == c->ck_space && s / FSTMOD_PAGE == c->ck_page && (e - 1) / FSTMOD_PAGE == c->ck_page) {
-        if (c->ck_epoch == code_epoch && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
-            return; /* its frames not written since it was found right */
-        unsigned off = (unsigned)(s % FSTMOD_PAGE);
-        if (c->ck_cmp == code_epoch && !memcmp(c->ck_copy + off, c->ck_main + off, (size_t)(e - s)))
-            return; /* written (data beside the code), but not the bytes this run executed */
-    }
     if (sp != c->said_space) {
         room(c, regs, 16);
         c->b[c->n++] = FSTMOD_OP_CODE;
         c->b[c->n++] = FSTMOD_CODE_SPACE;
         put_v(c, sp);
         c->said_space = sp;
-        c->ck_epoch = 0;
+        c->ck_epoch = c->ck_cmp = 0;
     }
     if (e - s > 16 * FSTMOD_PAGE) /* not a run from the last op (the first one): its end */
         s = e > 6 ? e - 6 : 0;
@@ -572,6 +573,26 @@ static void code_check(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e)
         unsigned hi = e < p0 + FSTMOD_PAGE ? (unsigned)(e - p0) : FSTMOD_PAGE;
         code_page(c, regs, sp, pg, lo, hi);
     }
+    room(c, regs, 128);
+}
+
+/* The instructions of the next op ran from s up to e (excluded) in the space of `dat` and
+** CR1: the reader gets the space and the pages it needs first. Per op, while the run stays
+** in the page the previous one was found right in: a few compares (its frames not written
+** since), or a compare of the run's bytes (data stored beside the code). */
+static inline void code_check(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e)
+{
+    if (e <= s || (!fword && code_frames()))
+        return;
+    uint64_t sp = space_of(regs, dat);
+    if (sp == c->ck_space && s / FSTMOD_PAGE == c->ck_page && (e - 1) / FSTMOD_PAGE == c->ck_page) {
+        if (c->ck_epoch == code_epoch && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
+            return; /* its frames not written since it was found right */
+        unsigned off = (unsigned)(s % FSTMOD_PAGE);
+        if (c->ck_cmp == code_epoch && same_bytes(c->ck_copy + off, c->ck_main + off, (size_t)(e - s)))
+            return; /* written (data beside the code), but not the bytes this run executed */
+    }
+    code_slow(c, regs, sp, s, e);
 }
 
 /* Start watching: the slots and the fault handler. 0, or -1 (why). Main storage is not
@@ -639,7 +660,6 @@ static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
     if (to != fall) {
         cpubuf *c = buf_of(regs);
         code_check(c, regs, dat_on(regs), c->last, fall);
-        c = buf_of(regs);
         c->b[c->n++] = FSTMOD_OP_BR;
         put_sv(c, (int64_t)(at - c->last));
         put_sv(c, (int64_t)(to - at));
@@ -665,7 +685,6 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
     unsigned len = psa_psw(regs, 0x60, psw);
     cpubuf *c = buf_of(regs);
     code_check(c, regs, dat_on(regs), c->last, fall);
-    c = buf_of(regs);
     c->b[c->n++] = FSTMOD_OP_SVC;
     put_sv(c, (int64_t)(at - c->last));
     put_v(c, inst[1]);
@@ -698,7 +717,6 @@ static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t o
     }
     cpubuf *c = buf_of(regs);
     code_check(c, regs, dat, c->last, fall);
-    c = buf_of(regs);
     c->b[c->n++] = lpsw ? FSTMOD_OP_LPSW : FSTMOD_OP_PSW;
     put_sv(c, (int64_t)(at - c->last));
     if (lpsw)
@@ -780,7 +798,6 @@ static void *pgm_hook(REGS *regs, int pcode)
     unsigned len = psa_psw(r, 0x68, psw);
     cpubuf *c = buf_of(r);
     code_check(c, r, dat_on(r), c->last, flags ? at + ilc : at);
-    c = buf_of(r);
     c->b[c->n++] = FSTMOD_OP_PGM;
     c->b[c->n++] = flags;
     put_sv(c, (int64_t)(at - c->last));
@@ -807,7 +824,6 @@ static void irq_record(REGS *regs, int cls)
     uint64_t at = psw_addr(oldp, ol);
     cpubuf *c = buf_of(regs);
     code_check(c, regs, (oldp[1] & 0x08) && (oldp[0] & PSW_DATMODE), c->last, at); /* at did not execute */
-    c = buf_of(regs);
     c->b[c->n++] = FSTMOD_OP_INTR;
     c->b[c->n++] = (uint8_t)cls;
     put_sv(c, (int64_t)(at - c->last));
