@@ -41,9 +41,10 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
     }
     if (!c->quiet)
         fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.3g bytes/instruction "
-                 "(fst's module: %llu events, %llu stream bytes)",
+                 "(fst's module: %llu events, %llu stream bytes, %llu code pages)",
                  c->out, (unsigned long long)res.insns, (unsigned long long)res.pgmchks, (unsigned long long)res.waits,
                  res.end, res.insns ? (double)res.trace_bytes / (double)res.insns : 0.0,
-                 (unsigned long long)res.events, (unsigned long long)res.stream_bytes);
+                 (unsigned long long)res.events, (unsigned long long)res.stream_bytes,
+                 (unsigned long long)res.code_pages);
     return FST_EXIT_OK;
 }

@@ -263,6 +263,7 @@ out:
     res->pgmchks = st->pgmchks;
     res->waits = st->waits;
     res->events = fst_ms_events(r.ms);
+    res->code_pages = fst_ms_pages(r.ms);
     res->end = end;
     if (rc == 1 || (rc < 0 && !st->insns)) {
         fst_tw_abandon(r.w);
@@ -270,11 +271,13 @@ out:
     } else if (rc < 0) {
         fst_tw_abandon(r.w); /* readable up to its last frame, marked cut short */
     } else {
-        char n1[32], n2[32];
+        char n1[32], n2[32], n3[32];
         snprintf(n1, sizeof n1, "%llu", (unsigned long long)res->events);
         snprintf(n2, sizeof n2, "%llu", (unsigned long long)res->stream_bytes);
+        snprintf(n3, sizeof n3, "%llu", (unsigned long long)res->code_pages);
         fst_kv ftr[] = { { FST_HK_HERCULES, "3.13" }, { "via", "module" }, { "module-events", n1 },
-                         { "module-bytes", n2 }, { "arch-at-end", fst_arch_name(o->arch) }, { NULL, NULL } };
+                         { "module-bytes", n2 }, { "module-code-pages", n3 }, { "arch-at-end", fst_arch_name(o->arch) },
+                         { NULL, NULL } };
         res->complete = !strcmp(end, "disabled-wait") || !strcmp(end, "max-instructions");
         res->trace_bytes = fst_tw_bytes(r.w);
         if (fst_tw_close(r.w, res->complete, end, ftr, err))

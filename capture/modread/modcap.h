@@ -43,6 +43,7 @@ typedef struct fst_modcap_result {
     const char *end;            /* disabled-wait, timeout, interrupted, hercules-exited, max-instructions */
     int complete;
     uint64_t insns, pgmchks, waits, events, stream_bytes, trace_bytes;
+    uint64_t code_pages;        /* code pages the module sent (fstmod_wire.h CODE) */
     char fallback[320];         /* return 1: why the module did not record */
     char said[2048];            /* what Hercules said on stderr, when it failed */
 } fst_modcap_result;

@@ -12,8 +12,10 @@
 ** opcode tables (the global one and every CPU's copy) with wrappers that call Hercules'
 ** own routine, then record; an instruction that ends with a longjmp (LPSW, SVC, SSM, ...)
 ** is run under a setjmp of the wrapper's, which records and then takes the longjmp on.
-** Nothing of the guest changes: the module reads its PSA's new PSWs from main storage
-** (no storage key, no change bit is touched) and the registers.
+** Nothing of the guest changes: the module reads its PSA's new PSWs, code pages and page
+** tables from main storage (no storage key, no change bit is touched) and the registers;
+** the host pages holding code it sent are write-protected, and a store into one is let
+** through by its SIGSEGV handler (the guest sees nothing).
 **
 ** Safety: HDL refuses the module when Hercules' structure sizes differ from the headers it
 ** was built with (HDL_DEPENDENCY); the module also checks a field offset Hercules states at
@@ -24,8 +26,8 @@
 ** architectures' opcodes are not wrapped: the module refuses an ESA/390 or z/Arch
 ** configuration); external and I/O interruptions have no hook in 3.13: they are recorded
 ** only when fst-capture has preloaded fstirq.c's interposer (it does), which calls
-** irq_record here; code that changes
-** under the program is not recorded (the image is taken as the code).
+** irq_record here. Code: the pages the instructions run from are sent (CODE, "code pages"
+** below), so code the program loads or changes is rebuilt too.
 **
 ** Memory: one buffer of FSTMOD_BUF bytes per CPU, written to the FIFO when full, at a wait
 ** state and when the module is unloaded. Errors: a failed write ends the recording (the
@@ -948,6 +950,9 @@ HDL_FINAL_SECTION;
     }
     for (unsigned i = 0; i < FSTMOD_NCPU; i++)
         flush_cpu(i);
+    if (pages_sent)
+        logmsg("HHCFS004I fst module: %llu code pages sent, %llu frames of sent code written since\n",
+               (unsigned long long)pages_sent, (unsigned long long)frames_faulted);
     code_stop();
     void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
     if (irq)

@@ -11,8 +11,7 @@
 ** An op stream keeps, per CPU, a base `last` for its addresses (0 at first, then the
 ** address the previous op said execution goes on at). `at` is the instruction an op is
 ** about; the instructions between where the previous op left execution and `at`
-** executed in sequence (their bytes are the program's: the reader takes them from the
-** storage image).
+** executed in sequence (their bytes: the CODE pages sent, else the storage image).
 ** sv = zigzag LEB128 of a signed 64-bit difference, v = LEB128 of an unsigned value,
 ** psw = u8 length (8 or 16) then the PSW bytes, architected.
 **   BR    sv(at - last) sv(to - at)      a taken branch at `at` (EX: the EX) to `to`
