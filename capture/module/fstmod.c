@@ -516,6 +516,22 @@ static int store_operand(REGS *regs, const uint8_t *ib, uint64_t *addr, unsigned
     return 1;
 }
 
+/* Might the instruction ib change general register r? From its format only (RR, RX, RS:
+** the first operand register, its pair, LM's range; TRT, EDMK: R1, R2; EX: any), so that
+** an instruction that only reads r (ST, CL) counts too: in doubt, yes. */
+static int may_write(const uint8_t *ib, unsigned r)
+{
+    uint8_t op = ib[0];
+    unsigned r1 = ib[1] >> 4, r3 = ib[1] & 15;
+    if (op == 0x44 || op == 0xDD || op == 0xDF)
+        return op == 0x44 || r == 1 || r == 2;
+    if (op == 0x98 || op == 0x90) /* LM (STM read as LM: in doubt) */
+        return ((r - r1) & 15) <= ((r3 - r1) & 15);
+    if (op >= 0xC0 || (op >= 0x91 && op <= 0x97) || (op >= 0xD0)) /* SI, SS */
+        return 0;
+    return r == r1 || r == ((r1 + 1) & 15);
+}
+
 /* Did the run [lo, hi) of page pg store, itself, into every byte of it that changed since
 ** the copy, each after that byte had executed (the classic switch: SW NOP, then OI
 ** SW+1,X'F0' further on in the same run)? Then the run executed the copy's bytes: the page
@@ -538,6 +554,15 @@ static int stored_behind(REGS *regs, const struct cslot *s, const uint64_t abs[2
             unsigned n;
             if (i > j && i + l <= FSTMOD_PAGE && store_operand(regs, ib, &a, &n) && va >= a && va < a + n)
                 covered = 1;
+            /* the operand from the registers as the run ends: only when none after it may
+            ** have changed them (else in doubt: not covered) */
+            unsigned b = ib[2] >> 4, x = ib[0] < 0x80 ? ib[1] & 15 : 0, l2;
+            for (unsigned k = i + l; covered && k + 2 <= hi; k += l2) {
+                const uint8_t *nb = s->copy + k;
+                l2 = nb[0] < 0x40 ? 2 : nb[0] < 0xC0 ? 4 : 6;
+                if ((b && may_write(nb, b)) || (x && may_write(nb, x)))
+                    covered = 0;
+            }
         }
         if (!covered)
             return 0;
