@@ -8,8 +8,16 @@
 #     instruction the mainline changes before every call;
 #   - mvsjob (tests/programs/mvsjob.s): DAT on, two programs at the same virtual addresses
 #     in other address spaces.
-# Each: the instructions its construction gives (EXPECTED), and csv, FORTSTAT and the
-# annotated listing (which shows each instruction's bytes) byte for byte the text trace's.
+# Each: the instructions its construction gives (EXPECTED), csv, FORTSTAT and the annotated
+# listing (which shows each instruction's bytes) byte for byte the text trace's, and the code
+# pages the module sent (fst-capture's summary), from how the program runs:
+#   cardload 3: the loader's page (its data beside its code never changes its code), A's
+#     page at 0x30000, then B's (the reader's device thread stored B over A: the fault)
+#   smc 11: the page at the first op; again after FLIP's first run (the switch thrown
+#     behind itself: sent after that op, so also holding the first XI's AR in WORK, which
+#     runs next); then before WORK's calls 2 to 10 (MAIN's XI flipped PATCH each time): 9
+#   mvsjob 7: the nucleus' page; in spaces A, B and C each the program's page (VPAGE) and
+#     the data page holding the task exit's SVC 3 (VPAGE + 2000)
 . "$(dirname "$0")/../lib.sh"
 EXPECTED=$FST_ROOT/tests/programs/EXPECTED
 P=$FST_ROOT/tests/programs
@@ -22,14 +30,18 @@ cd "$T"
 mkdir -p m t
 insns() { fst-dump "$1" | awk -F= '$1 == "footer.instructions" { print $2 }'; }
 want() { awk -v p="$1" -v k="$2" '$1 == p && $2 == k { print $3 }' "$EXPECTED"; }
-# both NAME INS MAP [fst-capture options]: captured both ways, the count, the same reports
+# both NAME INS MAP PAGES [fst-capture options]: captured both ways, the count, the same
+# reports, the code pages sent
 both() {
-    local n=$1 ins=$2 map=$3 f bad=""
-    shift 3
-    if ! fst-capture -q --via=module "$@" -o m/$n.trace "$ins" 2> m/$n.err || [ -s m/$n.err ]; then
-        fail "$n: --via=module captures it, saying nothing" "$(head -3 m/$n.err)"
+    local n=$1 ins=$2 map=$3 pages=$4 f bad=""
+    shift 4
+    if ! fst-capture --via=module "$@" -o m/$n.trace "$ins" 2> m/$n.err ||
+            [ "$(grep -vc "^fst-capture: m/$n.trace: .* instructions, " m/$n.err)" != 0 ]; then
+        fail "$n: --via=module captures it, saying nothing but its summary" "$(head -3 m/$n.err)"
         return
     fi
+    expect_eq "$n: --via=module: the code pages the module sent" "$pages" \
+        "$(sed -n 's/.*, \([0-9]*\) code pages)$/\1/p' m/$n.err)"
     fst-capture -q "$@" -o t/$n.trace "$ins" 2> t/$n.err
     expect_eq "$n: --via=module: the instructions EXPECTED gives" "$(want $n instructions)" "$(insns m/$n.trace)"
     for d in m t; do
@@ -61,7 +73,7 @@ hdr() {   # CARDS: a header card: CARDS cards to 0x30000, entry 0x30000
 { hdr 5; cat p1.bin; hdr 5; cat p2.bin; head -c 80 /dev/zero; } > deck.bin
 { s390x-linux-gnu-nm -P cardload.elf; s390x-linux-gnu-nm -P p1.elf; } |
     awk '$2 == "T" && $1 ~ /^(LOADER|PMAIN|PTICK)$/' > "$T/cardload.nm"
-both cardload "$T/cardload.ins" "$T/cardload.nm" --cards="$T/deck.bin"
+both cardload "$T/cardload.ins" "$T/cardload.nm" 3 --cards="$T/deck.bin"
 # per routine as constructed (cards/cardload.s's head): so both programs ran, B over A
 facts() {   # PROG: "routine calls self" from EXPECTED, then from the module's csv
     awk -v p=$1 '$1 == p && ($2 == "calls" || $2 == "self") { v[$3] = v[$3] " " $4 } END { for (r in v) print r v[r] }' \
@@ -75,7 +87,7 @@ expect_eq "cardload: --via=module: outside as constructed (the stub, the I/O han
 
 # ---- code modified while it runs ----
 s390x-linux-gnu-nm -P "$FST_PROGS/smc.elf" | awk '$2 == "T"' > smc.nm
-both smc "$FST_PROGS/smc.ins" "$T/smc.nm"
+both smc "$FST_PROGS/smc.ins" "$T/smc.nm" 11
 expect_eq "smc: --via=module: calls and self per routine as constructed" "$(facts smc)" "$(got m/smc.csv)"
 expect_eq "smc: the first-time switch shows the bytes it ran with: BC 0 first (the text trace's listing)" 1 \
     "$(grep -c '4700C0[0-9A-F][0-9A-F] *BC *0,' m/smc.annotate)"
@@ -87,7 +99,7 @@ awk 'function num(h,  i, v) { v = 0; h = toupper(h)
      BEGIN { k = 0 } $1 == "MAIN" { on = 1; base = num($2) } on { n[k] = $1; a[k++] = num($2) } $1 == "JOBEND" { on = 0 }
      END { print "name,type,origin,length"; for (i = 0; i + 1 < k; i++) printf "%s,SD,%X,%X\n", n[i], a[i] - base, a[i + 1] - a[i] }' \
     syms > job.csv
-both mvsjob "$FST_PROGS/mvsjob.ins" "$T/job.csv"
+both mvsjob "$FST_PROGS/mvsjob.ins" "$T/job.csv" 7
 # mvsjob.s's head: the job's program runs ROUNDS + 1 = 4 times (spaces A and C), K = 20
 expect_eq "mvsjob: --via=module: the job's program per routine (calls, self) as constructed" \
     "MAIN 0 64
