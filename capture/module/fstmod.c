@@ -118,17 +118,23 @@ static void flush_cpu(unsigned cpu)
     }
 }
 
-static cpubuf *buf_of(REGS *regs)
+/* The CPU's buffer, made at its first op (buf_of's rare path). */
+static cpubuf *__attribute__((noinline)) new_buf(unsigned cpu)
+{
+    cpubuf *c = calloc(1, sizeof *c); /* last = 0: the stream's base starts at 0 */
+    if (!c)
+        abort();
+    return bufs[cpu] = c;
+}
+
+/* The CPU's buffer with room for an op (128 bytes). Inline: it runs at every op. */
+static inline cpubuf *buf_of(REGS *regs)
 {
     unsigned cpu = regs->cpuad % FSTMOD_NCPU;
     cpubuf *c = bufs[cpu];
-    if (!c) {
-        c = calloc(1, sizeof *c); /* last = 0: the stream's base starts at 0 */
-        if (!c)
-            abort();
-        bufs[cpu] = c;
-    }
-    if (c->n > FSTMOD_BUF - 128)
+    if (__builtin_expect(!c, 0))
+        c = new_buf(cpu);
+    if (__builtin_expect(c->n > FSTMOD_BUF - 128, 0))
         flush_cpu(cpu);
     return c;
 }
