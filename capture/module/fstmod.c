@@ -245,8 +245,11 @@ static int wait_psw(const uint8_t *psw, unsigned len)
 ** main storage, without its TLB and without a reference bit; PTLB (wrapped) and every
 ** page sent end what the fast path remembers (code_epoch).
 **
-** What a run gets is the page as it is at the op after it: an instruction that a later
-** instruction of the same straight run (no branch between) stores into shows its new bytes.
+** What a run gets is the page as it is at the op after it, except when the run stored into
+** its own earlier instructions and no later instruction of it may have changed the store's
+** registers (stored_behind): then the page goes after the op, the run keeping the copy it
+** executed. Otherwise an instruction a later one of the same straight run (no taken branch
+** between) stores into shows its new bytes.
 */
 typedef struct cslot {
     int used;
