@@ -18,7 +18,7 @@
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
        O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE, O_VIA, O_MODULE,
-       O_JOB, O_HAO, O_AUTH };
+       O_JOB, O_HAO, O_AUTH, O_CARDS };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
@@ -57,6 +57,8 @@ static const fst_option options[] = {
                         "or Hercules 3.13 run here)", O_JOB },
     { 0, "hao", NULL, "with --job: print the Hercules automatic-operator rules that switch tracing on and off "
                       "at the job's start and end, and exit", O_HAO },
+    { 0, "cards", "FILE", "put FILE in the card reader at 00C (a 3505) as 80-byte EBCDIC cards, the last one "
+                          "padded: for a program that reads its data or code from cards", O_CARDS },
     { 'q', "quiet", NULL, "no progress line and no summary", O_QUIET },
     { 0 }
 };
@@ -153,6 +155,7 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
             break;
         }
         case O_MODULE: c->module = p.arg; break;
+        case O_CARDS: c->cards = p.arg; break;
         }
     }
     int npos = argc - p.optind;
@@ -180,6 +183,8 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
                          "--sample, --range, --traceopt, --keep-log and --job do not go with it");
     if (c->module && !c->via_module)
         fst_opt_fail(&p, "--module goes with --via=module");
+    if (c->cards && (c->fromlog || c->attach))
+        fst_opt_fail(&p, "--cards goes with a program run here (not --from-log, --from-tf or --attach)");
     if (c->sample && c->range && !c->attach)
         fst_opt_fail(&p, "--range goes with --attach when sampling (your own program's samples are all kept)");
     if (c->attach) {

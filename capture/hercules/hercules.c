@@ -48,6 +48,31 @@ static void priorities(char *buf, size_t cap)
     snprintf(buf, cap, "HERCPRIO %d\nTODPRIO %d\nCPUPRIO %d\nDEVPRIO %d\n", n, n, n > 15 ? n : 15, n > 8 ? n : 8);
 }
 
+/* A copy of the file src as dir/name. */
+static int copy_file(const char *src, const char *dir, const char *name, fst_err *err)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *in = fopen(src, "rb");
+    if (!in)
+        return fst_errno(err, "%s: cannot open", src);
+    FILE *out = fopen(path, "wb");
+    if (!out) {
+        fclose(in);
+        return fst_errno(err, "%s: cannot create", path);
+    }
+    char buf[8192];
+    size_t n;
+    int bad = 0;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        bad |= fwrite(buf, 1, n, out) != n;
+    bad |= ferror(in);
+    fclose(in);
+    if (fclose(out) || bad)
+        return fst_errno(err, "%s: cannot copy into %s", src, path);
+    return 0;
+}
+
 static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err)
 {
     static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
@@ -61,6 +86,12 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
         return fst_errf(err, "main storage of %u MB: Hercules 3.13 takes at most %u MB", mainsize,
                         FST_HERC_MAINSIZE_MAX);
     char cnf[768], prio[128], rc[512], insl[8192], http[160] = "";
+    const char *reader = "000C 3505 /dev/null\n";
+    if (o->cards) { /* Hercules runs in the folder: the deck is copied there, as the pieces are */
+        if (copy_file(o->cards, h->dir, "cards.bin", err))
+            return -1;
+        reader = "000C 3505 cards.bin ebcdic autopad\n";
+    }
     priorities(prio, sizeof prio);
     if (o->httpport && h->v4) /* 4.x: HTTP PORT, then HTTP START (its HTTPPORT is refused) */
         snprintf(http, sizeof http, "HTTP PORT %u %s%s\nHTTP START\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
@@ -73,15 +104,15 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     if (h->v4) /* 4.x: the statements of the fixtures' runs only (an unknown one stops it) */
         snprintf(cnf, sizeof cnf,
                  "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-                 "PANRATE FAST\n%s%s%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n%s",
+                 "PANRATE FAST\n%s%s%s%s# Hercules wants at least one device\n%s%s",
                  archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, http, ldmod ? "LDMOD " : "",
-                 ldmod ? ldmod : "", ldmod ? "\n" : "", o->console ? "0009 3215-C /\n" : "");
+                 ldmod ? ldmod : "", ldmod ? "\n" : "", reader, o->console ? "0009 3215-C /\n" : "");
     else
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s%s%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n%s",
+             "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s%s%s%s# Hercules wants at least one device\n%s%s",
              archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http, ldmod ? "LDMOD " : "",
-             ldmod ? ldmod : "", ldmod ? "\n" : "", o->console ? "0009 3215-C /\n" : "");
+             ldmod ? ldmod : "", ldmod ? "\n" : "", reader, o->console ? "0009 3215-C /\n" : "");
     /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
     ** the script */
     if (ldmod) /* the module records: no tracing; fst stops Hercules at the program's end */

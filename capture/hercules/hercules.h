@@ -83,6 +83,8 @@ typedef struct fst_herc_opts {
     const char *preload;    /* with ldmod: a library Hercules is started with (LD_PRELOAD) */
     const char *ldmod4, *preload4; /* the same for SDL Hercules 4.x (the probe says which
                                runs; NULL: ldmod and preload serve both) */
+    const char *cards;      /* a file for the card reader at 00C (3505; 80-byte EBCDIC cards,
+                               the last padded), copied into the folder; NULL: /dev/null */
 } fst_herc_opts;
 
 typedef struct fst_herc {

@@ -15,6 +15,7 @@ int fst_capture_live(fst_capopts *c, const char *program, const fst_ins *ins)
     fst_herc_opts ho = { c->hercules, c->arch, c->range, c->traceopt ? c->traceopt : "noregs",
                          fst_capture_mainsize(c, ins), (unsigned)c->numcpu,
                          0, NULL, c->job != NULL, 1 }; /* 3.13 and 4.x: the banner says which */
+    ho.cards = c->cards;
     fst_err err;
     if (fst_herc_start(&herc, &ho, ins, &err)) {
         /* nothing is left: no Hercules, no folder, no trace file */

@@ -37,6 +37,7 @@ typedef struct fst_capopts {
     uint64_t seconds, lo, hi;
     int via_module;         /* --via=module */
     const char *module;     /* --module=PATH, or NULL */
+    const char *cards;      /* --cards=FILE: the deck in the card reader at 00C, or NULL */
     char command[1024];     /* the command line, into the trace's header */
 } fst_capopts;
 

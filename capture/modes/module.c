@@ -23,7 +23,8 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
     if (c->module && !mod)
         fst_warn("--module=%s: %s", c->module, strerror(errno));
     fst_modcap mc = { c->out, program, c->command, c->hercules, mod, mod4, ins, c->arch,
-                      fst_capture_mainsize(c, ins), (unsigned)c->numcpu, c->timeout, c->max, &fst_capture_stopsig };
+                      fst_capture_mainsize(c, ins), (unsigned)c->numcpu, c->timeout, c->max, &fst_capture_stopsig,
+                      c->cards };
     fst_modcap_result res;
     fst_err err;
     int rc = fst_modcap_run(&mc, &res, &err);
@@ -44,9 +45,10 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
     }
     if (!c->quiet)
         fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.3g bytes/instruction "
-                 "(fst's module: %llu events, %llu stream bytes)",
+                 "(fst's module: %llu events, %llu stream bytes, %llu code pages)",
                  c->out, (unsigned long long)res.insns, (unsigned long long)res.pgmchks, (unsigned long long)res.waits,
                  res.end, res.insns ? (double)res.trace_bytes / (double)res.insns : 0.0,
-                 (unsigned long long)res.events, (unsigned long long)res.stream_bytes);
+                 (unsigned long long)res.events, (unsigned long long)res.stream_bytes,
+                 (unsigned long long)res.code_pages);
     return FST_EXIT_OK;
 }

@@ -17,6 +17,7 @@ int fst_capture_sample(fst_capopts *c, const char *program, const fst_ins *ins)
     sc.ins = c->attach ? NULL : ins;
     sc.herc = (fst_herc_opts){ c->hercules, c->arch, NULL, NULL, fst_capture_mainsize(c, ins), 1, 0, NULL,
                                0, 1 }; /* 3.13 and 4.x are driven differently: the banner says which */
+    sc.herc.cards = c->cards;
     sc.attach = c->attach;
     sc.allow_remote = c->remote;
     sc.auth_file = c->auth_file;

@@ -255,9 +255,10 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     r.ms = fst_ms_new(r.em, o->ins, o->arch);
     /* its interposer for external and I/O interruptions: beside it, NAME-irq.so */
     char irq[PATH_MAX + 16], irq4[PATH_MAX + 16];
-    fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb, .numcpu = o->numcpu ? o->numcpu : 1,
-                         .probe = 1, .ldmod = o->module, .preload = irq_of(o->module, irq, sizeof irq),
-                         .ldmod4 = o->module4, .preload4 = irq_of(o->module4, irq4, sizeof irq4) };
+    fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb,
+                         .numcpu = o->numcpu ? o->numcpu : 1, .probe = 1, .ldmod = o->module,
+                         .preload = irq_of(o->module, irq, sizeof irq), .ldmod4 = o->module4,
+                         .preload4 = irq_of(o->module4, irq4, sizeof irq4), .cards = o->cards };
     int rc = -1, log_eof = 0, status = 0;
     const char *end = "error";
     if (fst_herc_start(&r.h, &ho, o->ins, err))
@@ -301,6 +302,7 @@ out:
     res->pgmchks = st->pgmchks;
     res->waits = st->waits;
     res->events = fst_ms_events(r.ms);
+    res->code_pages = fst_ms_pages(r.ms);
     res->end = end;
     if (rc == 1 || (rc < 0 && !st->insns)) {
         fst_tw_abandon(r.w);
@@ -308,11 +310,13 @@ out:
     } else if (rc < 0) {
         fst_tw_abandon(r.w); /* readable up to its last frame, marked cut short */
     } else {
-        char n1[32], n2[32];
+        char n1[32], n2[32], n3[32];
         snprintf(n1, sizeof n1, "%llu", (unsigned long long)res->events);
         snprintf(n2, sizeof n2, "%llu", (unsigned long long)res->stream_bytes);
-        fst_kv ftr[] = { { FST_HK_HERCULES, r.h.v4 && r.h.ver.text[0] ? r.h.ver.text : "3.13" }, { "via", "module" }, { "module-events", n1 },
-                         { "module-bytes", n2 }, { "arch-at-end", fst_arch_name(o->arch) }, { NULL, NULL } };
+        snprintf(n3, sizeof n3, "%llu", (unsigned long long)res->code_pages);
+        fst_kv ftr[] = { { FST_HK_HERCULES, r.h.v4 && r.h.ver.text[0] ? r.h.ver.text : "3.13" }, { "via", "module" },
+                         { "module-events", n1 }, { "module-bytes", n2 }, { "module-code-pages", n3 },
+                         { "arch-at-end", fst_arch_name(o->arch) }, { NULL, NULL } };
         res->complete = !strcmp(end, "disabled-wait") || !strcmp(end, "max-instructions");
         res->trace_bytes = fst_tw_bytes(r.w);
         if (fst_tw_close(r.w, res->complete, end, ftr, err))

@@ -38,12 +38,14 @@ typedef struct fst_modcap {
     uint64_t timeout;           /* seconds, 0 = none */
     uint64_t max;               /* instructions, 0 = no limit */
     volatile sig_atomic_t *stop;
+    const char *cards;          /* the deck in the card reader at 00C, or NULL */
 } fst_modcap;
 
 typedef struct fst_modcap_result {
     const char *end;            /* disabled-wait, timeout, interrupted, hercules-exited, max-instructions */
     int complete;
     uint64_t insns, pgmchks, waits, events, stream_bytes, trace_bytes;
+    uint64_t code_pages;        /* code pages the module sent (fstmod_wire.h CODE) */
     char fallback[320];         /* return 1: why the module did not record */
     char said[2048];            /* what Hercules said on stderr, when it failed */
 } fst_modcap_result;

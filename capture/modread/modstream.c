@@ -15,6 +15,7 @@
 ** SIGP, LPSW, LPSWE, LCTL, LCTLG: plain); the next time it is one fst_em_seq. */
 typedef struct memo {
     uint64_t s, e;
+    uint64_t space, gen;    /* the address space and the code's generation it was seen in */
     uint64_t last_ia;
     uint32_t k;
     uint8_t ok, incl, last_len, last_ib[6];
@@ -32,9 +33,17 @@ typedef struct mcpu {
                            u32 length, until the restart says where the CPU starts */
     size_t nheld, capheld;
     uint32_t gr[16];    /* the general registers the last REGS gave */
+    uint64_t space;     /* the address space its instructions run in (CODE SPACE; 0: real) */
 } mcpu;
 
 #define MS_HELD_MAX (16u << 20) /* what a CPU's records may run ahead of its start */
+
+/* A code page the module sent (fstmod_wire.h CODE PAGE), in the slot it said. */
+typedef struct cpage {
+    int used;
+    uint64_t space, page;
+    uint8_t *data;      /* FSTMOD_PAGE bytes, allocated when the slot is first used */
+} cpage;
 
 struct fst_ms {
     fst_em *em;
@@ -50,6 +59,11 @@ struct fst_ms {
     char text[256];
     const fst_image_seg *seg; /* the segment the last instruction was in */
     memo memo[MS_MEMO];
+    cpage pages[FSTMOD_CODE_SLOTS];
+    uint64_t gen;             /* code pages received and spaces switched: a memo of an older
+                                 generation is void */
+    uint64_t npages;          /* CODE PAGE ops read */
+    const cpage *lk;          /* the page the last look-up found */
 };
 
 fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch)
@@ -78,6 +92,8 @@ void fst_ms_free(fst_ms *m)
         return;
     for (unsigned i = 0; i < MS_MAXCPU; i++)
         free(m->cpu[i].held);
+    for (unsigned i = 0; i < FSTMOD_CODE_SLOTS; i++)
+        free(m->pages[i].data);
     free(m->chunk);
     free(m);
 }
@@ -91,6 +107,7 @@ int fst_ms_hello(const fst_ms *m, const char **text)
 
 uint64_t fst_ms_events(const fst_ms *m) { return m->events; }
 uint64_t fst_ms_bytes(const fst_ms *m) { return m->off; }
+uint64_t fst_ms_pages(const fst_ms *m) { return m->npages; }
 
 /* ---- one chunk's ops ---- */
 
@@ -142,24 +159,75 @@ static int get_psw(rd *r, uint8_t *psw, unsigned *len)
     return 0;
 }
 
-/* The instruction bytes at addr from the image: its length, or 0 when the image has none. */
-static int code_at(fst_ms *m, uint64_t addr, uint8_t ib[6])
+/* The page pg of address space sp as the module sent it, or NULL. */
+static const uint8_t *page_of(fst_ms *m, uint64_t sp, uint64_t pg)
+{
+    if (m->lk && m->lk->space == sp && m->lk->page == pg)
+        return m->lk->data;
+    const cpage *w = m->pages + fstmod_code_set(sp, pg) * FSTMOD_CODE_WAYS;
+    for (unsigned i = 0; i < FSTMOD_CODE_WAYS; i++)
+        if (w[i].used && w[i].space == sp && w[i].page == pg)
+            return (m->lk = &w[i])->data;
+    return NULL;
+}
+
+/* The image's byte at addr (real addresses only). */
+static int image_byte(fst_ms *m, uint64_t addr, uint8_t *b)
 {
     const fst_image_seg *s = m->seg;
-    if (!s || addr < s->addr || addr + 6 > s->addr + s->len) {
+    if (!s || addr < s->addr || addr >= s->addr + s->len) {
         s = NULL;
-        for (size_t i = 0; i < m->ins->n; i++)
-            if (addr >= m->ins->seg[i].addr && addr + 2 <= m->ins->seg[i].addr + m->ins->seg[i].len)
+        for (size_t i = 0; i < m->ins->n && !s; i++)
+            if (addr >= m->ins->seg[i].addr && addr < m->ins->seg[i].addr + m->ins->seg[i].len)
                 s = &m->ins->seg[i];
         if (!s)
-            return 0;
+            return -1;
         m->seg = s;
     }
-    const uint8_t *p = s->data + (addr - s->addr);
-    int len = p[0] < 0x40 ? 2 : p[0] < 0xC0 ? 4 : 6;
-    if (addr + (uint64_t)len > s->addr + s->len)
+    *b = s->data[addr - s->addr];
+    return 0;
+}
+
+/* The code byte at addr in space sp: the module's page, else (DAT off) the image's. */
+static int code_byte(fst_ms *m, uint64_t sp, uint64_t addr, uint8_t *b)
+{
+    const uint8_t *p = page_of(m, sp, addr / FSTMOD_PAGE);
+    if (p) {
+        *b = p[addr % FSTMOD_PAGE];
         return 0;
-    memcpy(ib, p, (size_t)len);
+    }
+    return sp ? -1 : image_byte(m, addr, b);
+}
+
+/* The instruction bytes at addr in space sp: its length, or 0 when neither a page the
+** module sent nor (DAT off) the image holds them. */
+static int code_at(fst_ms *m, uint64_t sp, uint64_t addr, uint8_t ib[6])
+{
+    const uint8_t *p = page_of(m, sp, addr / FSTMOD_PAGE);
+    unsigned off = (unsigned)(addr % FSTMOD_PAGE);
+    if (p) {
+        int len = p[off] < 0x40 ? 2 : p[off] < 0xC0 ? 4 : 6;
+        if (off + (unsigned)len <= FSTMOD_PAGE) {
+            memcpy(ib, p + off, (size_t)len);
+            return len;
+        }
+    }
+    if (!p && !sp) { /* the image, as long as the instruction is in one segment */
+        const fst_image_seg *s = m->seg;
+        if (s && addr >= s->addr && addr + 6 <= s->addr + s->len) {
+            const uint8_t *q = s->data + (addr - s->addr);
+            int len = q[0] < 0x40 ? 2 : q[0] < 0xC0 ? 4 : 6;
+            memcpy(ib, q, (size_t)len);
+            return len;
+        }
+    }
+    /* byte by byte: across a page's or a segment's end */
+    if (code_byte(m, sp, addr, &ib[0]))
+        return 0;
+    int len = ib[0] < 0x40 ? 2 : ib[0] < 0xC0 ? 4 : 6;
+    for (int i = 1; i < len; i++)
+        if (code_byte(m, sp, addr + (uint64_t)i, &ib[i]))
+            return 0;
     return len;
 }
 
@@ -175,10 +243,15 @@ static void psw_set_ia(uint8_t *psw, uint64_t a)
 
 static int one(fst_ms *m, mcpu *c, uint64_t a, uint8_t ib[6], int *len, unsigned cpu, fst_err *err)
 {
-    if (!(*len = code_at(m, a, ib)))
-        return fst_errf(err, "fst module stream, byte %llu: CPU %u executed at 0x%llX, where the program's image "
-                             "holds no code (the module sees no code the program loads or changes itself)",
-                        (unsigned long long)m->chunk_off, cpu, (unsigned long long)a);
+    if (!(*len = code_at(m, c->space, a, ib))) {
+        if (c->space)
+            return fst_errf(err, "fst module stream, byte %llu: CPU %u executed at 0x%llX in the address space of "
+                                 "CR1 %08llX, whose page the module did not send", (unsigned long long)m->chunk_off,
+                            cpu, (unsigned long long)a, (unsigned long long)(c->space & 0xFFFFFFFFu));
+        return fst_errf(err, "fst module stream, byte %llu: CPU %u executed at 0x%llX, where neither a page the "
+                             "module sent nor the program's image holds code", (unsigned long long)m->chunk_off, cpu,
+                        (unsigned long long)a);
+    }
     psw_set_ia(c->psw, a);
     fst_em_insn(m->em, c->psw, 8, m->arch, ib, *len);
     return 0;
@@ -200,8 +273,8 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
         return fst_errf(err, "fst module stream, byte %llu: CPU %u has an event before any PSW is known for it",
                         (unsigned long long)m->chunk_off, cpu);
     uint64_t start = c->cur;
-    memo *mm = &m->memo[(((start >> 1) ^ (at << 19)) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
-    if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl) {
+    memo *mm = &m->memo[(((start >> 1) ^ (at << 19) ^ c->space) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
+    if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl && mm->space == c->space && mm->gen == m->gen) {
         uint64_t end = incl ? at + mm->last_len : at;
         if (!fst_em_seq(m->em, c->psw, 8, m->arch, start, mm->k, end, mm->last_ia, mm->last_ib, mm->last_len)) {
             psw_set_ia(c->psw, mm->last_ia);
@@ -242,7 +315,7 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
         *len = l;
     }
     if (k && plain) {
-        *mm = (memo){ start, at, last, k, 1, (uint8_t)incl, (uint8_t)l, { 0 } };
+        *mm = (memo){ start, at, c->space, m->gen, last, k, 1, (uint8_t)incl, (uint8_t)l, { 0 } };
         memcpy(mm->last_ib, b, 6);
     }
     return 0;
@@ -419,6 +492,44 @@ static int opnd_op(fst_ms *m, uint64_t operand)
     return 0;
 }
 
+/* CODE: the space the next ops' instructions run in, or a page's bytes (fstmod_wire.h). */
+static int code_op(fst_ms *m, mcpu *c, rd *r, fst_err *err)
+{
+    uint8_t kind;
+    uint64_t sp, pg, slot;
+    if (get_u8(r, &kind) || get_v(r, &sp))
+        return bad(m, r, "a code record cut short", err);
+    if (kind == FSTMOD_CODE_SPACE) {
+        if (sp != c->space) {
+            if (sp) /* the trace's evidence of the space, as an LCTL's operand gives it */
+                fst_em_cr1(m->em, sp & 0xFFFFFFFFu);
+            /* the trace's runs (fst_em_seq) stand for the instructions last written at their
+            ** addresses, which another space's code may have replaced: no memo survives */
+            m->gen++;
+        }
+        c->space = sp;
+        return 0;
+    }
+    if (kind != FSTMOD_CODE_PAGE)
+        return bad(m, r, "a code record of a kind the reader does not know", err);
+    if (get_v(r, &pg) || get_v(r, &slot) || (size_t)(r->end - r->p) < FSTMOD_PAGE)
+        return bad(m, r, "a code page record cut short", err);
+    if (slot >= FSTMOD_CODE_SLOTS || slot / FSTMOD_CODE_WAYS != fstmod_code_set(sp, pg))
+        return bad(m, r, "a code page record for a slot outside the page's set", err);
+    cpage *cp = &m->pages[slot];
+    if (!cp->data)
+        cp->data = fst_xmalloc(FSTMOD_PAGE);
+    memcpy(cp->data, r->p, FSTMOD_PAGE);
+    r->p += FSTMOD_PAGE;
+    cp->used = 1;
+    cp->space = sp;
+    cp->page = pg;
+    m->lk = NULL;
+    m->gen++;
+    m->npages++;
+    return 0;
+}
+
 static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
 {
     if (!m->cpu[cpu % MS_MAXCPU].have_psw)
@@ -527,6 +638,10 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
                 return -1;
             fst_em_intr(m->em, u, (uint32_t)v);
             new_psw(m, c, psw);
+            break;
+        case FSTMOD_OP_CODE:
+            if (code_op(m, c, &r, err))
+                return -1;
             break;
         default:
             r.p--;

@@ -7,8 +7,12 @@
 ** The module records only what sequential execution does not say: taken branches, SVC,
 ** LPSW and PSW-changing instructions, program interruptions. Every other instruction is
 ** rebuilt here: from where the CPU last went, instruction after instruction of the
-** program's storage image (the .ins the capture loaded: their bytes, their lengths) up to
-** the one the next event is about. The PSW of each is the one last loaded, with its
+** program's code up to the one the next event is about. The code is the pages the module
+** sent (CODE PAGE: each page of code the first time it runs in an address space, and
+** again when it has changed: a program read in by I/O, overlaid, or changing itself), per
+** address space (CODE SPACE: DAT off, or CR1), in preference to the program's storage
+** image (the .ins the capture loaded), which serves DAT-off code the module did not send.
+** A space's CR1 becomes the trace's CR1 evidence (fst_em_cr1) when its instructions start. The PSW of each is the one last loaded, with its
 ** address: what the text trace would have shown (PSW bits that change without an event,
 ** the condition code and program mask, are not state, trace/tracebin.h FST_ST_*).
 ** The first instruction is at the IPL PSW's address (the image's 8 bytes at 0).
@@ -23,12 +27,14 @@
 ** CR1, OPND).
 **
 ** What it cannot rebuild is an error naming the CPU and the addresses: an event at an
-** address that sequential execution from the last one does not reach (code the program
-** changed or loaded itself; an interruption the module does not see: external and I/O,
-** which Hercules 3.13 has no hook for), or an address outside the image.
+** address that sequential execution from the last one does not reach (an interruption
+** the module does not see: external and I/O without the preloaded interposer), or code
+** that neither a page sent nor the image holds.
 **
 ** Ownership: the caller owns the emitter and the image, which must outlive the reader.
-** Memory: one chunk (at most FSTMOD_MAX_CHUNK bytes) and a small state per CPU.
+** Memory: one chunk (at most FSTMOD_MAX_CHUNK bytes), a small state per CPU, and the code
+** pages: at most FSTMOD_CODE_SLOTS of 4 KiB (4 MiB), in the slots the module chose (a page
+** put in a slot replaces the one there; the module sends that one again if it runs again).
 ** Errors: -1 with err set (the byte offset in the stream and what did not fit).
 */
 #ifndef FST_MODSTREAM_H
@@ -56,5 +62,6 @@ int fst_ms_hello(const fst_ms *m, const char **text);
 int fst_ms_finish(fst_ms *m, fst_err *err);
 uint64_t fst_ms_events(const fst_ms *m);   /* module records read */
 uint64_t fst_ms_bytes(const fst_ms *m);    /* stream bytes read */
+uint64_t fst_ms_pages(const fst_ms *m);    /* code pages received (CODE PAGE ops) */
 
 #endif

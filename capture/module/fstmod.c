@@ -18,8 +18,10 @@
 ** opcode tables (the global one and every CPU's copy) with wrappers that call Hercules'
 ** own routine, then record; an instruction that ends with a longjmp (LPSW, SVC, SSM, ...)
 ** is run under a setjmp of the wrapper's, which records and then takes the longjmp on.
-** Nothing of the guest changes: the module reads its PSA's new PSWs from main storage
-** (no storage key, no change bit is touched) and the registers.
+** Nothing of the guest changes: the module reads its PSA's new PSWs, code pages and page
+** tables from main storage (no storage key, no change bit is touched) and the registers;
+** the host pages holding code it sent are write-protected, and a store into one is let
+** through by its SIGSEGV handler (the guest sees nothing).
 **
 ** Safety: HDL refuses the module when Hercules' structure sizes differ from the headers it
 ** was built with (HDL_DEPENDENCY); the module also checks a field offset Hercules states at
@@ -30,8 +32,8 @@
 ** architectures' opcodes are not wrapped: the module refuses an ESA/390 or z/Arch
 ** configuration); external and I/O interruptions have no hook in 3.13: they are recorded
 ** only when fst-capture has preloaded fstirq.c's interposer (it does), which calls
-** irq_record here; code that changes
-** under the program is not recorded (the image is taken as the code).
+** irq_record here. Code: the pages the instructions run from are sent (CODE, "code pages"
+** below), so code the program loads or changes is rebuilt too.
 **
 ** Memory: one buffer of FSTMOD_BUF bytes per CPU, written to the FIFO when full, at a wait
 ** state and when the module is unloaded. Errors: a failed write ends the recording (the
@@ -51,6 +53,8 @@
 #include "fstmod_wire.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -80,6 +84,17 @@ typedef struct cpubuf {
     uint64_t since;     /* when the buffer was last seen empty (ns, coarse clock) */
     uint32_t gr[16];    /* the general registers the last REGS of this CPU left the reader */
     int gr_sent;        /* a REGS was written for this CPU (then only the changed ones follow) */
+    uint64_t said_space; /* the space the last CODE SPACE op said (0 at first, as the reader) */
+    /* the page last found right for the reader (code_check's fast path): its space, page,
+    ** the epoch it was found in, its frames and their words then */
+    uint64_t ck_space, ck_page, ck_epoch;
+    uint32_t ck_f[2], ck_w[2];
+    /* the same page when its frames have been written (code and data in one page): the
+    ** run's bytes are compared with the copy (valid while ck_cmp is the epoch) */
+    uint64_t ck_cmp;
+    const uint8_t *ck_copy, *ck_main;
+    struct cslot *late;  /* a page to send before the next op's (code_page: stored into behind) */
+    uint64_t late_abs[2];
 } cpubuf;
 
 static cpubuf *bufs[FSTMOD_NCPU];
@@ -192,6 +207,13 @@ static cpubuf *buf_of(REGS *regs)
     return c;
 }
 
+/* Room for n more bytes in c (the buffer is written out first when they do not fit). */
+static void room(cpubuf *c, REGS *regs, size_t n)
+{
+    if (c->n + n > FSTMOD_BUF)
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
 static void put_v(cpubuf *c, uint64_t v)
 {
     while (v >= 0x80) {
@@ -289,6 +311,472 @@ static int wait_psw(const uint8_t *psw, unsigned len)
     return len >= 8 && (psw[1] & 0x02);
 }
 
+/* ---- code pages (fstmod_wire.h CODE) ----
+**
+** The reader rebuilds instructions from code bytes; the module sends each 4K page of code
+** (per address space) before the first op whose instructions run in it, and again when it
+** has changed. Finding "changed" must cost nearly nothing per op and must not touch the
+** guest's storage keys (their change bits are the OS's): the host pages of main storage
+** that hold sent code are write-protected (mprotect); a store into one, by a CPU or by a
+** device thread (a program read in by I/O), faults into segv() below, which marks the
+** frame written and lifts the protection (the store then goes on: one fault per frame
+** until it is protected again). Each frame has a word, gen << 1 | written: a page sent
+** when its frames' words were w is right while the words are still w (two compares on
+** the fast path). A frame written since (code and data in one page: stores are normal
+** there) is not protected again until its code changes: the ops in it compare the bytes
+** their instructions ran from with the copy sent (a memcmp of the run, not of the page).
+** Under DAT the page tables are read as Hercules' S/370 translate_addr reads them, from
+** main storage, without its TLB and without a reference bit; PTLB (wrapped) and every
+** page sent end what the fast path remembers (code_epoch).
+**
+** What a run gets is the page as it is at the op after it, except when the run stored into
+** its own earlier instructions and no later instruction of it may have changed the store's
+** registers (stored_behind): then the page goes after the op, the run keeping the copy it
+** executed. Otherwise an instruction a later one of the same straight run (no taken branch
+** between) stores into shows its new bytes.
+*/
+typedef struct cslot {
+    int used;
+    uint64_t space, page, stamp;
+    int fast;                   /* both halves translated: the fast path may trust it */
+    uint32_t f[2], w[2];        /* the frames of its 2K halves (one frame: 4K pages), words */
+    uint64_t abs[2];            /* the halves' absolute addresses when sent */
+    uint8_t copy[FSTMOD_PAGE];  /* what the reader has */
+} cslot;
+
+static cslot *cslots;           /* FSTMOD_CODE_SLOTS, as the reader keeps them */
+static volatile uint32_t *fword; /* per 4K frame of main storage: gen << 1 | written; 0: never protected */
+static size_t nframes;
+static uint64_t code_epoch = 1, code_stamp;
+static pthread_mutex_t pglock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction old_segv;
+static uint64_t pages_sent, frames_faulted;
+
+/* A store into main storage the module protected: the frame is written; lift the
+** protection so that the store goes on. Anything else is Hercules' own (its abend handler). */
+static void segv(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t a = (uintptr_t)si->si_addr, base = (uintptr_t)sysblk.mainstor;
+    if (fword && a >= base && a - base < nframes * FSTMOD_PAGE) {
+        size_t f = (a - base) / FSTMOD_PAGE;
+        pthread_mutex_lock(&pglock);
+        uint32_t w = fword[f];
+        if (w) { /* ours (another thread may have lifted it meanwhile: the store is retried) */
+            if (!(w & 1)) {
+                fword[f] = w | 1;
+                frames_faulted++;
+                mprotect((void *)(base + f * FSTMOD_PAGE), FSTMOD_PAGE, PROT_READ | PROT_WRITE);
+            }
+            pthread_mutex_unlock(&pglock);
+            return;
+        }
+        pthread_mutex_unlock(&pglock);
+    }
+    if (old_segv.sa_flags & SA_SIGINFO)
+        old_segv.sa_sigaction(sig, si, uc);
+    else if (old_segv.sa_handler != SIG_DFL && old_segv.sa_handler != SIG_IGN)
+        old_segv.sa_handler(sig);
+    else
+        signal(SIGSEGV, SIG_DFL); /* the fault comes again, and ends Hercules as it would have */
+}
+
+/* Frame f protected, its word a new generation, clean (pglock held). */
+static void protect(size_t f)
+{
+    uint32_t w = fword[f];
+    if (w && !(w & 1))
+        return;
+    mprotect(sysblk.mainstor + f * FSTMOD_PAGE, FSTMOD_PAGE, PROT_READ);
+    fword[f] = (w | 1) + 1;
+}
+
+/* Real to absolute (prefixing). */
+static uint64_t absolute(REGS *regs, uint64_t r)
+{
+    uint64_t px = regs->PX_G;
+    return (r & ~0xFFFull) == 0 || (r & ~0xFFFull) == px ? r ^ px : r;
+}
+
+static int fetch_real(REGS *regs, uint64_t r, unsigned n, uint32_t *v)
+{
+    uint64_t a = absolute(regs, r);
+    if (a + n > sysblk.mainsize)
+        return -1;
+    const uint8_t *p = sysblk.mainstor + a;
+    *v = n == 4 ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+                : (uint32_t)p[0] << 8 | p[1];
+    return 0;
+}
+
+/* S/370 DAT of va in the space of CR0/CR1 now: its real address, or -1 (not mapped). The
+** steps and checks of Hercules 3.13's s370 translate_addr (dat.h), reading the tables
+** from main storage: no TLB, no storage key touched. */
+static int64_t dat370(REGS *regs, uint64_t va)
+{
+    uint32_t cr0 = regs->CR_L(0), asd = regs->CR_L(1), ste, pte;
+    uint32_t psz = cr0 & CR0_PAGE_SIZE, ssz = cr0 & CR0_SEG_SIZE;
+    if ((psz != CR0_PAGE_SZ_2K && psz != CR0_PAGE_SZ_4K) || (ssz != CR0_SEG_SZ_64K && ssz != CR0_SEG_SZ_1M))
+        return -1;
+    uint64_t sto = (asd & STD_370_STO) + (ssz == CR0_SEG_SZ_1M ? (va & 0x00F00000) >> 18 : (va & 0x00FF0000) >> 14);
+    if (ssz == CR0_SEG_SZ_64K && ((uint32_t)(va << 4) & STD_370_STL) > (asd & STD_370_STL))
+        return -1;
+    if (fetch_real(regs, sto, 4, &ste) || (ste & (SEGTAB_370_INVL | SEGTAB_370_RSV)))
+        return -1;
+    uint64_t pto = ste & SEGTAB_370_PTO;
+    if (ssz == CR0_SEG_SZ_1M)
+        pto += psz == CR0_PAGE_SZ_4K ? (va & 0x000FF000) >> 11 : (va & 0x000FF800) >> 10;
+    else
+        pto += psz == CR0_PAGE_SZ_4K ? (va & 0x0000F000) >> 11 : (va & 0x0000F800) >> 10;
+    if (fetch_real(regs, pto, 2, &pte))
+        return -1;
+    if (psz == CR0_PAGE_SZ_4K)
+        return pte & PAGETAB_INV_4K ? -1
+                                    : (int64_t)((uint64_t)(pte & PAGETAB_EA_4K) << 23 |
+                                                (uint64_t)(pte & PAGETAB_PFRA_4K) << 8 | (va & 0xFFF));
+    return pte & (PAGETAB_INV_2K | PAGETAB_RSV_2K) ? -1 : (int64_t)((uint64_t)(pte & PAGETAB_PFRA_2K) << 8 | (va & 0x7FF));
+}
+
+/* The address space of the instructions before an op: 0 with DAT off, else CR1's. */
+static uint64_t space_of(REGS *regs, int dat)
+{
+    return dat ? FSTMOD_SPACE_DAT | regs->CR_L(1) : 0;
+}
+
+static int dat_on(REGS *regs)
+{
+    return ECMODE(&regs->psw) && (regs->psw.sysmask & PSW_DATMODE);
+}
+
+/* Where the 2K halves of page pg of space sp are in main storage: 0, or -1 for a half that
+** is not mapped (abs[h] = UINT64_MAX). */
+static int halves(REGS *regs, uint64_t sp, uint64_t pg, uint64_t abs[2])
+{
+    int rc = 0;
+    for (unsigned h = 0; h < 2; h++) {
+        uint64_t va = pg * FSTMOD_PAGE + h * 2048;
+        int64_t r = sp ? dat370(regs, va) : (int64_t)va;
+        abs[h] = r < 0 ? UINT64_MAX : absolute(regs, (uint64_t)r);
+        if (r < 0 || abs[h] + 2048 > nframes * FSTMOD_PAGE)
+            abs[h] = UINT64_MAX, rc = -1;
+    }
+    return rc;
+}
+
+/* The page's bytes as they are now (a half that is not mapped: zeros). */
+static void page_now(const uint64_t abs[2], uint8_t *out)
+{
+    for (unsigned h = 0; h < 2; h++)
+        if (abs[h] == UINT64_MAX)
+            memset(out + h * 2048, 0, 2048);
+        else
+            memcpy(out + h * 2048, sysblk.mainstor + abs[h], 2048);
+}
+
+/* Do the bytes [lo, hi) of the page (offsets) equal those of the copy? */
+static int run_same(const cslot *s, const uint64_t abs[2], unsigned lo, unsigned hi)
+{
+    for (unsigned h = 0; h < 2 && lo < hi; h++) {
+        unsigned a = h * 2048, b = a + 2048;
+        unsigned l = lo > a ? lo : a, e = hi < b ? hi : b;
+        if (l >= e)
+            continue;
+        if (abs[h] == UINT64_MAX || memcmp(s->copy + l, sysblk.mainstor + abs[h] + (l - a), e - l))
+            return 0;
+    }
+    return 1;
+}
+
+/* Send page pg of space sp into slot s: the frames protected first (a store after it
+** faults and marks them written), then the copy. */
+static void send_page(cpubuf *c, REGS *regs, cslot *s, uint64_t sp, uint64_t pg, const uint64_t abs[2])
+{
+    pthread_mutex_lock(&pglock);
+    for (unsigned h = 0; h < 2; h++) {
+        s->f[h] = abs[h] == UINT64_MAX ? 0 : (uint32_t)(abs[h] / FSTMOD_PAGE);
+        if (abs[h] != UINT64_MAX)
+            protect(s->f[h]);
+        s->w[h] = abs[h] == UINT64_MAX ? 0 : fword[s->f[h]];
+        s->abs[h] = abs[h];
+    }
+    page_now(abs, s->copy);
+    pthread_mutex_unlock(&pglock);
+    s->used = 1;
+    s->space = sp;
+    s->page = pg;
+    s->fast = abs[0] != UINT64_MAX && abs[1] != UINT64_MAX;
+    room(c, regs, FSTMOD_PAGE + 40);
+    c->b[c->n++] = FSTMOD_OP_CODE;
+    c->b[c->n++] = FSTMOD_CODE_PAGE;
+    put_v(c, sp);
+    put_v(c, pg);
+    put_v(c, (uint64_t)(s - cslots));
+    memcpy(c->b + c->n, s->copy, FSTMOD_PAGE);
+    c->n += FSTMOD_PAGE;
+    code_epoch++;
+    pages_sent++;
+}
+
+/* Is the slot's copy right for the run [lo, hi) of its page? Fast when its frames have
+** not been written since it was sent; else by the bytes. */
+static int slot_right(cslot *s, const uint64_t abs[2], unsigned lo, unsigned hi)
+{
+    if (s->abs[0] != abs[0] || s->abs[1] != abs[1])
+        return 0; /* mapped elsewhere now */
+    if (s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1])
+        return 1;
+    uint32_t w0 = s->fast ? fword[s->f[0]] : 1, w1 = s->fast ? fword[s->f[1]] : 1;
+    if (!(w0 & 1) && !(w1 & 1)) {
+        /* protected again since (another slot's page sent): the whole page, once */
+        if (memcmp(s->copy, sysblk.mainstor + abs[0], 2048) || memcmp(s->copy + 2048, sysblk.mainstor + abs[1], 2048))
+            return 0;
+        s->w[0] = w0, s->w[1] = w1;
+        return 1;
+    }
+    return run_same(s, abs, lo, hi);
+}
+
+static int stored_behind(REGS *regs, const struct cslot *s, const uint64_t abs[2], uint64_t pg, unsigned lo,
+                         unsigned hi);
+
+/* The page pg of space sp, whose bytes [lo, hi) a run executed: sent when the reader does
+** not have it right. */
+static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned lo, unsigned hi)
+{
+    uint64_t abs[2];
+    halves(regs, sp, pg, abs);
+    unsigned set = fstmod_code_set(sp, pg);
+    cslot *ways = cslots + set * FSTMOD_CODE_WAYS, *s = NULL, *victim = NULL;
+    for (unsigned i = 0; i < FSTMOD_CODE_WAYS && !s; i++)
+        if (ways[i].used && ways[i].space == sp && ways[i].page == pg)
+            s = &ways[i];
+        else if (!victim || (victim->used && (!ways[i].used || ways[i].stamp < victim->stamp)))
+            victim = &ways[i]; /* a free way, else the least recently used */
+    if (s && !slot_right(s, abs, lo, hi) && s->abs[0] == abs[0] && s->abs[1] == abs[1] &&
+        stored_behind(regs, s, abs, pg, lo, hi)) {
+        c->late = s; /* this run executed the copy: the new bytes after its op */
+        c->late_abs[0] = abs[0], c->late_abs[1] = abs[1];
+        s->stamp = ++code_stamp;
+        c->ck_epoch = c->ck_cmp = 0;
+        return;
+    }
+    if (!s || !slot_right(s, abs, lo, hi))
+        send_page(c, regs, s = s ? s : victim, sp, pg, abs);
+    s->stamp = ++code_stamp;
+    c->ck_space = sp;
+    c->ck_page = pg;
+    /* the fast path only for a page whose frames stay unwritten (else the bytes, each run) */
+    c->ck_epoch = s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1] ? code_epoch : 0;
+    c->ck_f[0] = s->f[0], c->ck_f[1] = s->f[1];
+    c->ck_w[0] = s->w[0], c->ck_w[1] = s->w[1];
+    /* a page in one piece of main storage: the next runs in it compared without a look-up */
+    int whole = s->fast && abs[1] == abs[0] + 2048;
+    c->ck_cmp = whole ? code_epoch : 0;
+    c->ck_copy = s->copy;
+    c->ck_main = whole ? sysblk.mainstor + abs[0] : NULL;
+}
+
+static int code_frames(void);
+
+/* memcmp(a, b, n) == 0 for the short runs most ops end (a loop's body: 8 to 16 bytes) in
+** two overlapping 8-byte compares, without a call. */
+static inline int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n < 8 || n > 16)
+        return !memcmp(a, b, n);
+    uint64_t a0, a1, b0, b1;
+    memcpy(&a0, a, 8), memcpy(&b0, b, 8);
+    memcpy(&a1, a + n - 8, 8), memcpy(&b1, b + n - 8, 8);
+    return a0 == b0 && a1 == b1;
+}
+
+/* An instruction's storage operand, when it is one of the stores a program changes its
+** own code with (MVI, NI, OI, XI, STC, STH, ST, STM, MVC): its address and length, from
+** the registers as they are now. 0 when it is none of those. */
+static int store_operand(REGS *regs, const uint8_t *ib, uint64_t *addr, unsigned *len)
+{
+    unsigned b = ib[2] >> 4, x = ib[1] & 15, d = ((unsigned)ib[2] & 15) << 8 | ib[3];
+    uint64_t a = (b ? regs->GR_L(b) : 0) + d;
+    switch (ib[0]) {
+    case 0x92: case 0x94: case 0x96: case 0x97: *len = 1; break;
+    case 0x42: *len = 1; a += x ? regs->GR_L(x) : 0; break;
+    case 0x40: *len = 2; a += x ? regs->GR_L(x) : 0; break;
+    case 0x50: *len = 4; a += x ? regs->GR_L(x) : 0; break;
+    case 0x90: *len = 4 * (((ib[1] & 15) - (ib[1] >> 4)) % 16 + 1); break;
+    case 0xD2: *len = ib[1] + 1u; break;
+    default: return 0;
+    }
+    *addr = a & amask(regs);
+    return 1;
+}
+
+/* Might the instruction ib change general register r? From its format only (RR, RX, RS:
+** the first operand register, its pair, LM's range; TRT, EDMK: R1, R2; EX: any), so that
+** an instruction that only reads r (ST, CL) counts too: in doubt, yes. */
+static int may_write(const uint8_t *ib, unsigned r)
+{
+    uint8_t op = ib[0];
+    unsigned r1 = ib[1] >> 4, r3 = ib[1] & 15;
+    if (op == 0x44 || op == 0xDD || op == 0xDF)
+        return op == 0x44 || r == 1 || r == 2;
+    if (op == 0x98 || op == 0x90) /* LM (STM read as LM: in doubt) */
+        return ((r - r1) & 15) <= ((r3 - r1) & 15);
+    if (op >= 0xC0 || (op >= 0x91 && op <= 0x97) || (op >= 0xD0)) /* SI, SS */
+        return 0;
+    return r == r1 || r == ((r1 + 1) & 15);
+}
+
+/* Did the run [lo, hi) of page pg store, itself, into every byte of it that changed since
+** the copy, each after that byte had executed (the classic switch: SW NOP, then OI
+** SW+1,X'F0' further on in the same run)? Then the run executed the copy's bytes: the page
+** goes to the reader after the op, not before. The run is walked with the copy's bytes. */
+static int stored_behind(REGS *regs, const struct cslot *s, const uint64_t abs[2], uint64_t pg, unsigned lo,
+                         unsigned hi)
+{
+    uint8_t now[FSTMOD_PAGE];
+    page_now(abs, now);
+    int changed = 0;
+    for (unsigned j = lo; j < hi; j++) {
+        if (now[j] == s->copy[j])
+            continue;
+        changed = 1;
+        uint64_t va = pg * FSTMOD_PAGE + j, a;
+        int covered = 0;
+        for (unsigned i = lo, l; i + 2 <= hi && !covered; i += l) {
+            const uint8_t *ib = s->copy + i;
+            l = ib[0] < 0x40 ? 2 : ib[0] < 0xC0 ? 4 : 6;
+            unsigned n;
+            if (i > j && i + l <= FSTMOD_PAGE && store_operand(regs, ib, &a, &n) && va >= a && va < a + n)
+                covered = 1;
+            /* the operand from the registers as the run ends: only when none after it may
+            ** have changed them (else in doubt: not covered) */
+            unsigned b = ib[2] >> 4, x = ib[0] < 0x80 ? ib[1] & 15 : 0, l2;
+            for (unsigned k = i + l; covered && k + 2 <= hi; k += l2) {
+                const uint8_t *nb = s->copy + k;
+                l2 = nb[0] < 0x40 ? 2 : nb[0] < 0xC0 ? 4 : 6;
+                if ((b && may_write(nb, b)) || (x && may_write(nb, x)))
+                    covered = 0;
+            }
+        }
+        if (!covered)
+            return 0;
+    }
+    return changed;
+}
+
+/* The page code_page left for after its op. */
+static void send_late(cpubuf *c, REGS *regs)
+{
+    cslot *s = c->late;
+    c->late = NULL;
+    send_page(c, regs, s, s->space, s->page, c->late_abs);
+}
+
+/* code_check's slow path: the space said when it changed, then each page of the run. It
+** leaves room for the op and the registers after it (256 bytes), as buf_of does. */
+static void __attribute__((noinline)) code_slow(cpubuf *c, REGS *regs, uint64_t sp, uint64_t s, uint64_t e)
+{
+    if (c->late)
+        send_late(c, regs);
+    if (sp != c->said_space) {
+        room(c, regs, 16);
+        c->b[c->n++] = FSTMOD_OP_CODE;
+        c->b[c->n++] = FSTMOD_CODE_SPACE;
+        put_v(c, sp);
+        c->said_space = sp;
+        c->ck_epoch = c->ck_cmp = 0;
+    }
+    if (e - s > 16 * FSTMOD_PAGE) /* not a run from the last op (the first one): its end */
+        s = e > 6 ? e - 6 : 0;
+    for (uint64_t pg = s / FSTMOD_PAGE; pg <= (e - 1) / FSTMOD_PAGE; pg++) {
+        uint64_t p0 = pg * FSTMOD_PAGE;
+        unsigned lo = s > p0 ? (unsigned)(s - p0) : 0;
+        unsigned hi = e < p0 + FSTMOD_PAGE ? (unsigned)(e - p0) : FSTMOD_PAGE;
+        code_page(c, regs, sp, pg, lo, hi);
+    }
+    room(c, regs, 256);
+}
+
+/* The instructions of the next op ran from s up to e (excluded) in the space of `dat` and
+** CR1: the reader gets the space and the pages it needs first (code_check). code_same is
+** its fast paths alone: 1 when nothing needs sending (*sp: the space, when it says 0). Per op, while the run stays
+** in the page the previous one was found right in: a few compares (its frames not written
+** since), or a compare of the run's bytes (data stored beside the code). */
+static inline int code_same(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e, uint64_t *sp)
+{
+    if (e <= s || (!fword && code_frames()))
+        return 1;
+    *sp = space_of(regs, dat);
+    if (*sp == c->ck_space && s / FSTMOD_PAGE == c->ck_page && (e - 1) / FSTMOD_PAGE == c->ck_page) {
+        if (c->ck_epoch == code_epoch && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
+            return 1; /* its frames not written since it was found right */
+        unsigned off = (unsigned)(s % FSTMOD_PAGE);
+        if (c->ck_cmp == code_epoch && same_bytes(c->ck_copy + off, c->ck_main + off, (size_t)(e - s)))
+            return 1; /* written (data beside the code), but not the bytes this run executed */
+    }
+    return 0;
+}
+
+static inline void code_check(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e)
+{
+    uint64_t sp;
+    if (!code_same(c, regs, dat, s, e, &sp))
+        code_slow(c, regs, sp, s, e);
+}
+
+/* Start watching: the slots and the fault handler. 0, or -1 (why). Main storage is not
+** there yet when the module loads (the configuration is still being read): its frames'
+** words come with the first op (code_frames). */
+static int code_start(char *why, size_t cap)
+{
+    cslots = calloc(FSTMOD_CODE_SLOTS, sizeof *cslots);
+    if (!cslots || (size_t)sysconf(_SC_PAGESIZE) != FSTMOD_PAGE) {
+        snprintf(why, cap, "the host's pages are not 4K (or no memory): code pages cannot be watched");
+        return -1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = segv;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, &old_segv)) {
+        snprintf(why, cap, "cannot handle SIGSEGV: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The frames' words, at the first op (main storage is 4K-aligned: bldcfg.c aligns it).
+** Without them (no memory, storage not aligned) no page is sent: the reader takes the
+** image, as before code pages. */
+static int code_frames(void)
+{
+    if (fword)
+        return 0;
+    if (!cslots || !sysblk.mainstor || ((uintptr_t)sysblk.mainstor & (FSTMOD_PAGE - 1)))
+        return -1;
+    uint32_t *w = calloc((size_t)(sysblk.mainsize / FSTMOD_PAGE) + 1, sizeof *w);
+    if (!w)
+        return -1;
+    nframes = (size_t)(sysblk.mainsize / FSTMOD_PAGE);
+    fword = w;
+    return 0;
+}
+
+/* Unloading: every frame writable again, the handler Hercules had. */
+static void code_stop(void)
+{
+    if (!fword)
+        return;
+    pthread_mutex_lock(&pglock);
+    for (size_t f = 0; f < nframes; f++)
+        if (fword[f] && !(fword[f] & 1)) {
+            mprotect(sysblk.mainstor + f * FSTMOD_PAGE, FSTMOD_PAGE, PROT_READ | PROT_WRITE);
+            fword[f] |= 1;
+        }
+    pthread_mutex_unlock(&pglock);
+    sigaction(SIGSEGV, &old_segv, NULL);
+}
+
 /* ---- the wrappers ---- */
 
 static inline void push(cpubuf *c, uint64_t at, uint64_t to)
@@ -301,11 +789,12 @@ static inline void push(cpubuf *c, uint64_t at, uint64_t to)
 
 /* A taken branch that does not go on the copy being made: the copy's REP record, then a
 ** new copy when the branch repeats one of the last (the nearest), else its own record. */
-static void taken_new(REGS *regs, uint64_t at, uint64_t to)
+static void taken_new(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
     cpubuf *c = room_of(regs);
     rep_out(c);
     c->rep_p = 0;
+    code_check(c, regs, dat_on(regs), c->last, fall);
     for (unsigned p = 1; p <= FSTMOD_REP_MAXP; p++) {
         unsigned j = (c->nbr - p) % FSTMOD_REP_MAXP;
         if (c->bat[j] == at && c->bto[j] == to) {
@@ -322,13 +811,16 @@ static void taken_new(REGS *regs, uint64_t at, uint64_t to)
 }
 
 /* A taken branch: one more copy (fstmod_wire.h REP) while it is the branch p back, which in
-** a loop it is, without a byte written; else taken_new. */
-static void taken(REGS *regs, uint64_t at, uint64_t to)
+** a loop it is, and the code its run executed has not changed (code_same: a page changed
+** under a loop ends the copy, and code_check sends it before the branch's record); else
+** taken_new. */
+static void taken(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
     cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
+    uint64_t sp;
     if (likely(c != NULL) && c->rep_p) {
         unsigned j = (c->nbr - c->rep_p) % FSTMOD_REP_MAXP;
-        if (likely(c->bat[j] == at && c->bto[j] == to)) {
+        if (likely(c->bat[j] == at && c->bto[j] == to) && likely(code_same(c, regs, dat_on(regs), c->last, fall, &sp))) {
             if (unlikely(++c->rep_n == REP_MAXN)) {
                 c = room_of(regs);
                 rep_out(c);
@@ -337,7 +829,7 @@ static void taken(REGS *regs, uint64_t at, uint64_t to)
             return;
         }
     }
-    taken_new(regs, at, to);
+    taken_new(regs, at, to, fall);
 }
 
 /* A branching instruction: its routine, then a record when it branched. Hercules' branch
@@ -357,7 +849,7 @@ static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
     uint64_t at = regs->execflag ? (fall - (regs->exrl ? 6 : 4)) & am : ia0; /* under EX: the EX */
     uint64_t to = regs->aie ? ip_ia(regs) : regs->psw.IA_G & am;
     if (to != fall)
-        taken(regs, at, to);
+        taken(regs, at, to, fall);
 }
 
 /* The address a PSW says (8 bytes: BC mode 24 bits, EC mode 31). */
@@ -377,6 +869,7 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
     uint8_t psw[16];
     unsigned len = psa_psw(regs, 0x60, psw);
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, dat_on(regs), c->last, fall);
     c->b[c->n++] = FSTMOD_OP_SVC;
     put_sv(c, (int64_t)(at - c->last));
     put_v(c, inst[1]);
@@ -392,7 +885,7 @@ static __thread int pgm_seen; /* a program interruption came while a wrapped rou
 
 /* After an instruction that loads or changes the PSW: the record, from the PSW now in
 ** force. `lpsw`: its operand address is recorded too (and the PSW bytes as loaded). */
-static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t operand)
+static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t operand, int dat, uint64_t fall)
 {
     uint8_t psw[16];
     unsigned len = cur_psw(regs, psw);
@@ -409,6 +902,7 @@ static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t o
             memcpy(psw, regs->mainstor + a, 8);
     }
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, dat, c->last, fall);
     c->b[c->n++] = lpsw ? FSTMOD_OP_LPSW : FSTMOD_OP_PSW;
     put_sv(c, (int64_t)(at - c->last));
     if (lpsw)
@@ -433,6 +927,7 @@ static uint64_t operand_of(const BYTE inst[], REGS *regs)
 /* An instruction run under the module's own setjmp (below): what its record needs. */
 typedef struct done {
     uint8_t op, r1r3;
+    int dat;            /* DAT was on for the run up to it (code pages: its space) */
     uint64_t at, fall, operand;
 } done;
 
@@ -442,6 +937,7 @@ static void cr_record(REGS *regs, const done *d)
 {
     unsigned r1 = d->r1r3 >> 4, n = ((unsigned)(d->r1r3 & 15) - r1) & 15;
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, d->dat, c->last, d->fall);
     c->b[c->n++] = FSTMOD_OP_CR;
     put_sv(c, (int64_t)(d->at - c->last));
     put_v(c, d->operand);
@@ -456,7 +952,7 @@ static void record_done(REGS *regs, const done *d)
     if (d->op == 0xB7)
         cr_record(regs, d);
     else
-        psw_record(regs, d->op, d->at, d->op == 0x82, d->operand);
+        psw_record(regs, d->op, d->at, d->op == 0x82, d->operand, d->dat, d->fall);
 }
 
 /* An instruction that may end with a longjmp to the CPU's instruction loop
@@ -485,7 +981,7 @@ static void run_recorded(BYTE inst[], REGS *regs, const done *d)
 /* An instruction that loads or changes the PSW (LPSW: its operand recorded too). */
 static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
 {
-    done d = { .op = inst[0] };
+    done d = { .op = inst[0], .dat = dat_on(regs) };
     d.at = at_of(regs, inst[0], &d.fall);
     if (inst[0] == 0x82)
         d.operand = operand_of(inst, regs);
@@ -495,7 +991,7 @@ static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
 /* LCTL: supervisor state only (a program check in problem state, recorded by the hook). */
 static void ATTR_REGPARM(2) w_lctl(BYTE inst[], REGS *regs)
 {
-    done d = { .op = inst[0], .r1r3 = inst[1] };
+    done d = { .op = inst[0], .r1r3 = inst[1], .dat = dat_on(regs) };
     d.at = at_of(regs, inst[0], &d.fall);
     d.operand = operand_of(inst, regs);
     run_recorded(inst, regs, &d);
@@ -507,8 +1003,10 @@ static void ATTR_REGPARM(2) w_lctl(BYTE inst[], REGS *regs)
 static void __attribute__((noinline)) lmstm_record(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall), operand = operand_of(inst, regs);
+    int dat = dat_on(regs);
     FST_ORIG1(inst)(inst, regs);   /* a program interruption in it: no record (longjmp) */
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, dat, c->last, fall);
     c->b[c->n++] = FSTMOD_OP_OPND;
     put_sv(c, (int64_t)(at - c->last));
     put_v(c, operand);
@@ -532,8 +1030,17 @@ static void ATTR_REGPARM(2) w_lmstm(BYTE inst[], REGS *regs)
 static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
+    int dat = dat_on(regs);
     FST_ORIG2(inst)(inst, regs);
-    psw_record(regs, inst[0], at, 0, 0);
+    psw_record(regs, inst[0], at, 0, 0, dat, fall);
+}
+
+/* PTLB: a translation may change now (a page stolen, mapped elsewhere): what the fast
+** path of code_check remembers ends. */
+static void ATTR_REGPARM(2) w_ptlb(BYTE inst[], REGS *regs)
+{
+    FST_ORIG2(inst)(inst, regs);
+    code_epoch++;
 }
 
 /* SIGP: the order, the CPU it addresses and the condition code it set, and for an accepted
@@ -541,13 +1048,14 @@ static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 ** to know); then this CPU's records go out at once, so that the FIFO has them before the
 ** target's (the reader holds a CPU's records that come before its start). Run under a
 ** setjmp as w_pswop: a CPU that stops itself ends the SIGP with a longjmp. */
-static void sigp_record(REGS *regs, uint64_t at, unsigned order, unsigned cpad)
+static void sigp_record(REGS *regs, uint64_t at, unsigned order, unsigned cpad, int dat)
 {
     uint8_t psw[16];
     unsigned len = 0, cc = regs->psw.cc;
     if (order == 6 && cc == 0 && cpad < FST_MAXCPU && sysblk.regs[cpad])
         len = psa_psw(sysblk.regs[cpad], 0x00, psw);
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, dat, c->last, (at + 4) & amask(regs));
     c->b[c->n++] = FSTMOD_OP_SIGP;
     put_sv(c, (int64_t)(at - c->last));
     put_v(c, order);
@@ -565,6 +1073,7 @@ static void ATTR_REGPARM(2) w_sigp(BYTE inst[], REGS *regs)
     uint64_t fall, at = at_of(regs, inst[0], &fall);
     unsigned r3 = inst[1] & 0x0F, b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
     unsigned order = (unsigned)(((b2 ? regs->GR_L(b2) : 0) + d2) & 0xFF), cpad = regs->GR_LHL(r3);
+    int dat = dat_on(regs);
     jmp_buf saved;
     memcpy(saved, regs->progjmp, sizeof saved);
     pgm_seen = 0;
@@ -573,12 +1082,12 @@ static void ATTR_REGPARM(2) w_sigp(BYTE inst[], REGS *regs)
         FST_ORIG1(inst)(inst, regs);
         memcpy(regs->progjmp, saved, sizeof saved);
         if (!pgm_seen)
-            sigp_record(regs, at, order, cpad);
+            sigp_record(regs, at, order, cpad, dat);
         return;
     }
     memcpy(regs->progjmp, saved, sizeof saved);
     if (!pgm_seen)
-        sigp_record(regs, at, order, cpad);
+        sigp_record(regs, at, order, cpad, dat);
     longjmp(regs->progjmp, rc);
 }
 
@@ -601,6 +1110,7 @@ static void *pgm_hook(REGS *regs, int pcode)
     uint8_t psw[16];
     unsigned len = psa_psw(r, 0x68, psw);
     cpubuf *c = buf_of(r);
+    code_check(c, r, dat_on(r), c->last, flags ? at + ilc : at);
     c->b[c->n++] = FSTMOD_OP_PGM;
     c->b[c->n++] = flags;
     put_sv(c, (int64_t)(at - c->last));
@@ -627,6 +1137,7 @@ static void irq_record(REGS *regs, int cls)
         return;
     uint64_t at = psw_addr(oldp, ol);
     cpubuf *c = buf_of(regs);
+    code_check(c, regs, (oldp[1] & 0x08) && (oldp[0] & PSW_DATMODE), c->last, at); /* at did not execute */
     c->b[c->n++] = FSTMOD_OP_INTR;
     c->b[c->n++] = (uint8_t)cls;
     put_sv(c, (int64_t)(at - c->last));
@@ -686,6 +1197,8 @@ static void start(void)
         snprintf(why, sizeof why, "ARCHMODE is not S/370: the module records S/370 only");
     else if (getenv(FSTMOD_ENV_REFUSE))
         snprintf(why, sizeof why, "refused as asked by " FSTMOD_ENV_REFUSE " (a test of the fallback)");
+    else
+        code_start(why, sizeof why);
     if (why[0]) {
         hello(why, 1);
         logmsg("HHCFS003W fst module: %s: nothing recorded\n", why);
@@ -695,7 +1208,7 @@ static void start(void)
     if (irq)
         *irq = irq_record;
     char text[200];
-    snprintf(text, sizeof text, FST_HERC_NAME " 1 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
+    snprintf(text, sizeof text, FST_HERC_NAME " 2 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
              sizeof(SYSBLK), irq ? "seen" : "unseen");
     hello(text, 0);
     for (size_t i = 0; i < sizeof branch370; i++)
@@ -708,6 +1221,7 @@ static void start(void)
     set370(0x0A, w_svc);
     set370(0xAE, w_sigp);
     fst_patch2(0xB2, 0x0A, w_spka);
+    fst_patch2(0xB2, 0x0D, w_ptlb);
     fst_patch_done();
     patched = 1;
 }
@@ -736,6 +1250,10 @@ HDL_FINAL_SECTION;
     }
     for (unsigned i = 0; i < FSTMOD_NCPU; i++)
         flush_cpu(i);
+    if (pages_sent)
+        logmsg("HHCFS004I fst module: %llu code pages sent, %llu frames of sent code written since\n",
+               (unsigned long long)pages_sent, (unsigned long long)frames_faulted);
+    code_stop();
     void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
     if (irq)
         *irq = NULL;

@@ -11,8 +11,7 @@
 ** An op stream keeps, per CPU, a base `last` for its addresses (0 at first, then the
 ** address the previous op said execution goes on at). `at` is the instruction an op is
 ** about; the instructions between where the previous op left execution and `at`
-** executed in sequence (their bytes are the program's: the reader takes them from the
-** storage image).
+** executed in sequence (their bytes: the CODE pages sent, else the storage image).
 ** sv = zigzag LEB128 of a signed 64-bit difference, v = LEB128 of an unsigned value,
 ** psw = u8 length (8 or 16) then the PSW bytes, architected.
 **   BR    sv(at - last) sv(to - at)      a taken branch at `at` (EX: the EX) to `to`
@@ -55,8 +54,24 @@
 **                                        supervisor state, had this first operand address
 **                                        (the block a dispatcher restores a task from or a
 **                                        handler saves it to); not under EX
+**   CODE  u8 kind ...                    code bytes and address spaces (no `last` change):
+**         kind FSTMOD_CODE_SPACE: v(space)
+**                                        the instructions of the ops that follow (up to the
+**                                        next SPACE) executed in `space`: 0 = DAT off (real
+**                                        addresses), else FSTMOD_SPACE_DAT | CR1 (S/370: the
+**                                        segment table's origin and length). At first: 0.
+**         kind FSTMOD_CODE_PAGE: v(space) v(page) v(slot) then FSTMOD_PAGE bytes
+**                                        the bytes of virtual page `page` (address / 4096)
+**                                        of `space`, as they are now: sent before the first
+**                                        op whose instructions execute in that page of that
+**                                        space, and again, before such an op, when they
+**                                        have changed since. `slot` is where the reader
+**                                        keeps it: set fstmod_code_set(space, page), way
+**                                        slot % FSTMOD_CODE_WAYS; it replaces what that slot
+**                                        held (the module sends that page again if it runs
+**                                        later). Pages never sent: the storage image's.
 ** After each op `last` is the address the op's PSW or target says (CR, OPND, SIGP: the
-** instruction after `at`; REGS: unchanged).
+** instruction after `at`; REGS, CODE: unchanged).
 */
 #ifndef FSTMOD_WIRE_H
 #define FSTMOD_WIRE_H
@@ -78,12 +93,30 @@ enum {
     FSTMOD_OP_REGS = 0x07,
     FSTMOD_OP_CR = 0x08,
     FSTMOD_OP_OPND = 0x09,
+    FSTMOD_OP_CODE = 0x0A,
     FSTMOD_OP_REP = 0x0B,
     FSTMOD_OP_SIGP = 0x0C,
 };
 
 /* The longest loop, in branches, that REP copies. */
 #define FSTMOD_REP_MAXP 8
+
+enum { FSTMOD_CODE_SPACE = 0, FSTMOD_CODE_PAGE = 1 };
+
+#define FSTMOD_PAGE 4096u
+#define FSTMOD_SPACE_DAT (1ull << 32)
+/* The code pages the reader keeps (and the module knows it keeps): FSTMOD_CODE_SETS sets
+** of FSTMOD_CODE_WAYS pages, 4 MiB. */
+#define FSTMOD_CODE_SETS 256u
+#define FSTMOD_CODE_WAYS 4u
+#define FSTMOD_CODE_SLOTS (FSTMOD_CODE_SETS * FSTMOD_CODE_WAYS)
+
+/* The set a page of a space goes in (the same function on both sides). */
+static inline unsigned fstmod_code_set(unsigned long long space, unsigned long long page)
+{
+    unsigned long long h = (page ^ (space * 0x9E3779B97F4A7C15ull)) * 0xFF51AFD7ED558CCDull;
+    return (unsigned)(h >> 56) % FSTMOD_CODE_SETS;
+}
 
 /* The environment variable naming the FIFO (a path relative to Hercules' folder). */
 #define FSTMOD_ENV_OUT "FST_MODULE_OUT"
