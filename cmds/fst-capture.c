@@ -175,9 +175,9 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
     if (c->sample && (c->fromlog || c->traceopt || c->max || c->keeplog || c->numcpu > 1))
         fst_opt_fail(&p, "--sample does not trace: --from-log, --from-tf, --traceopt, --max-instructions, "
                          "--keep-log and --numcpu do not go with it");
-    if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog || c->numcpu > 1 || c->job))
-        fst_opt_fail(&p, "--via=module runs one program on one CPU with no Hercules trace: --from-log, --from-tf, "
-                         "--sample, --range, --traceopt, --keep-log, --numcpu and --job do not go with it");
+    if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog || c->job))
+        fst_opt_fail(&p, "--via=module runs one program with no Hercules trace: --from-log, --from-tf, "
+                         "--sample, --range, --traceopt, --keep-log and --job do not go with it");
     if (c->module && !c->via_module)
         fst_opt_fail(&p, "--module goes with --via=module");
     if (c->sample && c->range && !c->attach)

@@ -24,7 +24,8 @@
 #                      exact capture, extrapolated from bigloop's capture rate
 #   module capture     fst-capture --via=module (fst's module inside Hercules 3.13) / the
 #                      untraced run of shares.s above: goal <= 1.5, trace <= 0.1 byte an
-#                      instruction; its replay >= 100 M instructions/s (docs/module.md)
+#                      instruction; its replay >= 100 M instructions/s (docs/module.md);
+#                      "module capture 4.9": the same under SDL Hercules 4.9
 #   tf conversion      fst-capture --from-tf / --from-log on the 4.9 text log of the same
 #                      program (fixtures), instructions/s; bytes/instruction from a tf file
 #   fold / unfolded    host instructions (valgrind) of a folded replay over an unfolded one on
@@ -205,6 +206,23 @@ if [ -f "$MODSO" ]; then
         "$(awk -v n="$mi" -v t="$t_mrepn" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
     cmp -s "$W/mrep.txt" "$W/mrepn.txt" || echo "module replay: folded and unfolded reports differ" >&2
     rm -f "$W/mod.trace"
+fi
+# the same under SDL Hercules 4.9 with the module built for it (lib/fst-hercules4.so)
+H4=${FST_HERCULES4-$(scripts/hercules4.sh --path 2> /dev/null)}
+if [ -f "$PWD/build/release/lib/fst-hercules4.so" ] && [ -n "$H4" ] && [ -x "$H4" ]; then
+    printf 'hao tgt HHC00809I\nhao cmd quit\nipl %s/sh.ins\n' "$W" > "$W/u4.rc"
+    untraced4() { (cd "$W" && "$H4" -f "$W/h.cnf" -r "$W/u4.rc" < <(sleep 120) > /dev/null 2>&1); }  # 4.x ends at the end of its stdin
+    modcap4() { "$BIN/fst-capture" -q --via=module --hercules="$H4" -o "$W/mod4.trace" "$W/sh.ins"; }
+    t_unt4="" t_mod4=""
+    for _ in 1 2; do
+        t_unt4=$(printf '%s\n' $t_unt4 "$(best 1 untraced4)" | sort -n | head -1)
+        t_mod4=$(printf '%s\n' $t_mod4 "$(best 1 modcap4)" | sort -n | head -1)
+    done
+    mi4=$("$BIN/fst-dump" --summary "$W/mod4.trace" | sed -n 's/^count.insn=//p')
+    printf '%-18s %8s s  vs %8s s untraced 4.9  ratio %5s  (goal <= 1.5)  %s instructions (%s by construction), %s bytes/instruction\n' \
+        "module capture 4.9" "$t_mod4" "$t_unt4" "$(ratio "$t_mod4" "$t_unt4")" "$mi4" "$sinsns" \
+        "$(bpi "$(stat -c %s "$W/mod4.trace")" "$mi4")"
+    rm -f "$W/mod4.trace"
 fi
 
 # Jobs under an operating system (issue 21): tests/programs/tasks.s (a supervisor, three

@@ -29,4 +29,5 @@ fi
 # Hercules 3.13's source, configured as Debian's build: the module (capture/module/) is
 # compiled against it (scripts/hercules313.sh: from ../shared/hercules-3.13, else apt-get source)
 scripts/hercules313.sh > /dev/null
-[ "${1:-}" = --no-hercules4 ] || scripts/hercules4.sh > /dev/null
+# and the 4.9 sources configured the same way for the module's 4.x build (lib/fst-hercules4.so)
+[ "${1:-}" = --no-hercules4 ] || { scripts/hercules4.sh > /dev/null && scripts/hercules4.sh --src > /dev/null; }

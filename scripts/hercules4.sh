@@ -9,6 +9,13 @@
 #                                 packages the build needs), then print its bin/hercules
 #   scripts/hercules4.sh --path   print its bin/hercules when it is built, else nothing
 #                                 (exit 1); never builds (tests/run uses this)
+#   scripts/hercules4.sh --src    make the headers fst's module is compiled against (the
+#                                 same sources configured as the build above, unpacked and
+#                                 configured only, no make: about a minute), then print
+#                                 their folder: hercules-4.9-src-KEY (hyperion/*.h with its
+#                                 config.h, ext/include, vers: the version's -D flags)
+#   scripts/hercules4.sh --src-path  print that folder when it is there, else exit 1 (the
+#                                 GNUmakefile uses this)
 #
 # FST_HERCULES4_SRC names another folder of sources, FST_CACHE another cache. Nothing of it
 # goes into the repository. A failed build leaves no half-built Hercules behind (the cache
@@ -29,7 +36,26 @@ for p in $PARTS; do
 done
 KEY=$(cd "$SRC" && for p in $PARTS; do sha256sum "$p.tar.xz"; done | sha256sum | cut -c1-16)
 PREFIX=$CACHE/hercules-4.9-$KEY
-if [ -f "$PREFIX/.fst-built" ] && [ -x "$PREFIX/bin/hercules" ]; then
+HDRS=$CACHE/hercules-4.9-src-$KEY
+
+# keep_headers WORK: what a module needs of a configured tree (WORK/src/hyperion, WORK/ext)
+keep_headers() {
+    local w=$1 v
+    rm -rf "$HDRS.tmp" && mkdir -p "$HDRS.tmp/hyperion" "$HDRS.tmp/ext"
+    cp "$w"/src/hyperion/*.h "$HDRS.tmp/hyperion/" && cp -r "$w/ext/include" "$HDRS.tmp/ext/" || return 1
+    for v in VERS_MAJ VERS_INT VERS_MIN VERS_BLD; do
+        printf -- '-D%s=%s ' $v "$(cd "$w/src/hyperion" && ./_dynamic_version . $v)"
+    done > "$HDRS.tmp/vers" || return 1
+    rm -rf "$HDRS" && mv "$HDRS.tmp" "$HDRS"
+}
+case "$mode" in
+--src-path)
+    [ -r "$HDRS/vers" ] && echo "$HDRS" && exit 0
+    exit 1 ;;
+--src)
+    [ -r "$HDRS/vers" ] && echo "$HDRS" && exit 0 ;;
+esac
+if [ "$mode" != --src ] && [ -f "$PREFIX/.fst-built" ] && [ -x "$PREFIX/bin/hercules" ]; then
     echo "$PREFIX/bin/hercules"
     exit 0
 fi
@@ -56,7 +82,11 @@ mkdir -p "$CACHE"
 # finds the first one's build
 exec 9> "$CACHE/hercules-4.9-$KEY.lock"
 flock 9
-if [ -f "$PREFIX/.fst-built" ] && [ -x "$PREFIX/bin/hercules" ]; then
+if [ "$mode" = --src ] && [ -r "$HDRS/vers" ]; then
+    echo "$HDRS"
+    exit 0
+fi
+if [ "$mode" != --src ] && [ -f "$PREFIX/.fst-built" ] && [ -x "$PREFIX/bin/hercules" ]; then
     echo "$PREFIX/bin/hercules"
     exit 0
 fi
@@ -64,9 +94,16 @@ fi
 start=$(date +%s)
 work=$CACHE/build-4.9-$KEY
 log=$CACHE/hercules-4.9-$KEY.log
-rm -rf "$work" "$PREFIX"
+if [ "$mode" = --src ]; then
+    work=$CACHE/src-4.9-$KEY
+    log=$CACHE/hercules-4.9-src-$KEY.log
+    echo "hercules4: configuring SDL Hercules 4.9 sources for fst's module into $HDRS (once; log: $log)" >&2
+else
+    echo "hercules4: building SDL Hercules 4.9 into $PREFIX (once per machine, some minutes; log: $log)" >&2
+fi
+rm -rf "$work"
+[ "$mode" = --src ] || rm -rf "$PREFIX"
 mkdir -p "$work/src" "$work/ext"
-echo "hercules4: building SDL Hercules 4.9 into $PREFIX (once per machine, some minutes; log: $log)" >&2
 jobs=$(nproc 2> /dev/null || echo 2)
 fail() {
     echo "hercules4: the build failed ($1); the end of $log:" >&2
@@ -81,8 +118,15 @@ for p in crypto decNumber SoftFloat telnet; do
         --install "$work/ext") >> "$log" 2>&1 || fail "external package $p"
 done
 (cd "$work/src/hyperion" && sh ./autogen.sh && \
-    ./configure --prefix="$PREFIX" --enable-extpkgs="$work/ext" --enable-cckd-bzip2 --enable-het-bzip2 && \
-    make -j"$jobs" && make install) >> "$log" 2>&1 || fail "hyperion"
+    ./configure --prefix="$PREFIX" --enable-extpkgs="$work/ext" --enable-cckd-bzip2 --enable-het-bzip2) \
+    >> "$log" 2>&1 || fail "hyperion's configure"
+keep_headers "$work" || fail "keeping the configured headers"
+if [ "$mode" = --src ]; then
+    rm -rf "$work"
+    echo "$HDRS"
+    exit 0
+fi
+(cd "$work/src/hyperion" && make -j"$jobs" && make install) >> "$log" 2>&1 || fail "hyperion"
 banner=$("$PREFIX/bin/hercules" --help=version < /dev/null 2>&1 | grep -Eo -m1 'Hercules [Vv]ersion [0-9][^ ]*' || true)
 case "$banner" in
     *" 4.9."*) ;;

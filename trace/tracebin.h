@@ -178,6 +178,7 @@ typedef struct fst_kv {
 
 /* ---- writer ---- */
 typedef struct fst_tw fst_tw;
+#define FST_TW_MARK_MRU 16  /* = FST_TR_MRU (below): the recent jump targets a mark keeps */
 
 /* Create (truncate) `path` and write the magic and HEAD; `hdr` ends with {NULL, NULL}. */
 fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err);
@@ -192,6 +193,27 @@ int fst_tw_state(fst_tw *w, uint32_t state);
 ** fst_tw_insn was given before at its address with the bytes it has now: what k calls of
 ** fst_tw_insn would write, in one step (a source that knows the code is unchanged). */
 int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next);
+/* A point in the event stream (fst_tw_mark_at), so that what is written after it can be
+** written again (fst_tw_repeat): a loop whose iterations a source knows to be the same
+** calls. The fields are the writer's state at the mark, not the caller's to read. */
+typedef struct fst_tw_mark {
+    uint64_t written, insns, cur, events;
+    size_t blen;
+    int pending, have_state;
+    uint32_t state, time;
+    unsigned cpu, mru_n;
+    uint64_t mru[FST_TW_MARK_MRU];
+} fst_tw_mark;
+void fst_tw_mark_at(const fst_tw *w, fst_tw_mark *m);
+/* `times` more copies of what was written since the mark m, as the same calls would write
+** them again: only when the writer is now in the state the mark saw (current address,
+** pending sequence, recent jump targets, PSW state, CPU; no byte learned, no event other
+** than instructions and jumps, no frame written since) and the copy is short: else 1 and
+** nothing written. The frames may break at other places than the calls would have broken
+** them (at a copy's end): the same records. 0 done; -1 a write failed (sticky). */
+int fst_tw_repeat(fst_tw *w, const fst_tw_mark *m, uint64_t times);
+/* Whether fst_tw_repeat would write: the instructions one copy holds, or 0 when it would not. */
+uint64_t fst_tw_repeat_ok(const fst_tw *w, const fst_tw_mark *m);
 int fst_tw_cpu(fst_tw *w, unsigned cpu);
 int fst_tw_pgmchk(fst_tw *w, uint32_t code, unsigned ilc);
 int fst_tw_intr(fst_tw *w, unsigned cls, uint32_t code);

@@ -35,6 +35,7 @@ struct fst_tw {
     uint32_t time;
     uint64_t insns, pgmchks, intrs, waits;
     uint64_t samples, sample_ns;
+    uint64_t learned;      /* INS ops written (the byte cache learned) */
 };
 
 static int write_all(fst_tw *w, const void *p, size_t n, fst_err *err)
@@ -240,6 +241,7 @@ int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len)
         memcpy(p + 1, bytes, (size_t)len);
         w->blen += 1 + (size_t)len;
         fst_icache_put(&w->ic, addr, bytes, len);
+        w->learned++;
     }
     w->cur = addr + (uint64_t)len;
     w->insns++;
@@ -266,6 +268,69 @@ int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next)
             w->insns += t;
     }
     w->cur = next;
+    return w->failed ? -1 : 0;
+}
+
+_Static_assert(FST_TW_MARK_MRU == FST_TR_MRU, "a mark keeps every recent jump target");
+
+/* Every op but SEQ and JMP changes one of these. */
+static uint64_t events_of(const fst_tw *w)
+{
+    return w->learned + w->pgmchks + w->intrs + w->waits + w->samples;
+}
+
+void fst_tw_mark_at(const fst_tw *w, fst_tw_mark *m)
+{
+    *m = (fst_tw_mark){ w->written, w->insns, w->cur, events_of(w), w->blen, w->pending, w->have_state,
+                        w->state, w->time, w->cpu, (unsigned)w->jm.n, { 0 } };
+    memcpy(m->mru, w->jm.a, sizeof m->mru);
+}
+
+/* The writer is where the mark saw it, the frame being filled and its copy aside. */
+static int at_mark(const fst_tw *w, const fst_tw_mark *m)
+{
+    return !w->failed && w->written == m->written && w->blen > m->blen && w->cur == m->cur &&
+           w->pending == m->pending && w->have_state == m->have_state && w->state == m->state &&
+           w->time == m->time && w->cpu == m->cpu && events_of(w) == m->events && (unsigned)w->jm.n == m->mru_n &&
+           !memcmp(w->jm.a, m->mru, sizeof m->mru[0] * m->mru_n);
+}
+
+#define REPEAT_MAX 256   /* bytes of a copy */
+
+uint64_t fst_tw_repeat_ok(const fst_tw *w, const fst_tw_mark *m)
+{
+    return at_mark(w, m) && w->blen - m->blen <= REPEAT_MAX ? w->insns - m->insns : 0;
+}
+
+int fst_tw_repeat(fst_tw *w, const fst_tw_mark *m, uint64_t times)
+{
+    uint8_t pat[REPEAT_MAX];
+    if (!fst_tw_repeat_ok(w, m))
+        return 1;
+    size_t len = w->blen - m->blen;
+    uint64_t dk = w->insns - m->insns;
+    memcpy(pat, w->buf + m->blen, len);
+    while (times && !w->failed) {
+        uint64_t fit = (w->fmax + 8 - w->blen) / len;
+        if (!fit) { /* the frame goes out at a copy's end: its count of instructions before is right there */
+            fst_err e;
+            frame_out(w, &e);
+            continue;
+        }
+        if (fit > times)
+            fit = times;
+        uint8_t *p = w->buf + w->blen;
+        size_t total = (size_t)fit * len, done = len;
+        memcpy(p, pat, len);
+        while (done < total) { /* doubling: each memcpy copies what is there */
+            size_t k = done < total - done ? done : total - done;
+            memcpy(p + done, p, k);
+            done += k;
+        }
+        w->blen += total;
+        w->insns += fit * dk;
+        times -= fit;
+    }
     return w->failed ? -1 : 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,7 +66,15 @@ int fst_herc4_start(fst_herc *h, const fst_herc_opts *o, fst_err *err)
     h->ask_every = QPROC_MAX;
     const char *prog = o->hercules ? o->hercules : "hercules";
     char *argv[] = { (char *)prog, "-n", "-f", "hercules.cnf", "-r", "hercules.rc", "-o", "hercules.log", NULL };
-    if (fst_child_spawn_in(&h->proc, argv, h->dir, h->errfd, NULL, err)) {
+    /* fst's module (capture/module/fstmod.c): its FIFO, and its interposer preloaded */
+    static char preload[PATH_MAX + 16];
+    const char *pl = fst_herc_preload(h, o);
+    if (pl)
+        snprintf(preload, sizeof preload, "LD_PRELOAD=%s", pl);
+    char *env[] = { fst_herc_ldmod(h, o) ? "FST_MODULE_OUT=module.fifo" : NULL, pl ? preload : NULL, NULL };
+    if (fst_herc_ldmod(h, o) && fst_herc_modfifo(h, err))
+        return -1;
+    if (fst_child_spawn_in(&h->proc, argv, h->dir, h->errfd, env[0] ? env : NULL, err)) {
         if (strstr(err->msg, ": not found"))
             fst_errf(err, "cannot run '%s': not found (give --hercules=PATH)", prog);
         return -1;

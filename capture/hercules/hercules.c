@@ -53,7 +53,8 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
     static const char *archmode[] = { "S/370", "ESA/390", "z/Arch", "S/370" };
     const char *traceopt = o->traceopt ? o->traceopt : "noregs";
     if (script_word("the trace option", traceopt, err) || (o->range && script_word("the range", o->range, err)) ||
-        (o->ldmod && script_word("the module's path", o->ldmod, err)))
+        (o->ldmod && script_word("the module's path", o->ldmod, err)) ||
+        (o->ldmod4 && script_word("the module's path", o->ldmod4, err)))
         return -1;
     unsigned mainsize = o->mainsize_mb < FST_HERC_MAINSIZE_MIN ? FST_HERC_MAINSIZE_MIN : o->mainsize_mb;
     if (mainsize > FST_HERC_MAINSIZE_MAX)
@@ -68,20 +69,22 @@ static int write_files(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, 
         snprintf(http, sizeof http, "HTTPPORT %u %s%s\n", o->httpport, o->httpauth ? "AUTH " : "NOAUTH",
                  o->httpauth ? o->httpauth : "");
     /* SHCMDOPT: nothing fst writes needs Hercules' `sh`; off, no script line can run one */
+    const char *ldmod = fst_herc_ldmod(h, o);
     if (h->v4) /* 4.x: the statements of the fixtures' runs only (an unknown one stops it) */
         snprintf(cnf, sizeof cnf,
                  "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
-                 "PANRATE FAST\n%s# Hercules wants at least one device\n000C 3505 /dev/null\n%s",
-                 archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, http, o->console ? "0009 3215-C /\n" : "");
+                 "PANRATE FAST\n%s%s%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n%s",
+                 archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, http, ldmod ? "LDMOD " : "",
+                 ldmod ? ldmod : "", ldmod ? "\n" : "", o->console ? "0009 3215-C /\n" : "");
     else
     snprintf(cnf, sizeof cnf,
              "# written by fst-capture\nARCHMODE %s\nMAINSIZE %u\nNUMCPU %u\nCPUSERIAL 000611\nCPUMODEL 3090\n"
              "PANRATE FAST\nSHCMDOPT DISABLE\n%s%s%s%s%s# Hercules wants at least one device\n000C 3505 /dev/null\n%s",
-             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http, o->ldmod ? "LDMOD " : "",
-             o->ldmod ? o->ldmod : "", o->ldmod ? "\n" : "", o->console ? "0009 3215-C /\n" : "");
+             archmode[o->arch & 3], mainsize, o->numcpu ? o->numcpu : 1, prio, http, ldmod ? "LDMOD " : "",
+             ldmod ? ldmod : "", ldmod ? "\n" : "", o->console ? "0009 3215-C /\n" : "");
     /* Hercules runs in the folder: every path here is relative, so TMPDIR never reaches
     ** the script */
-    if (o->ldmod) /* the module records: no tracing; fst stops Hercules at the program's end */
+    if (ldmod) /* the module records: no tracing; fst stops Hercules at the program's end */
         snprintf(rc, sizeof rc, "ipl program.ins\n");
     else if (o->httpport) /* sampling: untraced */
         snprintf(rc, sizeof rc, "hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl program.ins\n");
@@ -161,7 +164,17 @@ void fst_herc_rm_dir(fst_herc *h)
 /* The module's FIFO in Hercules' folder, opened before Hercules starts: read and write, so
 ** that the module's open (at LDMOD) finds a reader and fst's poll never sees a hang-up
 ** before the module has written. */
-static int modfifo(fst_herc *h, fst_err *err)
+const char *fst_herc_ldmod(const fst_herc *h, const fst_herc_opts *o)
+{
+    return h->v4 && o->ldmod4 ? o->ldmod4 : o->ldmod;
+}
+
+const char *fst_herc_preload(const fst_herc *h, const fst_herc_opts *o)
+{
+    return !fst_herc_ldmod(h, o) ? NULL : h->v4 && o->ldmod4 ? o->preload4 : o->preload;
+}
+
+int fst_herc_modfifo(fst_herc *h, fst_err *err)
 {
     char p[320];
     snprintf(p, sizeof p, "%s/module.fifo", h->dir);
@@ -197,20 +210,22 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
         return fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
                              "--hercules=PATH)", o->hercules ? o->hercules : "hercules");
     h->v4 = fst_herc_is4(&h->ver);
-    h->tf = h->v4 && fst_herc_has_tf(&h->ver) && !o->httpport;
+    h->tf = h->v4 && fst_herc_has_tf(&h->ver) && !o->httpport && !fst_herc_ldmod(h, o);
+    h->ldmod = fst_herc_ldmod(h, o) != NULL;
     if (write_files(h, o, ins, err) || open_stderr(h, err))
         return -1;
     if (h->v4)
         return fst_herc4_start(h, o, err);
-    if (o->ldmod && modfifo(h, err))
+    const char *ldmod = fst_herc_ldmod(h, o), *pl = fst_herc_preload(h, o);
+    if (ldmod && fst_herc_modfifo(h, err))
         return -1;
     const char *prog = o->hercules ? o->hercules : "hercules";
     char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
     static char preload[PATH_MAX + 16];
-    if (o->ldmod && o->preload)
-        snprintf(preload, sizeof preload, "LD_PRELOAD=%s", o->preload);
-    char *env[] = { "HERCULES_RC=hercules.rc", o->ldmod ? "FST_MODULE_OUT=module.fifo" : NULL,
-                    o->ldmod && o->preload ? preload : NULL, NULL };
+    if (pl)
+        snprintf(preload, sizeof preload, "LD_PRELOAD=%s", pl);
+    char *env[] = { "HERCULES_RC=hercules.rc", ldmod ? "FST_MODULE_OUT=module.fifo" : NULL, pl ? preload : NULL,
+                    NULL };
     if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
         if (strstr(err->msg, ": not found"))
             fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "
@@ -258,6 +273,10 @@ int fst_herc_watch_line(fst_herc *h, const char *s, fst_err *err)
     /* 3.13 splices other threads' lines into its own: look for an id anywhere */
     for (const char *m = strstr(s, "HHC"); m; m = strstr(m + 3, "HHC")) {
         int sev = severity(m);
+        /* HDL failing to load fst's module: not a failed start, the caller falls back
+        ** (capture/modread/modcap.c reads the message) */
+        if (h->ldmod && (!strncmp(m, "HHCHD", 5) || (!strncmp(m, "HHC015", 6) && strstr(m, " HDL: "))))
+            continue;
         if (sev == 'E' || sev == 'S' || (sev == 'W' && !strncmp(m, "HHCSC", 5))) {
             h->watching = 0;
             name_piece(h, m, err);

@@ -81,6 +81,8 @@ typedef struct fst_herc_opts {
                                its stream comes through a FIFO in the folder, read end
                                h->modfd (capture/modes/module.c) */
     const char *preload;    /* with ldmod: a library Hercules is started with (LD_PRELOAD) */
+    const char *ldmod4, *preload4; /* the same for SDL Hercules 4.x (the probe says which
+                               runs; NULL: ldmod and preload serve both) */
 } fst_herc_opts;
 
 typedef struct fst_herc {
@@ -96,6 +98,7 @@ typedef struct fst_herc {
     ** grows; with `tf` the trace comes through a FIFO, else it is that log. */
     fst_herc_ver ver;       /* what the probe found (major 0: no banner, driven as 3.13) */
     int v4, tf;
+    int ldmod;              /* fst's module is loaded (LDMOD): HDL's errors are not a failed start */
     int logfd, tffd;        /* -1 when not open */
     uint64_t tfgot;         /* bytes read from the FIFO */
     int gone;               /* Hercules has exited (asked of the process: 4.x closes its
@@ -124,6 +127,10 @@ typedef struct fst_herc {
 } fst_herc;
 
 int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_err *err);
+/* fst's module, when the options load one: its path and its preloaded library for the
+** Hercules the probe found (NULL: none). */
+const char *fst_herc_ldmod(const fst_herc *h, const fst_herc_opts *o);
+const char *fst_herc_preload(const fst_herc *h, const fst_herc_opts *o);
 /* The next `n` bytes of Hercules' log; `traced`: an instruction has been traced. Returns
 ** 1 when the start-up failed (err holds Hercules' message), else 0. */
 int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *err);

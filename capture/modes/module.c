@@ -17,15 +17,18 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
 {
     signal(SIGPIPE, SIG_IGN);
     fst_capture_catch_signals();
-    char *mod = c->module ? realpath(c->module, NULL) : fst_modcap_default_module();
+    /* --module=PATH: that one, whichever Hercules runs (HDL refuses one built for another) */
+    char *mod = c->module ? realpath(c->module, NULL) : fst_modcap_default_module("fst-hercules313.so");
+    char *mod4 = c->module ? (mod ? strdup(mod) : NULL) : fst_modcap_default_module("fst-hercules4.so");
     if (c->module && !mod)
         fst_warn("--module=%s: %s", c->module, strerror(errno));
-    fst_modcap mc = { c->out, program, c->command, c->hercules, mod, ins, c->arch, fst_capture_mainsize(c, ins),
-                      c->timeout, c->max, &fst_capture_stopsig };
+    fst_modcap mc = { c->out, program, c->command, c->hercules, mod, mod4, ins, c->arch,
+                      fst_capture_mainsize(c, ins), (unsigned)c->numcpu, c->timeout, c->max, &fst_capture_stopsig };
     fst_modcap_result res;
     fst_err err;
     int rc = fst_modcap_run(&mc, &res, &err);
     free(mod);
+    free(mod4);
     if (rc == 1) {
         fst_warn("--via=module: %s; taking Hercules' text trace instead", res.fallback);
         return -1;

@@ -21,9 +21,9 @@ static int exists(const char *p)
     return !stat(p, &sb) && S_ISREG(sb.st_mode);
 }
 
-char *fst_modcap_default_module(void)
+char *fst_modcap_default_module(const char *name)
 {
-    const char *env = getenv("FST_MODULE");
+    const char *env = getenv(strstr(name, "313") ? "FST_MODULE" : "FST_MODULE4");
     if (env && *env)
         return exists(env) ? realpath(env, NULL) : NULL;
     char exe[PATH_MAX];
@@ -35,10 +35,10 @@ char *fst_modcap_default_module(void)
     if (!slash)
         return NULL;
     *slash = 0;
-    static const char *const rel[] = { "/../lib/fst-hercules313.so", "/../lib/fst/fst-hercules313.so" };
+    static const char *const rel[] = { "/../lib/", "/../lib/fst/" };
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
         char p[PATH_MAX + 64];
-        snprintf(p, sizeof p, "%s%s", exe, rel[i]);
+        snprintf(p, sizeof p, "%s%s%s", exe, rel[i], name);
         if (exists(p))
             return realpath(p, NULL);
     }
@@ -76,10 +76,13 @@ static int log_text(run *r, const char *buf, size_t n, fst_err *err)
         }
         r->line[r->linelen] = 0;
         r->linelen = 0;
+        /* 3.13: HHCHDnnnx; 4.x: HHC015nnx HDL: ... */
         const char *m = strstr(r->line, "HHCHD");
+        if (!m && (m = strstr(r->line, "HHC015")) && !strstr(m, " HDL: "))
+            m = NULL;
         if (m && !r->hdl_error[0] && (strstr(m, "failed") || m[8] == 'E'))
             snprintf(r->hdl_error, sizeof r->hdl_error, "%s", m);
-        if (strstr(r->line, "HHCPN013I"))
+        if (strstr(r->line, "HHCPN013I") || strstr(r->line, "HHC02264I"))
             r->script_done = 1;
     }
     /* HDL's refusal is an error message of Hercules' start-up, which the watch would take for
@@ -87,6 +90,17 @@ static int log_text(run *r, const char *buf, size_t n, fst_err *err)
     if (!r->hdl_error[0] && r->h.watching && fst_herc_watch(&r->h, buf, n, 0, err))
         return -1;
     return 0;
+}
+
+/* A module's interposer for external and I/O interruptions: beside it, NAME-irq.so; NULL
+** when there is none (or no module). */
+static const char *irq_of(const char *module, char *buf, size_t cap)
+{
+    if (!module)
+        return NULL;
+    size_t ml = strlen(module);
+    snprintf(buf, cap, "%.*s-irq.so", (int)(ml > 3 ? ml - 3 : ml), module);
+    return exists(buf) ? buf : NULL;
 }
 
 static int fallback(run *r, const char *why)
@@ -101,7 +115,8 @@ static int pump_once(run *r, int ms, int *log_eof, fst_err *err)
 {
     static uint8_t buf[1 << 20];
     struct pollfd pf[2] = { { r->h.modfd, POLLIN, 0 }, { r->h.proc.out, POLLIN, 0 } };
-    if (poll(pf, *log_eof ? 1 : 2, ms) < 0 && errno != EINTR)
+    /* 4.x: the log is a file (capture/hercules/herc4.c), read after the stream, no poll */
+    if (poll(pf, *log_eof || r->h.v4 ? 1 : 2, ms) < 0 && errno != EINTR)
         return fst_errno(err, "poll");
     for (;;) { /* the stream first: it is what the capture is for */
         ssize_t n = read(r->h.modfd, buf, sizeof buf);
@@ -114,6 +129,13 @@ static int pump_once(run *r, int ms, int *log_eof, fst_err *err)
             return -1;
         if (fst_em_getstats(r->em)->ended || fst_em_getstats(r->em)->limit_hit)
             break;
+    }
+    if (!*log_eof && r->h.v4) {
+        ssize_t n;
+        while ((n = fst_herc_log(&r->h, (char *)buf, sizeof buf, log_eof, err)) > 0)
+            if (log_text(r, (const char *)buf, (size_t)n, err))
+                return -1;
+        return n < 0 ? -1 : 0;
     }
     if (!*log_eof && (pf[1].revents & (POLLIN | POLLHUP))) {
         ssize_t n = read(r->h.proc.out, buf, sizeof buf);
@@ -217,9 +239,10 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
 {
     memset(res, 0, sizeof *res);
     res->end = "error";
-    if (!o->module)
+    if (!o->module && !o->module4)
         return snprintf(res->fallback, sizeof res->fallback, "no module (make builds lib/fst-hercules313.so when "
-                        "scripts/hercules313.sh has configured Hercules 3.13's source; or give --module=PATH)"), 1;
+                        "scripts/hercules313.sh has configured Hercules 3.13's source, lib/fst-hercules4.so when "
+                        "scripts/hercules4.sh --src has configured SDL Hercules 4.9's; or give --module=PATH)"), 1;
     if (o->arch != FST_ARCH_S370)
         return snprintf(res->fallback, sizeof res->fallback, "the module records S/370 programs only, not %s",
                         fst_arch_name(o->arch)), 1;
@@ -231,17 +254,19 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     r.em = fst_em_new(r.w, o->max);
     r.ms = fst_ms_new(r.em, o->ins, o->arch);
     /* its interposer for external and I/O interruptions: beside it, NAME-irq.so */
-    char irq[PATH_MAX + 16];
-    size_t ml = strlen(o->module);
-    snprintf(irq, sizeof irq, "%.*s-irq.so", (int)(ml > 3 ? ml - 3 : ml), o->module);
-    fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb, .numcpu = 1,
-                         .probe = 1, .ldmod = o->module, .preload = exists(irq) ? irq : NULL };
+    char irq[PATH_MAX + 16], irq4[PATH_MAX + 16];
+    fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb, .numcpu = o->numcpu ? o->numcpu : 1,
+                         .probe = 1, .ldmod = o->module, .preload = irq_of(o->module, irq, sizeof irq),
+                         .ldmod4 = o->module4, .preload4 = irq_of(o->module4, irq4, sizeof irq4) };
     int rc = -1, log_eof = 0, status = 0;
     const char *end = "error";
     if (fst_herc_start(&r.h, &ho, o->ins, err))
         goto out;
-    if (r.h.v4) {
-        rc = fallback(&r, "SDL Hercules 4.x: the module is built for Debian's Hercules 3.13");
+    if (!fst_herc_ldmod(&r.h, &ho)) {
+        rc = fallback(&r, r.h.v4 ? "SDL Hercules 4.x: no module built for it (make builds lib/fst-hercules4.so "
+                                   "when scripts/hercules4.sh --src has configured the 4.9 sources)"
+                                 : "Hercules 3.13: no module built for it (make builds lib/fst-hercules313.so "
+                                   "when scripts/hercules313.sh has configured its source)");
         goto out;
     }
     int hello = await_hello(&r, &log_eof, err);
@@ -252,6 +277,20 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     end = capture_loop(&r, &log_eof, err);
     if (!strcmp(end, "error"))
         goto out;
+    /* (a capture stopped may have stopped a chunk half-way: what came is kept) */
+    if (!strcmp(end, "disabled-wait") && fst_ms_finish(r.ms, err)) {
+        end = "error";
+        goto out;
+    }
+    if (!strcmp(end, "timeout") || !strcmp(end, "interrupted")) {
+        /* what the module has sent out meanwhile: it sends a CPU's records within 0.1 s
+        ** (capture/module/fstmod.c, STALE_NS) */
+        for (double t0 = now(); now() - t0 < 0.25 && !log_eof;)
+            if (pump_once(&r, 50, &log_eof, err)) {
+                end = "error";
+                goto out;
+            }
+    }
     fst_em_finish(r.em);
     rc = 0;
 out:
@@ -272,7 +311,7 @@ out:
         char n1[32], n2[32];
         snprintf(n1, sizeof n1, "%llu", (unsigned long long)res->events);
         snprintf(n2, sizeof n2, "%llu", (unsigned long long)res->stream_bytes);
-        fst_kv ftr[] = { { FST_HK_HERCULES, "3.13" }, { "via", "module" }, { "module-events", n1 },
+        fst_kv ftr[] = { { FST_HK_HERCULES, r.h.v4 && r.h.ver.text[0] ? r.h.ver.text : "3.13" }, { "via", "module" }, { "module-events", n1 },
                          { "module-bytes", n2 }, { "arch-at-end", fst_arch_name(o->arch) }, { NULL, NULL } };
         res->complete = !strcmp(end, "disabled-wait") || !strcmp(end, "max-instructions");
         res->trace_bytes = fst_tw_bytes(r.w);

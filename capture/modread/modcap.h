@@ -29,10 +29,12 @@
 typedef struct fst_modcap {
     const char *out, *program, *command;
     const char *hercules;       /* NULL: hercules on PATH */
-    const char *module;         /* the module's absolute path */
+    const char *module;         /* the module's absolute path (Hercules 3.13's) */
+    const char *module4;        /* the module for SDL Hercules 4.x, or NULL: none */
     const fst_ins *ins;
     int arch;
     unsigned mainsize_mb;
+    unsigned numcpu;            /* CPUs (1 and up): CPU 0 is IPLed, the others start by SIGP restart */
     uint64_t timeout;           /* seconds, 0 = none */
     uint64_t max;               /* instructions, 0 = no limit */
     volatile sig_atomic_t *stop;
@@ -50,10 +52,11 @@ typedef struct fst_modcap_result {
 ** (res->fallback says why); -1: error (err). */
 int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err);
 
-/* The module fst-capture uses when --module is not given: $FST_MODULE, else
-** lib/fst-hercules313.so next to the folder of the running fst-capture (the build's
+/* The module fst-capture uses when --module is not given, by file name
+** ("fst-hercules313.so", "fst-hercules4.so"): $FST_MODULE (3.13's) or $FST_MODULE4 (4.x's),
+** else NAME in lib/ next to the folder of the running fst-capture (the build's
 ** BUILD/MODE/bin/../lib, an install's PREFIX/bin/../lib/fst); NULL when none exists. The
 ** string is the caller's to free. */
-char *fst_modcap_default_module(void);
+char *fst_modcap_default_module(const char *name);
 
 #endif

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #define MS_MAXCPU 256u
-#define MS_MEMO 4096u   /* runs remembered (a direct-mapped table, by start address) */
+#define MS_MEMO 4096u   /* runs remembered (a direct-mapped table, by start and end: a loop's run and the
+                        ** one from its top to the return after it begin at the same address) */
 
 /* A run the rebuild gave the emitter one instruction at a time once: from s to e (e
 ** included when incl), k instructions, none of those the emitter treats apart (an SVC,
@@ -24,8 +25,16 @@ typedef struct mcpu {
     uint8_t psw[8];     /* the PSW in force, its address that of the next instruction */
     uint64_t cur;       /* where the next instruction executes */
     uint64_t base;      /* the stream's address base (fstmod_wire.h `last`) */
+    uint64_t bat[FSTMOD_REP_MAXP], bto[FSTMOD_REP_MAXP]; /* the last branches (REP copies them) */
+    uint64_t nbr;       /* branches so far: the last is at (nbr - 1) % FSTMOD_REP_MAXP */
+    uint8_t *held;      /* chunks that came before any PSW was known for the CPU (a SIGP
+                           restart's record is on its way): their payloads, each after a
+                           u32 length, until the restart says where the CPU starts */
+    size_t nheld, capheld;
     uint32_t gr[16];    /* the general registers the last REGS gave */
 } mcpu;
+
+#define MS_HELD_MAX (16u << 20) /* what a CPU's records may run ahead of its start */
 
 struct fst_ms {
     fst_em *em;
@@ -67,6 +76,8 @@ void fst_ms_free(fst_ms *m)
 {
     if (!m)
         return;
+    for (unsigned i = 0; i < MS_MAXCPU; i++)
+        free(m->cpu[i].held);
     free(m->chunk);
     free(m);
 }
@@ -189,7 +200,7 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
         return fst_errf(err, "fst module stream, byte %llu: CPU %u has an event before any PSW is known for it",
                         (unsigned long long)m->chunk_off, cpu);
     uint64_t start = c->cur;
-    memo *mm = &m->memo[((start >> 1) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
+    memo *mm = &m->memo[(((start >> 1) ^ (at << 19)) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
     if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl) {
         uint64_t end = incl ? at + mm->last_len : at;
         if (!fst_em_seq(m->em, c->psw, 8, m->arch, start, mm->k, end, mm->last_ia, mm->last_ib, mm->last_len)) {
@@ -305,8 +316,113 @@ static int opnd_op(fst_ms *m, uint64_t operand)
     return 0;
 }
 
+static void push(mcpu *c, uint64_t at, uint64_t to)
+{
+    unsigned i = (unsigned)(c->nbr++ % FSTMOD_REP_MAXP);
+    c->bat[i] = at;
+    c->bto[i] = to;
+}
+
+/* A taken branch at `at` to `to`: the instructions up to it and itself, then where it went. */
+static int branch(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, uint64_t to, fst_err *err)
+{
+    uint8_t ib[6];
+    int len;
+    if (run_to(m, c, cpu, at, 1, ib, &len, err))
+        return -1;
+    c->cur = c->base = to;
+    push(c, at, to);
+    return 0;
+}
+
+/* REP p n: n branches, each the one p back. A loop: once an iteration (p branches) has been
+** given to the emitter twice in the same state, the rest of the whole iterations go to it in
+** one step (fst_em_repeat); the emitter refuses when its state says otherwise (a limit, a
+** frame written, a run not plain), and the loop then goes on one branch at a time. */
+static int copies(fst_ms *m, mcpu *c, unsigned cpu, unsigned p, uint64_t n, fst_err *err)
+{
+    fst_em_mark mk;
+    int marked = 0, tries = 0;
+    for (uint64_t i = 0; i < n;) {
+        if (i && i % p == 0 && tries < 4) { /* an iteration's end */
+            uint64_t q = (n - i) / p;
+            if (marked && q && !fst_em_repeat(m->em, &mk, q)) {
+                /* where the CPU is and its PSW are as they were an iteration ago; the
+                ** history of branches moves on by whole iterations */
+                uint64_t whole = (FSTMOD_REP_MAXP + p - 1) / p * p; /* iterations that fill it */
+                for (uint64_t t = 0; t < q * p && t < whole; t++)
+                    push(c, c->bat[(c->nbr - p) % FSTMOD_REP_MAXP], c->bto[(c->nbr - p) % FSTMOD_REP_MAXP]);
+                i += q * p;
+                m->events += q * p;
+                marked = 0;
+                continue;
+            }
+            tries += marked;
+            if (q) {
+                fst_em_mark_at(m->em, &mk);
+                marked = 1;
+            }
+        }
+        unsigned j = (unsigned)((c->nbr - p) % FSTMOD_REP_MAXP);
+        if (branch(m, c, cpu, c->bat[j], c->bto[j], err))
+            return -1;
+        i++;
+        m->events++;
+    }
+    return 0;
+}
+
+static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err);
+
+/* A SIGP restart's target starts at psw: and the records it sent before that came here. */
+static int start_cpu(fst_ms *m, unsigned t, const uint8_t *psw, fst_err *err)
+{
+    mcpu *c = &m->cpu[t];
+    fst_em_cpu(m->em, t);
+    uint64_t base = c->base; /* the target's stream goes on from its own last record: its
+                             ** start by restart is not one of them */
+    new_psw(m, c, psw);
+    c->base = base;
+    uint8_t *held = c->held;
+    size_t nheld = c->nheld;
+    c->held = NULL;
+    c->nheld = c->capheld = 0;
+    int rc = 0;
+    for (size_t i = 0; !rc && i + 4 <= nheld;) {
+        uint32_t len = (uint32_t)held[i] | (uint32_t)held[i + 1] << 8 | (uint32_t)held[i + 2] << 16 |
+                       (uint32_t)held[i + 3] << 24;
+        rc = ops(m, t, held + i + 4, len, err);
+        i += 4 + (size_t)len;
+    }
+    free(held);
+    return rc;
+}
+
+/* A chunk of a CPU no PSW is known for yet: kept for start_cpu. */
+static int hold(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
+{
+    mcpu *c = &m->cpu[cpu];
+    if (c->nheld + 4 + n > MS_HELD_MAX)
+        return fst_errf(err, "fst module stream, byte %llu: CPU %u sent %zu bytes before any PSW was known for it "
+                             "(no SIGP restart started it)", (unsigned long long)m->chunk_off, cpu, c->nheld + 4 + n);
+    if (c->nheld + 4 + n > c->capheld) {
+        c->capheld = (c->nheld + 4 + n) * 2;
+        c->held = fst_xrealloc(c->held, c->capheld);
+    }
+    uint8_t *q = c->held + c->nheld;
+    q[0] = (uint8_t)n;
+    q[1] = (uint8_t)(n >> 8);
+    q[2] = (uint8_t)(n >> 16);
+    q[3] = (uint8_t)(n >> 24);
+    memcpy(q + 4, p, n);
+    c->nheld += 4 + n;
+    return 0;
+}
+
 static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
 {
+    if (!m->cpu[cpu % MS_MAXCPU].have_psw)
+        return hold(m, cpu % MS_MAXCPU, p, n, err);
     rd r = { p, p + n, p };
     mcpu *c = &m->cpu[cpu % MS_MAXCPU];
     fst_em_cpu(m->em, cpu);
@@ -315,7 +431,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
     while (r.p < r.end) {
         uint8_t op = *r.p++, u;
         int64_t d, d2;
-        uint64_t v, at;
+        uint64_t v, v2, at;
         unsigned pl;
         m->events++;
         switch (op) {
@@ -323,9 +439,33 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (get_sv(&r, &d) || get_sv(&r, &d2))
                 return bad(m, &r, "a branch record cut short", err);
             at = c->base + (uint64_t)d;
-            if (run_to(m, c, cpu, at, 1, ib, &len, err))
+            if (branch(m, c, cpu, at, at + (uint64_t)d2, err))
                 return -1;
-            c->cur = c->base = at + (uint64_t)d2;
+            break;
+        case FSTMOD_OP_SIGP:
+            if (get_sv(&r, &d) || get_v(&r, &v) || get_v(&r, &v2) || get_u8(&r, &u) || get_u8(&r, &ib[0]) ||
+                (size_t)(r.end - r.p) < ib[0] || (ib[0] != 0 && ib[0] != 8))
+                return bad(m, &r, "a SIGP record cut short", err);
+            memcpy(psw, r.p, ib[0]);
+            r.p += ib[0];
+            at = c->base + (uint64_t)d;
+            pl = ib[0];
+            if (run_to(m, c, cpu, at, 0, ib, &len, err) || one(m, c, at, ib, &len, cpu, err))
+                return -1;
+            fst_em_sigp(m->em, (unsigned)v2, (unsigned)v, u);
+            c->cur = c->base = at + (uint64_t)len;
+            if (pl == 8 && v2 < MS_MAXCPU && start_cpu(m, (unsigned)v2, psw, err))
+                return -1;
+            fst_em_cpu(m->em, cpu);
+            break;
+        case FSTMOD_OP_REP:
+            if (get_v(&r, &v) || get_v(&r, &v2))
+                return bad(m, &r, "a loop's record cut short", err);
+            if (!v || v > FSTMOD_REP_MAXP || v > c->nbr || !v2)
+                return bad(m, &r, "a loop's record that copies branches the stream never gave", err);
+            m->events--; /* the copies are counted, as the branches they stand for */
+            if (copies(m, c, cpu, (unsigned)v, v2, err))
+                return -1;
             break;
         case FSTMOD_OP_SVC:
         case FSTMOD_OP_PSW:
@@ -445,5 +585,10 @@ int fst_ms_finish(fst_ms *m, fst_err *err)
     if (m->have)
         return fst_errf(err, "fst module stream: it ends inside a chunk, %llu bytes from its end",
                         (unsigned long long)m->have);
+    for (unsigned i = 0; i < MS_MAXCPU; i++)
+        if (m->cpu[i].nheld)
+            return fst_errf(err, "fst module stream: CPU %u ran (%zu bytes of its records) but no SIGP restart said "
+                                 "where it started (started by the operator, or by SIGP start?): its instructions "
+                                 "are not in the trace", i, m->cpu[i].nheld);
     return 0;
 }

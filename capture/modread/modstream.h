@@ -12,6 +12,10 @@
 ** address: what the text trace would have shown (PSW bits that change without an event,
 ** the condition code and program mask, are not state, trace/tracebin.h FST_ST_*).
 ** The first instruction is at the IPL PSW's address (the image's 8 bytes at 0).
+** A loop's branches come as one REP record (copies of the last p branches): its
+** iterations are given to the emitter one by one until an iteration has left the emitter
+** in the state the one before it did, and the rest of them then in one step
+** (fst_em_repeat): the records are those of the iterations one by one.
 ** The task evidence the module records goes to the emitter as a text trace's displays give
 ** it: the registers after an interruption or LPSW as the next instruction's registers
 ** (fst_em_gr: the emitter writes REGS for those that changed), an LCTL's control registers
@@ -47,7 +51,8 @@ int fst_ms_feed(fst_ms *m, const uint8_t *buf, size_t n, fst_err *err);
 /* What the module said first: 0 nothing yet, 1 it records (its text in *text), -1 it
 ** refused (why in *text). */
 int fst_ms_hello(const fst_ms *m, const char **text);
-/* The stream ended: 0, or -1 when it ended inside a chunk (err set). */
+/* The stream ended: 0, or -1 when it ended inside a chunk or a CPU's records never found
+** its start (err set). */
 int fst_ms_finish(fst_ms *m, fst_err *err);
 uint64_t fst_ms_events(const fst_ms *m);   /* module records read */
 uint64_t fst_ms_bytes(const fst_ms *m);    /* stream bytes read */

@@ -5,7 +5,9 @@
 ** did) and runs inside Hercules, on its CPU threads.
 **
 ** What it records, per CPU, into the FIFO named by $FST_MODULE_OUT (the stream of
-** fstmod_wire.h): every taken branch, every SVC, LPSW and PSW-changing instruction with the
+** fstmod_wire.h): every taken branch (a loop's, iteration after iteration, as one REP
+** record: a branch that is the one p branches back costs two compares and no byte), every
+** SVC, LPSW and PSW-changing instruction with the
 ** PSW it leaves, and every program interruption (Hercules' debug_program_interrupt hook),
 ** so that with the program's storage image every executed instruction can be rebuilt
 ** (capture/modread/modstream.c); and what tells an operating system's tasks apart
@@ -45,6 +47,7 @@
 #undef RTLD_NOW
 #define RTLD_NOW 2
 
+#include "fstmod_herc.h"
 #include "fstmod_wire.h"
 
 #include <fcntl.h>
@@ -53,15 +56,28 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FSTMOD_BUF (64 * 1024)
 #define FSTMOD_NCPU 64
 
+/* A loop's branches are not written one by one: a branch that repeats the one p branches
+** back (p <= FSTMOD_REP_MAXP, the smallest such p) begins a copy, and the copy goes on while
+** each branch is the one p back; it is written as one REP record when it ends (another
+** branch, any other record, a flush) or reaches REP_MAXN. */
+#define REP_MAXN 65536u /* copies in one REP record: what a stop can lose of a loop */
+
 typedef struct cpubuf {
     uint8_t b[FSTMOD_BUF];
     size_t n;
-    uint64_t last;      /* the stream's base for this CPU (fstmod_wire.h) */
+    uint64_t last;      /* the stream's base for this CPU (fstmod_wire.h `last`) */
+    uint64_t bat[FSTMOD_REP_MAXP], bto[FSTMOD_REP_MAXP]; /* the last branches */
+    unsigned nbr;       /* branches so far (mod 2^32), the last at (nbr - 1) % FSTMOD_REP_MAXP;
+                           before the first ones: UINT64_MAX, no address */
+    unsigned rep_p, rep_n;  /* the copy being made: p back, n so far */
+    unsigned calls;     /* room_of calls (stale's check every STALE_EVERY) */
+    uint64_t since;     /* when the buffer was last seen empty (ns, coarse clock) */
     uint32_t gr[16];    /* the general registers the last REGS of this CPU left the reader */
     int gr_sent;        /* a REGS was written for this CPU (then only the changed ones follow) */
 } cpubuf;
@@ -69,7 +85,6 @@ typedef struct cpubuf {
 static cpubuf *bufs[FSTMOD_NCPU];
 static int outfd = -1;
 static pthread_mutex_t outlock = PTHREAD_MUTEX_INITIALIZER;
-static zz_func orig370[256];
 static int patched;
 
 /* ---- the stream ---- */
@@ -100,16 +115,58 @@ static void chunk(unsigned cpu, const uint8_t *p, size_t n)
     pthread_mutex_unlock(&outlock);
 }
 
-static void flush_cpu(unsigned cpu)
+static void put_v(cpubuf *c, uint64_t v);
+
+/* The copy being made, as a REP record (there is room: every record leaves 128 bytes). */
+static void rep_out(cpubuf *c)
 {
-    cpubuf *c = bufs[cpu];
-    if (c && c->n) {
-        chunk(cpu, c->b, c->n);
-        c->n = 0;
+    if (c->rep_n) {
+        c->b[c->n++] = FSTMOD_OP_REP;
+        put_v(c, c->rep_p);
+        put_v(c, c->rep_n);
+        c->rep_n = 0;
     }
 }
 
-static cpubuf *buf_of(REGS *regs)
+static uint64_t now_ns(void);
+
+static void flush_cpu(unsigned cpu)
+{
+    cpubuf *c = bufs[cpu];
+    if (c)
+        rep_out(c);
+    if (c && c->n) {
+        chunk(cpu, c->b, c->n);
+        c->n = 0;
+        c->since = now_ns();
+    }
+}
+
+/* A buffer that has held records (or copies) for STALE_NS goes out then, so that what
+** a capture cut short (a timeout, Ctrl-C) loses is a fraction of a second: checked every
+** STALE_EVERY records and every REP_MAXN copies, with the coarse clock. */
+#define STALE_EVERY 256u
+#define STALE_NS 100000000ull
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int stale(cpubuf *c)
+{
+    uint64_t t = now_ns();
+    if (!c->n && !c->rep_n) {
+        c->since = t;
+        return 0;
+    }
+    return t - c->since > STALE_NS;
+}
+
+/* The CPU's buffer with room for a record and the registers after it (256 bytes). */
+static cpubuf *room_of(REGS *regs)
 {
     unsigned cpu = regs->cpuad % FSTMOD_NCPU;
     cpubuf *c = bufs[cpu];
@@ -117,10 +174,20 @@ static cpubuf *buf_of(REGS *regs)
         c = calloc(1, sizeof *c); /* last = 0: the stream's base starts at 0 */
         if (!c)
             abort();
+        memset(c->bat, 0xFF, sizeof c->bat);
         bufs[cpu] = c;
     }
-    if (c->n > FSTMOD_BUF - 256) /* room for any one op (the longest: CR, ~100 bytes) */
+    if (c->n > FSTMOD_BUF - 256 || ((++c->calls % STALE_EVERY == 0 || c->rep_n >= REP_MAXN) && stale(c)))
         flush_cpu(cpu);
+    return c;
+}
+
+/* The same for a record other than a branch: a copy being made ends before it. */
+static cpubuf *buf_of(REGS *regs)
+{
+    cpubuf *c = room_of(regs);
+    rep_out(c);
+    c->rep_p = 0;
     return c;
 }
 
@@ -181,12 +248,6 @@ static uint64_t ip_ia(REGS *regs)
     return (regs->AIV_G + (uint64_t)((uintptr_t)regs->ip - (uintptr_t)regs->aip)) & amask(regs);
 }
 
-/* Where the CPU goes next, after an instruction's routine returned. */
-static uint64_t next_ia(REGS *regs)
-{
-    return regs->aie ? ip_ia(regs) : (regs->psw.IA_G & amask(regs));
-}
-
 static unsigned ilc_of(uint8_t op)
 {
     return op < 0x40 ? 2 : op < 0xC0 ? 4 : 6;
@@ -218,7 +279,7 @@ static unsigned cur_psw(REGS *regs, uint8_t *psw)
     if (regs->aie)
         regs->psw.IA_G = ip_ia(regs);
     copy_psw(regs, psw);
-    return regs->arch_mode == ARCH_900 ? 16 : 8;
+    return regs->arch_mode == FST_A900 ? 16 : 8;
 }
 
 static int wait_psw(const uint8_t *psw, unsigned len)
@@ -229,19 +290,73 @@ static int wait_psw(const uint8_t *psw, unsigned len)
 
 /* ---- the wrappers ---- */
 
-/* A branching instruction: its routine, then a record when it branched. */
+static inline void push(cpubuf *c, uint64_t at, uint64_t to)
+{
+    unsigned j = c->nbr++ % FSTMOD_REP_MAXP;
+    c->bat[j] = at;
+    c->bto[j] = to;
+    c->last = to;
+}
+
+/* A taken branch that does not go on the copy being made: the copy's REP record, then a
+** new copy when the branch repeats one of the last (the nearest), else its own record. */
+static void taken_new(REGS *regs, uint64_t at, uint64_t to)
+{
+    cpubuf *c = room_of(regs);
+    rep_out(c);
+    c->rep_p = 0;
+    for (unsigned p = 1; p <= FSTMOD_REP_MAXP; p++) {
+        unsigned j = (c->nbr - p) % FSTMOD_REP_MAXP;
+        if (c->bat[j] == at && c->bto[j] == to) {
+            c->rep_p = p;
+            c->rep_n = 1;
+            push(c, at, to);
+            return;
+        }
+    }
+    c->b[c->n++] = FSTMOD_OP_BR;
+    put_sv(c, (int64_t)(at - c->last));
+    put_sv(c, (int64_t)(to - at));
+    push(c, at, to);
+}
+
+/* A taken branch: one more copy (fstmod_wire.h REP) while it is the branch p back, which in
+** a loop it is, without a byte written; else taken_new. */
+static void taken(REGS *regs, uint64_t at, uint64_t to)
+{
+    cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
+    if (likely(c != NULL) && c->rep_p) {
+        unsigned j = (c->nbr - c->rep_p) % FSTMOD_REP_MAXP;
+        if (likely(c->bat[j] == at && c->bto[j] == to)) {
+            if (unlikely(++c->rep_n == REP_MAXN)) {
+                c = room_of(regs);
+                rep_out(c);
+            }
+            push(c, at, to);
+            return;
+        }
+    }
+    taken_new(regs, at, to);
+}
+
+/* A branching instruction: its routine, then a record when it branched. Hercules' branch
+** routines leave aip and AIV alone: a branch that fell through advanced ip by its length
+** and left aie set (the fast way out); one taken either moved ip in the page or, to
+** another page or under EX, set the PSW's address and cleared aie. */
 static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
 {
-    uint64_t fall, at = at_of(regs, inst[0], &fall);
-    orig370[inst[0]](inst, regs);
-    uint64_t to = next_ia(regs);
-    if (to != fall) {
-        cpubuf *c = buf_of(regs);
-        c->b[c->n++] = FSTMOD_OP_BR;
-        put_sv(c, (int64_t)(at - c->last));
-        put_sv(c, (int64_t)(to - at));
-        c->last = to;
-    }
+    BYTE *ip0 = regs->ip;
+    uint64_t am = amask(regs);
+    unsigned ilc = ilc_of(inst[0]);
+    FST_ORIG1(inst)(inst, regs);
+    if (likely(regs->ip == ip0 + ilc && regs->aie != NULL))
+        return;
+    uint64_t ia0 = (regs->AIV_G + (uint64_t)((uintptr_t)ip0 - (uintptr_t)regs->aip)) & am;
+    uint64_t fall = (ia0 + ilc) & am;
+    uint64_t at = regs->execflag ? (fall - (regs->exrl ? 6 : 4)) & am : ia0; /* under EX: the EX */
+    uint64_t to = regs->aie ? ip_ia(regs) : regs->psw.IA_G & am;
+    if (to != fall)
+        taken(regs, at, to);
 }
 
 /* The address a PSW says (8 bytes: BC mode 24 bits, EC mode 31). */
@@ -269,7 +384,7 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
     put_regs(c, regs);
     if (wait_psw(psw, len))
         flush_cpu(regs->cpuad % FSTMOD_NCPU);
-    orig370[inst[0]](inst, regs);
+    FST_ORIG1(inst)(inst, regs);
 }
 
 static __thread int pgm_seen; /* a program interruption came while a wrapped routine ran */
@@ -354,7 +469,7 @@ static void run_recorded(BYTE inst[], REGS *regs, const done *d)
     pgm_seen = 0;
     volatile int rc = setjmp(regs->progjmp);
     if (rc == 0) {
-        orig370[inst[0]](inst, regs);
+        FST_ORIG1(inst)(inst, regs);
         memcpy(regs->progjmp, saved, sizeof saved);
         if (!pgm_seen)
             record_done(regs, d);
@@ -391,7 +506,7 @@ static void ATTR_REGPARM(2) w_lctl(BYTE inst[], REGS *regs)
 static void __attribute__((noinline)) lmstm_record(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall), operand = operand_of(inst, regs);
-    orig370[inst[0]](inst, regs);   /* a program interruption in it: no record (longjmp) */
+    FST_ORIG1(inst)(inst, regs);   /* a program interruption in it: no record (longjmp) */
     cpubuf *c = buf_of(regs);
     c->b[c->n++] = FSTMOD_OP_OPND;
     put_sv(c, (int64_t)(at - c->last));
@@ -406,19 +521,64 @@ static void __attribute__((noinline)) lmstm_record(BYTE inst[], REGS *regs)
 static void ATTR_REGPARM(2) w_lmstm(BYTE inst[], REGS *regs)
 {
     if (PROBSTATE(&regs->psw) || ((unsigned)((inst[1] & 0xF) - (inst[1] >> 4)) & 15) != 15 || regs->execflag)
-        orig370[inst[0]](inst, regs);
+        FST_ORIG1(inst)(inst, regs);
     else
         lmstm_record(inst, regs);
 }
 
 /* B2xx: only SPKA (B20A) changes the PSW of the B2 instructions S/370 programs use; the
 ** others go to Hercules' own routine as they are. */
-static zz_func orig_b20a;
 static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
-    orig_b20a(inst, regs);
+    FST_ORIG2(inst)(inst, regs);
     psw_record(regs, inst[0], at, 0, 0);
+}
+
+/* SIGP: the order, the CPU it addresses and the condition code it set, and for an accepted
+** restart the target's restart new PSW (where it will start: the reader has no other way
+** to know); then this CPU's records go out at once, so that the FIFO has them before the
+** target's (the reader holds a CPU's records that come before its start). Run under a
+** setjmp as w_pswop: a CPU that stops itself ends the SIGP with a longjmp. */
+static void sigp_record(REGS *regs, uint64_t at, unsigned order, unsigned cpad)
+{
+    uint8_t psw[16];
+    unsigned len = 0, cc = regs->psw.cc;
+    if (order == 6 && cc == 0 && cpad < FST_MAXCPU && sysblk.regs[cpad])
+        len = psa_psw(sysblk.regs[cpad], 0x00, psw);
+    cpubuf *c = buf_of(regs);
+    c->b[c->n++] = FSTMOD_OP_SIGP;
+    put_sv(c, (int64_t)(at - c->last));
+    put_v(c, order);
+    put_v(c, cpad);
+    c->b[c->n++] = (uint8_t)cc;
+    c->b[c->n++] = (uint8_t)len;
+    memcpy(c->b + c->n, psw, len);
+    c->n += len;
+    c->last = (at + 4) & amask(regs);
+    flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
+static void ATTR_REGPARM(2) w_sigp(BYTE inst[], REGS *regs)
+{
+    uint64_t fall, at = at_of(regs, inst[0], &fall);
+    unsigned r3 = inst[1] & 0x0F, b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
+    unsigned order = (unsigned)(((b2 ? regs->GR_L(b2) : 0) + d2) & 0xFF), cpad = regs->GR_LHL(r3);
+    jmp_buf saved;
+    memcpy(saved, regs->progjmp, sizeof saved);
+    pgm_seen = 0;
+    volatile int rc = setjmp(regs->progjmp);
+    if (rc == 0) {
+        FST_ORIG1(inst)(inst, regs);
+        memcpy(regs->progjmp, saved, sizeof saved);
+        if (!pgm_seen)
+            sigp_record(regs, at, order, cpad);
+        return;
+    }
+    memcpy(regs->progjmp, saved, sizeof saved);
+    if (!pgm_seen)
+        sigp_record(regs, at, order, cpad);
+    longjmp(regs->progjmp, rc);
 }
 
 /* Hercules' program interruption hook: called with the PSW's address and ILC set, before
@@ -426,7 +586,7 @@ static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 static void *pgm_hook(REGS *regs, int pcode)
 {
     REGS *r = sysblk.regs[regs->cpuad];
-    if (!r || r->arch_mode != ARCH_370)
+    if (!r || r->arch_mode != FST_A370)
         return NULL;
     pgm_seen = 1;
     unsigned ilc = r->psw.zeroilc ? 0 : r->psw.ilc;
@@ -458,7 +618,7 @@ static void *pgm_hook(REGS *regs, int pcode)
 ** the new one are in the PSA; the code is what Hercules stored (psw.intcode). */
 static void irq_record(REGS *regs, int cls)
 {
-    if (regs->arch_mode != ARCH_370)
+    if (regs->arch_mode != FST_A370)
         return;
     uint8_t oldp[16], newp[16];
     unsigned ol = psa_psw(regs, cls == 2 ? 0x18 : 0x38, oldp), nl = psa_psw(regs, cls == 2 ? 0x58 : 0x78, newp);
@@ -489,10 +649,9 @@ static const uint8_t branch370[] = { 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x0D, 0x45, 0
 static const uint8_t pswop370[] = { 0x80, 0x82, 0xAC, 0xAD };
 static const uint8_t lmstm370[] = { 0x90, 0x98 };
 
-static void set370(uint8_t op, zz_func f)
+static void set370(uint8_t op, fst_ifn f)
 {
-    orig370[op] = opcode_table[op][ARCH_370];
-    opcode_table[op][ARCH_370] = f;
+    fst_patch1(op, f);
 }
 
 static void hello(const char *op_text, int refuse)
@@ -504,14 +663,6 @@ static void hello(const char *op_text, int refuse)
     b[0] = refuse ? FSTMOD_OP_REFUSE : FSTMOD_OP_HELLO;
     memcpy(b + 1, op_text, n);
     chunk(FSTMOD_CPU_MODULE, b, n + 1);
-}
-
-static void patch_cpus(void)
-{
-    copy_opcode_tables();
-    for (int i = 0; i < MAX_CPU_ENGINES; i++)
-        if (sysblk.regs[i])
-            memcpy(sysblk.regs[i]->s370_opcode_table, s370_opcode_table, 256 * sizeof(zz_func));
 }
 
 static void start(void)
@@ -530,7 +681,7 @@ static void start(void)
     if (sysblk.regs_copy_len != (int)offsetof(REGS, regs_copy_end))
         snprintf(why, sizeof why, "REGS differs from the headers the module was built with (regs_copy_len %d, "
                  "expected %d)", sysblk.regs_copy_len, (int)offsetof(REGS, regs_copy_end));
-    else if (sysblk.arch_mode != ARCH_370)
+    else if (sysblk.arch_mode != FST_A370)
         snprintf(why, sizeof why, "ARCHMODE is not S/370: the module records S/370 only");
     else if (getenv(FSTMOD_ENV_REFUSE))
         snprintf(why, sizeof why, "refused as asked by " FSTMOD_ENV_REFUSE " (a test of the fallback)");
@@ -543,7 +694,7 @@ static void start(void)
     if (irq)
         *irq = irq_record;
     char text[200];
-    snprintf(text, sizeof text, "fst-hercules313 1 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
+    snprintf(text, sizeof text, FST_HERC_NAME " 1 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
              sizeof(SYSBLK), irq ? "seen" : "unseen");
     hello(text, 0);
     for (size_t i = 0; i < sizeof branch370; i++)
@@ -554,9 +705,9 @@ static void start(void)
         set370(lmstm370[i], w_lmstm);
     set370(0xB7, w_lctl);
     set370(0x0A, w_svc);
-    orig_b20a = opcode_b2xx[0x0A][ARCH_370];
-    opcode_b2xx[0x0A][ARCH_370] = w_spka;
-    patch_cpus();
+    set370(0xAE, w_sigp);
+    fst_patch2(0xB2, 0x0A, w_spka);
+    fst_patch_done();
     patched = 1;
 }
 
@@ -579,11 +730,7 @@ END_REGISTER_SECTION
 HDL_FINAL_SECTION;
 {
     if (patched) {
-        for (unsigned op = 0; op < 256; op++) /* set370 kept Hercules' routine of each it replaced */
-            if (orig370[op])
-                opcode_table[op][ARCH_370] = orig370[op];
-        opcode_b2xx[0x0A][ARCH_370] = orig_b20a;
-        patch_cpus();
+        fst_unpatch();
         patched = 0;
     }
     for (unsigned i = 0; i < FSTMOD_NCPU; i++)

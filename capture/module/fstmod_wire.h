@@ -46,6 +46,15 @@
 **                                        supervisor state, had this first operand address
 **                                        (the block a dispatcher restores a task from or a
 **                                        handler saves it to); not under EX
+**   SIGP  sv(at - last) v(order) v(cpu) u8 cc u8 len psw
+**                                        the SIGP at `at` sent order to CPU cpu and set
+**                                        condition code cc; len 8: an accepted restart
+**                                        (order 6), psw its target's restart new PSW, where
+**                                        that CPU starts; else len 0
+**   REP   v(p) v(n)                     n taken branches, each the same as the branch p
+**                                        branch records back (1 <= p <= FSTMOD_REP_MAXP;
+**                                        copies count as branch records): a loop's
+**                                        iterations, p branches each
 ** After each op `last` is the address the op's PSW or target says (CR, OPND: the
 ** instruction after `at`; REGS: unchanged).
 */
@@ -69,7 +78,12 @@ enum {
     FSTMOD_OP_REGS = 0x07,
     FSTMOD_OP_CR = 0x08,
     FSTMOD_OP_OPND = 0x09,
+    FSTMOD_OP_REP = 0x0B,
+    FSTMOD_OP_SIGP = 0x0C,
 };
+
+/* The longest loop, in branches, that REP copies. */
+#define FSTMOD_REP_MAXP 8
 
 /* The environment variable naming the FIFO (a path relative to Hercules' folder). */
 #define FSTMOD_ENV_OUT "FST_MODULE_OUT"

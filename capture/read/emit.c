@@ -448,12 +448,18 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
     return 1;
 }
 
+/* Nothing waits for the CPU's next record, and k instructions may go in one step (fst_em_seq). */
+static int plain_ok(fst_em *e, ecpu *c, uint64_t k)
+{
+    return k && !settle_due(e, c) && !c->redisplay && !e->max_insns && !holds(e) && !e->bases && !c->op_have &&
+           !(c->dshown | c->dbshown | c->dcr1_shown) && !fst_pe_insns(&e->end, e->cpu, k);
+}
+
 int fst_em_seq(fst_em *e, const uint8_t *psw, int pswlen, int arch, uint64_t ia, uint64_t k, uint64_t next,
                uint64_t last_ia, const uint8_t *last_ib, int last_len)
 {
     ecpu *c = cpu_of(e, e->cpu);
-    if (!k || settle_due(e, c) || c->redisplay || e->max_insns || holds(e) || e->bases || c->op_have ||
-        (c->dshown | c->dbshown | c->dcr1_shown) || fst_pe_insns(&e->end, e->cpu, k))
+    if (!plain_ok(e, c, k))
         return -1;
     /* fst_em_insn's steps, once: what each of the k leaves is the last one's */
     c->await = AW_NONE;
@@ -473,6 +479,36 @@ int fst_em_seq(fst_em *e, const uint8_t *psw, int pswlen, int arch, uint64_t ia,
     c->d_pswlen = (uint8_t)(pswlen == 16 || arch == FST_ARCH_ZARCH ? 16 : 8);
     await_operand(c, last_ib, c->d_sup);
     c->d_want = c->await != AW_NONE || c->d_lm || (c->l_branch && !c->d_sup) || (c->d_sup && c->handling);
+    return 0;
+}
+
+_Static_assert(sizeof(ecpu) <= FST_EM_MARK_CPU, "a mark keeps a CPU's whole state");
+
+void fst_em_mark_at(fst_em *e, fst_em_mark *m)
+{
+    fst_tw_mark_at(e->w, &m->w);
+    m->st = e->st;
+    m->cpu = e->cpu;
+    memcpy(m->cs, cpu_of(e, e->cpu), sizeof(ecpu));
+}
+
+/* The counts are the mark's, but for instructions. */
+static int same_counts(const fst_em_stats *a, const fst_em_stats *b)
+{
+    return a->redisplays == b->redisplays && a->pgmchks == b->pgmchks && a->waits == b->waits &&
+           a->gaps == b->gaps && a->intrs == b->intrs && a->svcs == b->svcs && a->disabled_wait == b->disabled_wait &&
+           a->ended == b->ended && a->running == b->running && a->limit_hit == b->limit_hit;
+}
+
+int fst_em_repeat(fst_em *e, const fst_em_mark *m, uint64_t times)
+{
+    ecpu *c = cpu_of(e, e->cpu);
+    uint64_t dk = e->st.insns - m->st.insns;
+    if (e->cpu != m->cpu || !dk || !same_counts(&e->st, &m->st) || memcmp(c, m->cs, sizeof *c) ||
+        fst_tw_repeat_ok(e->w, &m->w) != dk || !plain_ok(e, c, dk * times))
+        return -1;
+    wr(e, fst_tw_repeat(e->w, &m->w, times));
+    e->st.insns += dk * times;
     return 0;
 }
 

@@ -91,6 +91,24 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
 ** gives them one by one. */
 int fst_em_seq(fst_em *e, const uint8_t *psw, int pswlen, int arch, uint64_t ia, uint64_t k, uint64_t next,
                uint64_t last_ia, const uint8_t *last_ib, int last_len);
+/* A point in what the current CPU's records wrote (fst_em_mark_at), to write the same again
+** (fst_em_repeat): for a source that knows a loop's iterations are the same calls
+** (capture/modread/modstream.c: the module's copies of a loop's branches). The fields are
+** the emitter's state, not the caller's to read. */
+#define FST_EM_MARK_CPU 1024
+typedef struct fst_em_mark {
+    fst_tw_mark w;
+    fst_em_stats st;
+    unsigned cpu;
+    unsigned char cs[FST_EM_MARK_CPU];
+} fst_em_mark;
+void fst_em_mark_at(fst_em *e, fst_em_mark *m);
+/* The calls made since the mark m (one loop iteration), `times` more times: written as
+** those calls would write them again, in one step. Only when the emitter and its writer
+** are in the state the mark saw, the calls since it were plain runs (fst_em_seq's
+** conditions: no limit, nothing held or pending, the CPU running) and the iteration is
+** short; else -1 and nothing done, and the caller makes the calls itself. */
+int fst_em_repeat(fst_em *e, const fst_em_mark *m, uint64_t times);
 /* "Instruction fetch error" shown for the current CPU (no instruction). */
 void fst_em_fetch_error(fst_em *e);
 /* 1 when the current CPU's last instruction wants its first storage operand's bytes. */
