@@ -268,54 +268,6 @@ static int bad(fst_ms *m, rd *r, const char *what, fst_err *err)
                     (uint64_t)(r->p - r->start)), what);
 }
 
-/* REGS: the registers the next instruction shows (the emitter writes those that changed
-** since the last it wrote, before that instruction: tracebin.h REGS). */
-static int regs_op(fst_ms *m, mcpu *c, rd *r)
-{
-    uint8_t lo, hi;
-    if (get_u8(r, &lo) || get_u8(r, &hi))
-        return -1;
-    unsigned mask = (unsigned)hi << 8 | lo;
-    for (unsigned g = 0; g < 16; g++) {
-        uint64_t v;
-        if (!(mask >> g & 1))
-            continue;
-        if (get_v(r, &v))
-            return -1;
-        c->gr[g] = (uint32_t)v;
-    }
-    for (unsigned g = 0; g < 16; g++)
-        fst_em_gr(m->em, g, c->gr[g]);
-    return 0;
-}
-
-/* CR: the LCTL just given to the emitter loaded control registers r1 to r3 from operand:
-** their values as the bytes a text trace shows of the operand (the emitter takes CR1). */
-static int cr_op(fst_ms *m, rd *r, uint64_t operand, uint8_t r1r3)
-{
-    unsigned n = (((unsigned)(r1r3 & 15) - (r1r3 >> 4)) & 15) + 1;
-    uint8_t data[64];
-    for (unsigned k = 0; k < n; k++) {
-        uint64_t v;
-        if (get_v(r, &v))
-            return -1;
-        for (unsigned b = 0; b < 4; b++)
-            data[4 * k + b] = (uint8_t)(v >> (24 - 8 * b));
-    }
-    if (fst_em_wants_operand(m->em))
-        fst_em_operand(m->em, operand, data, 4 * n);
-    return 0;
-}
-
-/* OPND: the supervisor's LM or STM of all 16 registers just given to the emitter had this
-** operand (the emitter writes it after the instruction: tracebin.h OPND). */
-static int opnd_op(fst_ms *m, uint64_t operand)
-{
-    if (fst_em_wants_operands(m->em))
-        fst_em_operand(m->em, operand, NULL, 0);
-    return 0;
-}
-
 static void push(mcpu *c, uint64_t at, uint64_t to)
 {
     unsigned i = (unsigned)(c->nbr++ % FSTMOD_REP_MAXP);
@@ -416,6 +368,54 @@ static int hold(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *er
     q[3] = (uint8_t)(n >> 24);
     memcpy(q + 4, p, n);
     c->nheld += 4 + n;
+    return 0;
+}
+
+/* REGS: the registers the next instruction shows (the emitter writes those that changed
+** since the last it wrote, before that instruction: tracebin.h REGS). */
+static int regs_op(fst_ms *m, mcpu *c, rd *r)
+{
+    uint8_t lo, hi;
+    if (get_u8(r, &lo) || get_u8(r, &hi))
+        return -1;
+    unsigned mask = (unsigned)hi << 8 | lo;
+    for (unsigned g = 0; g < 16; g++) {
+        uint64_t v;
+        if (!(mask >> g & 1))
+            continue;
+        if (get_v(r, &v))
+            return -1;
+        c->gr[g] = (uint32_t)v;
+    }
+    for (unsigned g = 0; g < 16; g++)
+        fst_em_gr(m->em, g, c->gr[g]);
+    return 0;
+}
+
+/* CR: the LCTL just given to the emitter loaded control registers r1 to r3 from operand:
+** their values as the bytes a text trace shows of the operand (the emitter takes CR1). */
+static int cr_op(fst_ms *m, rd *r, uint64_t operand, uint8_t r1r3)
+{
+    unsigned n = (((unsigned)(r1r3 & 15) - (r1r3 >> 4)) & 15) + 1;
+    uint8_t data[64];
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t v;
+        if (get_v(r, &v))
+            return -1;
+        for (unsigned b = 0; b < 4; b++)
+            data[4 * k + b] = (uint8_t)(v >> (24 - 8 * b));
+    }
+    if (fst_em_wants_operand(m->em))
+        fst_em_operand(m->em, operand, data, 4 * n);
+    return 0;
+}
+
+/* OPND: the supervisor's LM or STM of all 16 registers just given to the emitter had this
+** operand (the emitter writes it after the instruction: tracebin.h OPND). */
+static int opnd_op(fst_ms *m, uint64_t operand)
+{
+    if (fst_em_wants_operands(m->em))
+        fst_em_operand(m->em, operand, NULL, 0);
     return 0;
 }
 

@@ -117,7 +117,7 @@ static void chunk(unsigned cpu, const uint8_t *p, size_t n)
 
 static void put_v(cpubuf *c, uint64_t v);
 
-/* The copy being made, as a REP record (there is room: every record leaves 128 bytes). */
+/* The copy being made, as a REP record (there is room: every record leaves 64 bytes). */
 static void rep_out(cpubuf *c)
 {
     if (c->rep_n) {
@@ -165,7 +165,7 @@ static int stale(cpubuf *c)
     return t - c->since > STALE_NS;
 }
 
-/* The CPU's buffer with room for a record and the registers after it (256 bytes). */
+/* The CPU's buffer with room for a record (128 bytes). */
 static cpubuf *room_of(REGS *regs)
 {
     unsigned cpu = regs->cpuad % FSTMOD_NCPU;
@@ -177,6 +177,7 @@ static cpubuf *room_of(REGS *regs)
         memset(c->bat, 0xFF, sizeof c->bat);
         bufs[cpu] = c;
     }
+    /* room for any one op (the longest: CR, ~100 bytes) and a copy's REP before it */
     if (c->n > FSTMOD_BUF - 256 || ((++c->calls % STALE_EVERY == 0 || c->rep_n >= REP_MAXN) && stale(c)))
         flush_cpu(cpu);
     return c;

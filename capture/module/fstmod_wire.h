@@ -29,6 +29,15 @@
 **                                        an I/O (1) or external (2) interruption before the
 **                                        instruction at `at`, which did not execute; psw:
 **                                        the new PSW
+**   SIGP  sv(at - last) v(order) v(cpu) u8 cc u8 len psw
+**                                        the SIGP at `at` sent order to CPU cpu and set
+**                                        condition code cc; len 8: an accepted restart
+**                                        (order 6), psw its target's restart new PSW, where
+**                                        that CPU starts; else len 0
+**   REP   v(p) v(n)                     n taken branches, each the same as the branch p
+**                                        branch records back (1 <= p <= FSTMOD_REP_MAXP;
+**                                        copies count as branch records): a loop's
+**                                        iterations, p branches each
 **   REGS  u16 mask (little-endian) v..   the general registers now, before the next
 **                                        instruction: those of the mask (bit r = register
 **                                        r, the low 32 bits each), in order; the others have
@@ -46,16 +55,7 @@
 **                                        supervisor state, had this first operand address
 **                                        (the block a dispatcher restores a task from or a
 **                                        handler saves it to); not under EX
-**   SIGP  sv(at - last) v(order) v(cpu) u8 cc u8 len psw
-**                                        the SIGP at `at` sent order to CPU cpu and set
-**                                        condition code cc; len 8: an accepted restart
-**                                        (order 6), psw its target's restart new PSW, where
-**                                        that CPU starts; else len 0
-**   REP   v(p) v(n)                     n taken branches, each the same as the branch p
-**                                        branch records back (1 <= p <= FSTMOD_REP_MAXP;
-**                                        copies count as branch records): a loop's
-**                                        iterations, p branches each
-** After each op `last` is the address the op's PSW or target says (CR, OPND: the
+** After each op `last` is the address the op's PSW or target says (CR, OPND, SIGP: the
 ** instruction after `at`; REGS: unchanged).
 */
 #ifndef FSTMOD_WIRE_H
