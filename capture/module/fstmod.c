@@ -814,13 +814,27 @@ static void taken_new(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 ** a loop it is, and the code its run executed has not changed (code_same: a page changed
 ** under a loop ends the copy, and code_check sends it before the branch's record); else
 ** taken_new. */
+/* code_same for a copy's run, from s to e: its space is the one the copy began in (a new
+** space comes with a record, which ends the copy), so only the page last found right is
+** looked at. 0: not found right this way (the copy ends; code_check decides). */
+static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
+{
+    if (!fword || e <= s)
+        return 1;
+    if (s / FSTMOD_PAGE != c->ck_page || (e - 1) / FSTMOD_PAGE != c->ck_page)
+        return 0;
+    if (c->ck_epoch == code_epoch && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
+        return 1;
+    unsigned off = (unsigned)(s % FSTMOD_PAGE);
+    return c->ck_cmp == code_epoch && same_bytes(c->ck_copy + off, c->ck_main + off, (size_t)(e - s));
+}
+
 static void taken(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
     cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
-    uint64_t sp;
     if (likely(c != NULL) && c->rep_p) {
         unsigned j = (c->nbr - c->rep_p) % FSTMOD_REP_MAXP;
-        if (likely(c->bat[j] == at && c->bto[j] == to) && likely(code_same(c, regs, dat_on(regs), c->last, fall, &sp))) {
+        if (likely(c->bat[j] == at && c->bto[j] == to) && likely(copy_code_same(c, c->last, fall))) {
             if (unlikely(++c->rep_n == REP_MAXN)) {
                 c = room_of(regs);
                 rep_out(c);
