@@ -73,6 +73,7 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
     if (owner != c->prev_owner || charged != c->prev_charged)
         fst_rp_flush(x, c);
     c->prev = *d;
+    c->dirty |= d->wregs;   /* as insn(): the registers written since the trace last showed them */
     c->prev_cost[0] = cost[0];
     c->prev_cost[1] = cost[1];
     c->prev_owner = owner;
@@ -152,7 +153,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
 ** dispatch is pending, and the mainline is not looked for at every instruction. */
 static int flows_on(const rp *x, const rp_cpu *c)
 {
-    if (!c->have_prev || c->intr || c->gap || x->regs || x->tainted || !fst_code_plain(&c->prev))
+    if (!c->have_prev || c->intr || c->gap || x->bases || x->tainted || !fst_code_plain(&c->prev))
         return 0;
     if (c->handler)
         return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
@@ -198,6 +199,9 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
                     exec_n(x, c, cpuno, &b->d[0], m - 1, run, 0);
             }
         }
+        if (x->regs) /* as insn() does one by one */
+            for (uint32_t k = i; k <= last; k++)
+                c->dirty |= b->d[k].wregs;
         c->prev = b->d[last];
         c->prev_cost[0] = b->cost[last][0];
         c->prev_cost[1] = b->cost[last][1];
@@ -260,8 +264,9 @@ static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
         c->psp_call = c->disp_entry = FST_NONE;
     c->fresh = 1;
     c->ran = 0;
-    if (!x->regs)
-        x->regs = 1, x->plain = 0;   /* every instruction through insn(): it compares them */
+    x->regs = 1;    /* the fast paths keep c->dirty as insn() does: a REGS stops them once (c->ran) */
+    if (bases)      /* a range trace's bases: every instruction through insn() (its since ring, frames lost) */
+        x->plain = 0;
     x->bases |= bases;
 }
 

@@ -227,8 +227,9 @@ typedef struct rp {
     size_t nt, tcap;
     rp_cpu *cpus;       /* by CPU number (up to 65535, as trace.bin allows), grown on use */
     size_t ncpu;
-    int regs;           /* the trace shows registers (REGS or BASES records): every
-                           instruction goes through insn(), which compares them (tasks.h) */
+    int regs;           /* the trace shows registers (REGS or BASES records): the fast paths
+                           keep c->dirty as insn() does (a record stops them once: c->ran);
+                           with BASES every instruction goes through insn() */
     int bases;          /* of them, BASES only: what is known of a task's registers is
                            partial and its own (replay_task.c) */
     int tainted;        /* a task is uncertain (rp_task.taint): every instruction goes through
