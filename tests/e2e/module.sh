@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/e2e/module.sh — fst-capture --via=module (capture/modread/modcap.h, capture/module/): fst's
-# module inside Debian's Hercules 3.13 records branches and interruptions, fst rebuilds every
-# instruction from them and the image. Every deterministic one-CPU test program captured
+# module inside Debian's Hercules 3.13 (or SDL Hercules 4.x) records branches (a loop's as
+# one REP record), interruptions and code pages, fst rebuilds every instruction from them. Every deterministic one-CPU test program captured
 # --via=module and --via=trace (real Hercules both) gives the same csv, callgrind and
 # FORTSTAT reports byte for byte, and the instruction count tests/programs/EXPECTED gives
 # from the program's construction; bigloop (1.1 M instructions: its text trace alone takes
@@ -11,9 +11,13 @@
 # interruptions, seen by the preloaded interposer, program checks under DAT; the tasks told
 # apart by the registers, control registers and dispatcher blocks the module records), every
 # task's figures exact, and os.sh two generated systems (tests/os, way `module`).
-# Refusals: the module refusing, a module built with other structure
-# sizes (HDL's check), no module file, a program it does not record (several CPUs) — each
-# one warning line, then the text trace, whose reports are those of --via=trace.
+# The same programs under SDL Hercules 4.9 with its module (lib/fst-hercules4.so); the
+# two-CPU programs (twocpu, cpu0first, cpu1first: each CPU's figures as built) under both;
+# a capture cut short by --timeout (what ran until then, consistent). Code that is in no
+# image (cards, overlays, self-modifying code, DAT): modcode.sh. Refusals: the module
+# refusing, a module built with other structure sizes (HDL's check), each Hercules' module
+# under the other, no module file — each one warning line, then the text trace, whose
+# reports are those of --via=trace.
 . "$(dirname "$0")/../lib.sh"
 EXPECTED=$FST_ROOT/tests/programs/EXPECTED
 MOD=$FST_BIN/../lib/fst-hercules313.so
