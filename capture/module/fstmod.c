@@ -942,8 +942,11 @@ static uint64_t operand_of(const BYTE inst[], REGS *regs)
 typedef struct done {
     uint8_t op, r1r3;
     int dat;            /* DAT was on for the run up to it (code pages: its space) */
+    unsigned cpad;      /* SIGP: the CPU it addresses (R3, read before it ran) */
     uint64_t at, fall, operand;
 } done;
+
+static void sigp_record(REGS *regs, const done *d);
 
 /* LCTL: the control registers it loaded (r1 to r3, wrapping), from the CPU: CR1 is the
 ** address space a task runs in. */
@@ -965,12 +968,14 @@ static void record_done(REGS *regs, const done *d)
 {
     if (d->op == 0xB7)
         cr_record(regs, d);
+    else if (d->op == 0xAE)
+        sigp_record(regs, d);
     else
         psw_record(regs, d->op, d->at, d->op == 0x82, d->operand, d->dat, d->fall);
 }
 
 /* An instruction that may end with a longjmp to the CPU's instruction loop
-** (RETURN_INTCHECK: LPSW, SSM, LCTL, ...): run under our own setjmp, record, then go on as
+** (RETURN_INTCHECK: LPSW, SSM, LCTL, a SIGP that stops its own CPU, ...): run under our own setjmp, record, then go on as
 ** Hercules would have. A program interruption inside it (recorded by the hook) means it
 ** loaded nothing: no record then. */
 static void run_recorded(BYTE inst[], REGS *regs, const done *d)
@@ -1057,52 +1062,38 @@ static void ATTR_REGPARM(2) w_ptlb(BYTE inst[], REGS *regs)
     code_epoch++;
 }
 
-/* SIGP: the order, the CPU it addresses and the condition code it set, and for an accepted
-** restart the target's restart new PSW (where it will start: the reader has no other way
-** to know); then this CPU's records go out at once, so that the FIFO has them before the
-** target's (the reader holds a CPU's records that come before its start). Run under a
-** setjmp as w_pswop: a CPU that stops itself ends the SIGP with a longjmp. */
-static void sigp_record(REGS *regs, uint64_t at, unsigned order, unsigned cpad, int dat)
+/* SIGP: the order (its operand address's low byte), the CPU it addresses and the condition
+** code it set, and for an accepted restart the target's restart new PSW (where it will
+** start: the reader has no other way to know); then this CPU's records go out at once, so
+** that the FIFO has them before the target's (the reader holds a CPU's records that come
+** before its start). Run by run_recorded: a CPU that stops itself ends the SIGP with a
+** longjmp. */
+static void sigp_record(REGS *regs, const done *d)
 {
     uint8_t psw[16];
-    unsigned len = 0, cc = regs->psw.cc;
-    if (order == 6 && cc == 0 && cpad < FST_MAXCPU && sysblk.regs[cpad])
-        len = psa_psw(sysblk.regs[cpad], 0x00, psw);
+    unsigned len = 0, cc = regs->psw.cc, order = (unsigned)(d->operand & 0xFF);
+    if (order == 6 && cc == 0 && d->cpad < FST_MAXCPU && sysblk.regs[d->cpad])
+        len = psa_psw(sysblk.regs[d->cpad], 0x00, psw);
     cpubuf *c = buf_of(regs);
-    code_check(c, regs, dat, c->last, (at + 4) & amask(regs));
+    code_check(c, regs, d->dat, c->last, d->fall);
     c->b[c->n++] = FSTMOD_OP_SIGP;
-    put_sv(c, (int64_t)(at - c->last));
+    put_sv(c, (int64_t)(d->at - c->last));
     put_v(c, order);
-    put_v(c, cpad);
+    put_v(c, d->cpad);
     c->b[c->n++] = (uint8_t)cc;
     c->b[c->n++] = (uint8_t)len;
     memcpy(c->b + c->n, psw, len);
     c->n += len;
-    c->last = (at + 4) & amask(regs);
+    c->last = d->fall;
     flush_cpu(regs->cpuad % FSTMOD_NCPU);
 }
 
 static void ATTR_REGPARM(2) w_sigp(BYTE inst[], REGS *regs)
 {
-    uint64_t fall, at = at_of(regs, inst[0], &fall);
-    unsigned r3 = inst[1] & 0x0F, b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
-    unsigned order = (unsigned)(((b2 ? regs->GR_L(b2) : 0) + d2) & 0xFF), cpad = regs->GR_LHL(r3);
-    int dat = dat_on(regs);
-    jmp_buf saved;
-    memcpy(saved, regs->progjmp, sizeof saved);
-    pgm_seen = 0;
-    volatile int rc = setjmp(regs->progjmp);
-    if (rc == 0) {
-        FST_ORIG1(inst)(inst, regs);
-        memcpy(regs->progjmp, saved, sizeof saved);
-        if (!pgm_seen)
-            sigp_record(regs, at, order, cpad, dat);
-        return;
-    }
-    memcpy(regs->progjmp, saved, sizeof saved);
-    if (!pgm_seen)
-        sigp_record(regs, at, order, cpad, dat);
-    longjmp(regs->progjmp, rc);
+    done d = { .op = inst[0], .dat = dat_on(regs), .cpad = regs->GR_LHL(inst[1] & 0x0F) };
+    d.at = at_of(regs, inst[0], &d.fall);
+    d.operand = operand_of(inst, regs);
+    run_recorded(inst, regs, &d);
 }
 
 /* Hercules' program interruption hook: called with the PSW's address and ILC set, before
