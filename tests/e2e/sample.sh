@@ -82,9 +82,11 @@ expect_eq "annotate: MAIN's BALRs decoded, sampled or not" 3 \
     "$(awk '/^[^ >*]/ { on = ($1 == "MAIN") } on && / BALR +14,15 /' "$T/s.ann" | wc -l)"
 
 # --- fst-diff on sampled profiles: shares, with a bound from the sample counts
-# a second run of the same program, a variant whose ALPHA and BETA swap their K (ALPHA
-# 1206, BETA 2006 of 4025 a round: 20 points each way), and an exact trace of 10 rounds
-s390x-linux-gnu-as -m31 --defsym ROUNDS=150000 --defsym KA=300 --defsym KB=500 -I "$P" -o "$T/var.o" "$P/shares.s" &&
+# a second run of the same program, a variant whose ALPHA gives 400 of its K to BETA (ALPHA
+# 406, BETA 2806 of 4025 a round: 40 points each way, so that host-time bias under a loaded
+# machine cannot hide it: with 20 points, a CI run under load once saw ALPHA's shift inside
+# the bound), and an exact trace of 10 rounds
+s390x-linux-gnu-as -m31 --defsym ROUNDS=150000 --defsym KA=100 --defsym KB=700 -I "$P" -o "$T/var.o" "$P/shares.s" &&
 s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/var.elf" "$T/var.o" &&
 s390x-linux-gnu-objcopy -O binary -j .text "$T/var.elf" "$T/var.bin" &&
 printf 'big.lc 0x0\nvar.bin 0x20000\n' > "$T/var.ins" &&
