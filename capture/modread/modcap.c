@@ -243,9 +243,6 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
         return snprintf(res->fallback, sizeof res->fallback, "no module (make builds lib/fst-hercules313.so when "
                         "scripts/hercules313.sh has configured Hercules 3.13's source, lib/fst-hercules4.so when "
                         "scripts/hercules4.sh --src has configured SDL Hercules 4.9's; or give --module=PATH)"), 1;
-    if (o->arch != FST_ARCH_S370)
-        return snprintf(res->fallback, sizeof res->fallback, "the module records S/370 programs only, not %s",
-                        fst_arch_name(o->arch)), 1;
     run r = { .o = o, .res = res };
     if (!(r.w = open_trace(o, err))) {
         remove_regular(o->out);

@@ -23,7 +23,8 @@ typedef struct memo {
 
 typedef struct mcpu {
     int have_psw;       /* a PSW is known (the IPL PSW, or one an event gave) */
-    uint8_t psw[8];     /* the PSW in force, its address that of the next instruction */
+    uint8_t psw[16];    /* the PSW in force, its address that of the next instruction */
+    unsigned pswlen;    /* 8, or 16 (z/Architecture) */
     uint64_t cur;       /* where the next instruction executes */
     uint64_t base;      /* the stream's address base (fstmod_wire.h `last`) */
     uint64_t bat[FSTMOD_REP_MAXP], bto[FSTMOD_REP_MAXP]; /* the last branches (REP copies them) */
@@ -79,6 +80,7 @@ fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch)
         m->cpu[i].have_psw = 0;
     if (!fst_image_read(ins->seg, ins->n, 0, ipl, 8)) {
         m->cpu[0].have_psw = 1;
+        m->cpu[0].pswlen = 8;
         memcpy(m->cpu[0].psw, ipl, 8);
         m->cpu[0].cur = fst_psw_ia(ipl, 8);
     }
@@ -151,7 +153,7 @@ static int get_u8(rd *r, uint8_t *b)
 static int get_psw(rd *r, uint8_t *psw, unsigned *len)
 {
     uint8_t n;
-    if (get_u8(r, &n) || n != 8 || r->end - r->p < n)
+    if (get_u8(r, &n) || (n != 8 && n != 16) || r->end - r->p < n)
         return -1;
     memcpy(psw, r->p, n);
     r->p += n;
@@ -231,9 +233,15 @@ static int code_at(fst_ms *m, uint64_t sp, uint64_t addr, uint8_t ib[6])
     return len;
 }
 
-/* The PSW with address a (BC mode: 24 bits in bytes 5-7; EC: 31 bits in 4-7, bit 32 kept). */
-static void psw_set_ia(uint8_t *psw, uint64_t a)
+/* The PSW with address a (BC mode: 24 bits in bytes 5-7; EC: 31 bits in 4-7, bit 32 kept;
+** z/Architecture: 64 bits in 8-15). */
+static void psw_set_ia(uint8_t *psw, unsigned len, uint64_t a)
 {
+    if (len == 16) {
+        for (unsigned i = 0; i < 8; i++)
+            psw[15 - i] = (uint8_t)(a >> 8 * i);
+        return;
+    }
     if (psw[1] & 0x08)
         psw[4] = (uint8_t)((psw[4] & 0x80) | ((a >> 24) & 0x7F));
     psw[5] = (uint8_t)(a >> 16);
@@ -252,8 +260,8 @@ static int one(fst_ms *m, mcpu *c, uint64_t a, uint8_t ib[6], int *len, unsigned
                              "module sent nor the program's image holds code", (unsigned long long)m->chunk_off, cpu,
                         (unsigned long long)a);
     }
-    psw_set_ia(c->psw, a);
-    fst_em_insn(m->em, c->psw, 8, m->arch, ib, *len);
+    psw_set_ia(c->psw, c->pswlen, a);
+    fst_em_insn(m->em, c->psw, (int)c->pswlen, m->arch, ib, *len);
     return 0;
 }
 
@@ -276,8 +284,9 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
     memo *mm = &m->memo[(((start >> 1) ^ (at << 19) ^ c->space) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
     if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl && mm->space == c->space && mm->gen == m->gen) {
         uint64_t end = incl ? at + mm->last_len : at;
-        if (!fst_em_seq(m->em, c->psw, 8, m->arch, start, mm->k, end, mm->last_ia, mm->last_ib, mm->last_len)) {
-            psw_set_ia(c->psw, mm->last_ia);
+        if (!fst_em_seq(m->em, c->psw, (int)c->pswlen, m->arch, start, mm->k, end, mm->last_ia, mm->last_ib,
+                        mm->last_len)) {
+            psw_set_ia(c->psw, c->pswlen, mm->last_ia);
             c->cur = end;
             if (incl) {
                 memcpy(ib, mm->last_ib, 6);
@@ -321,15 +330,16 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
     return 0;
 }
 
-static void new_psw(fst_ms *m, mcpu *c, const uint8_t *psw)
+static void new_psw(fst_ms *m, mcpu *c, const uint8_t *psw, unsigned len)
 {
-    memcpy(c->psw, psw, 8);
+    memcpy(c->psw, psw, len);
+    c->pswlen = len;
     c->have_psw = 1;
-    c->cur = fst_psw_ia(psw, 8);
+    c->cur = fst_psw_ia(psw, (int)len);
     c->base = c->cur;
-    uint32_t st = fst_psw_state(psw, 8, m->arch);
+    uint32_t st = fst_psw_state(psw, (int)len, m->arch);
     if (st & FST_ST_WAIT) {
-        fst_em_wait(m->em, 0, psw, 8);
+        fst_em_wait(m->em, 0, psw, (int)len);
         if (!(st & (FST_ST_IOMASK | FST_ST_EXTMASK)))
             fst_em_wait(m->em, 1, NULL, 0);
     }
@@ -400,13 +410,13 @@ static int copies(fst_ms *m, mcpu *c, unsigned cpu, unsigned p, uint64_t n, fst_
 static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err);
 
 /* A SIGP restart's target starts at psw: and the records it sent before that came here. */
-static int start_cpu(fst_ms *m, unsigned t, const uint8_t *psw, fst_err *err)
+static int start_cpu(fst_ms *m, unsigned t, const uint8_t *psw, unsigned pswlen, fst_err *err)
 {
     mcpu *c = &m->cpu[t];
     fst_em_cpu(m->em, t);
     uint64_t base = c->base; /* the target's stream goes on from its own last record: its
                              ** start by restart is not one of them */
-    new_psw(m, c, psw);
+    new_psw(m, c, psw, pswlen);
     c->base = base;
     uint8_t *held = c->held;
     size_t nheld = c->nheld;
@@ -555,7 +565,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             break;
         case FSTMOD_OP_SIGP:
             if (get_sv(&r, &d) || get_v(&r, &v) || get_v(&r, &v2) || get_u8(&r, &u) || get_u8(&r, &ib[0]) ||
-                (size_t)(r.end - r.p) < ib[0] || (ib[0] != 0 && ib[0] != 8))
+                (size_t)(r.end - r.p) < ib[0] || (ib[0] != 0 && ib[0] != 8 && ib[0] != 16))
                 return bad(m, &r, "a SIGP record cut short", err);
             memcpy(psw, r.p, ib[0]);
             r.p += ib[0];
@@ -565,7 +575,10 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
                 return -1;
             fst_em_sigp(m->em, (unsigned)v2, (unsigned)v, u);
             c->cur = c->base = at + (uint64_t)len;
-            if (pl == 8 && v2 < MS_MAXCPU && start_cpu(m, (unsigned)v2, psw, err))
+            if (pl && v == 0x12) { /* set architecture: this CPU's PSW in its new form */
+                new_psw(m, c, psw, pl);
+                c->base = at + (uint64_t)len;
+            } else if (pl && v2 < MS_MAXCPU && start_cpu(m, (unsigned)v2, psw, pl, err))
                 return -1;
             fst_em_cpu(m->em, cpu);
             break;
@@ -585,7 +598,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             at = c->base + (uint64_t)d;
             if (run_to(m, c, cpu, at, 0, ib, &len, err) || one(m, c, at, ib, &len, cpu, err))
                 return -1;
-            new_psw(m, c, psw);
+            new_psw(m, c, psw, pl);
             break;
         case FSTMOD_OP_LPSW:
             if (get_sv(&r, &d) || get_v(&r, &v) || get_psw(&r, psw, &pl))
@@ -595,7 +608,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
                 return -1;
             if (fst_em_wants_operand(m->em))
                 fst_em_operand(m->em, v, psw, pl);
-            new_psw(m, c, psw);
+            new_psw(m, c, psw, pl);
             break;
         case FSTMOD_OP_PGM:
             if (get_u8(&r, &u) || get_sv(&r, &d) || get_v(&r, &v) || get_u8(&r, &ib[0]) || get_psw(&r, psw, &pl))
@@ -608,12 +621,12 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
                 if (one(m, c, at, ib, &len, cpu, err))
                     return -1;
                 fst_em_pgmchk(m->em, (uint32_t)v, ilc);
-                fst_em_insn(m->em, c->psw, 8, m->arch, ib, len);
+                fst_em_insn(m->em, c->psw, (int)c->pswlen, m->arch, ib, len);
             } else {
                 fst_em_pgmchk(m->em, (uint32_t)v, ib[0]);
                 fst_em_fetch_error(m->em);
             }
-            new_psw(m, c, psw);
+            new_psw(m, c, psw, pl);
             break;
         case FSTMOD_OP_REGS:
             if (regs_op(m, c, &r))
@@ -637,7 +650,7 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (run_to(m, c, cpu, at, 0, ib, &len, err)) /* the instruction at `at` did not execute */
                 return -1;
             fst_em_intr(m->em, u, (uint32_t)v);
-            new_psw(m, c, psw);
+            new_psw(m, c, psw, pl);
             break;
         case FSTMOD_OP_CODE:
             if (code_op(m, c, &r, err))

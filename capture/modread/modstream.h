@@ -49,7 +49,8 @@
 
 typedef struct fst_ms fst_ms;
 
-/* arch: FST_ARCH_S370 (the module records S/370 only). */
+/* arch: the capture's architecture (FST_ARCH_*: what an 8-byte PSW is; a 16-byte one is
+** z/Architecture, after a SIGP set architecture). */
 fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch);
 void fst_ms_free(fst_ms *m);
 /* The next n bytes of the stream, in any pieces. */

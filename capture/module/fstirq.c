@@ -61,3 +61,7 @@ static void interpose(REGS *regs, int cls, perform_fn *real, const char *name)
 
 INTERPOSE(s370, external, 2)
 INTERPOSE(s370, io, 1)
+INTERPOSE(s390, external, 2)
+INTERPOSE(s390, io, 1)
+INTERPOSE(z900, external, 2)
+INTERPOSE(z900, io, 1)

@@ -286,14 +286,20 @@ static uint64_t at_of(REGS *regs, uint8_t op, uint64_t *fall)
     return ia;
 }
 
-/* The 8- or 16-byte new PSW at `off` of the CPU's PSA (S/370, ESA/390: 8 bytes). */
-static unsigned psa_psw(REGS *regs, unsigned off, uint8_t *psw)
+/* The PSA's PSW slots: S/370 and ESA/390 (8 bytes each), z/Architecture (16). */
+enum { PSA_RESTART, PSA_EXT_NEW, PSA_SVC_NEW, PSA_PGM_NEW, PSA_IO_NEW, PSA_EXT_OLD, PSA_IO_OLD };
+static const uint16_t psa_esa[] = { 0x000, 0x058, 0x060, 0x068, 0x078, 0x018, 0x038 };
+static const uint16_t psa_z[] = { 0x1A0, 0x1B0, 0x1C0, 0x1D0, 0x1F0, 0x130, 0x170 };
+
+/* The PSW in the CPU's PSA slot (PSA_*) for the architecture it runs in: its length. */
+static unsigned psa_psw(REGS *regs, unsigned slot, uint8_t *psw)
 {
     uint64_t px = regs->PX_G;
-    if (px + off + 8 > sysblk.mainsize)
+    unsigned z = regs->arch_mode == FST_A900, len = z ? 16 : 8, off = z ? psa_z[slot] : psa_esa[slot];
+    if (px + off + len > sysblk.mainsize)
         return 0;
-    memcpy(psw, regs->mainstor + px + off, 8);
-    return 8;
+    memcpy(psw, regs->mainstor + px + off, len);
+    return len;
 }
 
 /* The PSW now in force, architected (Hercules' copy_psw), its address the next one. */
@@ -444,7 +450,7 @@ static uint64_t space_of(REGS *regs, int dat)
 
 static int dat_on(REGS *regs)
 {
-    return ECMODE(&regs->psw) && (regs->psw.sysmask & PSW_DATMODE);
+    return (regs->arch_mode != FST_A370 || ECMODE(&regs->psw)) && (regs->psw.sysmask & PSW_DATMODE);
 }
 
 /* Where the 2K halves of page pg of space sp are in main storage: 0, or -1 for a half that
@@ -685,6 +691,15 @@ static void __attribute__((noinline)) code_slow(cpubuf *c, REGS *regs, uint64_t 
         c->said_space = sp;
         c->ck_epoch = c->ck_cmp = 0;
     }
+    if (sp && regs->arch_mode != FST_A370) {
+        /* DAT of ESA/390 and z/Architecture is not read: no page is sent, and the reader
+        ** stops at the first instruction it cannot find, naming it (docs/module.md) */
+        static int said;
+        if (!said++)
+            logmsg("HHCFS005W fst module: DAT under ESA/390 or z/Architecture: its code pages are not sent\n");
+        room(c, regs, 256);
+        return;
+    }
     if (e - s > 16 * FSTMOD_PAGE) /* not a run from the last op (the first one): its end */
         s = e > 6 ? e - 6 : 0;
     for (uint64_t pg = s / FSTMOD_PAGE; pg <= (e - 1) / FSTMOD_PAGE; pg++) {
@@ -850,12 +865,8 @@ static void taken(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 ** routines leave aip and AIV alone: a branch that fell through advanced ip by its length
 ** and left aie set (the fast way out); one taken either moved ip in the page or, to
 ** another page or under EX, set the PSW's address and cleared aie. */
-static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
+static inline void branched(REGS *regs, BYTE *ip0, unsigned ilc, uint64_t am)
 {
-    BYTE *ip0 = regs->ip;
-    uint64_t am = amask(regs);
-    unsigned ilc = ilc_of(inst[0]);
-    FST_ORIG1(inst)(inst, regs);
     if (likely(regs->ip == ip0 + ilc && regs->aie != NULL))
         return;
     uint64_t ia0 = (regs->AIV_G + (uint64_t)((uintptr_t)ip0 - (uintptr_t)regs->aip)) & am;
@@ -866,9 +877,34 @@ static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
         taken(regs, at, to, fall);
 }
 
-/* The address a PSW says (8 bytes: BC mode 24 bits, EC mode 31). */
+/* A branching instruction of one byte's opcode (BC, BCR, BCT, BAL, BAS, BXH, ...). */
+static void ATTR_REGPARM(2) w_branch(BYTE inst[], REGS *regs)
+{
+    BYTE *ip0 = regs->ip;
+    uint64_t am = amask(regs);
+    FST_ORIG1(inst, regs)(inst, regs);
+    branched(regs, ip0, ilc_of(inst[0]), am);
+}
+
+/* One whose opcode has a second part (BRC, BRAS, BRCT, BRCL, BRASL, BCTG, BXHG, compare
+** and branch, ...): the same, its routine found in the table of that part. */
+static void ATTR_REGPARM(2) w_branchx(BYTE inst[], REGS *regs)
+{
+    BYTE *ip0 = regs->ip;
+    uint64_t am = amask(regs);
+    FST_ORIGX(inst, regs)(inst, regs);
+    branched(regs, ip0, ilc_of(inst[0]), am);
+}
+
+/* The address a PSW says (8 bytes: BC mode 24 bits, EC mode and ESA/390 31; 16 bytes: 64). */
 static uint64_t psw_addr(const uint8_t *psw, unsigned len)
 {
+    if (len == 16) {
+        uint64_t a = 0;
+        for (unsigned i = 8; i < 16; i++)
+            a = a << 8 | psw[i];
+        return a;
+    }
     if (len != 8)
         return 0;
     uint64_t a = (uint64_t)(psw[4] & 0x7F) << 24 | (uint64_t)psw[5] << 16 | (uint64_t)psw[6] << 8 | psw[7];
@@ -881,7 +917,7 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
     uint8_t psw[16];
-    unsigned len = psa_psw(regs, 0x60, psw);
+    unsigned len = psa_psw(regs, PSA_SVC_NEW, psw);
     cpubuf *c = buf_of(regs);
     code_check(c, regs, dat_on(regs), c->last, fall);
     c->b[c->n++] = FSTMOD_OP_SVC;
@@ -892,7 +928,7 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
     put_regs(c, regs);
     if (wait_psw(psw, len))
         flush_cpu(regs->cpuad % FSTMOD_NCPU);
-    FST_ORIG1(inst)(inst, regs);
+    FST_ORIG1(inst, regs)(inst, regs);
 }
 
 static __thread int pgm_seen; /* a program interruption came while a wrapped routine ran */
@@ -935,12 +971,13 @@ static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t o
 static uint64_t operand_of(const BYTE inst[], REGS *regs)
 {
     unsigned b2 = inst[2] >> 4, d2 = ((unsigned)inst[2] & 0xF) << 8 | inst[3];
-    return ((b2 ? regs->GR_L(b2) : 0) + d2) & amask(regs);
+    return ((b2 ? regs->GR_G(b2) : 0) + d2) & amask(regs);
 }
 
 /* An instruction run under the module's own setjmp (below): what its record needs. */
 typedef struct done {
     uint8_t op, r1r3;
+    int lpsw;           /* LPSW or LPSWE: the operand goes into the record */
     int dat;            /* DAT was on for the run up to it (code pages: its space) */
     unsigned cpad;      /* SIGP: the CPU it addresses (R3, read before it ran) */
     uint64_t at, fall, operand;
@@ -971,7 +1008,7 @@ static void record_done(REGS *regs, const done *d)
     else if (d->op == 0xAE)
         sigp_record(regs, d);
     else
-        psw_record(regs, d->op, d->at, d->op == 0x82, d->operand, d->dat, d->fall);
+        psw_record(regs, d->op, d->at, d->lpsw, d->operand, d->dat, d->fall);
 }
 
 /* An instruction that may end with a longjmp to the CPU's instruction loop
@@ -985,7 +1022,7 @@ static void run_recorded(BYTE inst[], REGS *regs, const done *d)
     pgm_seen = 0;
     volatile int rc = setjmp(regs->progjmp);
     if (rc == 0) {
-        FST_ORIG1(inst)(inst, regs);
+        FST_ORIGX(inst, regs)(inst, regs);
         memcpy(regs->progjmp, saved, sizeof saved);
         if (!pgm_seen)
             record_done(regs, d);
@@ -997,12 +1034,12 @@ static void run_recorded(BYTE inst[], REGS *regs, const done *d)
     longjmp(regs->progjmp, rc);
 }
 
-/* An instruction that loads or changes the PSW (LPSW: its operand recorded too). */
+/* An instruction that loads or changes the PSW (LPSW, LPSWE: its operand recorded too). */
 static void ATTR_REGPARM(2) w_pswop(BYTE inst[], REGS *regs)
 {
-    done d = { .op = inst[0], .dat = dat_on(regs) };
+    done d = { .op = inst[0], .dat = dat_on(regs), .lpsw = inst[0] == 0x82 || (inst[0] == 0xB2 && inst[1] == 0xB2) };
     d.at = at_of(regs, inst[0], &d.fall);
-    if (inst[0] == 0x82)
+    if (d.lpsw)
         d.operand = operand_of(inst, regs);
     run_recorded(inst, regs, &d);
 }
@@ -1023,7 +1060,7 @@ static void __attribute__((noinline)) lmstm_record(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall), operand = operand_of(inst, regs);
     int dat = dat_on(regs);
-    FST_ORIG1(inst)(inst, regs);   /* a program interruption in it: no record (longjmp) */
+    FST_ORIG1(inst, regs)(inst, regs);   /* a program interruption in it: no record (longjmp) */
     cpubuf *c = buf_of(regs);
     code_check(c, regs, dat, c->last, fall);
     c->b[c->n++] = FSTMOD_OP_OPND;
@@ -1039,7 +1076,7 @@ static void __attribute__((noinline)) lmstm_record(BYTE inst[], REGS *regs)
 static void ATTR_REGPARM(2) w_lmstm(BYTE inst[], REGS *regs)
 {
     if (PROBSTATE(&regs->psw) || ((unsigned)((inst[1] & 0xF) - (inst[1] >> 4)) & 15) != 15 || regs->execflag)
-        FST_ORIG1(inst)(inst, regs);
+        FST_ORIG1(inst, regs)(inst, regs);
     else
         lmstm_record(inst, regs);
 }
@@ -1050,7 +1087,7 @@ static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
     int dat = dat_on(regs);
-    FST_ORIG2(inst)(inst, regs);
+    FST_ORIGX(inst, regs)(inst, regs);
     psw_record(regs, inst[0], at, 0, 0, dat, fall);
 }
 
@@ -1058,7 +1095,7 @@ static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 ** path of code_check remembers ends. */
 static void ATTR_REGPARM(2) w_ptlb(BYTE inst[], REGS *regs)
 {
-    FST_ORIG2(inst)(inst, regs);
+    FST_ORIGX(inst, regs)(inst, regs);
     code_epoch++;
 }
 
@@ -1073,7 +1110,9 @@ static void sigp_record(REGS *regs, const done *d)
     uint8_t psw[16];
     unsigned len = 0, cc = regs->psw.cc, order = (unsigned)(d->operand & 0xFF);
     if (order == 6 && cc == 0 && d->cpad < FST_MAXCPU && sysblk.regs[d->cpad])
-        len = psa_psw(sysblk.regs[d->cpad], 0x00, psw);
+        len = psa_psw(sysblk.regs[d->cpad], PSA_RESTART, psw);
+    else if (order == 0x12 && cc == 0) /* set architecture: this CPU's PSW now, in its new form */
+        len = cur_psw(regs, psw);
     cpubuf *c = buf_of(regs);
     code_check(c, regs, d->dat, c->last, d->fall);
     c->b[c->n++] = FSTMOD_OP_SIGP;
@@ -1101,7 +1140,7 @@ static void ATTR_REGPARM(2) w_sigp(BYTE inst[], REGS *regs)
 static void *pgm_hook(REGS *regs, int pcode)
 {
     REGS *r = sysblk.regs[regs->cpuad];
-    if (!r || r->arch_mode != FST_A370)
+    if (!r)
         return NULL;
     pgm_seen = 1;
     unsigned ilc = r->psw.zeroilc ? 0 : r->psw.ilc;
@@ -1113,7 +1152,7 @@ static void *pgm_hook(REGS *regs, int pcode)
     } else /* ip is where the instruction left it (past it), whether or not IA was backed up */
         at = (ip_ia(r) - ilc) & amask(r);
     uint8_t psw[16];
-    unsigned len = psa_psw(r, 0x68, psw);
+    unsigned len = psa_psw(r, PSA_PGM_NEW, psw);
     cpubuf *c = buf_of(r);
     code_check(c, r, dat_on(r), c->last, flags ? at + ilc : at);
     c->b[c->n++] = FSTMOD_OP_PGM;
@@ -1134,21 +1173,28 @@ static void *pgm_hook(REGS *regs, int pcode)
 ** the new one are in the PSA; the code is what Hercules stored (psw.intcode). */
 static void irq_record(REGS *regs, int cls)
 {
-    if (regs->arch_mode != FST_A370)
-        return;
     uint8_t oldp[16], newp[16];
-    unsigned ol = psa_psw(regs, cls == 2 ? 0x18 : 0x38, oldp), nl = psa_psw(regs, cls == 2 ? 0x58 : 0x78, newp);
+    unsigned ol = psa_psw(regs, cls == 2 ? PSA_EXT_OLD : PSA_IO_OLD, oldp);
+    unsigned nl = psa_psw(regs, cls == 2 ? PSA_EXT_NEW : PSA_IO_NEW, newp);
     if (!ol || !nl)
         return;
     uint64_t at = psw_addr(oldp, ol);
     cpubuf *c = buf_of(regs);
-    code_check(c, regs, (oldp[1] & 0x08) && (oldp[0] & PSW_DATMODE), c->last, at); /* at did not execute */
+    int dat = (ol == 16 || (oldp[1] & 0x08)) && (oldp[0] & PSW_DATMODE);
+    code_check(c, regs, dat, c->last, at); /* at did not execute */
     c->b[c->n++] = FSTMOD_OP_INTR;
     c->b[c->n++] = (uint8_t)cls;
     put_sv(c, (int64_t)(at - c->last));
-    /* the code: BC mode in the old PSW's bytes 2-3; EC mode at PSA 86 (external) or BA (I/O) */
+    /* the code: BC mode in the old PSW's bytes 2-3; EC mode at PSA 86 (external) or BA (I/O);
+    ** ESA/390 and z/Architecture: external at 86, I/O the subsystem-identification word at B8 */
     uint64_t code = (uint64_t)oldp[2] << 8 | oldp[3];
-    if (oldp[1] & 0x08) {
+    if (regs->arch_mode != FST_A370) {
+        uint64_t a = regs->PX_G + (cls == 2 ? 0x86 : 0xB8);
+        unsigned n = cls == 2 ? 2 : 4;
+        code = 0;
+        for (unsigned i = 0; i < n && a + n <= sysblk.mainsize; i++)
+            code = code << 8 | regs->mainstor[a + i];
+    } else if (oldp[1] & 0x08) {
         uint64_t a = regs->PX_G + (cls == 2 ? 0x86 : 0xBA);
         code = a + 2 <= sysblk.mainsize ? (uint64_t)regs->mainstor[a] << 8 | regs->mainstor[a + 1] : 0;
     }
@@ -1162,14 +1208,47 @@ static void irq_record(REGS *regs, int cls)
 
 /* ---- loading ---- */
 
-static const uint8_t branch370[] = { 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x0D, 0x45, 0x46, 0x47, 0x4D, 0x86, 0x87 };
-static const uint8_t pswop370[] = { 0x80, 0x82, 0xAC, 0xAD };
-static const uint8_t lmstm370[] = { 0x90, 0x98 };
+/* What the module wraps, per architecture (bit 0 S/370, 1 ESA/390, 2 z/Architecture): the
+** instruction (op1, and op2 its second part: fstmod_herc.h fst_opx) and its wrapper. */
+typedef struct wrap {
+    uint8_t archs, op1, op2;
+    void (ATTR_REGPARM(2) *f)(BYTE inst[], REGS *regs);
+} wrap;
+enum { A_S = 1, A_E = 2, A_Z = 4, A_EZ = 6, A_ALL = 7 };
 
-static void set370(uint8_t op, fst_ifn f)
-{
-    fst_patch1(op, f);
-}
+static const wrap wraps[] = {
+    /* branches: BALR, BCTR, BCR, BASR, BAL, BCT, BC, BAS, BXH, BXLE (S/370: BSM, BASSM too) */
+    { A_ALL, 0x05, 0, w_branch }, { A_ALL, 0x06, 0, w_branch }, { A_ALL, 0x07, 0, w_branch },
+    { A_ALL, 0x0D, 0, w_branch }, { A_ALL, 0x45, 0, w_branch }, { A_ALL, 0x46, 0, w_branch },
+    { A_ALL, 0x47, 0, w_branch }, { A_ALL, 0x4D, 0, w_branch }, { A_ALL, 0x86, 0, w_branch },
+    { A_ALL, 0x87, 0, w_branch }, { A_S, 0x0B, 0, w_branch }, { A_S, 0x0C, 0, w_branch },
+    /* BRXH, BRXLE; BRC, BRAS, BRCT, BRCTG; BRCL, BRASL; BRCTH; BCTGR; BCTG, BIC; BXHG, BXLEG */
+    { A_EZ, 0x84, 0, w_branch }, { A_EZ, 0x85, 0, w_branch },
+    { A_EZ, 0xA7, 0x4, w_branchx }, { A_EZ, 0xA7, 0x5, w_branchx }, { A_EZ, 0xA7, 0x6, w_branchx },
+    { A_Z, 0xA7, 0x7, w_branchx }, { A_EZ, 0xC0, 0x4, w_branchx }, { A_EZ, 0xC0, 0x5, w_branchx },
+    { A_Z, 0xCC, 0x6, w_branchx }, { A_Z, 0xB9, 0x46, w_branchx }, { A_Z, 0xE3, 0x46, w_branchx },
+    { A_Z, 0xE3, 0x47, w_branchx }, { A_Z, 0xEB, 0x44, w_branchx }, { A_Z, 0xEB, 0x45, w_branchx },
+    /* BRXHG, BRXLG; compare and branch (relative): CGRJ, CLGRJ, CRJ, CLRJ, CGIJ, CLGIJ, CIJ,
+    ** CLIJ, CGRB, CLGRB, CRB, CLRB, CGIB, CLGIB, CIB, CLIB */
+    { A_Z, 0xEC, 0x44, w_branchx }, { A_Z, 0xEC, 0x45, w_branchx },
+    { A_EZ, 0xEC, 0x64, w_branchx }, { A_EZ, 0xEC, 0x65, w_branchx }, { A_EZ, 0xEC, 0x76, w_branchx },
+    { A_EZ, 0xEC, 0x77, w_branchx }, { A_EZ, 0xEC, 0x7C, w_branchx }, { A_EZ, 0xEC, 0x7D, w_branchx },
+    { A_EZ, 0xEC, 0x7E, w_branchx }, { A_EZ, 0xEC, 0x7F, w_branchx }, { A_EZ, 0xEC, 0xE4, w_branchx },
+    { A_EZ, 0xEC, 0xE5, w_branchx }, { A_EZ, 0xEC, 0xF6, w_branchx }, { A_EZ, 0xEC, 0xF7, w_branchx },
+    { A_EZ, 0xEC, 0xFC, w_branchx }, { A_EZ, 0xEC, 0xFD, w_branchx }, { A_EZ, 0xEC, 0xFE, w_branchx },
+    { A_EZ, 0xEC, 0xFF, w_branchx },
+    /* what loads or changes the PSW: SSM, LPSW, STNSM, STOSM, SPKA; LPSWE, BSM and BASSM
+    ** (the addressing mode), SAM24, SAM31, SAM64, SACF, PR, PC, PT, BAKR */
+    { A_ALL, 0x80, 0, w_pswop }, { A_ALL, 0x82, 0, w_pswop }, { A_ALL, 0xAC, 0, w_pswop },
+    { A_ALL, 0xAD, 0, w_pswop }, { A_ALL, 0xB2, 0x0A, w_spka },
+    { A_EZ, 0xB2, 0xB2, w_pswop }, { A_EZ, 0x0B, 0, w_pswop }, { A_EZ, 0x0C, 0, w_pswop },
+    { A_EZ, 0x01, 0x0C, w_pswop }, { A_EZ, 0x01, 0x0D, w_pswop }, { A_EZ, 0x01, 0x0E, w_pswop },
+    { A_EZ, 0xB2, 0x79, w_pswop }, { A_EZ, 0x01, 0x01, w_pswop }, { A_EZ, 0xB2, 0x18, w_pswop },
+    { A_EZ, 0xB2, 0x28, w_pswop }, { A_EZ, 0xB2, 0x40, w_pswop },
+    /* task evidence and the rest: LM, STM, LCTL, SVC, SIGP, PTLB */
+    { A_ALL, 0x90, 0, w_lmstm }, { A_ALL, 0x98, 0, w_lmstm }, { A_ALL, 0xB7, 0, w_lctl },
+    { A_ALL, 0x0A, 0, w_svc }, { A_ALL, 0xAE, 0, w_sigp }, { A_ALL, 0xB2, 0x0D, w_ptlb },
+};
 
 static void hello(const char *op_text, int refuse)
 {
@@ -1198,8 +1277,6 @@ static void start(void)
     if (sysblk.regs_copy_len != (int)offsetof(REGS, regs_copy_end))
         snprintf(why, sizeof why, "REGS differs from the headers the module was built with (regs_copy_len %d, "
                  "expected %d)", sysblk.regs_copy_len, (int)offsetof(REGS, regs_copy_end));
-    else if (sysblk.arch_mode != FST_A370)
-        snprintf(why, sizeof why, "ARCHMODE is not S/370: the module records S/370 only");
     else if (getenv(FSTMOD_ENV_REFUSE))
         snprintf(why, sizeof why, "refused as asked by " FSTMOD_ENV_REFUSE " (a test of the fallback)");
     else
@@ -1216,17 +1293,11 @@ static void start(void)
     snprintf(text, sizeof text, FST_HERC_NAME " 2 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
              sizeof(SYSBLK), irq ? "seen" : "unseen");
     hello(text, 0);
-    for (size_t i = 0; i < sizeof branch370; i++)
-        set370(branch370[i], w_branch);
-    for (size_t i = 0; i < sizeof pswop370; i++)
-        set370(pswop370[i], w_pswop);
-    for (size_t i = 0; i < sizeof lmstm370; i++)
-        set370(lmstm370[i], w_lmstm);
-    set370(0xB7, w_lctl);
-    set370(0x0A, w_svc);
-    set370(0xAE, w_sigp);
-    fst_patch2(0xB2, 0x0A, w_spka);
-    fst_patch2(0xB2, 0x0D, w_ptlb);
+    static const int arch[3] = { FST_A370, FST_A390, FST_A900 };
+    for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++)
+        for (unsigned a = 0; a < 3; a++)
+            if (wraps[i].archs >> a & 1)
+                fst_patch(arch[a], wraps[i].op1, wraps[i].op2, wraps[i].f);
     fst_patch_done();
     patched = 1;
 }

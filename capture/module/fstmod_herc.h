@@ -4,10 +4,10 @@
 ** Hercules 4.x (lib/fst-hercules4.so, FST_HERC4 defined: built against the 4.9 sources).
 ** Included after Hercules' own headers, by fstmod.c only.
 **
-** Opcode tables. fst_patch1 (a one-byte opcode) and fst_patch2 (a two-byte one) put a
-** wrapper in, keeping what was there for the wrapper to call (FST_ORIG1, FST_ORIG2 of the
-** instruction); fst_patch_done makes the CPUs use the tables; fst_unpatch puts it all
-** back. 3.13: a global table per opcode and architecture (opcode_table, opcode_b2xx) that
+** Opcode tables. fst_patch(arch, op1, op2, f) puts a wrapper in for one instruction of one
+** architecture (S/370, ESA/390, z/Architecture), keeping what was there for the wrapper to
+** call (FST_ORIG1 of a one-byte opcode, FST_ORIGX of any); fst_patch_done makes the CPUs
+** use the tables; fst_unpatch puts it all back. 3.13: a global table per opcode and architecture (opcode_table, opcode_b2xx) that
 ** each CPU copies into its REGS when it starts, and again at copy_opcode_tables(), which
 ** fst_patch_done calls before copying it into every CPU there is. 4.x: one runtime table
 ** per architecture, indexed by the first two bytes, that every CPU's REGS points into
@@ -23,110 +23,208 @@
 #ifndef FSTMOD_HERC_H
 #define FSTMOD_HERC_H
 
+/* The opcode tables an instruction's routine is found in: by its first byte alone (K1), or
+** then by a second part (fst_opx: byte 1's low nibble for A7, C0 and CC; byte 1 for 01,
+** B2 and B9; byte 5 for E3, EB and EC). */
+enum { FST_K1, FST_KA7, FST_KC0, FST_KCC, FST_K01, FST_KB2, FST_KB9, FST_KE3, FST_KEB, FST_KEC, FST_NK };
+
+static inline unsigned fst_kind(uint8_t op1)
+{
+    switch (op1) {
+    case 0xA7: return FST_KA7;
+    case 0xC0: return FST_KC0;
+    case 0xCC: return FST_KCC;
+    case 0x01: return FST_K01;
+    case 0xB2: return FST_KB2;
+    case 0xB9: return FST_KB9;
+    case 0xE3: return FST_KE3;
+    case 0xEB: return FST_KEB;
+    case 0xEC: return FST_KEC;
+    default: return FST_K1;
+    }
+}
+
+static inline unsigned fst_opx(const BYTE *inst)
+{
+    switch (fst_kind(inst[0])) {
+    case FST_KA7: case FST_KC0: case FST_KCC: return inst[1] & 0x0F;
+    case FST_K01: case FST_KB2: case FST_KB9: return inst[1];
+    case FST_KE3: case FST_KEB: case FST_KEC: return inst[5];
+    default: return inst[0];
+    }
+}
+
 #ifdef FST_HERC4
 typedef INSTR_FUNC fst_ifn;
 #define FST_A370 ARCH_370_IDX
+#define FST_A390 ARCH_390_IDX
 #define FST_A900 ARCH_900_IDX
 #define FST_HERC_NAME "fst-hercules4"
 #define FST_MAXCPU MAX_CPU_ENGS
 
-/* 4.x's S/370 runtime table, indexed by the instruction's first two bytes (a BC's mask
-** selects one of several routines, OPTION_OPTINST): its address, from Hercules' own
-** init_regs_runtime_opcode_pointers on a REGS of ours (the table is static in opcode.c). */
-static fst_ifn fst_orig[256 * 256];   /* what the module replaced, by the same index */
-#define FST_ORIG1(inst) fst_orig[(inst)[0] << 8 | (inst)[1]]
-#define FST_ORIG2(inst) fst_orig[(inst)[0] << 8 | (inst)[1]]
+/* 4.x's runtime tables, per architecture: one indexed by the instruction's first two bytes
+** (a BC's mask selects one of several routines, OPTION_OPTINST), and for E3, EB and EC one
+** by byte 5 (E3 has two: E3_0 for the optimised LG and STG): their addresses, from
+** Hercules' own init_regs_runtime_opcode_pointers on a REGS of ours (the tables are static
+** in opcode.c). fst_orig keeps what the module replaced, by the same indexes. */
+enum { FST_T2, FST_TE3, FST_TE3_0, FST_TEB, FST_TEC, FST_NT };
+static fst_ifn fst_orig[3][256 * 256];
+static fst_ifn fst_origx[FST_NT][3][256];
+static fst_ifn *fst_tab[FST_NT][3];
+#define FST_ORIG1(inst, regs) fst_orig[(regs)->arch_mode][(inst)[0] << 8 | (inst)[1]]
 
-static fst_ifn *fst_table(void)
+static inline fst_ifn fst_origx_of(const BYTE *inst, const REGS *regs)
 {
-    static fst_ifn *t;
-    if (!t) {
-        REGS *r = calloc(1, sizeof *r);
-        if (!r)
-            abort();
-        init_regs_runtime_opcode_pointers(r);
-        t = (fst_ifn *)r->s370_runtime_opcode_xxxx;
-        free(r);
+    switch (inst[0]) {
+    case 0xE3: return fst_origx[FST_TE3][regs->arch_mode][inst[5]];
+    case 0xEB: return fst_origx[FST_TEB][regs->arch_mode][inst[5]];
+    case 0xEC: return fst_origx[FST_TEC][regs->arch_mode][inst[5]];
+    default: return FST_ORIG1(inst, regs);
     }
-    return t;
+}
+#define FST_ORIGX(inst, regs) fst_origx_of(inst, regs)
+
+#if defined(OPTION_OPTINST) && !defined(OPTION_NO_E3_OPTINST)
+#define FST_TAB_E3_0(a, pre) fst_tab[FST_TE3_0][a] = (fst_ifn *)r->pre##_runtime_opcode_e3_0______xx;
+#else
+#define FST_TAB_E3_0(a, pre)
+#endif
+
+static void fst_tables(void)
+{
+    if (fst_tab[FST_T2][0])
+        return;
+    REGS *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    init_regs_runtime_opcode_pointers(r);
+#define FST_TABS(a, pre)                                                   \
+    fst_tab[FST_T2][a] = (fst_ifn *)r->pre##_runtime_opcode_xxxx;          \
+    fst_tab[FST_TE3][a] = (fst_ifn *)r->pre##_runtime_opcode_e3________xx; \
+    FST_TAB_E3_0(a, pre)                                                    \
+    fst_tab[FST_TEB][a] = (fst_ifn *)r->pre##_runtime_opcode_eb________xx; \
+    fst_tab[FST_TEC][a] = (fst_ifn *)r->pre##_runtime_opcode_ec________xx;
+    FST_TABS(ARCH_370_IDX, s370)
+    FST_TABS(ARCH_390_IDX, s390)
+    FST_TABS(ARCH_900_IDX, z900)
+#undef FST_TABS
+    free(r);
 }
 
-static void fst_patch_at(unsigned i, fst_ifn f)
+static void fst_patch_at(fst_ifn *orig, fst_ifn *t, unsigned i, fst_ifn f)
 {
-    fst_ifn *t = fst_table();
-    if (!fst_orig[i])
-        fst_orig[i] = t[i];
+    if (!t)
+        return;
+    if (!orig[i])
+        orig[i] = t[i];
     t[i] = f;
 }
 
-/* A one-byte opcode: every routine its second bytes select. */
-static void fst_patch1(uint8_t op, fst_ifn f)
+/* The instruction op1 (op2: its second part, fst_opx) of architecture a: every routine
+** that may run it (a one-byte opcode: those of all its second bytes; A7x, C0x, CCx: of
+** all 16 values of byte 1's high nibble). */
+static void fst_patch(int a, uint8_t op1, uint8_t op2, fst_ifn f)
 {
+    fst_tables();
+    unsigned k = fst_kind(op1);
+    if (k == FST_KE3 || k == FST_KEB || k == FST_KEC) {
+        unsigned t = k == FST_KE3 ? FST_TE3 : k == FST_KEB ? FST_TEB : FST_TEC;
+        fst_patch_at(fst_origx[t][a], fst_tab[t][a], op2, f);
+        if (k == FST_KE3) /* the same routine, for E3 instructions with the optimised LG's first byte */
+            fst_patch_at(fst_origx[FST_TE3_0][a], fst_tab[FST_TE3_0][a], op2, f);
+        return;
+    }
     for (unsigned j = 0; j < 256; j++)
-        fst_patch_at((unsigned)op << 8 | j, f);
-}
-
-static void fst_patch2(uint8_t op1, uint8_t op2, fst_ifn f)
-{
-    fst_patch_at((unsigned)op1 << 8 | op2, f);
+        if (k == FST_K1 || ((k == FST_KA7 || k == FST_KC0 || k == FST_KCC) ? (j & 15) == op2 : j == op2))
+            fst_patch_at(fst_orig[a], fst_tab[FST_T2][a], (unsigned)op1 << 8 | j, f);
 }
 
 static void fst_patch_done(void) {}
 
 static void fst_unpatch(void)
 {
-    fst_ifn *t = fst_table();
-    for (unsigned i = 0; i < 256 * 256; i++)
-        if (fst_orig[i]) {
-            t[i] = fst_orig[i];
-            fst_orig[i] = NULL;
-        }
+    for (unsigned a = 0; a < 3; a++) {
+        for (unsigned i = 0; i < 256 * 256; i++)
+            if (fst_orig[a][i]) {
+                fst_tab[FST_T2][a][i] = fst_orig[a][i];
+                fst_orig[a][i] = NULL;
+            }
+        for (unsigned t = FST_TE3; t < FST_NT; t++)
+            for (unsigned i = 0; i < 256; i++)
+                if (fst_origx[t][a][i]) {
+                    fst_tab[t][a][i] = fst_origx[t][a][i];
+                    fst_origx[t][a][i] = NULL;
+                }
+    }
 }
 #else
 typedef zz_func fst_ifn;
 #define FST_A370 ARCH_370
+#define FST_A390 ARCH_390
 #define FST_A900 ARCH_900
 #define FST_HERC_NAME "fst-hercules313"
 #define FST_MAXCPU MAX_CPU_ENGINES
 
-/* 3.13's global tables: one routine a one-byte opcode (opcode_table), B2xx's apart. */
-static fst_ifn fst_orig[256], fst_origb2[256];
-#define FST_ORIG1(inst) fst_orig[(inst)[0]]
-#define FST_ORIG2(inst) fst_origb2[(inst)[1]]
+/* 3.13's global tables, [opcode][architecture], exported: opcode_table (one byte) and one
+** per second part (A7 and C0, CC by byte 1's low nibble). copy_opcode_tables() copies them
+** into the tables the CPUs use: its one-byte tables, which each CPU copies into its REGS
+** (fst_patch_done copies them into every CPU there is), and the others, which the CPUs
+** point to. fst_orig keeps what the module replaced. */
+static fst_ifn fst_orig[3][256];
+static fst_ifn fst_origx[FST_NK][3][256];
+#define FST_ORIG1(inst, regs) fst_orig[(regs)->arch_mode][(inst)[0]]
+#define FST_ORIGX(inst, regs) fst_origx[fst_kind((inst)[0])][(regs)->arch_mode][fst_opx(inst)]
 
-static void fst_patch1(uint8_t op, fst_ifn f)
+static zz_func (*fst_gtab(unsigned k))[GEN_MAXARCH]
 {
-    if (!fst_orig[op])
-        fst_orig[op] = opcode_table[op][ARCH_370];
-    opcode_table[op][ARCH_370] = f;
+    switch (k) {
+    case FST_KA7: return opcode_a7xx;
+    case FST_KC0: return opcode_c0xx;
+    case FST_KCC: return opcode_ccxx;
+    case FST_K01: return opcode_01xx;
+    case FST_KB2: return opcode_b2xx;
+    case FST_KB9: return opcode_b9xx;
+    case FST_KE3: return opcode_e3xx;
+    case FST_KEB: return opcode_ebxx;
+    case FST_KEC: return opcode_ecxx;
+    default: return opcode_table;
+    }
 }
 
-/* B2xx only (the module wraps SPKA, B20A). */
-static void fst_patch2(uint8_t op1, uint8_t op2, fst_ifn f)
+static void fst_patch(int a, uint8_t op1, uint8_t op2, fst_ifn f)
 {
-    (void)op1;
-    if (!fst_origb2[op2])
-        fst_origb2[op2] = opcode_b2xx[op2][ARCH_370];
-    opcode_b2xx[op2][ARCH_370] = f;
+    unsigned k = fst_kind(op1), i = k == FST_K1 ? op1 : op2;
+    fst_ifn *orig = k == FST_K1 ? &fst_orig[a][i] : &fst_origx[k][a][i];
+    zz_func (*t)[GEN_MAXARCH] = fst_gtab(k);
+    if (!*orig)
+        *orig = t[i][a];
+    t[i][a] = f;
+    if (k == FST_K1) /* FST_ORIGX of a one-byte opcode */
+        fst_origx[FST_K1][a][i] = *orig;
 }
 
 static void fst_patch_done(void)
 {
     copy_opcode_tables();
     for (int i = 0; i < MAX_CPU_ENGINES; i++)
-        if (sysblk.regs[i])
+        if (sysblk.regs[i]) {
             memcpy(sysblk.regs[i]->s370_opcode_table, s370_opcode_table, 256 * sizeof(zz_func));
+            memcpy(sysblk.regs[i]->s390_opcode_table, s390_opcode_table, 256 * sizeof(zz_func));
+            memcpy(sysblk.regs[i]->z900_opcode_table, z900_opcode_table, 256 * sizeof(zz_func));
+        }
 }
 
 static void fst_unpatch(void)
 {
-    for (unsigned i = 0; i < 256; i++) {
-        if (fst_orig[i])
-            opcode_table[i][ARCH_370] = fst_orig[i];
-        if (fst_origb2[i])
-            opcode_b2xx[i][ARCH_370] = fst_origb2[i];
-        fst_orig[i] = fst_origb2[i] = NULL;
-    }
+    for (unsigned k = 0; k < FST_NK; k++)
+        for (unsigned a = 0; a < 3; a++)
+            for (unsigned i = 0; i < 256; i++) {
+                fst_ifn *orig = k == FST_K1 ? &fst_orig[a][i] : &fst_origx[k][a][i];
+                if (*orig)
+                    fst_gtab(k)[i][a] = *orig;
+                *orig = NULL;
+                fst_origx[k][a][i] = NULL;
+            }
     fst_patch_done();
 }
 #endif
