@@ -28,9 +28,11 @@
 ** run time (sysblk.regs_copy_len against its own offsetof(REGS, regs_copy_end)), and then
 ** refuses in its first chunk (FSTMOD_OP_REFUSE, with the reason) and patches nothing.
 **
-** Limits (capture/modread/modstream.h says what fst does with them): S/370 only (the other
-** architectures' opcodes are not wrapped: the module refuses an ESA/390 or z/Arch
-** configuration); external and I/O interruptions have no hook in 3.13: they are recorded
+** Architectures: S/370, ESA/390 and z/Architecture, each in its own opcode tables (wraps[]
+** below); PSWs of 8 or 16 bytes, from the PSA slots of the architecture the CPU runs in.
+** Limits (capture/modread/modstream.h says what fst does with them): code pages under the
+** DAT of ESA/390 and z/Architecture are not sent (their tables are not read: the reader
+** stops at the first instruction it lacks); external and I/O interruptions have no hook in 3.13: they are recorded
 ** only when fst-capture has preloaded fstirq.c's interposer (it does), which calls
 ** irq_record here. Code: the pages the instructions run from are sent (CODE, "code pages"
 ** below), so code the program loads or changes is rebuilt too.

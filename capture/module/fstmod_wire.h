@@ -30,9 +30,11 @@
 **                                        the new PSW
 **   SIGP  sv(at - last) v(order) v(cpu) u8 cc u8 len psw
 **                                        the SIGP at `at` sent order to CPU cpu and set
-**                                        condition code cc; len 8: an accepted restart
-**                                        (order 6), psw its target's restart new PSW, where
-**                                        that CPU starts; else len 0
+**                                        condition code cc; len 8 or 16: an accepted
+**                                        restart (order 6), psw its target's restart new
+**                                        PSW, where that CPU starts; or an accepted set
+**                                        architecture (order X'12'), psw this CPU's PSW in
+**                                        its new form (16 bytes: z/Architecture); else len 0
 **   REP   v(p) v(n)                     n taken branches, each the same as the branch p
 **                                        branch records back (1 <= p <= FSTMOD_REP_MAXP;
 **                                        copies count as branch records): a loop's

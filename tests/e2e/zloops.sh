@@ -7,12 +7,12 @@
 # program's shape gives (genz.py --expect). Then captured --via=module (fst's module in
 # Hercules 3.13, and in SDL Hercules 4.9 when it is built): csv, callgrind and FORTSTAT must
 # be the text trace's byte for byte. Seeds drawn anew for every run (printed), plus two
-# fixed ones.
+# fixed ones (FST_ZLOOPS_SEEDS="..." for others: a soak).
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 MOD=$FST_BIN/../lib/fst-hercules313.so
 MOD4=$FST_BIN/../lib/fst-hercules4.so
-seeds="1 2 $(( (RANDOM % 900) + 100 )) $(( (RANDOM % 9000) + 1000 ))"
+seeds=${FST_ZLOOPS_SEEDS:-"1 2 $(( (RANDOM % 900) + 100 )) $(( (RANDOM % 9000) + 1000 ))"}
 echo "# seeds: $seeds"
 report() { # DIR NAME: csv, callgrind and FORTSTAT of DIR/NAME.trace, in DIR
     for f in csv callgrind fortstat; do

@@ -12,7 +12,8 @@ BRXHG and compare and branch (CRJ, CLRJ, CIJ, CLIJ, CRB, CLRB, CIB, CLIB, CGRJ, 
 CGIJ, CLGIJ, CGRB, CLGRB, CGIB, CLGIB: the assembler takes them in z/Architecture mode
 only). Calls by BRASL, BRAS or
 LARL and BASR; returns by BR; z/Architecture switches to 31-bit addressing and back (SAM31,
-SAM64) now and then. Shapes are drawn until one executes at most MOST instructions
+SAM64) now and then; SVCs now and then, whose handler (its new PSW set by main) goes
+back by LPSW or LPSWE of the SVC old PSW. Shapes are drawn until one executes at most MOST instructions
 (default 300 000) with every conditional block taken, and at least a fifteenth of that.
 
 Written as a .S file for tests/cprogs/build.sh (linked after crt0.S, which calls main):
@@ -71,7 +72,7 @@ class Prog:
             c = 0
             for s in b:
                 k = s[0]
-                c += (s[1] if k == "straight" else 2 if k == "mode"
+                c += (s[1] if k == "straight" else 2 if k in ("mode", "svc")
                       else 1 + s[1] * (blk(s[3]) + self.close_len(s[2])) if k == "loop"
                       else self.call_len(s[2]) + rout(s[1]) if k == "call"
                       else 2 + blk(s[3]) if k == "periodic" else 8 + blk(s[2]))
@@ -90,7 +91,7 @@ class Prog:
         r = self.rng
         out = []
         for _ in range(n):
-            kinds = ["straight"] * 3 + (["mode"] if self.z else [])
+            kinds = ["straight"] * 3 + ["svc"] + (["mode"] if self.z else [])
             if depth < 3:
                 kinds += ["loop"] * (4 if top else 2)
             if self.idx < self.nsub:
@@ -100,8 +101,8 @@ class Prog:
             k = r.choice(kinds)
             if k == "straight":
                 out.append(("straight", r.randint(1, 6)))
-            elif k == "mode":
-                out.append(("mode",))
+            elif k in ("mode", "svc"):
+                out.append((k,))
             elif k == "loop":
                 trip = r.choice([r.randint(1, 8), r.randint(2, 60), r.randint(50, 900)])
                 out.append(("loop", trip, r.choice(self.closers()), self.block(depth + 1, r.randint(1, 3))))
@@ -149,6 +150,8 @@ class Prog:
                                                   "sr      %r3,%r3", "lhi     %r4,7", "lr      %r3,%r4"]))
             elif s[0] == "mode":
                 lines += ["sam31", "sam64"]
+            elif s[0] == "svc":
+                lines.append("svc     %d" % self.rng.randint(0, 255))
             elif s[0] == "loop":
                 c = COUNTERS[depth]
                 lab = self.label()
@@ -181,14 +184,19 @@ class Prog:
         lines = ["        .text"]
         for i, n in enumerate(self.names):
             body = []
-            if n == "main":
-                body += ["l%shi    %%r12,-1" % g, "l%shi    %%r13,0" % g, "lhi     %r8,12345"]
+            if n == "main": # the constants; the SVC new PSW: the handler below
+                body += ["l%shi    %%r12,-1" % g, "l%shi    %%r13,0" % g, "lhi     %r8,12345",
+                         "larl    %r1,.Lsvcpsw", "mvc     %s(%d,%%r0),0(%%r1)" % (("0x1c0", 16) if self.z else ("0x60", 8))]
             self.emit_block(self.bodies[n], 0, body)
             lines += ["        .globl  %s" % n, "        .type   %s,@function" % n, "        .balign 8", "%s:" % n,
                       "        %s    %%r15,-%d" % (ah, frame), "        stm%s    %%r2,%%r14,%d(%%r15)" % (g, save)]
             lines += [l if l.endswith(":") else "        " + l for l in body]
             lines += ["        lm%s     %%r2,%%r14,%d(%%r15)" % (g, save), "        %s    %%r15,%d" % (ah, frame),
                       "        br      %r14", "        .size   %s,.-%s" % (n, n)]
+        # the SVC handler: back where the SVC left, by the SVC old PSW (no symbol: outside)
+        lines += [".Lsvc:  %s" % ("lpswe   0x140" if self.z else "lpsw    0x20"), "        .balign 8"]
+        lines.append(".Lsvcpsw: .long 0x00000001, 0x80000000, 0, .Lsvc" if self.z else
+                     ".Lsvcpsw: .long 0x00080000, 0x80000000 + .Lsvc")
         lines.append('        .section .note.GNU-stack,"",@progbits')
         return "\n".join(lines) + "\n"
 
@@ -206,7 +214,7 @@ class Prog:
         saved = self.r8    # the callee's LM restores the caller's R8
         count = 5          # the frame: AHI, STM; LM, AHI, BR
         if n == "main":
-            count += 3
+            count += 5
             self.r8 = 12345
         count += self.walk(self.bodies[n], [])
         self.self_[n] += count
@@ -218,7 +226,7 @@ class Prog:
         for s in b:
             if s[0] == "straight":
                 cnt += s[1]
-            elif s[0] == "mode":
+            elif s[0] in ("mode", "svc"):  # SAM31, SAM64; SVC and the handler's LPSW(E)
                 cnt += 2
             elif s[0] == "loop":
                 cnt += 1
