@@ -23,7 +23,8 @@ same_reports() { # WHAT NAME DIR
     local bad=""
     for f in csv callgrind fortstat; do cmp -s "t/$2.$f" "$3/$2.$f" || bad="$bad $f"; done
     if [ -z "$bad" ]; then ok "$1: csv, callgrind and FORTSTAT the same as the text trace's"
-    else fail "$1: csv, callgrind and FORTSTAT the same as the text trace's" "differ:$bad"; fi
+    else fail "$1: csv, callgrind and FORTSTAT the same as the text trace's" "differ:$bad" \
+        "$(diff "t/$2.csv" "$3/$2.csv" | head -6)" "$(fst-dump --summary "$3/$2.trace" 2>&1 | grep -E 'count.insn|complete|end')"; fi
 }
 mkdir -p t m m4
 for s in $seeds; do
