@@ -16,10 +16,18 @@
 typedef struct memo {
     uint64_t s, e;
     uint64_t space, gen;    /* the address space and the code's generation it was seen in */
+    unsigned cpu;           /* the CPU it was seen on (each has its own code pages) */
     uint64_t last_ia;
     uint32_t k;
     uint8_t ok, incl, last_len, last_ib[6];
 } memo;
+
+/* A code page the module sent (fstmod_wire.h CODE PAGE), in the slot it said. */
+typedef struct cpage {
+    int used;
+    uint64_t space, page;
+    uint8_t *data;      /* FSTMOD_PAGE bytes, allocated when the slot is first used */
+} cpage;
 
 typedef struct mcpu {
     int have_psw;       /* a PSW is known (the IPL PSW, or one an event gave) */
@@ -35,16 +43,11 @@ typedef struct mcpu {
     size_t nheld, capheld;
     uint32_t gr[16];    /* the general registers the last REGS gave */
     uint64_t space;     /* the address space its instructions run in (CODE SPACE; 0: real) */
+    cpage *pages;       /* the code pages it sent (FSTMOD_CODE_SLOTS, at its first): each CPU's own */
+    const cpage *lk;    /* the page the last look-up found */
 } mcpu;
 
 #define MS_HELD_MAX (16u << 20) /* what a CPU's records may run ahead of its start */
-
-/* A code page the module sent (fstmod_wire.h CODE PAGE), in the slot it said. */
-typedef struct cpage {
-    int used;
-    uint64_t space, page;
-    uint8_t *data;      /* FSTMOD_PAGE bytes, allocated when the slot is first used */
-} cpage;
 
 struct fst_ms {
     fst_em *em;
@@ -60,11 +63,9 @@ struct fst_ms {
     char text[256];
     const fst_image_seg *seg; /* the segment the last instruction was in */
     memo memo[MS_MEMO];
-    cpage pages[FSTMOD_CODE_SLOTS];
     uint64_t gen;             /* code pages received and spaces switched: a memo of an older
                                  generation is void */
     uint64_t npages;          /* CODE PAGE ops read */
-    const cpage *lk;          /* the page the last look-up found */
 };
 
 fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch)
@@ -92,10 +93,12 @@ void fst_ms_free(fst_ms *m)
 {
     if (!m)
         return;
-    for (unsigned i = 0; i < MS_MAXCPU; i++)
+    for (unsigned i = 0; i < MS_MAXCPU; i++) {
         free(m->cpu[i].held);
-    for (unsigned i = 0; i < FSTMOD_CODE_SLOTS; i++)
-        free(m->pages[i].data);
+        for (unsigned j = 0; m->cpu[i].pages && j < FSTMOD_CODE_SLOTS; j++)
+            free(m->cpu[i].pages[j].data);
+        free(m->cpu[i].pages);
+    }
     free(m->chunk);
     free(m);
 }
@@ -161,15 +164,17 @@ static int get_psw(rd *r, uint8_t *psw, unsigned *len)
     return 0;
 }
 
-/* The page pg of address space sp as the module sent it, or NULL. */
-static const uint8_t *page_of(fst_ms *m, uint64_t sp, uint64_t pg)
+/* The page pg of address space sp as the module sent it for CPU c, or NULL. */
+static const uint8_t *page_of(mcpu *c, uint64_t sp, uint64_t pg)
 {
-    if (m->lk && m->lk->space == sp && m->lk->page == pg)
-        return m->lk->data;
-    const cpage *w = m->pages + fstmod_code_set(sp, pg) * FSTMOD_CODE_WAYS;
+    if (c->lk && c->lk->space == sp && c->lk->page == pg)
+        return c->lk->data;
+    if (!c->pages)
+        return NULL;
+    const cpage *w = c->pages + fstmod_code_set(sp, pg) * FSTMOD_CODE_WAYS;
     for (unsigned i = 0; i < FSTMOD_CODE_WAYS; i++)
         if (w[i].used && w[i].space == sp && w[i].page == pg)
-            return (m->lk = &w[i])->data;
+            return (c->lk = &w[i])->data;
     return NULL;
 }
 
@@ -190,10 +195,10 @@ static int image_byte(fst_ms *m, uint64_t addr, uint8_t *b)
     return 0;
 }
 
-/* The code byte at addr in space sp: the module's page, else (DAT off) the image's. */
-static int code_byte(fst_ms *m, uint64_t sp, uint64_t addr, uint8_t *b)
+/* The code byte at addr in space sp for CPU c: its page, else (DAT off) the image's. */
+static int code_byte(fst_ms *m, mcpu *c, uint64_t sp, uint64_t addr, uint8_t *b)
 {
-    const uint8_t *p = page_of(m, sp, addr / FSTMOD_PAGE);
+    const uint8_t *p = page_of(c, sp, addr / FSTMOD_PAGE);
     if (p) {
         *b = p[addr % FSTMOD_PAGE];
         return 0;
@@ -201,11 +206,11 @@ static int code_byte(fst_ms *m, uint64_t sp, uint64_t addr, uint8_t *b)
     return sp ? -1 : image_byte(m, addr, b);
 }
 
-/* The instruction bytes at addr in space sp: its length, or 0 when neither a page the
-** module sent nor (DAT off) the image holds them. */
-static int code_at(fst_ms *m, uint64_t sp, uint64_t addr, uint8_t ib[6])
+/* The instruction bytes at addr in space sp for CPU c: its length, or 0 when neither a
+** page the module sent for it nor (DAT off) the image holds them. */
+static int code_at(fst_ms *m, mcpu *c, uint64_t sp, uint64_t addr, uint8_t ib[6])
 {
-    const uint8_t *p = page_of(m, sp, addr / FSTMOD_PAGE);
+    const uint8_t *p = page_of(c, sp, addr / FSTMOD_PAGE);
     unsigned off = (unsigned)(addr % FSTMOD_PAGE);
     if (p) {
         int len = p[off] < 0x40 ? 2 : p[off] < 0xC0 ? 4 : 6;
@@ -224,11 +229,11 @@ static int code_at(fst_ms *m, uint64_t sp, uint64_t addr, uint8_t ib[6])
         }
     }
     /* byte by byte: across a page's or a segment's end */
-    if (code_byte(m, sp, addr, &ib[0]))
+    if (code_byte(m, c, sp, addr, &ib[0]))
         return 0;
     int len = ib[0] < 0x40 ? 2 : ib[0] < 0xC0 ? 4 : 6;
     for (int i = 1; i < len; i++)
-        if (code_byte(m, sp, addr + (uint64_t)i, &ib[i]))
+        if (code_byte(m, c, sp, addr + (uint64_t)i, &ib[i]))
             return 0;
     return len;
 }
@@ -251,7 +256,7 @@ static void psw_set_ia(uint8_t *psw, unsigned len, uint64_t a)
 
 static int one(fst_ms *m, mcpu *c, uint64_t a, uint8_t ib[6], int *len, unsigned cpu, fst_err *err)
 {
-    if (!(*len = code_at(m, c->space, a, ib))) {
+    if (!(*len = code_at(m, c, c->space, a, ib))) {
         if (c->space)
             return fst_errf(err, "fst module stream, byte %llu: CPU %u executed at 0x%llX in the address space of "
                                  "CR1 %08llX, whose page the module did not send", (unsigned long long)m->chunk_off,
@@ -281,8 +286,9 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
         return fst_errf(err, "fst module stream, byte %llu: CPU %u has an event before any PSW is known for it",
                         (unsigned long long)m->chunk_off, cpu);
     uint64_t start = c->cur;
-    memo *mm = &m->memo[(((start >> 1) ^ (at << 19) ^ c->space) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
-    if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl && mm->space == c->space && mm->gen == m->gen) {
+    memo *mm = &m->memo[(((start >> 1) ^ (at << 19) ^ c->space ^ cpu) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
+    if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl && mm->space == c->space && mm->gen == m->gen &&
+        mm->cpu == cpu) {
         uint64_t end = incl ? at + mm->last_len : at;
         if (!fst_em_seq(m->em, c->psw, (int)c->pswlen, m->arch, start, mm->k, end, mm->last_ia, mm->last_ib,
                         mm->last_len)) {
@@ -324,7 +330,7 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
         *len = l;
     }
     if (k && plain) {
-        *mm = (memo){ start, at, c->space, m->gen, last, k, 1, (uint8_t)incl, (uint8_t)l, { 0 } };
+        *mm = (memo){ start, at, c->space, m->gen, cpu, last, k, 1, (uint8_t)incl, (uint8_t)l, { 0 } };
         memcpy(mm->last_ib, b, 6);
     }
     return 0;
@@ -526,7 +532,9 @@ static int code_op(fst_ms *m, mcpu *c, rd *r, fst_err *err)
         return bad(m, r, "a code page record cut short", err);
     if (slot >= FSTMOD_CODE_SLOTS || slot / FSTMOD_CODE_WAYS != fstmod_code_set(sp, pg))
         return bad(m, r, "a code page record for a slot outside the page's set", err);
-    cpage *cp = &m->pages[slot];
+    if (!c->pages)
+        c->pages = fst_xcalloc(FSTMOD_CODE_SLOTS, sizeof *c->pages);
+    cpage *cp = &c->pages[slot];
     if (!cp->data)
         cp->data = fst_xmalloc(FSTMOD_PAGE);
     memcpy(cp->data, r->p, FSTMOD_PAGE);
@@ -534,7 +542,7 @@ static int code_op(fst_ms *m, mcpu *c, rd *r, fst_err *err)
     cp->used = 1;
     cp->space = sp;
     cp->page = pg;
-    m->lk = NULL;
+    c->lk = NULL;
     m->gen++;
     m->npages++;
     return 0;

@@ -33,8 +33,9 @@
 **
 ** Ownership: the caller owns the emitter and the image, which must outlive the reader.
 ** Memory: one chunk (at most FSTMOD_MAX_CHUNK bytes), a small state per CPU, and the code
-** pages: at most FSTMOD_CODE_SLOTS of 4 KiB (4 MiB), in the slots the module chose (a page
-** put in a slot replaces the one there; the module sends that one again if it runs again).
+** pages: per CPU at most FSTMOD_CODE_SLOTS of 4 KiB (4 MiB), in the slots the module chose
+** (a page put in a slot replaces the one there; the module sends that one again if it runs
+** again).
 ** Errors: -1 with err set (the byte offset in the stream and what did not fit).
 */
 #ifndef FST_MODSTREAM_H

@@ -95,6 +95,9 @@ typedef struct cpubuf {
     ** run's bytes are compared with the copy (valid while ck_cmp is the epoch) */
     uint64_t ck_cmp;
     const uint8_t *ck_copy, *ck_main;
+    struct cslot *slots; /* the code pages the reader has for this CPU (FSTMOD_CODE_SLOTS, at its
+                            first code page: each CPU sends the pages it runs in its own
+                            records, which reach the reader on their own schedule) */
     struct cslot *late;  /* a page to send before the next op's (code_page: stored into behind) */
     uint64_t late_abs[2];
 } cpubuf;
@@ -352,7 +355,7 @@ typedef struct cslot {
     uint8_t copy[FSTMOD_PAGE];  /* what the reader has */
 } cslot;
 
-static cslot *cslots;           /* FSTMOD_CODE_SLOTS, as the reader keeps them */
+static int code_ok;             /* code pages can be watched (code_start) */
 static volatile uint32_t *fword; /* per 4K frame of main storage: gen << 1 | written; 0: never protected */
 static size_t nframes;
 static uint64_t code_epoch = 1, code_stamp;
@@ -517,7 +520,7 @@ static void send_page(cpubuf *c, REGS *regs, cslot *s, uint64_t sp, uint64_t pg,
     c->b[c->n++] = FSTMOD_CODE_PAGE;
     put_v(c, sp);
     put_v(c, pg);
-    put_v(c, (uint64_t)(s - cslots));
+    put_v(c, (uint64_t)(s - c->slots));
     memcpy(c->b + c->n, s->copy, FSTMOD_PAGE);
     c->n += FSTMOD_PAGE;
     code_epoch++;
@@ -553,7 +556,7 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
     uint64_t abs[2];
     halves(regs, sp, pg, abs);
     unsigned set = fstmod_code_set(sp, pg);
-    cslot *ways = cslots + set * FSTMOD_CODE_WAYS, *s = NULL, *victim = NULL;
+    cslot *ways = c->slots + set * FSTMOD_CODE_WAYS, *s = NULL, *victim = NULL;
     for (unsigned i = 0; i < FSTMOD_CODE_WAYS && !s; i++)
         if (ways[i].used && ways[i].space == sp && ways[i].page == pg)
             s = &ways[i];
@@ -683,6 +686,10 @@ static void send_late(cpubuf *c, REGS *regs)
 ** leaves room for the op and the registers after it (256 bytes), as buf_of does. */
 static void __attribute__((noinline)) code_slow(cpubuf *c, REGS *regs, uint64_t sp, uint64_t s, uint64_t e)
 {
+    if (!c->slots && !(c->slots = calloc(FSTMOD_CODE_SLOTS, sizeof *c->slots))) {
+        room(c, regs, 256); /* no memory: no page sent (the reader takes the image, or stops) */
+        return;
+    }
     if (c->late)
         send_late(c, regs);
     if (sp != c->said_space) {
@@ -740,13 +747,12 @@ static inline void code_check(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64
         code_slow(c, regs, sp, s, e);
 }
 
-/* Start watching: the slots and the fault handler. 0, or -1 (why). Main storage is not
+/* Start watching: the fault handler (each CPU's slots come with its first code page). 0, or -1 (why). Main storage is not
 ** there yet when the module loads (the configuration is still being read): its frames'
 ** words come with the first op (code_frames). */
 static int code_start(char *why, size_t cap)
 {
-    cslots = calloc(FSTMOD_CODE_SLOTS, sizeof *cslots);
-    if (!cslots || (size_t)sysconf(_SC_PAGESIZE) != FSTMOD_PAGE) {
+    if ((size_t)sysconf(_SC_PAGESIZE) != FSTMOD_PAGE) {
         snprintf(why, cap, "the host's pages are not 4K (or no memory): code pages cannot be watched");
         return -1;
     }
@@ -759,6 +765,7 @@ static int code_start(char *why, size_t cap)
         snprintf(why, cap, "cannot handle SIGSEGV: %s", strerror(errno));
         return -1;
     }
+    code_ok = 1;
     return 0;
 }
 
@@ -769,7 +776,7 @@ static int code_frames(void)
 {
     if (fword)
         return 0;
-    if (!cslots || !sysblk.mainstor || ((uintptr_t)sysblk.mainstor & (FSTMOD_PAGE - 1)))
+    if (!code_ok || !sysblk.mainstor || ((uintptr_t)sysblk.mainstor & (FSTMOD_PAGE - 1)))
         return -1;
     uint32_t *w = calloc((size_t)(sysblk.mainsize / FSTMOD_PAGE) + 1, sizeof *w);
     if (!w)

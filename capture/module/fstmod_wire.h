@@ -69,9 +69,13 @@
 **                                        space, and again, before such an op, when they
 **                                        have changed since. `slot` is where the reader
 **                                        keeps it: set fstmod_code_set(space, page), way
-**                                        slot % FSTMOD_CODE_WAYS; it replaces what that slot
-**                                        held (the module sends that page again if it runs
-**                                        later). Pages never sent: the storage image's.
+**                                        slot % FSTMOD_CODE_WAYS, in the table of this
+**                                        chunk's CPU (each CPU has its own: its records
+**                                        reach the reader on their own schedule, so a CPU
+**                                        sends every page it runs itself); it replaces
+**                                        what that slot held (the module sends that page
+**                                        again if it runs later). Pages never sent: the
+**                                        storage image's.
 ** After each op `last` is the address the op's PSW or target says (CR, OPND, SIGP: the
 ** instruction after `at`; REGS, CODE: unchanged).
 */

@@ -12,7 +12,7 @@
 # apart by the registers, control registers and dispatcher blocks the module records), every
 # task's figures exact, and os.sh two generated systems (tests/os, way `module`).
 # The same programs under SDL Hercules 4.9 with its module (lib/fst-hercules4.so); the
-# two-CPU programs (twocpu, cpu0first, cpu1first: each CPU's figures as built) under both;
+# two-CPU programs (twocpu, cpu0first, cpu1first, twoload: each CPU's figures as built) under both;
 # a capture cut short by --timeout (what ran until then, consistent). Code that is in no
 # image (cards, overlays, self-modifying code, DAT): modcode.sh. Refusals: the module
 # refusing, a module built with other structure sizes (HDL's check), each Hercules' module
@@ -113,7 +113,7 @@ for h in 3.13 4.9; do
         hopt=--hercules=$FST_HERCULES4
     fi
     mkdir -p mc$h
-    for p in twocpu cpu0first cpu1first; do
+    for p in twocpu cpu0first cpu1first twoload; do
         if ! fst-capture -q --via=module --numcpu=2 --timeout=60 $hopt -o mc$h/$p.trace "$FST_PROGS/$p.ins" 2> mc$h/$p.err ||
             [ -s mc$h/$p.err ]; then
             fail "$p under $h, two CPUs: --via=module captures it, saying nothing" "$(head -3 mc$h/$p.err)"
@@ -131,6 +131,11 @@ for h in 3.13 4.9; do
         cpu1first)
             expect_eq "cpu1first under $h, two CPUs, --via=module: CPU 0 315, CPU 1 103, complete" \
                 "315 103 1 disabled-wait" "$(percpu mc$h/$p.trace) $(endof mc$h/$p.trace)" ;;
+        twoload) # code CPU 0 loaded at X'30000' at run time, called by both CPUs: 403 each
+            expect_eq "twoload under $h, two CPUs, --via=module: each CPU ran the loaded routine's 403, complete" \
+                "403 403 1 disabled-wait" "$(fst-dump mc$h/$p.trace | awk '/^insn/ { split($2, c, "=");
+                    split($3, a, "="); x = strtonum("0x" a[2]); if (x >= 196608 && x < 196622) n[c[2] + 0]++ }
+                    END { printf "%d %d", n[0], n[1] }') $(endof mc$h/$p.trace)" ;;
         esac
     done
 done
