@@ -813,7 +813,7 @@ static inline void push(cpubuf *c, uint64_t at, uint64_t to)
 
 /* A taken branch that does not go on the copy being made: the copy's REP record, then a
 ** new copy when the branch repeats one of the last (the nearest), else its own record. */
-static void taken_new(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
+static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
     cpubuf *c = room_of(regs);
     rep_out(c);
@@ -853,7 +853,7 @@ static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
     return c->ck_cmp == code_epoch && same_bytes(c->ck_copy + off, c->ck_main + off, (size_t)(e - s));
 }
 
-static void taken(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
+static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
     cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
     if (likely(c != NULL) && c->rep_p) {
@@ -874,7 +874,7 @@ static void taken(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 ** routines leave aip and AIV alone: a branch that fell through advanced ip by its length
 ** and left aie set (the fast way out); one taken either moved ip in the page or, to
 ** another page or under EX, set the PSW's address and cleared aie. */
-static inline void branched(REGS *regs, BYTE *ip0, unsigned ilc, uint64_t am)
+static inline __attribute__((always_inline)) void branched(REGS *regs, BYTE *ip0, unsigned ilc, uint64_t am)
 {
     if (likely(regs->ip == ip0 + ilc && regs->aie != NULL))
         return;
