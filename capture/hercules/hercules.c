@@ -255,8 +255,9 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
     static char preload[PATH_MAX + 16];
     if (pl)
         snprintf(preload, sizeof preload, "LD_PRELOAD=%s", pl);
-    char *env[] = { "HERCULES_RC=hercules.rc", ldmod ? "FST_MODULE_OUT=module.fifo" : NULL, pl ? preload : NULL,
-                    NULL };
+    /* FST_MODULE_FROM_IPL: the module's stream from IPL, no SYNC (capture/module/fstmod_wire.h) */
+    char *env[] = { "HERCULES_RC=hercules.rc", ldmod ? "FST_MODULE_OUT=module.fifo" : NULL,
+                    ldmod ? "FST_MODULE_FROM_IPL=1" : NULL, pl ? preload : NULL, NULL };
     if (fst_child_spawn(&h->proc, argv, h->dir, h->errfd, env, err)) {
         if (strstr(err->msg, ": not found"))
             fst_errf(err, "cannot run '%s': not found (install Debian's 'hercules' package, or give "

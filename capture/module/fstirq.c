@@ -7,8 +7,9 @@
 ** with a longjmp to the CPU's instruction loop), and when the interruption was taken tells
 ** the module (fstmod.c), which records it, before the longjmp goes on.
 **
-** The module finds `fstirq_record` with dlsym when it loads and sets it; until then (or
-** with no module) the interposer only calls Hercules' routine. Nothing else changes.
+** The module finds `fstirq_record` with dlsym when it loads and sets it, and clears it while
+** no reader is attached; while it is NULL (or with no module) the interposer only calls
+** Hercules' routine. Nothing else changes.
 ** Ownership: none. Errors: a routine dlsym cannot find aborts Hercules at its first use
 ** (it is Hercules' own: a Hercules without it is not 3.13).
 */
@@ -34,7 +35,9 @@ static void interpose(REGS *regs, int cls, perform_fn *real, const char *name)
 {
     if (!*real && !(*real = (perform_fn)dlsym(RTLD_NEXT, name)))
         abort();
-    if (!fstirq_record) {
+    /* read once: the module switches it off and on while Hercules runs (no reader) */
+    void (*record)(REGS *, int) = fstirq_record;
+    if (!record) {
         (*real)(regs);
         return;
     }
@@ -47,7 +50,7 @@ static void interpose(REGS *regs, int cls, perform_fn *real, const char *name)
         return;
     }
     memcpy(regs->progjmp, saved, sizeof saved);
-    fstirq_record(regs, cls);
+    record(regs, cls);
     longjmp(regs->progjmp, rc);
 }
 

@@ -37,9 +37,15 @@
 ** irq_record here. Code: the pages the instructions run from are sent (CODE, "code pages"
 ** below), so code the program loads or changes is rebuilt too.
 **
+** Readers come and go ("attach and detach" below): the module never waits for one. With
+** none (FST_MODULE_OUT a FIFO nobody has open, or not there yet) its wrappers are out of
+** the opcode tables; a reader there when it loads (fst-capture running a program) gets the
+** stream from IPL; one that comes later (fst-capture --attach: a running system) gets each
+** CPU from a SYNC on.
+**
 ** Memory: one buffer of FSTMOD_BUF bytes per CPU, written to the FIFO when full, at a wait
-** state and when the module is unloaded. Errors: a failed write ends the recording (the
-** reader then sees the stream end early).
+** state and when the module is unloaded. Errors: a failed write (the reader gone) or a
+** reader that takes nothing for 30 s ends the session; the module waits for the next.
 */
 #define _GNU_SOURCE
 #include <dlfcn.h> /* first: Hercules' headers rename dlsym (libtool's), undone below */
@@ -55,6 +61,9 @@
 #include "fstmod_wire.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <setjmp.h>
@@ -100,6 +109,7 @@ typedef struct cpubuf {
                             records, which reach the reader on their own schedule) */
     struct cslot *late;  /* a page to send before the next op's (code_page: stored into behind) */
     uint64_t late_abs[2];
+    unsigned gen;       /* the reader's session this state was made for (attach below) */
 } cpubuf;
 
 static cpubuf *bufs[FSTMOD_NCPU];
@@ -107,31 +117,59 @@ static int outfd = -1;
 static pthread_mutex_t outlock = PTHREAD_MUTEX_INITIALIZER;
 static int patched;
 
+/* The reader's session (section "attach and detach" below): 0 while no reader has the FIFO
+** open (the wrappers then only call Hercules' routine), else its number. A CPU whose state
+** belongs to another session starts its records again with SYNC (sync_cpu); load_gen is
+** the session opened as the module loaded (before any CPU ran: no SYNC). */
+static volatile unsigned fst_gen;
+static unsigned load_gen;
+static void detach_locked(const char *why);
+
 /* ---- the stream ---- */
 
+/* outlock held. The FIFO is non-blocking: a full pipe is waited for (the reader is slow:
+** Hercules waits, as a blocking write would), but a reader that takes nothing for
+** FSTMOD_STALL_MS is given up (detach): a writer never blocks Hercules forever. A failed
+** write (EPIPE: the reader closed; SIGPIPE is ignored, attach_start) detaches too. */
+#define FSTMOD_STALL_MS 30000
 static void write_all(const uint8_t *p, size_t n)
 {
+    int waited = 0;
     while (n && outfd >= 0) {
         ssize_t k = write(outfd, p, n);
         if (k < 0 && errno == EINTR)
             continue;
-        if (k <= 0) { /* the reader is gone: stop recording */
-            close(outfd);
-            outfd = -1;
+        if (k < 0 && errno == EAGAIN) {
+            struct pollfd pf = { outfd, POLLOUT, 0 };
+            if (waited >= FSTMOD_STALL_MS) {
+                detach_locked("took nothing for 30 s");
+                return;
+            }
+            if (poll(&pf, 1, 1000) == 0)
+                waited += 1000;
+            continue;
+        }
+        if (k <= 0) { /* the reader is gone: stop recording until the next one */
+            detach_locked(k < 0 && errno == EPIPE ? NULL : strerror(errno));
             return;
         }
+        waited = 0;
         p += k;
         n -= (size_t)k;
     }
 }
 
-static void chunk(unsigned cpu, const uint8_t *p, size_t n)
+/* A chunk of session gen's records: written only while that session lasts (a CPU's
+** records of an earlier reader never reach a later one). */
+static void chunk(unsigned cpu, const uint8_t *p, size_t n, unsigned gen)
 {
     uint8_t h[FSTMOD_CHUNK_HDR] = { FSTMOD_CHUNK, (uint8_t)cpu, 0, 0, (uint8_t)n, (uint8_t)(n >> 8),
                                     (uint8_t)(n >> 16), (uint8_t)(n >> 24) };
     pthread_mutex_lock(&outlock);
-    write_all(h, sizeof h);
-    write_all(p, n);
+    if (gen && gen == fst_gen) {
+        write_all(h, sizeof h);
+        write_all(p, n);
+    }
     pthread_mutex_unlock(&outlock);
 }
 
@@ -156,7 +194,7 @@ static void flush_cpu(unsigned cpu)
     if (c)
         rep_out(c);
     if (c && c->n) {
-        chunk(cpu, c->b, c->n);
+        chunk(cpu, c->b, c->n, c->gen);
         c->n = 0;
         c->since = now_ns();
     }
@@ -195,6 +233,7 @@ static cpubuf *room_of(REGS *regs)
         if (!c)
             abort();
         memset(c->bat, 0xFF, sizeof c->bat);
+        c->gen = load_gen; /* a CPU first seen in a later session starts with SYNC */
         bufs[cpu] = c;
     }
     /* room for any one op (the longest: CR, ~100 bytes) and a copy's REP before it */
@@ -801,6 +840,241 @@ static void code_stop(void)
     sigaction(SIGSEGV, &old_segv, NULL);
 }
 
+/* ---- attach and detach: a reader that comes and goes (a running system) ----
+**
+** Hercules runs for hours with the module loaded; fst-capture --via=module --attach=FIFO
+** reads it now and then (capture/modread/modattach.h). The FIFO ($FST_MODULE_OUT) is
+** opened O_WRONLY|O_NONBLOCK: with no reader that fails (ENXIO), and a thread of the
+** module's (att_loop) tries again every FSTMOD_ATTACH_MS; a missing FIFO is waited for
+** the same way. A reader found starts a session (fst_gen, 1 and up): HELLO again, then
+** each CPU's first record of the session is SYNC (fstmod_wire.h), written by that CPU
+** itself (sync_cpu: its state is its own, no lock), with its state the reader does not
+** have cleared: the REP history, `last`, the registers sent, the space said, the fast
+** path's memo, a page left to send, its code slots (each CPU has its own). SYNC's PSW is
+** the instruction the op that made the CPU write it is about (the branch, SVC, LCTL, LM/STM, SIGP, the instruction a program
+** interruption checked; an I/O or external interruption's old PSW), and the op follows it:
+** the trace's first instruction is that one (a window that begins at a BALR counts its
+** call). An op that changed the PSW (LPSW, SSM, STNSM, STOSM, SPKA) is not written: SYNC has
+** the PSW it left (cur_psw()), so that the state of every instruction shown is right.
+** A failed write (EPIPE: the reader went away) or a reader that takes nothing for
+** FSTMOD_STALL_MS ends the session (detach_locked): fst_gen 0, every
+** record path's first test (skip_op) says skip, and within FSTMOD_ATTACH_MS the thread takes
+** the wrappers out of the opcode tables and the interposer's hook away (live(0)): a module
+** nobody reads runs Hercules' own routines, nothing of the module's per instruction. They go
+** back in when the next reader comes (live(1)). Records a CPU made for an ended session are
+** never written (chunk compares the session); a loop's copy (REP) that goes on across a
+** session's end is dropped with them, and the fast path of the branch wrapper is as it was
+** (the session is looked at on the slow paths, and every REP_MAXN copies). SIGPIPE is
+** ignored by Hercules itself (3.13 impl.c, 4.x the same); the module makes sure
+** (attach_start).
+*/
+#define FSTMOD_ATTACH_MS 200
+
+static uint64_t psw_addr(const uint8_t *psw, unsigned len);
+
+static void irq_record(REGS *regs, int cls);
+static void (**irq_ptr)(REGS *, int);  /* fstirq.c's hook (preloaded), or NULL */
+static int att_live;            /* the wrappers are in the opcode tables now */
+
+/* The wrappers in the opcode tables (on) or Hercules' own routines (off: no reader, so
+** that a module nobody reads costs nothing per instruction), and the interposer's hook
+** the same. Only on the attach thread (or at load, before it runs). */
+static void live(int on)
+{
+    if (!patched || att_live == on)
+        return;
+    fst_patch_live(on);
+    if (irq_ptr)
+        *irq_ptr = on ? irq_record : NULL;
+    att_live = on;
+}
+
+static char *att_path;          /* $FST_MODULE_OUT */
+static char att_text[300];      /* what HELLO (or REFUSE) says to each reader */
+static int att_refuse;
+static unsigned att_sessions;
+static pthread_t att_tid;
+static int att_thread;
+static volatile int att_stop;
+
+/* The PSW now in force with address `at` (the instruction an op is about), without
+** touching the CPU (copy_psw works on a copy of its REGS: cur_psw's update of the PSW's
+** address must not happen before an SVC runs or inside a program interruption). */
+static unsigned psw_at(REGS *regs, uint64_t at, uint8_t *psw)
+{
+    copy_psw(regs, psw);
+    if (regs->arch_mode == FST_A900) {
+        for (unsigned i = 0; i < 8; i++)
+            psw[8 + i] = (uint8_t)(at >> (56 - 8 * i));
+        return 16;
+    }
+    if (psw[1] & 0x08) /* EC mode (and ESA/390): 31 bits, the addressing-mode bit kept */
+        psw[4] = (uint8_t)((psw[4] & 0x80) | ((at >> 24) & 0x7F));
+    psw[5] = (uint8_t)(at >> 16);
+    psw[6] = (uint8_t)(at >> 8);
+    psw[7] = (uint8_t)at;
+    return 8;
+}
+
+/* This CPU's first record of session g: its state starts again, and SYNC says where. The
+** op it is about follows, at `at`, with this PSW's state (psw: the interrupted PSW of an
+** interruption; NULL: the CPU's PSW, its address `at`); or, `left` (an op that changed the
+** PSW: LPSW, SSM, ...), the op is not written and SYNC has the PSW it left. */
+static void __attribute__((noinline)) sync_cpu(REGS *regs, unsigned g, uint64_t at, const uint8_t *given,
+                                               unsigned glen, int left)
+{
+    uint8_t psw[16];
+    unsigned len = given ? glen : left ? cur_psw(regs, psw) : psw_at(regs, at, psw);
+    if (given)
+        memcpy(psw, given, glen);
+    cpubuf *c = room_of(regs);  /* a buffer of an earlier session is dropped below */
+    c->gen = g;
+    c->n = 0;
+    c->rep_p = c->rep_n = 0;
+    c->nbr = 0;
+    memset(c->bat, 0xFF, sizeof c->bat);
+    memset(c->bto, 0xFF, sizeof c->bto);
+    c->ck_space = c->ck_page = c->ck_epoch = c->ck_cmp = 0;
+    c->ck_copy = c->ck_main = NULL;
+    c->late = NULL;
+    c->since = now_ns();
+    for (unsigned i = 0; c->slots && i < FSTMOD_CODE_SLOTS; i++) /* the reader has none of its pages */
+        c->slots[i].used = 0;
+    /* the space the instructions from that PSW on run in: its DAT bit (EC mode) and CR1 */
+    uint64_t sp = space_of(regs, len && (psw[1] & 0x08) && (psw[0] & PSW_DATMODE));
+    c->said_space = sp;
+    c->b[c->n++] = FSTMOD_OP_SYNC;
+    put_psw(c, psw, len);
+    put_v(c, sp);
+    for (int r = 0; r < 16; r++) {
+        c->gr[r] = regs->GR_L(r);
+        put_v(c, c->gr[r]);
+    }
+    c->gr_sent = 1;
+    c->last = psw_addr(psw, len);
+    if (left && wait_psw(psw, len))
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
+/* Every record path's first test, with the address of the instruction its op is about: 1
+** when nothing is to be recorded (no reader; or `left`, an op that changed the PSW, which
+** this CPU's SYNC stands for); 0: record the op (after this CPU's SYNC, when the session
+** is new to it). */
+static inline int skip_op(REGS *regs, uint64_t at, const uint8_t *psw, unsigned len, int left)
+{
+    unsigned g = fst_gen;
+    if (unlikely(!g))
+        return 1;
+    const cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
+    if (likely(c != NULL ? c->gen == g : g == load_gen))
+        return 0;
+    sync_cpu(regs, g, at, psw, len, left);
+    return left;
+}
+
+/* outlock held: the session ends (the reader went away, or stalled). */
+static void detach_locked(const char *why)
+{
+    if (outfd >= 0)
+        close(outfd);
+    outfd = -1;
+    fst_gen = 0;
+    logmsg("HHCFS006I fst module: the reader of %s %s: recording stops until the next one\n",
+           att_path ? att_path : "the FIFO", why ? why : "went away");
+}
+
+/* A reader on the FIFO? Then a session begins: HELLO (or REFUSE) first. 0: none yet (or a
+** session began); -1: the path is not a FIFO (nothing will be recorded). */
+static int try_attach(void)
+{
+    static int told; /* refusing: this reader was told why (it has the FIFO open still) */
+    int fd = open(att_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        told = 0;
+        return 0; /* ENXIO: no reader yet; ENOENT: no FIFO yet (fst-capture --attach makes it) */
+    }
+    if (att_refuse && told) {
+        close(fd);
+        return 0;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) || !S_ISFIFO(sb.st_mode)) {
+        close(fd);
+        logmsg("HHCFS002E fst module: %s is not a FIFO: nothing recorded (mkfifo it, or let fst-capture "
+               "--via=module --attach=%s make it)\n", att_path, att_path);
+        return -1;
+    }
+    size_t n = strlen(att_text);
+    uint8_t b[FSTMOD_CHUNK_HDR + sizeof att_text] = { FSTMOD_CHUNK, FSTMOD_CPU_MODULE, 0, 0, (uint8_t)(n + 1) };
+    b[FSTMOD_CHUNK_HDR] = att_refuse ? FSTMOD_OP_REFUSE : FSTMOD_OP_HELLO;
+    memcpy(b + FSTMOD_CHUNK_HDR + 1, att_text, n);
+    pthread_mutex_lock(&outlock);
+    outfd = fd;
+    unsigned g = ++att_sessions ? att_sessions : ++att_sessions;
+    fst_gen = g;
+    write_all(b, FSTMOD_CHUNK_HDR + 1 + n);
+    if (att_refuse) { /* said why; nothing follows (the reader sees the end) */
+        close(outfd);
+        outfd = -1;
+        fst_gen = 0;
+        told = 1;
+    }
+    int on = fst_gen != 0;
+    pthread_mutex_unlock(&outlock);
+    live(on);
+    if (on)
+        logmsg("HHCFS005I fst module: a reader opened %s: recording (session %u)\n", att_path, g);
+    return 0;
+}
+
+static void *att_loop(void *arg)
+{
+    (void)arg;
+    while (!att_stop) {
+        if (!fst_gen)
+            live(0); /* the reader went away: out of the tables until the next one */
+        if (!fst_gen && try_attach() < 0)
+            break;
+        struct timespec ts = { 0, FSTMOD_ATTACH_MS * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+/* At load: SIGPIPE ignored, a reader there now gets the session that sees the CPUs start
+** (load_gen: no SYNC), else the thread waits for one. text: HELLO's (refuse: REFUSE's). */
+static void attach_start(const char *path, const char *text, int refuse)
+{
+    struct sigaction sa;
+    if (!sigaction(SIGPIPE, NULL, &sa) && sa.sa_handler == SIG_DFL && !(sa.sa_flags & SA_SIGINFO))
+        signal(SIGPIPE, SIG_IGN); /* a reader gone must end a write with EPIPE, not Hercules */
+    att_path = strdup(path);
+    snprintf(att_text, sizeof att_text, "%s", text);
+    att_refuse = refuse;
+    if (!att_path || try_attach() < 0)
+        return;
+    int running = 0; /* a late load (ldmod at the console): the CPUs ran before it (4.x has
+                     ** them configured when LDMOD is read, 3.13 not yet) */
+    for (int i = 0; i < FST_MAXCPU; i++)
+        running |= sysblk.regs[i] != NULL && (sysblk.regs[i]->instcount || sysblk.regs[i]->prevcount);
+    if (fst_gen && !running && getenv(FSTMOD_ENV_FROM_IPL))
+        load_gen = fst_gen; /* fst-capture running a program: the stream from IPL, no SYNC */
+    if (!fst_gen)
+        live(0);
+    if (!fst_gen)
+        logmsg("HHCFS005I fst module: no reader on %s yet: it records while one is attached "
+               "(fst-capture --via=module --attach=%s)\n", path, path);
+    att_thread = !pthread_create(&att_tid, NULL, att_loop, NULL);
+}
+
+static void attach_stop(void)
+{
+    att_stop = 1;
+    if (att_thread)
+        pthread_join(att_tid, NULL);
+    att_thread = 0;
+}
+
 /* ---- the wrappers ---- */
 
 static inline void push(cpubuf *c, uint64_t at, uint64_t to)
@@ -815,6 +1089,8 @@ static inline void push(cpubuf *c, uint64_t at, uint64_t to)
 ** new copy when the branch repeats one of the last (the nearest), else its own record. */
 static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
+    if (unlikely(skip_op(regs, at, NULL, 0, 0)))
+        return;
     cpubuf *c = room_of(regs);
     rep_out(c);
     c->rep_p = 0;
@@ -862,6 +1138,8 @@ static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at,
             if (unlikely(++c->rep_n == REP_MAXN)) {
                 c = room_of(regs);
                 rep_out(c);
+                if (unlikely(c->gen != fst_gen)) /* a copy of an ended session's (its records are */
+                    c->rep_p = 0;                /* dropped): the next branch begins the new one */
             }
             push(c, at, to);
             return;
@@ -925,6 +1203,10 @@ static uint64_t psw_addr(const uint8_t *psw, unsigned len)
 static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
+    if (skip_op(regs, at, NULL, 0, 0)) {
+        FST_ORIG1(inst, regs)(inst, regs);
+        return;
+    }
     uint8_t psw[16];
     unsigned len = psa_psw(regs, PSA_SVC_NEW, psw);
     cpubuf *c = buf_of(regs);
@@ -946,6 +1228,8 @@ static __thread int pgm_seen; /* a program interruption came while a wrapped rou
 ** force. `lpsw`: its operand address is recorded too (and the PSW bytes as loaded). */
 static void psw_record(REGS *regs, uint8_t op, uint64_t at, int lpsw, uint64_t operand, int dat, uint64_t fall)
 {
+    if (skip_op(regs, at, NULL, 0, 1))
+        return;
     uint8_t psw[16];
     unsigned len = cur_psw(regs, psw);
     if (lpsw && len == 8 && !(psw[1] & 0x08)) {
@@ -998,6 +1282,8 @@ static void sigp_record(REGS *regs, const done *d);
 ** address space a task runs in. */
 static void cr_record(REGS *regs, const done *d)
 {
+    if (skip_op(regs, d->at, NULL, 0, 0))
+        return;
     unsigned r1 = d->r1r3 >> 4, n = ((unsigned)(d->r1r3 & 15) - r1) & 15;
     cpubuf *c = buf_of(regs);
     code_check(c, regs, d->dat, c->last, d->fall);
@@ -1026,6 +1312,10 @@ static void record_done(REGS *regs, const done *d)
 ** loaded nothing: no record then. */
 static void run_recorded(BYTE inst[], REGS *regs, const done *d)
 {
+    if (unlikely(!fst_gen)) { /* no reader: Hercules' routine alone */
+        FST_ORIGX(inst, regs)(inst, regs);
+        return;
+    }
     jmp_buf saved;
     memcpy(saved, regs->progjmp, sizeof saved);
     pgm_seen = 0;
@@ -1070,6 +1360,8 @@ static void __attribute__((noinline)) lmstm_record(BYTE inst[], REGS *regs)
     uint64_t fall, at = at_of(regs, inst[0], &fall), operand = operand_of(inst, regs);
     int dat = dat_on(regs);
     FST_ORIG1(inst, regs)(inst, regs);   /* a program interruption in it: no record (longjmp) */
+    if (skip_op(regs, at, NULL, 0, 0))
+        return;
     cpubuf *c = buf_of(regs);
     code_check(c, regs, dat, c->last, fall);
     c->b[c->n++] = FSTMOD_OP_OPND;
@@ -1116,6 +1408,8 @@ static void ATTR_REGPARM(2) w_ptlb(BYTE inst[], REGS *regs)
 ** longjmp. */
 static void sigp_record(REGS *regs, const done *d)
 {
+    if (skip_op(regs, d->at, NULL, 0, 0))
+        return;
     uint8_t psw[16];
     unsigned len = 0, cc = regs->psw.cc, order = (unsigned)(d->operand & 0xFF);
     if (order == 6 && cc == 0 && d->cpad < FST_MAXCPU && sysblk.regs[d->cpad])
@@ -1160,6 +1454,8 @@ static void *pgm_hook(REGS *regs, int pcode)
         flags = 0;
     } else /* ip is where the instruction left it (past it), whether or not IA was backed up */
         at = (ip_ia(r) - ilc) & amask(r);
+    if (skip_op(r, at, NULL, 0, 0))
+        return NULL;
     uint8_t psw[16];
     unsigned len = psa_psw(r, PSA_PGM_NEW, psw);
     cpubuf *c = buf_of(r);
@@ -1182,12 +1478,16 @@ static void *pgm_hook(REGS *regs, int pcode)
 ** the new one are in the PSA; the code is what Hercules stored (psw.intcode). */
 static void irq_record(REGS *regs, int cls)
 {
+    if (!fst_gen)
+        return;
     uint8_t oldp[16], newp[16];
     unsigned ol = psa_psw(regs, cls == 2 ? PSA_EXT_OLD : PSA_IO_OLD, oldp);
     unsigned nl = psa_psw(regs, cls == 2 ? PSA_EXT_NEW : PSA_IO_NEW, newp);
     if (!ol || !nl)
         return;
     uint64_t at = psw_addr(oldp, ol);
+    if (skip_op(regs, at, oldp, ol, 0))
+        return;
     cpubuf *c = buf_of(regs);
     int dat = (ol == 16 || (oldp[1] & 0x08)) && (oldp[0] & PSW_DATMODE);
     code_check(c, regs, dat, c->last, at); /* at did not execute */
@@ -1259,27 +1559,11 @@ static const wrap wraps[] = {
     { A_ALL, 0x0A, 0, w_svc }, { A_ALL, 0xAE, 0, w_sigp }, { A_ALL, 0xB2, 0x0D, w_ptlb },
 };
 
-static void hello(const char *op_text, int refuse)
-{
-    uint8_t b[300];
-    size_t n = strlen(op_text);
-    if (n > sizeof b - 1)
-        n = sizeof b - 1;
-    b[0] = refuse ? FSTMOD_OP_REFUSE : FSTMOD_OP_HELLO;
-    memcpy(b + 1, op_text, n);
-    chunk(FSTMOD_CPU_MODULE, b, n + 1);
-}
-
 static void start(void)
 {
     const char *out = getenv(FSTMOD_ENV_OUT);
     if (!out || !*out) {
         logmsg("HHCFS001E fst module: " FSTMOD_ENV_OUT " is not set: nothing recorded\n");
-        return;
-    }
-    outfd = open(out, O_WRONLY | O_CLOEXEC);
-    if (outfd < 0) {
-        logmsg("HHCFS002E fst module: %s: cannot open: %s\n", out, strerror(errno));
         return;
     }
     char why[256] = "";
@@ -1291,17 +1575,17 @@ static void start(void)
     else
         code_start(why, sizeof why);
     if (why[0]) {
-        hello(why, 1);
         logmsg("HHCFS003W fst module: %s: nothing recorded\n", why);
+        attach_start(out, why, 1); /* each reader is told why */
         return;
     }
     void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
     if (irq)
         *irq = irq_record;
+    irq_ptr = irq;
     char text[200];
     snprintf(text, sizeof text, FST_HERC_NAME " 2 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
              sizeof(SYSBLK), irq ? "seen" : "unseen");
-    hello(text, 0);
     static const int arch[3] = { FST_A370, FST_A390, FST_A900 };
     for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++)
         for (unsigned a = 0; a < 3; a++)
@@ -1309,6 +1593,8 @@ static void start(void)
                 fst_patch(arch[a], wraps[i].op1, wraps[i].op2, wraps[i].f);
     fst_patch_done();
     patched = 1;
+    att_live = 1;
+    attach_start(out, text, 0);
 }
 
 HDL_DEPENDENCY_SECTION;
@@ -1329,6 +1615,7 @@ END_REGISTER_SECTION
 
 HDL_FINAL_SECTION;
 {
+    attach_stop();
     if (patched) {
         fst_unpatch();
         patched = 0;

@@ -7,7 +7,9 @@
 ** Opcode tables. fst_patch(arch, op1, op2, f) puts a wrapper in for one instruction of one
 ** architecture (S/370, ESA/390, z/Architecture), keeping what was there for the wrapper to
 ** call (FST_ORIG1 of a one-byte opcode, FST_ORIGX of any); fst_patch_done makes the CPUs
-** use the tables; fst_unpatch puts it all back. 3.13: a global table per opcode and architecture (opcode_table, opcode_b2xx) that
+** use the tables; fst_unpatch puts it all back; fst_patch_live(0/1) takes the
+** wrappers out and puts them in again, keeping the originals (while no reader is
+** attached). 3.13: a global table per opcode and architecture (opcode_table, opcode_b2xx) that
 ** each CPU copies into its REGS when it starts, and again at copy_opcode_tables(), which
 ** fst_patch_done calls before copying it into every CPU there is. 4.x: one runtime table
 ** per architecture, indexed by the first two bytes, that every CPU's REGS points into
@@ -157,6 +159,32 @@ static void fst_unpatch(void)
                 }
     }
 }
+
+/* While no reader is attached (fstmod.c, "attach and detach"): on = 0 puts Hercules' own
+** routines back in the table, keeping what was patched (fst_orig stays: a wrapper running
+** on another CPU still calls it); on = 1 puts the wrappers in again. Each entry is one
+** aligned pointer store: the CPUs, running, see the old or the new routine. */
+static fst_ifn fst_wrap[3][256 * 256];
+static fst_ifn fst_wrapx[FST_NT][3][256];
+static void fst_live_at(fst_ifn *t, fst_ifn *orig, fst_ifn *wrap, int on)
+{
+    if (!*orig)
+        return;
+    if (!*wrap)
+        *wrap = *t;
+    *t = on ? *wrap : *orig;
+}
+
+static void fst_patch_live(int on)
+{
+    for (unsigned a = 0; a < 3; a++) {
+        for (unsigned i = 0; i < 256 * 256; i++)
+            fst_live_at(&fst_tab[FST_T2][a][i], &fst_orig[a][i], &fst_wrap[a][i], on);
+        for (unsigned t = FST_TE3; t < FST_NT; t++)
+            for (unsigned i = 0; fst_tab[t][a] && i < 256; i++)
+                fst_live_at(&fst_tab[t][a][i], &fst_origx[t][a][i], &fst_wrapx[t][a][i], on);
+    }
+}
 #else
 typedef zz_func fst_ifn;
 #define FST_A370 ARCH_370
@@ -224,6 +252,27 @@ static void fst_unpatch(void)
                     fst_gtab(k)[i][a] = *orig;
                 *orig = NULL;
                 fst_origx[k][a][i] = NULL;
+            }
+    fst_patch_done();
+}
+
+/* While no reader is attached (fstmod.c, "attach and detach"): on = 0 puts Hercules' own
+** routines back (the global tables, then every CPU's copy), keeping what was patched
+** (fst_orig stays: a wrapper running on another CPU still calls it); on = 1 the wrappers
+** again. Each entry is one aligned pointer store: a running CPU sees the old or the new. */
+static fst_ifn fst_wrap[FST_NK][3][256];
+static void fst_patch_live(int on)
+{
+    for (unsigned k = 0; k < FST_NK; k++)
+        for (unsigned a = 0; a < 3; a++)
+            for (unsigned i = 0; i < 256; i++) {
+                fst_ifn orig = k == FST_K1 ? fst_orig[a][i] : fst_origx[k][a][i];
+                zz_func *e = &fst_gtab(k)[i][a];
+                if (!orig)
+                    continue;
+                if (!fst_wrap[k][a][i])
+                    fst_wrap[k][a][i] = *e;
+                *e = on ? fst_wrap[k][a][i] : orig;
             }
     fst_patch_done();
 }

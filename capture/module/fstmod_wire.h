@@ -76,8 +76,35 @@
 **                                        what that slot held (the module sends that page
 **                                        again if it runs later). Pages never sent: the
 **                                        storage image's.
+**   SYNC  psw v(space) v(gr0)..v(gr15)  this CPU's records (re)start here: the first op of
+**                                        each CPU in a session that began while the system
+**                                        ran (a reader that attached late, fst-capture
+**                                        --attach). psw: the PSW in force, whose address is
+**                                        the next instruction to execute (the CPU's first of
+**                                        the trace); space: as CODE SPACE says it, for the
+**                                        instructions from there on; the 16 general registers
+**                                        (low 32 bits) as they are then, as a REGS of all 16.
+**                                        The reader keeps nothing of this CPU from before:
+**                                        `last` = psw's address, no branch for REP to copy,
+**                                        the registers those, no code page (the CPU's
+**                                        table starts empty). psw's address is the `at` of
+**                                        the op that follows SYNC (a branch, SVC, PGM, INTR,
+**                                        CR, OPND, SIGP), with the state the CPU had there;
+**                                        except when the module was at an op that changed
+**                                        the PSW (LPSW, PSW): that op is not written, and
+**                                        psw is the PSW it left.
 ** After each op `last` is the address the op's PSW or target says (CR, OPND, SIGP: the
 ** instruction after `at`; REGS, CODE: unchanged).
+**
+** Sessions. The module writes to the FIFO only while a reader has it open. A reader there
+** when the module loads, before any CPU ran, with FSTMOD_ENV_FROM_IPL set (fst-capture
+** running a program) gets the stream from IPL: HELLO, then each CPU's ops from its start,
+** no SYNC. Any other reader (a running system: fst-capture --attach, even one that opened
+** the FIFO before Hercules started) gets HELLO, then for each CPU SYNC first, then its
+** ops; the code pages it has are only those sent to it (each CPU's slots start empty at
+** its SYNC). When the reader closes the FIFO the session ends (the module sees EPIPE) and
+** the next reader starts a new one. A stream may end anywhere inside a CPU's records (the module's
+** chunks of a CPU are at most 0.1 s old when written: STALE_NS in fstmod.c).
 */
 #ifndef FSTMOD_WIRE_H
 #define FSTMOD_WIRE_H
@@ -102,6 +129,7 @@ enum {
     FSTMOD_OP_CODE = 0x0A,
     FSTMOD_OP_REP = 0x0B,
     FSTMOD_OP_SIGP = 0x0C,
+    FSTMOD_OP_SYNC = 0x0D,
 };
 
 /* The longest loop, in branches, that REP copies. */
@@ -126,6 +154,9 @@ static inline unsigned fstmod_code_set(unsigned long long space, unsigned long l
 
 /* The environment variable naming the FIFO (a path relative to Hercules' folder). */
 #define FSTMOD_ENV_OUT "FST_MODULE_OUT"
+/* Set (to anything) by fst-capture when it runs a program: a reader there at load reads
+** from IPL (no SYNC). Not set (a Hercules the user runs): every reader's CPUs begin with SYNC. */
+#define FSTMOD_ENV_FROM_IPL "FST_MODULE_FROM_IPL"
 /* Set (to anything) by the tests: the module refuses as a wrong structure size would. */
 #define FSTMOD_ENV_REFUSE "FST_MODULE_TEST_REFUSE"
 
