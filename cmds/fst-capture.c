@@ -24,12 +24,15 @@ static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
     { 0, "from-log", "FILE", "convert a Hercules 3.13/4.x log instead of running Hercules ('-' = stdin)", O_FROMLOG },
     { 0, "from-tf", "FILE", "convert an SDL Hercules 4.x trace file (tf ON \"FILE=...\"; --from-log knows one too)", O_FROMTF },
-    { 0, "image", "PROGRAM.ins", "with --from-log: the storage image to put into the trace", O_IMAGE },
+    { 0, "image", "PROGRAM.ins", "with --from-log or --via=module --attach: the storage image to put into the trace "
+                                 "(routines found by their FORTRAN entries; the module's code pages are the code)",
+      O_IMAGE },
     { 0, "arch", "MODE", "S/370 (the default for a capture; a log says its own), ESA/390 or z/Arch", O_ARCH },
     { 0, "range", "A-B", "trace only addresses A to B (hex), as Hercules' 't+ A-B'", O_RANGE },
     { 0, "traceopt", "MODE", "Hercules' trace display: noregs (default, fastest), traditional, regsfirst", O_TRACEOPT },
     { 0, "hercules", "PATH", "the Hercules program (default: hercules on PATH): 3.13, or SDL 4.x (tf into a FIFO), told by its banner", O_HERC },
-    { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never); --follow: SEC s without a new line", O_TIMEOUT },
+    { 0, "timeout", "SEC", "stop Hercules after SEC seconds (default 300; 0 = never); --follow: SEC s without a new line; "
+                           "--via=module --attach: wait SEC s for the module's word (default 10)", O_TIMEOUT },
     { 0, "max-instructions", "N", "stop after N traced instructions", O_MAX },
     { 0, "keep-log", "FILE", "also keep Hercules' text log in FILE", O_KEEPLOG },
     { 0, "mainsize", "MB", "main storage size, 2 to 4194303 (default: what the image needs, at least 2)", O_MAINSIZE },
@@ -39,11 +42,14 @@ static const fst_option options[] = {
                          "without a new line", O_FOLLOW },
     { 0, "sample", "[HZ]", "run the program untraced and sample its PSW HZ times a second (default 300) through "
                            "Hercules' HTTP server: LOGTIME at full speed, no calls (capture/sample/sample.h)", O_SAMPLE },
-    { 0, "attach", "HOST:PORT", "with --sample: sample a Hercules already running with an HTTP port (loopback; "
+    { 0, "attach", "HOST:PORT|FIFO", "with --sample: sample a Hercules already running with an HTTP port (loopback; "
                                 "another host with --remote), until Ctrl-C, --seconds or a disabled wait; Ctrl-C "
-                                "keeps the trace whole and exits 0 (it is how an attach without --seconds ends)",
+                                "keeps the trace whole and exits 0 (it is how an attach without --seconds ends). "
+                                "With --via=module: record a running system through the FIFO its fst module writes "
+                                "to (FST_MODULE_OUT; made when missing), every instruction from now on, until "
+                                "--seconds, --max-instructions, Ctrl-C or Hercules' end (docs/module.md)",
       O_ATTACH },
-    { 0, "seconds", "N", "with --attach: sample for N seconds (a Ctrl-C before then keeps the trace, exit 130)",
+    { 0, "seconds", "N", "with --attach: sample or record for N seconds (a Ctrl-C before then keeps the trace, exit 130)",
       O_SECONDS },
     { 0, "remote", NULL, "with --attach: the host may be another machine", O_REMOTE },
     { 0, "via", "WAY", "how a run is traced: trace (Hercules' text trace, the default) or module (fst's module "
@@ -67,6 +73,7 @@ static const fst_cmd cmd = {
     "fst-capture",
     "[options] [-o TRACE] PROGRAM.ins\n--sample[=HZ] [-o TRACE] PROGRAM.ins\n"
     "--sample[=HZ] --attach=HOST:PORT [--seconds=N] [--range=A-B] -o TRACE\n"
+    "--via=module --attach=FIFO [--seconds=N] [--image=PROGRAM.ins] -o TRACE\n"
     "--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]\n"
     "--from-tf=FILE|- [--image=PROGRAM.ins] [-o TRACE]",
     "Run a standalone S/370 program under Hercules with instruction tracing on, from IPL to\n"
@@ -142,7 +149,7 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
             break;
         }
         case O_HERC: c->hercules = p.arg; break;
-        case O_TIMEOUT: c->timeout = fst_opt_u64(&p, 0, 86400 * 365); break;
+        case O_TIMEOUT: c->timeout = fst_opt_u64(&p, 0, 86400 * 365); c->timeout_given = 1; break;
         case O_MAX: c->max = fst_opt_u64(&p, 1, UINT64_MAX); break;
         case O_KEEPLOG: c->keeplog = p.arg; break;
         case O_MAINSIZE: c->mainsize_mb = fst_opt_u64(&p, FST_HERC_MAINSIZE_MIN, FST_HERC_MAINSIZE_MAX); break;
@@ -171,13 +178,20 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
     if (c->out && !strcmp(c->out, "-"))   /* not a file named '-' (issue 16) */
         fst_opt_fail(&p, "-o -: a trace is written to a file (its end is rewritten when the run ends); "
                          "give a file name, then fst-report FILE");
-    if ((c->attach || c->seconds || c->remote) && !c->sample)
-        fst_opt_fail(&p, "--attach, --seconds and --remote go with --sample");
+    if (c->via_module && c->attach && (c->remote || c->auth_file || c->numcpu > 1 || c->mainsize_mb || c->cards ||
+                                       c->module || c->hercules))
+        fst_opt_fail(&p, "--via=module --attach reads a Hercules you run: --remote, --http-auth, --numcpu, "
+                         "--mainsize, --cards, --module and --hercules do not go with it (they are that Hercules' own)");
+    if ((c->attach || c->seconds || c->remote) && !c->sample && !(c->via_module && c->attach && !c->remote))
+        fst_opt_fail(&p, "--attach, --seconds and --remote go with --sample (--attach=FIFO and --seconds also with "
+                         "--via=module)");
     if ((c->seconds || c->remote) && !c->attach)
         fst_opt_fail(&p, "--seconds and --remote go with --attach (a program of your own runs to its disabled wait)");
     if (c->sample && (c->fromlog || c->traceopt || c->max || c->keeplog || c->numcpu > 1))
         fst_opt_fail(&p, "--sample does not trace: --from-log, --from-tf, --traceopt, --max-instructions, "
                          "--keep-log and --numcpu do not go with it");
+    if (c->image && !c->fromlog && !(c->via_module && c->attach))
+        fst_opt_fail(&p, "--image goes with --from-log, --from-tf or --via=module --attach");
     if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog || c->job))
         fst_opt_fail(&p, "--via=module runs one program with no Hercules trace: --from-log, --from-tf, "
                          "--sample, --range, --traceopt, --keep-log and --job do not go with it");
@@ -245,8 +259,10 @@ int main(int argc, char **argv)
     if (!c.out)
         c.out = defout = default_out(c.fromlog ? c.fromlog : program);
     fst_ins ins = { 0 };
-    fst_capture_inputs(&c, c.fromlog ? c.image : program, &ins);
-    int code = c.via_module ? fst_capture_module(&c, program, &ins) : -1; /* -1: the text trace */
+    fst_capture_inputs(&c, c.fromlog || c.attach ? c.image : program, &ins);
+    int code = c.via_module && c.attach ? fst_capture_modattach(&c, &ins)
+             : c.via_module                ? fst_capture_module(&c, program, &ins) /* -1: the text trace */
+                                           : -1;
     if (code < 0)
         code = c.sample ? fst_capture_sample(&c, program, &ins)
              : c.fromlog ? fst_capture_log(&c, &ins)

@@ -134,6 +134,7 @@
 #define FST_HK_TRACEOPT "traceopt"  /* traditional | regsfirst | noregs | unknown */
 #define FST_HK_CLOCK    "clock"     /* source of time stamps: none (a model is chosen at report time) */
 #define FST_HK_SAMPLE_HZ "sample-hz" /* a sampled trace: the rate asked for */
+#define FST_HK_WINDOW   "window"    /* attach: a window of a running system, from each CPU's start (capture/modread/modattach.h) */
 
 /* Footer keys (decimal values). */
 #define FST_FK_COMPLETE     "complete"      /* 1 = the capture ended normally */

@@ -6,7 +6,8 @@
 **   sample.c  sample a program's PSW at full speed, or a Hercules the user runs (--attach)
 **   module.c  run a standalone program under Hercules 3.13 with fst's module inside it
 **             (--via=module): every instruction, no text trace; -1 when the module
-**             cannot record, and the caller runs live.c instead
+**             cannot record, and the caller runs live.c instead; with --attach=FIFO, a
+**             window of a Hercules the user runs with the module (no fallback there)
 ** live.c and log.c share the trace writing and the end-of-run report (stream.c).
 **
 ** The caller (cmds/fst-capture.c) fills an fst_capopts from the command line, checks the
@@ -28,6 +29,7 @@ typedef struct fst_capopts {
     const char *out, *fromlog, *image, *range, *traceopt, *hercules, *keeplog;
     int arch, quiet, progress, follow, tf, pipe_in;
     uint64_t timeout, max, mainsize_mb, numcpu;
+    int timeout_given;      /* --timeout was given (--via=module --attach: its own default) */
     int sample, remote;     /* --sample */
     unsigned hz;
     const char *attach;
@@ -50,5 +52,7 @@ int fst_capture_live(fst_capopts *c, const char *program, const fst_ins *ins);
 int fst_capture_log(fst_capopts *c, const fst_ins *ins);
 int fst_capture_sample(fst_capopts *c, const char *program, const fst_ins *ins);
 int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins);
+/* --via=module --attach=FIFO: a window of a running system (capture/modread/modattach.h). */
+int fst_capture_modattach(fst_capopts *c, const fst_ins *ins);
 
 #endif

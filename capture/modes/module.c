@@ -5,6 +5,7 @@
 ** cannot record (said in one warning line) and the caller takes the text trace instead.
 */
 #include "capture/modes/mode_int.h"
+#include "capture/modread/modattach.h"
 #include "capture/modread/modcap.h"
 #include "common/err.h"
 
@@ -50,5 +51,47 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
                  res.end, res.insns ? (double)res.trace_bytes / (double)res.insns : 0.0,
                  (unsigned long long)res.events, (unsigned long long)res.stream_bytes,
                  (unsigned long long)res.code_pages);
+    return FST_EXIT_OK;
+}
+
+/* --via=module --attach=FIFO: capture/modread/modattach.c does it; here the summary and the
+** exit status, as --sample --attach has them: Ctrl-C ends a window without --seconds (exit
+** 0), cuts one with --seconds short (the trace kept, exit 130). */
+int fst_capture_modattach(fst_capopts *c, const fst_ins *ins)
+{
+    signal(SIGPIPE, SIG_IGN);
+    fst_capture_catch_signals();
+    fst_modattach o = { c->out, c->attach, c->command, c->seconds, c->max, c->timeout_given ? c->timeout : 10,
+                        &fst_capture_stopsig, ins };
+    fst_modattach_result res;
+    fst_err err;
+    int rc = fst_modattach_run(&o, &res, &err);
+    if (strstr(res.hello, "interruptions=unseen"))
+        fst_warn("%s: the module in that Hercules sees no external or I/O interruption (Hercules was started "
+                 "without LD_PRELOAD of its fst-hercules*-irq.so): a window of a system that takes them ends at the "
+                 "first with an error", c->attach);
+    if (rc) {
+        fst_error("%s", err.msg);
+        return FST_EXIT_FAIL;
+    }
+    if (res.held)
+        fst_warn("%s: %llu bytes of records of CPUs that never said where they were are not in it (a CPU started "
+                 "by SIGP restart before the window)", c->out, (unsigned long long)res.held);
+    double secs = (double)res.ns / 1e9;
+    if (!c->quiet) {
+        if (res.made_fifo)
+            fst_note("%s: made the FIFO (it stays, for the next attach)", c->attach);
+        fst_note("%s: a window of the running system: %llu instructions in %.2f s from %llu CPU%s, ended by %s "
+                 "(fst's module: %s; %llu events, %llu stream bytes, %llu code pages)",
+                 c->out, (unsigned long long)res.insns, secs, (unsigned long long)res.cpus, res.cpus == 1 ? "" : "s",
+                 !strcmp(res.end, "interrupted") ? "a signal (Ctrl-C)" : res.end, res.hello,
+                 (unsigned long long)res.events, (unsigned long long)res.stream_bytes,
+                 (unsigned long long)res.code_pages);
+    }
+    if (!strcmp(res.end, "interrupted") && c->seconds) {
+        fst_error("interrupted after %.2f of the %llu s asked: %s holds the window recorded so far", secs,
+                  (unsigned long long)c->seconds, c->out);
+        return FST_EXIT_INTR;
+    }
     return FST_EXIT_OK;
 }

@@ -66,6 +66,7 @@ struct fst_ms {
     uint64_t gen;             /* code pages received and spaces switched: a memo of an older
                                  generation is void */
     uint64_t npages;          /* CODE PAGE ops read */
+    uint64_t syncs;           /* SYNC ops read */
 };
 
 fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch)
@@ -113,6 +114,14 @@ int fst_ms_hello(const fst_ms *m, const char **text)
 uint64_t fst_ms_events(const fst_ms *m) { return m->events; }
 uint64_t fst_ms_bytes(const fst_ms *m) { return m->off; }
 uint64_t fst_ms_pages(const fst_ms *m) { return m->npages; }
+uint64_t fst_ms_syncs(const fst_ms *m) { return m->syncs; }
+uint64_t fst_ms_held(const fst_ms *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < MS_MAXCPU; i++)
+        n += m->cpu[i].nheld;
+    return n;
+}
 
 /* ---- one chunk's ops ---- */
 
@@ -261,6 +270,9 @@ static int one(fst_ms *m, mcpu *c, uint64_t a, uint8_t ib[6], int *len, unsigned
             return fst_errf(err, "fst module stream, byte %llu: CPU %u executed at 0x%llX in the address space of "
                                  "CR1 %08llX, whose page the module did not send", (unsigned long long)m->chunk_off,
                             cpu, (unsigned long long)a, (unsigned long long)(c->space & 0xFFFFFFFFu));
+        if (!m->ins->n) /* a running system's window (modattach.h): no image */
+            return fst_errf(err, "fst module stream, byte %llu: CPU %u executed at 0x%llX, where no page the module "
+                                 "sent holds code", (unsigned long long)m->chunk_off, cpu, (unsigned long long)a);
         return fst_errf(err, "fst module stream, byte %llu: CPU %u executed at 0x%llX, where neither a page the "
                              "module sent nor the program's image holds code", (unsigned long long)m->chunk_off, cpu,
                         (unsigned long long)a);
@@ -548,9 +560,44 @@ static int code_op(fst_ms *m, mcpu *c, rd *r, fst_err *err)
     return 0;
 }
 
+/* SYNC: this CPU's trace (re)starts at the PSW's address, in the space given, with those
+** registers (fstmod_wire.h): nothing of its state before is kept. As a text trace begun
+** mid-run shows it: the first instruction at the PSW, the registers as the first
+** instruction's display would give them, the space as its CR1. */
+static int sync_op(fst_ms *m, mcpu *c, rd *r, fst_err *err)
+{
+    uint8_t psw[16];
+    unsigned pl;
+    uint64_t sp, v;
+    if (get_psw(r, psw, &pl) || get_v(r, &sp))
+        return bad(m, r, "a SYNC record cut short", err);
+    for (unsigned g = 0; g < 16; g++) {
+        if (get_v(r, &v))
+            return bad(m, r, "a SYNC record cut short", err);
+        c->gr[g] = (uint32_t)v;
+    }
+    c->nbr = 0;
+    memset(c->bat, 0xFF, sizeof c->bat);
+    memset(c->bto, 0xFF, sizeof c->bto);
+    if (sp && sp != c->space)
+        fst_em_cr1(m->em, sp & 0xFFFFFFFFu);
+    c->space = sp;
+    for (unsigned i = 0; c->pages && i < FSTMOD_CODE_SLOTS; i++) /* the module's slots start empty */
+        c->pages[i].used = 0;
+    c->lk = NULL;
+    m->gen++; /* no run remembered before it holds */
+    for (unsigned g = 0; g < 16; g++)
+        fst_em_gr(m->em, g, c->gr[g]);
+    new_psw(m, c, psw, pl);
+    m->syncs++;
+    return 0;
+}
+
 static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
 {
-    if (!m->cpu[cpu % MS_MAXCPU].have_psw)
+    /* a CPU no PSW is known for: its chunks wait for its start (a SIGP restart), unless
+    ** they begin with where it is (SYNC: a reader attached to a running system) */
+    if (!m->cpu[cpu % MS_MAXCPU].have_psw && (!n || p[0] != FSTMOD_OP_SYNC))
         return hold(m, cpu % MS_MAXCPU, p, n, err);
     rd r = { p, p + n, p };
     mcpu *c = &m->cpu[cpu % MS_MAXCPU];
@@ -662,6 +709,10 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             break;
         case FSTMOD_OP_CODE:
             if (code_op(m, c, &r, err))
+                return -1;
+            break;
+        case FSTMOD_OP_SYNC:
+            if (sync_op(m, c, &r, err))
                 return -1;
             break;
         default:

@@ -15,7 +15,14 @@
 ** A space's CR1 becomes the trace's CR1 evidence (fst_em_cr1) when its instructions start. The PSW of each is the one last loaded, with its
 ** address: what the text trace would have shown (PSW bits that change without an event,
 ** the condition code and program mask, are not state, trace/tracebin.h FST_ST_*).
-** The first instruction is at the IPL PSW's address (the image's 8 bytes at 0).
+** The first instruction is at the IPL PSW's address (the image's 8 bytes at 0); or, for a
+** CPU whose records begin with SYNC (a reader that attached to a running system,
+** capture/modread/modattach.h; no image then), at SYNC's PSW address: the CPU's trace
+** starts there, as a text trace switched on mid-run starts, with SYNC's registers given to
+** the emitter as that first instruction's display would give them (fst_em_gr), and its
+** space's CR1 (fst_em_cr1). A SYNC later starts the CPU over: nothing of it before is kept
+** (a REP cannot copy across it). A CPU's chunks that begin with SYNC are not held for a
+** SIGP restart.
 ** A loop's branches come as one REP record (copies of the last p branches): its
 ** iterations are given to the emitter one by one until an iteration has left the emitter
 ** in the state the one before it did, and the rest of them then in one step
@@ -65,5 +72,7 @@ int fst_ms_finish(fst_ms *m, fst_err *err);
 uint64_t fst_ms_events(const fst_ms *m);   /* module records read */
 uint64_t fst_ms_bytes(const fst_ms *m);    /* stream bytes read */
 uint64_t fst_ms_pages(const fst_ms *m);    /* code pages received (CODE PAGE ops) */
+uint64_t fst_ms_syncs(const fst_ms *m);    /* CPUs' starts in a running system (SYNC ops) */
+uint64_t fst_ms_held(const fst_ms *m);     /* bytes of records of CPUs that never started (held) */
 
 #endif

@@ -1,0 +1,260 @@
+/* capture/modread/modattach.c — see modattach.h. */
+#include "capture/modread/modattach.h"
+#include "capture/hercules/ins.h"
+#include "capture/modread/modstream.h"
+#include "capture/module/fstmod_wire.h"
+#include "capture/read/emit.h"
+#include "trace/tracebin.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int stopped(const fst_modattach *o)
+{
+    return o->stop && *o->stop;
+}
+
+/* The FIFO, made when missing, opened for reading without waiting for a writer. */
+static int open_fifo(const fst_modattach *o, fst_modattach_result *res, fst_err *err)
+{
+    struct stat sb;
+    if (stat(o->fifo, &sb)) {
+        if (errno != ENOENT)
+            return fst_errno(err, "--attach=%s", o->fifo);
+        if (mkfifo(o->fifo, 0600))
+            return fst_errno(err, "--attach=%s: cannot make the FIFO", o->fifo);
+        res->made_fifo = 1;
+    } else if (!S_ISFIFO(sb.st_mode)) {
+        return fst_errf(err, "--attach=%s: not a FIFO (give the path Hercules' FST_MODULE_OUT names; fst-capture "
+                             "makes the FIFO when nothing is there)", o->fifo);
+    }
+    int fd = open(o->fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fst_errno(err, "--attach=%s", o->fifo);
+    return fd;
+}
+
+#define HELLO_MAX (FSTMOD_CHUNK_HDR + 512)
+
+/* The module's first chunk (HELLO or REFUSE), read into buf (*n bytes: it and what came
+** after it in the same read). 0, or -1 (err): no word from the module in time, a refusal,
+** a stream that is not the module's. */
+static int await_hello(const fst_modattach *o, int fd, uint8_t *buf, size_t cap, size_t *n, fst_err *err)
+{
+    uint64_t t0 = now_ns();
+    *n = 0;
+    for (;;) {
+        ssize_t k = read(fd, buf + *n, cap - *n);
+        if (k < 0 && errno != EAGAIN && errno != EINTR)
+            return fst_errno(err, "--attach=%s: read", o->fifo);
+        if (k > 0)
+            *n += (size_t)k;
+        if (*n >= FSTMOD_CHUNK_HDR) {
+            uint32_t len = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 | (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
+            if (buf[0] != FSTMOD_CHUNK || buf[1] != FSTMOD_CPU_MODULE || len == 0 || len > HELLO_MAX - FSTMOD_CHUNK_HDR)
+                return fst_errf(err, "--attach=%s: what came first is not fst's module saying hello (another writer "
+                                     "on the FIFO?)", o->fifo);
+            if (*n >= FSTMOD_CHUNK_HDR + len) {
+                if (buf[FSTMOD_CHUNK_HDR] == FSTMOD_OP_REFUSE)
+                    return fst_errf(err, "--attach=%s: fst's module in that Hercules refuses to record: %.*s", o->fifo,
+                                    (int)(len - 1), (const char *)buf + FSTMOD_CHUNK_HDR + 1);
+                return 0;
+            }
+        }
+        if (stopped(o))
+            return fst_errf(err, "--attach=%s: interrupted before the module said a word", o->fifo);
+        if (now_ns() - t0 > o->hello_timeout * 1000000000ull)
+            return fst_errf(err, "--attach=%s: no word from fst's module in %llu s: is Hercules running with it? "
+                                 "Start Hercules with the line 'LDMOD /ABS/PATH/lib/fst-hercules313.so' in its "
+                                 "configuration (SDL 4.x: fst-hercules4.so), FST_MODULE_OUT=%s in its environment "
+                                 "and LD_PRELOAD=/ABS/PATH/lib/fst-hercules313-irq.so (4.x: fst-hercules4-irq.so) "
+                                 "(docs/module.md, 'A running system')", o->fifo, (unsigned long long)o->hello_timeout,
+                            o->fifo);
+        struct timespec ts = { 0, 50000000L };
+        nanosleep(&ts, NULL); /* no writer yet: read() says 0 at once */
+    }
+}
+
+static void remove_regular(const char *path);
+
+static fst_tw *open_trace(const fst_modattach *o, fst_err *err)
+{
+    fst_kv hdr[] = {
+        { FST_HK_SOURCE, "capture" },
+        { FST_HK_PROGRAM, o->fifo },
+        { FST_HK_COMMAND, o->command },
+        { FST_HK_RANGE, "all" },
+        { FST_HK_ARCH, fst_arch_name(FST_ARCH_S370) },
+        { FST_HK_TRACEOPT, "none" },
+        { FST_HK_CLOCK, "none" },
+        { "via", "module" },
+        { FST_HK_WINDOW, "attach" },
+        { NULL, NULL },
+    };
+    fst_tw *w = fst_tw_open(o->out, hdr, err);
+    for (size_t i = 0; w && o->image && i < o->image->n; i++)
+        if (fst_tw_image(w, o->image->seg[i].addr, o->image->seg[i].data, o->image->seg[i].len, err)) {
+            fst_tw_abandon(w);
+            remove_regular(o->out);
+            return NULL;
+        }
+    return w;
+}
+
+typedef struct win {
+    const fst_modattach *o;
+    fst_modattach_result *res;
+    int fd;
+    fst_tw *w;
+    fst_em *em;
+    fst_ms *ms;
+} win;
+
+/* What the FIFO holds now, waiting at most ms for it. 1 at its end (the module closed it). */
+static int pump(win *x, int ms, fst_err *err)
+{
+    static uint8_t buf[1 << 20];
+    struct pollfd pf = { x->fd, POLLIN, 0 };
+    if (poll(&pf, 1, ms) < 0 && errno != EINTR)
+        return fst_errno(err, "poll");
+    for (int reads = 0; reads < 16; reads++) { /* then back to the clock: a window ends on time */
+        ssize_t n = read(x->fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return 0;
+        if (n < 0)
+            return fst_errno(err, "--attach=%s: read", x->o->fifo);
+        if (n == 0)
+            return 1;
+        x->res->stream_bytes += (uint64_t)n;
+        if (fst_ms_feed(x->ms, buf, (size_t)n, err))
+            return -1;
+        const fst_em_stats *st = fst_em_getstats(x->em);
+        if (st->ended || st->limit_hit)
+            return 0;
+    }
+    return 0;
+}
+
+/* Until what ends the window; its name, or "error". */
+static const char *record(win *x, fst_err *err)
+{
+    const fst_modattach *o = x->o;
+    uint64_t t0 = now_ns();
+    for (;;) {
+        const fst_em_stats *st = fst_em_getstats(x->em);
+        if (st->ended)
+            return "disabled-wait";
+        if (st->limit_hit)
+            return "max-instructions";
+        if (stopped(o))
+            return "interrupted";
+        if (o->seconds && now_ns() - t0 >= o->seconds * 1000000000ull)
+            break;
+        int rc = pump(x, 100, err);
+        if (rc < 0)
+            return "error";
+        if (rc > 0)
+            return "fifo-closed"; /* Hercules ended, or gave up on this reader (its log says) */
+        if (fst_em_failed(x->em)) {
+            fst_errf(err, "%s: cannot write the trace", o->out);
+            return "error";
+        }
+    }
+    /* what the module has sent out meanwhile: a CPU's records within 0.1 s (fstmod.c) */
+    for (uint64_t t1 = now_ns(); now_ns() - t1 < 250000000ull;) {
+        int rc = pump(x, 50, err);
+        if (rc < 0)
+            return "error";
+        if (rc > 0)
+            break;
+    }
+    return "seconds";
+}
+
+static void remove_regular(const char *path)
+{
+    struct stat sb;
+    if (!stat(path, &sb) && S_ISREG(sb.st_mode))
+        unlink(path);
+}
+
+static int close_trace(win *x, const char *end, fst_err *err)
+{
+    fst_modattach_result *res = x->res;
+    char n1[32], n2[32], n3[32], n4[32];
+    snprintf(n1, sizeof n1, "%llu", (unsigned long long)res->events);
+    snprintf(n2, sizeof n2, "%llu", (unsigned long long)res->stream_bytes);
+    snprintf(n3, sizeof n3, "%llu", (unsigned long long)res->code_pages);
+    snprintf(n4, sizeof n4, "%llu", (unsigned long long)res->cpus);
+    fst_kv ftr[] = { { FST_HK_HERCULES, strstr(res->hello, "hercules4") ? "4.x" : "3.13" }, { "via", "module" },
+                     { "module-events", n1 }, { "module-bytes", n2 }, { "module-code-pages", n3 },
+                     { "module-cpus-synced", n4 }, { "arch-at-end", fst_arch_name(FST_ARCH_S370) }, { NULL, NULL } };
+    res->trace_bytes = fst_tw_bytes(x->w);
+    return fst_tw_close(x->w, 1, end, ftr, err);
+}
+
+int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->end = "error";
+    win x = { .o = o, .res = res, .fd = -1 };
+    uint8_t first[HELLO_MAX];
+    size_t nfirst = 0;
+    if ((x.fd = open_fifo(o, res, err)) < 0 || await_hello(o, x.fd, first, sizeof first, &nfirst, err))
+        goto fail;
+    uint32_t hl = (uint32_t)first[4] | (uint32_t)first[5] << 8;
+    snprintf(res->hello, sizeof res->hello, "%.*s", (int)(hl - 1), (const char *)first + FSTMOD_CHUNK_HDR + 1);
+    if (!(x.w = open_trace(o, err)))
+        goto fail;
+    fst_ins none = { 0 };
+    x.em = fst_em_new(x.w, o->max);
+    x.ms = fst_ms_new(x.em, &none, FST_ARCH_S370);
+    res->stream_bytes = nfirst;
+    const char *end = "error";
+    uint64_t t0 = now_ns();
+    if (!fst_ms_feed(x.ms, first, nfirst, err))
+        end = record(&x, err);
+    res->ns = now_ns() - t0;
+    close(x.fd); /* the module sees EPIPE at its next write: it detaches */
+    x.fd = -1;
+    fst_em_finish(x.em);
+    const fst_em_stats *st = fst_em_getstats(x.em);
+    res->insns = st->insns;
+    res->events = fst_ms_events(x.ms);
+    res->code_pages = fst_ms_pages(x.ms);
+    res->cpus = fst_ms_syncs(x.ms);
+    res->held = fst_ms_held(x.ms);
+    res->end = end;
+    int rc = 0;
+    if (!strcmp(end, "error")) {
+        rc = -1;
+        fst_tw_abandon(x.w); /* readable up to its last frame, marked cut short */
+        if (!st->insns)
+            remove_regular(o->out);
+    } else if (close_trace(&x, end, err)) {
+        rc = -1;
+    }
+    fst_ms_free(x.ms);
+    fst_em_free(x.em);
+    return rc;
+fail:
+    if (x.fd >= 0)
+        close(x.fd);
+    return -1;
+}

@@ -1,0 +1,80 @@
+/*
+** capture/modread/modattach.h — fst-capture --via=module --attach=FIFO: a window of a
+** running system (MVS 3.8J under TK4- or MVS/CE, VM/370, any S/370 system) recorded by
+** fst's module inside a Hercules the user started and keeps running (docs/module.md, "A
+** running system").
+**
+** The user starts Hercules once with the module loaded (`LDMOD /abs/lib/fst-hercules313.so`
+** in the configuration, FST_MODULE_OUT=FIFO in its environment, and LD_PRELOAD of the
+** interposer fst-hercules313-irq.so for external and I/O interruptions; 4.x the same with
+** fst-hercules4*.so). The module writes nothing while no reader has the FIFO open (its
+** wrappers then cost one test each) and retries every 0.2 s (capture/module/fstmod.c,
+** "attach and detach"). fst_modattach_run:
+**   - makes the FIFO (mode 0600) when the path does not exist, or uses the FIFO there (any
+**     other kind of file is an error: nothing is opened, nothing written); it leaves the
+**     FIFO behind, for the next attach and for Hercules, which keeps its name;
+**   - opens it for reading and waits at most hello_timeout seconds for the module's HELLO
+**     (none: an error that says how to start Hercules with the module; no trace is made);
+**     a module that refuses (REFUSE) is an error with its reason;
+**   - then records, rebuilding every instruction from each CPU's SYNC on
+**     (capture/modread/modstream.h), until `seconds` have passed, `max` instructions, the
+**     stop flag (Ctrl-C), every CPU that ran in a disabled wait, or the module closing the
+**     FIFO (end `fifo-closed`: Hercules ended; or the module gave up on a reader that took
+**     nothing for 30 s, which Hercules' log says);
+**   - closes the FIFO (the module detaches at its next write: EPIPE) and writes the trace,
+**     marked as a window of a running system (header `window` = `attach`; the footer's
+**     `end` says what ended it): whole for the window it covers (complete), as a sampled
+**     --attach is. There is no storage image: the code is the pages the module sent (each
+**     before the first op that runs in it); an instruction in code never sent is an error
+**     that names the CPU and the address.
+**
+** The window begins in the middle of a running system: each CPU's first instruction is
+** where its SYNC says (the instruction the module's first record after the reader came is
+** about: a taken branch, SVC, LCTL, an interruption's point; after an LPSW or SSM, the
+** instruction it went on with), with the registers and address space then, as a text trace switched on mid-run
+** begins (`t+` at the console, --from-log of such a log). The replay takes it as it takes
+** such a trace (analyze/profile.h): the first instruction starts a task; calls already open
+** at the window's start are not in its frames (their instructions, until they return, are
+** outside the routines the trace saw entered, or are charged to the first routine entered
+** when the model names the mainline); calls open at its end are closed there
+** (open_frames). So each routine's figures are exact for its calls that began and ended in
+** the window; at each edge at most one call per routine and task is cut.
+**
+** Ownership: the caller owns the strings. Errors: -1 with err set; a trace begun is then
+** kept readable, marked incomplete (never claiming to be whole), or removed when it holds
+** no instruction. Memory: constant (capture/modread/modstream.h).
+*/
+#ifndef FST_MODATTACH_H
+#define FST_MODATTACH_H
+
+#include "capture/hercules/ins.h"
+#include "common/err.h"
+
+#include <signal.h>
+#include <stdint.h>
+
+typedef struct fst_modattach {
+    const char *out;            /* the trace */
+    const char *fifo;           /* FST_MODULE_OUT of the running Hercules */
+    const char *command;        /* the command line, into the trace's header */
+    uint64_t seconds;           /* record for this long (0: until stopped) */
+    uint64_t max;               /* instructions, 0 = no limit */
+    uint64_t hello_timeout;     /* seconds to wait for the module's HELLO */
+    volatile sig_atomic_t *stop;
+    const fst_ins *image;       /* --image: put into the trace (routines by their FORTRAN entries,
+                                   DESIGN §3.1); never the code replayed (the pages sent are), or NULL */
+} fst_modattach;
+
+typedef struct fst_modattach_result {
+    const char *end;            /* seconds, interrupted, max-instructions, disabled-wait, fifo-closed, error */
+    int made_fifo;              /* the FIFO did not exist: made here */
+    char hello[256];            /* what the module said it is */
+    uint64_t insns, events, stream_bytes, trace_bytes, code_pages, cpus, ns;
+    uint64_t held;              /* bytes of records of CPUs that never said where they were (not
+                                   in the trace: a SIGP restart's target whose start came before) */
+} fst_modattach_result;
+
+/* 0: the window was recorded (res says how it ended); -1: error (err). */
+int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err *err);
+
+#endif
