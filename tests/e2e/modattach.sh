@@ -1,0 +1,195 @@
+#!/bin/bash
+# tests/e2e/modattach.sh — fst-capture --via=module --attach=FIFO: windows of a running
+# system (capture/modread/modattach.h, docs/module.md "A running system"). Real Hercules
+# started here as a user starts theirs: LDMOD in its configuration, FST_MODULE_OUT naming
+# a FIFO, LD_PRELOAD of the interposer; no fst-capture runs it.
+#   - shares.s with 1 200 000 rounds (4.8 G instructions, tens of seconds), under 3.13 and,
+#     when built, SDL Hercules 4.9: attach for 2 s, detach, attach again for 2 s. Each
+#     window is readable, marked (window=attach, end=seconds, complete), and exact by the
+#     construction: ALPHA, BETA and GAMMA take 2006, 1206 and 806 instructions a call, so
+#     each routine's self instructions are calls x K, less at most one call cut at the
+#     window's end (a call cut at its start is outside: never entered in the window); the
+#     calls 1 : 1 : 1 within one; MAIN (never entered in the window: it is outside) 7 a
+#     round. Hercules keeps running between and after the windows and reaches the
+#     program's disabled wait, and the module says each reader came and went. Under 3.13 a
+#     third window ended by Ctrl-C: exit 0, whole, end=interrupted.
+#   - a generated multitasking system (tests/os, seed 28): Hercules started with the module
+#     and no reader; fst-capture attaches; the automatic operator IPLs the system when the
+#     module says a reader opened its FIFO; the window runs to the system's end (its
+#     disabled wait). Every task's figures as the generator built them (tests/os/run.py
+#     --reports-only on this trace), although the trace begins at the first record after
+#     IPL (SYNC), not at IPL.
+#   - errors: --attach to a path that is not a FIFO; no HELLO within --timeout (the message
+#     says how to start Hercules with the module); neither leaves a trace.
+. "$(dirname "$0")/../lib.sh"
+P=$FST_ROOT/tests/programs
+MOD=$FST_BIN/../lib/fst-hercules313.so
+IRQ=$FST_BIN/../lib/fst-hercules313-irq.so
+MOD4=$FST_BIN/../lib/fst-hercules4.so
+IRQ4=$FST_BIN/../lib/fst-hercules4-irq.so
+if [ ! -f "$MOD" ] || [ ! -f "$IRQ" ]; then
+    echo "ok 1 # SKIP no module (scripts/hercules313.sh, make)"
+    exit 0
+fi
+
+# ---- errors: nothing left behind ----
+: > "$T/plain"
+expect_fail "--attach to a file that is not a FIFO: one line, exit 2" 2 'plain: not a FIFO' \
+    fst-capture --via=module --attach="$T/plain" -o "$T/e1.trace"
+[ ! -e "$T/e1.trace" ] && ok "... and no trace" || fail "... and no trace"
+expect_eq "... in one line" 1 "$(wc -l < "$T/err")"
+expect_fail "--attach with no module writing: no HELLO in --timeout=1, how to start Hercules said" 2 \
+    "no word from fst's module in 1 s.*LDMOD /ABS/PATH/lib/fst-hercules313.so.*FST_MODULE_OUT=.*LD_PRELOAD=" \
+    fst-capture --via=module --attach="$T/nobody.fifo" --timeout=1 -o "$T/e2.trace"
+[ ! -e "$T/e2.trace" ] && [ -p "$T/nobody.fifo" ] && ok "... no trace; the FIFO made (it stays, for Hercules)" \
+    || fail "... no trace; the FIFO made (it stays, for Hercules)"
+expect_fail "--attach with --numcpu: refused (that Hercules' own)" 2 'do not go with it' \
+    fst-capture --via=module --attach="$T/nobody.fifo" --numcpu=2 -o "$T/e3.trace"
+
+# ---- shares.s, a long run ----
+s390x-linux-gnu-as -m31 --defsym ROUNDS=1200000 -I "$P" -o "$T/long.o" "$P/shares.s" &&
+s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/long.elf" "$T/long.o" &&
+s390x-linux-gnu-objcopy -O binary -j .lowcore "$T/long.elf" "$T/long.lc" &&
+s390x-linux-gnu-objcopy -O binary -j .text "$T/long.elf" "$T/long.bin" &&
+printf 'long.lc 0x0\nlong.bin 0x20000\n' > "$T/long.ins" || fail "assemble shares.s with ROUNDS=1200000"
+# the map a linkage editor gives: the module at its load point, MAIN its entry
+printf 'name,type,origin,length\nSHARES,MODULE,0,100\nMAIN,EP,0,\nMAIN,SD,0,58\nALPHA,SD,58,30\nBETA,SD,88,30\nGAMMA,SD,B8,40\n' \
+    > "$T/long.csv"
+
+# herc NAME MODULE IRQ [HERCULES]: start Hercules in $T/NAME, as a user would, running
+# long.ins; quits at its disabled wait; its own process group (killed whole at the end)
+herc() {
+    local d=$T/$1 mod=$2 irq=$3 h=${4:-}
+    mkdir -p "$d"; cp "$T/long.lc" "$T/long.bin" "$T/long.ins" "$d/"
+    printf 'ARCHMODE S/370\nMAINSIZE 2\nNUMCPU 1\nCPUSERIAL 000611\nCPUMODEL 3090\nPANRATE FAST\nLDMOD %s\n000C 3505 /dev/null\n' \
+        "$mod" > "$d/h.cnf"
+    if [ -z "$h" ]; then
+        printf 'hao tgt HHCCP011I\nhao cmd quit\nipl %s/long.ins\n' "$d" > "$d/h.rc"
+        (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$irq HERCULES_RC=$d/h.rc \
+            exec setsid timeout -s KILL 300 hercules -d -f h.cnf > h.log 2>&1 < /dev/null) &
+    else   # 4.x: ends at the end of its stdin
+        printf 'hao tgt HHC00809I\nhao cmd quit\nipl %s/long.ins\n' "$d" > "$d/h.rc"
+        (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$irq \
+            exec setsid timeout -s KILL 300 "$h" -f h.cnf -r h.rc > h.log 2>&1 < <(sleep 300)) &
+    fi
+    hpid=$!
+    for _ in $(seq 150); do grep -q 'HHCFS005I.*no reader' "$d/h.log" 2> /dev/null && break; sleep 0.2; done
+}
+
+# window NAME TRACE: the checks of one window of shares.s
+window() {
+    local name=$1 tr=$2 csv
+    expect_eq "$name: marked a window of a running system, whole, ended by --seconds" \
+        "footer.complete=1 footer.end=seconds header.window=attach" \
+        "$(fst-dump --summary "$tr" 2> /dev/null | grep -E '^(header.window|footer.complete|footer.end)=' | sort | paste -sd' ')"
+    csv=$(fst-report --format=csv --map="$T/long.csv" --load-point=20020 "$tr" 2> "$T/rep.err")
+    if grep -Eiq 'error|incomplete|AddressSanitizer|runtime error' "$T/rep.err"; then
+        fail "$name: fst-report reads it, no error" "$(head -5 "$T/rep.err")"
+    else
+        ok "$name: fst-report reads it, no error"
+    fi
+    echo "$csv" | sed 's/^/# /'
+    # self = calls x K, less at most one call cut at the end; calls 1:1:1 within one;
+    # outside: MAIN's 7 a round and the call cut at the start (< 2006)
+    echo "$csv" | awk -F, -v name="$name" '
+        $1 == "ALPHA" { k["ALPHA"] = 2006 } $1 == "BETA" { k["BETA"] = 1206 } $1 == "GAMMA" { k["GAMMA"] = 806 }
+        $1 in k { c[$1] = $3; s[$1] = $4 }
+        $1 == "(outside)" { out = $4 }
+        END {
+            bad = 0
+            for (r in k) {
+                if (c[r] < 1000 || s[r] > c[r] * k[r] || s[r] <= (c[r] - 1) * k[r]) { print "# " r ": " c[r] " calls, " s[r] " self"; bad = 1 }
+                if (c[r] - c["ALPHA"] > 1 || c["ALPHA"] - c[r] > 1) { print "# calls not 1:1:1"; bad = 1 }
+            }
+            n = c["ALPHA"]
+            if (out < 7 * (n - 1) || out > 7 * (n + 1) + 2006) { print "# outside " out " for " n " rounds"; bad = 1 }
+            exit bad }' > "$T/chk" &&
+        ok "$name: every routine calls x its instructions a call (one call cut at each edge at most), calls 1:1:1" ||
+        fail "$name: every routine calls x its instructions a call (one call cut at each edge at most), calls 1:1:1" \
+            "$(cat "$T/chk")"
+}
+
+# attach_twice NAME: two windows of the Hercules started by herc, then its end
+attach_twice() {
+    local name=$1 d=$T/$1 rc
+    if ! grep -q 'HHCFS005I.*no reader' "$d/h.log" 2> /dev/null; then
+        fail "$name: Hercules runs with the module waiting for a reader" "$(tail -5 "$d/h.log")"
+        kill -KILL -- -$hpid 2> /dev/null; wait $hpid 2> /dev/null
+        return
+    fi
+    ok "$name: Hercules runs with the module waiting for a reader"
+    sleep 1
+    # the two windows first (the program runs some 20 s), their reports after
+    expect_ok "$name: attach for 2 s" fst-capture --via=module --attach="$d/mod.fifo" --seconds=2 -o "$d/w1.trace"
+    grep 'a window of the running system' "$T/err" | sed 's/^/# /'
+    sleep 1
+    expect_ok "$name: attach again for 2 s" fst-capture --via=module --attach="$d/mod.fifo" --seconds=2 -o "$d/w2.trace"
+    grep 'a window of the running system' "$T/err" | sed 's/^/# /'
+    if [ "$name" = h313 ]; then   # Ctrl-C ends a window without --seconds: exit 0, whole
+        sleep 1
+        fst-capture --via=module --attach="$d/mod.fifo" -o "$d/w3.trace" > "$T/out" 2> "$T/err" & cpid=$!
+        for _ in $(seq 100); do [ -e "$d/w3.trace" ] && break; sleep 0.05; done
+        sleep 1
+        kill -INT $cpid; wait $cpid; rc=$?
+        expect_eq "$name: Ctrl-C ends a window: exit 0, whole, ended by the signal" \
+            "0 footer.complete=1 footer.end=interrupted" \
+            "$rc $(fst-dump --summary "$d/w3.trace" 2> /dev/null | grep -E '^footer.(complete|end)=' | sort | paste -sd' ')"
+    fi
+    window "$name, window 1" "$d/w1.trace"
+    window "$name, window 2" "$d/w2.trace"
+    wait $hpid; rc=$?
+    expect_eq "$name: Hercules ran on to the program's disabled wait and quit" "0 1" \
+        "$rc $(grep -Ec 'HHCCP011I CPU|HHC00809I Processor' "$d/h.log")"
+    local n=2
+    [ "$name" = h313 ] && n=3
+    expect_eq "$name: every reader came and went" "$n $n" \
+        "$(grep -c 'HHCFS005I.*a reader opened' "$d/h.log") $(grep -c 'HHCFS006I' "$d/h.log")"
+}
+
+herc h313 "$MOD" "$IRQ"
+attach_twice h313
+
+if [ -n "${FST_HERCULES4:-}" ] && [ -f "$MOD4" ] && [ -f "$IRQ4" ]; then
+    herc h49 "$MOD4" "$IRQ4" "$FST_HERCULES4"
+    attach_twice h49
+else
+    echo "# skip: SDL Hercules 4.9 or lib/fst-hercules4.so missing (scripts/hercules4.sh, scripts/hercules4.sh --src)"
+fi
+
+# ---- a generated multitasking system, its window from the first record after IPL ----
+if command -v python3 > /dev/null; then
+    W=$T/os; s=28; d=$W/s$s
+    mkdir -p "$d"
+    python3 "$FST_ROOT/tests/os/osgen.py" --seed $s -o "$d" --budget 20000-23000 > /dev/null 2> "$T/osgen.err" &&
+    s390x-linux-gnu-as -m31 -I "$P" -o "$d/os$s.o" "$d/os$s.s" &&
+    s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$d/os$s.elf" "$d/os$s.o" &&
+    s390x-linux-gnu-objcopy -O binary -j .lowcore "$d/os$s.elf" "$d/os$s.lc" &&
+    s390x-linux-gnu-objcopy -O binary -j .text "$d/os$s.elf" "$d/os$s.bin" &&
+    printf 'os%s.lc 0x0\nos%s.bin 0x20000\n' $s $s > "$d/os$s.ins" || fail "generate and build os$s" "$(cat "$T/osgen.err")"
+    printf 'ARCHMODE S/370\nMAINSIZE 2\nNUMCPU 1\nCPUSERIAL 000611\nCPUMODEL 3090\nPANRATE FAST\nLDMOD %s\n000C 3505 /dev/null\n' \
+        "$MOD" > "$d/h.cnf"
+    # the automatic operator IPLs the system once the module has a reader
+    printf 'hao tgt a reader opened\nhao cmd ipl %s/os%s.ins\nhao tgt HHCCP011I\nhao cmd quit\n' "$d" $s > "$d/h.rc"
+    (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$IRQ HERCULES_RC=$d/h.rc \
+        exec setsid timeout -s KILL 120 hercules -d -f h.cnf > h.log 2>&1 < /dev/null) &
+    hpid=$!
+    # the automatic operator's rules are set once Hercules has read its start-up script
+    for _ in $(seq 150); do grep -q 'HHCPN013I' "$d/h.log" 2> /dev/null && break; sleep 0.2; done
+    expect_ok "os$s: attach before IPL, the window to the system's end" \
+        fst-capture --via=module --attach="$d/mod.fifo" --timeout=30 --image="$d/os$s.ins" -o "$d/module.live.trace"
+    grep 'a window of the running system' "$T/err" | sed 's/^/# /'
+    expect_eq "os$s: ended by the system's disabled wait" "footer.end=disabled-wait" \
+        "$(fst-dump --summary "$d/module.live.trace" 2> /dev/null | grep '^footer.end=')"
+    wait $hpid
+    python3 "$FST_ROOT/tests/os/run.py" --seeds $s --budget 20000-23000 --ways module --reports-only --work "$W" \
+        --fst-bin "$FST_BIN" > "$T/run.out" 2> "$T/run.err"
+    while read -r name way conv variant verdict detail; do
+        case $verdict in
+            PASS) ok "os$s window: $variant${detail:+ ($detail)}" ;;
+            FAIL) fail "os$s window: $variant" "$detail" ;;
+        esac
+    done < <(grep -E '^os[0-9]+ +module +live +[^ ]+ +(PASS|FAIL)' "$T/run.out")
+    grep -q PASS "$T/run.out" || fail "os$s window: tests/os/run.py reported" "$(tail -5 "$T/run.out" "$T/run.err")"
+else
+    echo "# skip: python3 is missing: tests/os needs it"
+fi
