@@ -91,14 +91,14 @@ static int await_hello(const fst_modattach *o, int fd, uint8_t *buf, size_t cap,
 
 static void remove_regular(const char *path);
 
-static fst_tw *open_trace(const fst_modattach *o, fst_err *err)
+static fst_tw *open_trace(const fst_modattach *o, int arch, fst_err *err)
 {
     fst_kv hdr[] = {
         { FST_HK_SOURCE, "capture" },
         { FST_HK_PROGRAM, o->fifo },
         { FST_HK_COMMAND, o->command },
         { FST_HK_RANGE, "all" },
-        { FST_HK_ARCH, fst_arch_name(FST_ARCH_S370) },
+        { FST_HK_ARCH, fst_arch_name(arch) },
         { FST_HK_TRACEOPT, "none" },
         { FST_HK_CLOCK, "none" },
         { "via", "module" },
@@ -204,7 +204,7 @@ static int close_trace(win *x, const char *end, fst_err *err)
     snprintf(n4, sizeof n4, "%llu", (unsigned long long)res->cpus);
     fst_kv ftr[] = { { FST_HK_HERCULES, strstr(res->hello, "hercules4") ? "4.x" : "3.13" }, { "via", "module" },
                      { "module-events", n1 }, { "module-bytes", n2 }, { "module-code-pages", n3 },
-                     { "module-cpus-synced", n4 }, { "arch-at-end", fst_arch_name(FST_ARCH_S370) }, { NULL, NULL } };
+                     { "module-cpus-synced", n4 }, { "arch-at-end", fst_arch_name(res->arch) }, { NULL, NULL } };
     res->trace_bytes = fst_tw_bytes(x->w);
     return fst_tw_close(x->w, 1, end, ftr, err);
 }
@@ -220,11 +220,22 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
         goto fail;
     uint32_t hl = (uint32_t)first[4] | (uint32_t)first[5] << 8;
     snprintf(res->hello, sizeof res->hello, "%.*s", (int)(hl - 1), (const char *)first + FSTMOD_CHUNK_HDR + 1);
-    if (!(x.w = open_trace(o, err)))
+    /* the architecture the module says Hercules was configured with (ARCHMODE) */
+    const char *as = strstr(res->hello, " arch=");
+    char an[16] = "S/370";
+    if (as)
+        sscanf(as + 6, "%15s", an);
+    int arch = fst_arch_parse(an);
+    if (arch < 0 || arch == FST_ARCH_UNKNOWN) {
+        fst_errf(err, "--attach=%s: the module says an architecture fst does not know: '%s'", o->fifo, an);
+        goto fail;
+    }
+    res->arch = arch;
+    if (!(x.w = open_trace(o, arch, err)))
         goto fail;
     fst_ins none = { 0 };
     x.em = fst_em_new(x.w, o->max);
-    x.ms = fst_ms_new(x.em, &none, FST_ARCH_S370);
+    x.ms = fst_ms_new(x.em, &none, arch);
     res->stream_bytes = nfirst;
     const char *end = "error";
     uint64_t t0 = now_ns();

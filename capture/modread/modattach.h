@@ -70,6 +70,7 @@ typedef struct fst_modattach_result {
     int made_fifo;              /* the FIFO did not exist: made here */
     char hello[256];            /* what the module said it is */
     uint64_t insns, events, stream_bytes, trace_bytes, code_pages, cpus, ns;
+    int arch;                   /* the system's architecture, as the module said it (FST_ARCH_*) */
     uint64_t held;              /* bytes of records of CPUs that never said where they were (not
                                    in the trace: a SIGP restart's target whose start came before) */
 } fst_modattach_result;

@@ -1584,8 +1584,10 @@ static void start(void)
         *irq = irq_record;
     irq_ptr = irq;
     char text[200];
-    snprintf(text, sizeof text, FST_HERC_NAME " 2 REGS=%zu SYSBLK=%zu interruptions=%s", sizeof(REGS),
-             sizeof(SYSBLK), irq ? "seen" : "unseen");
+    /* arch=: the ARCHMODE configured, for a reader that attaches to the running system */
+    snprintf(text, sizeof text, FST_HERC_NAME " 2 REGS=%zu SYSBLK=%zu interruptions=%s arch=%s", sizeof(REGS),
+             sizeof(SYSBLK), irq ? "seen" : "unseen",
+             sysblk.arch_mode == FST_A900 ? "z/Arch" : sysblk.arch_mode == FST_A390 ? "ESA/390" : "S/370");
     static const int arch[3] = { FST_A370, FST_A390, FST_A900 };
     for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++)
         for (unsigned a = 0; a < 3; a++)

@@ -5,7 +5,8 @@
 ** address, with its registers (a REGS record before the first instruction) and its space
 ** (CR1 when DAT is on); a CPU whose trace had not started is not held for a SIGP restart
 ** when its chunk begins with SYNC; a SYNC again later starts the CPU over (a REP cannot
-** copy branches from before it); code never sent is an error naming the address.
+** copy branches from before it, a page sent before it is not its code); code never sent is
+** an error naming the address.
 **
 ** The code: AR 1,2 (1A12) at 0x20000, BCR 15,3 (07F3) at 0x20002, branching back.
 */
@@ -170,10 +171,22 @@ static void test_sync_again_starts_over(void **state)
     page(&o, 0);
     branch(&o, 0x20000);
     sync_op(&o, 0x20002, 0, 2);     /* a second session's start: from the BCR again */
+    page(&o, 0);                    /* its pages again (the CPU's table starts empty) */
     branch(&o, 0x20002);
     chunk(&s, 0, &o);
     assert_int_equal(run(&s, got, sizeof got, &err), 0);
     assert_string_equal(got, "R5=50 1A12 07F3 R5=52 07F3");
+    /* a page sent before a SYNC is not the code after it */
+    hello(&s);
+    o.n = 0;
+    sync_op(&o, 0x20000, 0, 0);
+    page(&o, 0);
+    branch(&o, 0x20000);
+    sync_op(&o, 0x20002, 0, 2);
+    branch(&o, 0x20002);
+    chunk(&s, 0, &o);
+    assert_int_equal(run(&s, got, sizeof got, &err), -1);
+    assert_non_null(strstr(err.msg, "CPU 0 executed at 0x20002, where no page the module sent holds code"));
     /* a REP right after SYNC copies branches from before it: refused */
     o.n = 0;
     hello(&s);
