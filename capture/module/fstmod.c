@@ -39,9 +39,9 @@
 **
 ** Readers come and go ("attach and detach" below): the module never waits for one. With
 ** none (FST_MODULE_OUT a FIFO nobody has open, or not there yet) its wrappers are out of
-** the opcode tables; a reader there when it loads (fst-capture running a program) gets the
-** stream from IPL; one that comes later (fst-capture --attach: a running system) gets each
-** CPU from a SYNC on.
+** the opcode tables; a reader there when it loads, when fst-capture runs the program
+** (FST_MODULE_FROM_IPL), gets the stream from IPL; any other (fst-capture --attach: a
+** running system) gets each CPU from a SYNC on.
 **
 ** Memory: one buffer of FSTMOD_BUF bytes per CPU, written to the FIFO when full, at a wait
 ** state and when the module is unloaded. Errors: a failed write (the reader gone) or a
@@ -118,9 +118,10 @@ static pthread_mutex_t outlock = PTHREAD_MUTEX_INITIALIZER;
 static int patched;
 
 /* The reader's session (section "attach and detach" below): 0 while no reader has the FIFO
-** open (the wrappers then only call Hercules' routine), else its number. A CPU whose state
+** open (the wrappers are then out of the opcode tables), else its number. A CPU whose state
 ** belongs to another session starts its records again with SYNC (sync_cpu); load_gen is
-** the session opened as the module loaded (before any CPU ran: no SYNC). */
+** the session opened as the module loaded, before any CPU ran, when fst-capture runs the
+** program (FST_MODULE_FROM_IPL): no SYNC. */
 static volatile unsigned fst_gen;
 static unsigned load_gen;
 static void detach_locked(const char *why);
@@ -845,28 +846,28 @@ static void code_stop(void)
 ** Hercules runs for hours with the module loaded; fst-capture --via=module --attach=FIFO
 ** reads it now and then (capture/modread/modattach.h). The FIFO ($FST_MODULE_OUT) is
 ** opened O_WRONLY|O_NONBLOCK: with no reader that fails (ENXIO), and a thread of the
-** module's (att_loop) tries again every FSTMOD_ATTACH_MS; a missing FIFO is waited for
-** the same way. A reader found starts a session (fst_gen, 1 and up): HELLO again, then
-** each CPU's first record of the session is SYNC (fstmod_wire.h), written by that CPU
-** itself (sync_cpu: its state is its own, no lock), with its state the reader does not
-** have cleared: the REP history, `last`, the registers sent, the space said, the fast
-** path's memo, a page left to send, its code slots (each CPU has its own). SYNC's PSW is
-** the instruction the op that made the CPU write it is about (the branch, SVC, LCTL, LM/STM, SIGP, the instruction a program
-** interruption checked; an I/O or external interruption's old PSW), and the op follows it:
-** the trace's first instruction is that one (a window that begins at a BALR counts its
-** call). An op that changed the PSW (LPSW, SSM, STNSM, STOSM, SPKA) is not written: SYNC has
-** the PSW it left (cur_psw()), so that the state of every instruction shown is right.
-** A failed write (EPIPE: the reader went away) or a reader that takes nothing for
-** FSTMOD_STALL_MS ends the session (detach_locked): fst_gen 0, every
-** record path's first test (skip_op) says skip, and within FSTMOD_ATTACH_MS the thread takes
-** the wrappers out of the opcode tables and the interposer's hook away (live(0)): a module
-** nobody reads runs Hercules' own routines, nothing of the module's per instruction. They go
-** back in when the next reader comes (live(1)). Records a CPU made for an ended session are
-** never written (chunk compares the session); a loop's copy (REP) that goes on across a
-** session's end is dropped with them, and the fast path of the branch wrapper is as it was
-** (the session is looked at on the slow paths, and every REP_MAXN copies). SIGPIPE is
-** ignored by Hercules itself (3.13 impl.c, 4.x the same); the module makes sure
-** (attach_start).
+** module's (att_loop) tries again every FSTMOD_ATTACH_MS; a missing FIFO is waited for the
+** same way. A reader found starts a session (fst_gen, 1 and up): HELLO again, then each
+** CPU's first record of the session is SYNC (fstmod_wire.h), written by that CPU itself
+** (sync_cpu: its state is its own, no lock), with its state the reader does not have
+** cleared: the REP history, `last`, the registers sent, the space said, the fast path's
+** memo, a page left to send, its code slots (each CPU has its own). SYNC's PSW is the
+** instruction the op that made the CPU write it is about (the branch, SVC, LCTL, LM/STM,
+** SIGP, the instruction a program interruption checked; an I/O or external interruption's
+** old PSW), and the op follows it: the trace's first instruction is that one (a window
+** that begins at a BALR counts its call). An op that changed the PSW (LPSW, SSM, STNSM,
+** STOSM, SPKA) is not written: SYNC has the PSW it left (cur_psw()), so that the state of
+** every instruction shown is right. A failed write (EPIPE: the reader went away) or a
+** reader that takes nothing for FSTMOD_STALL_MS ends the session (detach_locked): fst_gen
+** 0, every record path's first test (skip_op) says skip, and within FSTMOD_ATTACH_MS the
+** thread takes the wrappers out of the opcode tables and the interposer's hook away
+** (live(0)): a module nobody reads runs Hercules' own routines, nothing of the module's
+** per instruction. They go back in when the next reader comes (live(1)). Records a CPU
+** made for an ended session are never written (chunk compares the session); a loop's copy
+** (REP) that goes on across a session's end is dropped with them, and the fast path of the
+** branch wrapper is as it was (the session is looked at on the slow paths, and every
+** REP_MAXN copies). SIGPIPE is ignored by Hercules itself (3.13 impl.c, 4.x the same); the
+** module makes sure (attach_start).
 */
 #define FSTMOD_ATTACH_MS 200
 
