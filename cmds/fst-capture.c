@@ -53,9 +53,10 @@ static const fst_option options[] = {
       O_SECONDS },
     { 0, "remote", NULL, "with --attach: the host may be another machine", O_REMOTE },
     { 0, "via", "WAY", "how a run is traced: trace (Hercules' text trace, the default) or module (fst's module "
-                       "inside Hercules 3.13: every instruction, far faster; docs/module.md)", O_VIA },
-    { 0, "module", "PATH", "with --via=module: the module to load (default: $FST_MODULE, else "
-                           "lib/fst-hercules313.so beside fst-capture's folder)", O_MODULE },
+                       "inside Hercules 3.13 or SDL 4.x: every instruction, far faster; docs/module.md)", O_VIA },
+    { 0, "module", "PATH", "with --via=module: the module to load, for either Hercules (default: $FST_MODULE "
+                           "for 3.13, $FST_MODULE4 for 4.x, else lib/fst-hercules313.so or lib/fst-hercules4.so "
+                           "beside fst-capture's folder)", O_MODULE },
     { 0, "http-auth", "FILE", "with --attach: the HTTP server's USER:PASSWORD, from the first line of FILE (mode 600); "
                               "without it, from $FST_HTTP_AUTH when set", O_AUTH },
     { 0, "job", "NAME", "keep only the job NAME: from JES2's '$HASP373 NAME STARTED' on the console to its "
@@ -76,7 +77,8 @@ static const fst_cmd cmd = {
     "--via=module --attach=FIFO [--seconds=N] [--image=PROGRAM.ins] -o TRACE\n"
     "--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]\n"
     "--from-tf=FILE|- [--image=PROGRAM.ins] [-o TRACE]",
-    "Run a standalone S/370 program under Hercules with instruction tracing on, from IPL to\n"
+    "Run a standalone S/370, ESA/390 or z/Architecture program under Hercules with\n"
+    "instruction tracing on (or fst's module inside it: --via=module), from IPL to\n"
     "its disabled wait (several CPUs: until every CPU that ran is in a disabled wait or\n"
     "stopped), and write the executed instructions to a compact trace file that\n"
     "fst-report turns into profiles. With --from-log, read a Hercules log instead (a file,\n"
