@@ -89,6 +89,11 @@ if fst-capture --numcpu=2 -o live.trace "$FST_PROGS/twocpu.ins" 2> cap.err; then
     else
         ok "live: Hercules wrote whole lines this time (nothing to report)"
     fi
+elif grep -q "run into each other" cap.err && grep -q "still ran when the capture ended" cap.err; then
+    # the lines lost were CPU 1's end (its SIGP stop): the capture cannot tell the program
+    # ended, says why, and keeps what it read
+    expect_ok "live: lines run into each other hid CPU 1's end; said, and the trace is kept" \
+        fst-report --format=csv live.trace
 else
     fail "live: two CPUs captured" "$(head -3 cap.err)"
 fi
