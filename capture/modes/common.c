@@ -41,6 +41,16 @@ void fst_capture_remove(const char *path)
         unlink(path);
 }
 
+int fst_capture_pgmloop(const fst_capopts *c, const char *program, unsigned long long pgmchks,
+                        unsigned long long insns)
+{
+    fst_error("the program loops on program checks (%llu in its first %llu instructions): the IPL PSW or the "
+              "program-check new PSW leads to no program. Is %s the program, and do its files hold what it lists "
+              "(an empty or wrong .bin)?", pgmchks, insns, program ? program : "the IPL list");
+    fst_capture_remove(c->out);
+    return FST_EXIT_FAIL;
+}
+
 unsigned fst_capture_mainsize(const fst_capopts *c, const fst_ins *ins)
 {
     if (c->mainsize_mb)

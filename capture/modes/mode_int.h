@@ -22,6 +22,14 @@ void fst_capture_catch_signals(void);               /* SIGINT, TERM, HUP set fst
 void fst_capture_remove(const char *path);          /* a regular file only (never a device -o named) */
 unsigned fst_capture_mainsize(const fst_capopts *c, const fst_ins *ins);  /* MB: --mainsize or the image's */
 double fst_capture_now(void);
+/* A program-check loop (an empty or wrong image: the new PSW leads back to a failing
+** instruction) would run to --timeout; a program's own checks are a few of its instructions:
+** at least FST_PGMLOOP_CHECKS checks and half the instructions or more is a loop. */
+enum { FST_PGMLOOP_CHECKS = 256 };
+/* The capture ended by such a loop: said (the image to look at), the trace removed;
+** FST_EXIT_FAIL. */
+int fst_capture_pgmloop(const fst_capopts *c, const char *program, unsigned long long pgmchks,
+                        unsigned long long insns);
 
 typedef struct fst_capstream {
     fst_capopts *c;

@@ -25,7 +25,7 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
         fst_warn("--module=%s: %s", c->module, strerror(errno));
     fst_modcap mc = { c->out, program, c->command, c->hercules, mod, mod4, ins, c->arch,
                       fst_capture_mainsize(c, ins), (unsigned)c->numcpu, c->timeout, c->max, &fst_capture_stopsig,
-                      c->cards };
+                      c->cards, FST_PGMLOOP_CHECKS };
     fst_modcap_result res;
     fst_err err;
     int rc = fst_modcap_run(&mc, &res, &err);
@@ -39,6 +39,8 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
         fst_error("%s%s%s", err.msg, res.said[0] ? "; Hercules said:\n" : "", res.said);
         return FST_EXIT_FAIL;
     }
+    if (!strcmp(res.end, "program-check-loop"))
+        return fst_capture_pgmloop(c, program, (unsigned long long)res.pgmchks, (unsigned long long)res.insns);
     if (!res.complete) {
         fst_error("%s: %s holds the first %llu instructions and is marked incomplete",
                   !strcmp(res.end, "timeout") ? "timed out" : res.end, c->out, (unsigned long long)res.insns);

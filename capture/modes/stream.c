@@ -56,7 +56,6 @@ static const char *failure(pump_ctx *p, const char *why)
     return why;
 }
 
-enum { FST_PGMLOOP_CHECKS = 256 };   /* program checks, half the instructions or more: a loop */
 
 /* Why the capture ends before the next read, or NULL. */
 static const char *should_stop(pump_ctx *p)
@@ -408,14 +407,8 @@ static int early_end(const fst_capstream *s, const fst_hlog_stats *st, const cha
                   (unsigned long long)st->insns);
         return FST_EXIT_INTR;
     }
-    if (!strcmp(end, "program-check-loop")) {
-        fst_error("the program loops on program checks (%llu in its first %llu instructions): the IPL PSW or the "
-                  "program-check new PSW at 68 leads to no program. Is %s the program, and do its files hold what "
-                  "it lists (an empty or wrong .bin)?", (unsigned long long)st->pgmchks,
-                  (unsigned long long)st->insns, s->program ? s->program : "the IPL list");
-        fst_capture_remove(c->out);
-        return FST_EXIT_FAIL;
-    }
+    if (!strcmp(end, "program-check-loop"))
+        return fst_capture_pgmloop(c, s->program, (unsigned long long)st->pgmchks, (unsigned long long)st->insns);
     if (!strcmp(end, "timeout")) {
         fst_error("timed out after %llu s: %s holds the first %llu instructions and is marked incomplete",
                   (unsigned long long)c->timeout, c->out, (unsigned long long)st->insns);

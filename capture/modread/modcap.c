@@ -217,6 +217,8 @@ static const char *capture_loop(run *r, int *log_eof, fst_err *err)
             return "disabled-wait";
         if (st->limit_hit)
             return "max-instructions";
+        if (r->o->pgmloop && st->pgmchks >= r->o->pgmloop && st->pgmchks * 2 >= st->insns)
+            return "program-check-loop";
         if (r->o->stop && *r->o->stop)
             return "interrupted";
         if (r->o->timeout && now() - t0 > (double)r->o->timeout)

@@ -39,10 +39,13 @@ typedef struct fst_modcap {
     uint64_t max;               /* instructions, 0 = no limit */
     volatile sig_atomic_t *stop;
     const char *cards;          /* the deck in the card reader at 00C, or NULL */
+    uint64_t pgmloop;           /* end as "program-check-loop" at this many program checks when they are half
+                                   the instructions or more (0: never) */
 } fst_modcap;
 
 typedef struct fst_modcap_result {
-    const char *end;            /* disabled-wait, timeout, interrupted, hercules-exited, max-instructions */
+    const char *end;            /* disabled-wait, timeout, interrupted, hercules-exited, max-instructions,
+                                   program-check-loop */
     int complete;
     uint64_t insns, pgmchks, waits, events, stream_bytes, trace_bytes;
     uint64_t code_pages;        /* code pages the module sent (fstmod_wire.h CODE) */

@@ -155,3 +155,13 @@ expect_fail "an image of zeros: the program-check loop ends the capture" 2 \
 took=$(( $(date +%s) - start ))
 if [ "$took" -lt 30 ]; then ok "... within seconds ($took s), not at the timeout"; else fail "... within seconds" "$took s"; fi
 if [ -e "$T/empty.trace" ]; then fail "... and no trace is left"; else ok "... and no trace is left"; fi
+# the same through fst's module (when built): it ends as soon as the loop shows
+if [ -f "$FST_BIN/../lib/fst-hercules313.so" ]; then
+    start=$(date +%s)
+    expect_fail "an image of zeros, --via=module: the program-check loop ends the capture" 2 \
+        "the program loops on program checks \([0-9]+ in its first [0-9]+ instructions\).*Is .*empty.ins the program" \
+        fst-capture --via=module -o "$T/empty.trace" "$T/empty.ins"
+    took=$(( $(date +%s) - start ))
+    if [ "$took" -lt 30 ]; then ok "... within seconds ($took s)"; else fail "... within seconds" "$took s"; fi
+    if [ -e "$T/empty.trace" ]; then fail "... and no trace is left"; else ok "... and no trace is left"; fi
+fi
