@@ -97,3 +97,37 @@ expect_bounded() {
     elif grep -q 'AddressSanitizer\|runtime error' "$T/err"; then fail "$name" "sanitizer report" "$(head -5 "$T/err")"
     else ok "$name"; fi
 }
+
+# module_same NAME INS ARCH DIR MAP: NAME captured --via=module from INS (--arch=ARCH) under
+# Hercules 3.13 and, when built, SDL Hercules 4.9 (fst's module: lib/fst-hercules313.so,
+# fst-hercules4.so), into DIR/m and DIR/m4; its csv, callgrind and FORTSTAT (fst-report
+# --timed=all --map=MAP, run in each folder, so that the reports name the same trace) must be
+# those of DIR/t/NAME.trace, the text trace's, byte for byte. Checks saying nothing on stderr.
+module_same() {
+    local b=$1 ins=$2 arch=$3 d=$4 map=$5 m mod dir herc f x bad hopt
+    mkdir -p "$d/m" "$d/m4"
+    for m in "$FST_BIN/../lib/fst-hercules313.so:m:3.13" "$FST_BIN/../lib/fst-hercules4.so:m4:4.9"; do
+        IFS=: read -r mod dir herc <<< "$m"
+        [ -f "$mod" ] || continue
+        hopt=()
+        if [ $dir = m4 ]; then
+            [ -n "${FST_HERCULES4:-}" ] || continue
+            hopt=(--hercules="$FST_HERCULES4")
+        fi
+        if ! fst-capture -q --via=module "${hopt[@]}" --arch="$arch" -o "$d/$dir/$b.trace" "$ins" 2> "$T/err" ||
+           [ -s "$T/err" ]; then
+            fail "$b: --via=module ($herc) captures it, saying nothing" "$(head -3 "$T/err")"
+            continue
+        fi
+        bad=""
+        for f in csv callgrind fortstat; do
+            for x in t $dir; do
+                (cd "$d/$x" && fst-report --timed=all --map="$map" --format=$f -o "$b.$f" "$b.trace" 2> /dev/null)
+            done
+            cmp -s "$d/t/$b.$f" "$d/$dir/$b.$f" || bad="$bad $f"
+        done
+        if [ -z "$bad" ]; then ok "$b: --via=module ($herc): csv, callgrind and FORTSTAT the same as the text trace's"
+        else fail "$b: --via=module ($herc): csv, callgrind and FORTSTAT the same as the text trace's" "differ:$bad" \
+            "$(diff "$d/t/$b.csv" "$d/$dir/$b.csv" | head -6)"; fi
+    done
+}

@@ -58,38 +58,6 @@ same() {
 cg() { awk -v what="$1" -v fns="$2" -f "$AWK/callgrind.awk" "$3" | sort; }
 ctx() { awk -f "$AWK/contexts.awk" | sort; }
 
-# module_same NAME ARCH: NAME captured --via=module (fst's module in Hercules 3.13, and in
-# SDL Hercules 4.9 when built) gives the text trace's csv, callgrind and FORTSTAT byte for
-# byte (T/NAME.trace and T/NAME.nm; each route's trace under the same name in its folder)
-MOD=$FST_BIN/../lib/fst-hercules313.so MOD4=$FST_BIN/../lib/fst-hercules4.so
-module_same() {
-    local b=$1 arch=$2 m mod dir herc f bad hopt
-    mkdir -p "$T/t" "$T/m" "$T/m4"
-    cp "$T/$b.trace" "$T/t/"
-    for m in "$MOD:m:3.13" "$MOD4:m4:4.9"; do
-        IFS=: read -r mod dir herc <<< "$m"
-        [ -f "$mod" ] || continue
-        hopt=()
-        if [ $dir = m4 ]; then
-            [ -n "${FST_HERCULES4:-}" ] || continue
-            hopt=(--hercules="$FST_HERCULES4")
-        fi
-        if ! fst-capture -q --via=module "${hopt[@]}" --arch=$arch -o "$T/$dir/$b.trace" "$ins" 2> "$T/err" ||
-           [ -s "$T/err" ]; then
-            fail "$b: --via=module ($herc) captures it, saying nothing" "$(head -3 "$T/err")"
-            continue
-        fi
-        bad=""
-        for f in csv callgrind fortstat; do
-            for d in t $dir; do
-                (cd "$T/$d" && fst-report --timed=all --map="../$b.nm" --format=$f -o "$b.$f" "$b.trace" 2> /dev/null)
-            done
-            cmp -s "$T/t/$b.$f" "$T/$dir/$b.$f" || bad="$bad $f"
-        done
-        same "$b: --via=module ($herc): csv, callgrind and FORTSTAT the same as the text trace's" "" "$bad"
-    done
-}
-
 # ---- the C programs -------------------------------------------------------------------
 for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
     fns=$(fact "$EXP" $p functions)
@@ -134,7 +102,8 @@ for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
             fail "$b: captures under Hercules ($arch)" "$(head -5 "$T/err")"
             continue
         fi
-        module_same "$b" $arch
+        mkdir -p "$T/t" && cp "$T/$b.trace" "$T/t/"
+        module_same "$b" "$ins" $arch "$T" "../$b.nm"
         # every instruction gcc emitted is decoded and priced from a row or a stated rule
         # (the P/390 table): no opcode decoded as '?', none priced at the default
         fst-report --format=csv -o /dev/null "$T/$b.trace" 2> "$T/$b.price"

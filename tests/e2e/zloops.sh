@@ -10,23 +10,9 @@
 # fixed ones (FST_ZLOOPS_SEEDS="..." for others: a soak).
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
-MOD=$FST_BIN/../lib/fst-hercules313.so
-MOD4=$FST_BIN/../lib/fst-hercules4.so
 seeds=${FST_ZLOOPS_SEEDS:-"1 2 $(( (RANDOM % 900) + 100 )) $(( (RANDOM % 9000) + 1000 ))"}
 echo "# seeds: $seeds"
-report() { # DIR NAME: csv, callgrind and FORTSTAT of DIR/NAME.trace, in DIR
-    for f in csv callgrind fortstat; do
-        (cd "$1" && fst-report --map="../$2.nm" --timed=all --format=$f -o "$2.$f" "$2.trace" 2> /dev/null)
-    done
-}
-same_reports() { # WHAT NAME DIR
-    local bad=""
-    for f in csv callgrind fortstat; do cmp -s "t/$2.$f" "$3/$2.$f" || bad="$bad $f"; done
-    if [ -z "$bad" ]; then ok "$1: csv, callgrind and FORTSTAT the same as the text trace's"
-    else fail "$1: csv, callgrind and FORTSTAT the same as the text trace's" "differ:$bad" \
-        "$(diff "t/$2.csv" "$3/$2.csv" | head -6)" "$(fst-dump --summary "$3/$2.trace" 2>&1 | grep -E 'count.insn|complete|end')"; fi
-}
-mkdir -p t m m4
+mkdir -p t
 for s in $seeds; do
     for v in m31 m64; do
         b=z$s$v arch=ESA/390
@@ -42,26 +28,11 @@ for s in $seeds; do
             fail "$b: captured ($arch, text trace)" "$(head -3 cap.err)"
             continue
         fi
-        report t $b
+        fst-report --format=csv --timed=all --map=$b.nm -o t/$b.csv t/$b.trace 2> /dev/null
         got=$(awk -F, 'NR > 1 && $1 == "(total)" { print "total " $4 } NR > 1 && $1 !~ /^\(/ { print $1, $3, $4 }' \
               t/$b.csv | sort)
         expect_eq "$b: calls and self instructions per routine, and the total, as built ($arch)" \
             "$(sort $b.expect)" "$got"
-        for m in "$MOD:m:3.13" "$MOD4:m4:4.9"; do
-            IFS=: read -r mod dir herc <<< "$m"
-            [ -f "$mod" ] || continue
-            hopt=()
-            if [ $dir = m4 ]; then
-                [ -n "${FST_HERCULES4:-}" ] || continue
-                hopt=(--hercules="$FST_HERCULES4")
-            fi
-            if ! fst-capture -q --via=module "${hopt[@]}" --arch=$arch -o $dir/$b.trace $b.ins 2> cap.err ||
-               [ -s cap.err ]; then
-                fail "$b: --via=module ($herc) captures it, saying nothing" "$(head -3 cap.err)"
-                continue
-            fi
-            report $dir $b
-            same_reports "$b: --via=module ($herc)" $b $dir
-        done
+        module_same $b $b.ins $arch . ../$b.nm
     done
 done

@@ -8,6 +8,7 @@
 */
 #include "capture/modread/modstream.h"
 #include "capture/module/fstmod_wire.h"
+#include "tests/unit/modwire_put.h"
 #include "trace/tracebin.h"
 
 #include <setjmp.h>
@@ -32,16 +33,9 @@ typedef struct buf {
     size_t n, start;
 } buf;
 
-static void put_v(buf *o, uint64_t v)
-{
-    while (v >= 0x80) {
-        o->b[o->n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    o->b[o->n++] = (uint8_t)v;
-}
+static void put_v(buf *o, uint64_t v) { mw_put_v(o->b, &o->n, v); }
 
-static void put_sv(buf *o, int64_t d) { put_v(o, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63)); }
+static void put_sv(buf *o, int64_t d) { mw_put_sv(o->b, &o->n, d); }
 
 static void chunk_begin(buf *o, unsigned cpu)
 {
