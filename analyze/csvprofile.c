@@ -224,7 +224,17 @@ static int prof_record(void *ctx, char **f, size_t nf, size_t line, fst_err *err
 static int prof_comment(void *ctx, const char *text, size_t line, fst_err *err)
 {
     prof_rd *pr = ctx;
-    static const char tag[] = "# fst-report ";
+    static const char tag[] = "# fst-report ", inc[] = "# incomplete: ";
+    if (!pr->have_header && !strncmp(text, FST_PROGID_TAG, sizeof FST_PROGID_TAG - 1)) { /* csv --meta */
+        char where[600];
+        snprintf(where, sizeof where, "%s:%zu", pr->path, line);
+        return fst_progid_parse(&pr->s->id, text + sizeof FST_PROGID_TAG - 1, where, err);
+    }
+    if (!pr->have_header && !strncmp(text, inc, sizeof inc - 1)) { /* csv --meta of a trace cut short */
+        pr->s->complete = 0;
+        snprintf(pr->s->incomplete, sizeof pr->s->incomplete, "%s", text + sizeof inc - 1);
+        return 0;
+    }
     if (pr->have_header || pr->have_meta || strncmp(text, tag, sizeof tag - 1))
         return 0; /* an ordinary comment */
     char where[600];

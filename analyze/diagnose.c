@@ -89,7 +89,7 @@ static const fst_insn *stretch(const fst_diag *d, const fst_insn *in, const fst_
 void fst_diag_event(void *ctx, const fst_event *e)
 {
     fst_diag *d = ctx;
-    if (e->kind != FST_EV_EXEC || e->charged != FST_CHARGE_OUTSIDE)
+    if (e->kind != FST_EV_EXEC || e->charged != FST_CHARGE_OUTSIDE || e->other_space || e->unnamed)
         return;
     if (!d->p)
         build(d, e->profile);
@@ -140,6 +140,139 @@ static void never_entered(const fst_profile *p, void (*say)(int, const char *))
     free(idx);
 }
 
+/* "NAME+0x1A (at 0x20A1A)", or "code outside the routines (at 0x...)" */
+static void place(char *buf, size_t cap, const fst_profile *p, size_t r, uint64_t a)
+{
+    if (r == FST_NONE || r >= p->nr)
+        snprintf(buf, cap, "code outside its routines (at %llX)", (unsigned long long)a);
+    else
+        snprintf(buf, cap, "%s+%llX (at %llX)", p->r[r].name, (unsigned long long)(a - p->r[r].entry),
+                 (unsigned long long)a);
+}
+
+static uint64_t all_calls(const fst_profile *p)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < p->nr; i++)
+        n += p->r[i].calls;
+    return n;
+}
+
+/* msg: the misfit calls, with the first */
+static void misfits(const fst_profile *p, char *msg, size_t cap)
+{
+    char from[160], to[160];
+    place(from, sizeof from, p, p->misfit_from, p->misfit_site);
+    place(to, sizeof to, p, p->misfit_to, p->misfit_target);
+    snprintf(msg, cap, "%llu calls (a branch linking through register 14) went to no entry the model names (into "
+             "another routine's middle, or onto a routine's prologue), against %llu calls to an entry; the first "
+             "from %s to %s",
+             (unsigned long long)p->misfit_calls, (unsigned long long)all_calls(p), from, to);
+}
+
+/* Routines whose code ran while none was entered: how many (*n) and their instructions,
+** named in list; *entered: routines entered (calls, or a mainline). */
+static size_t run_unentered(const fst_diag *d, const fst_profile *p, size_t *entered, uint64_t *insns, char *list,
+                            size_t cap)
+{
+    size_t *idx = fst_xcalloc(p->nr + 1, sizeof *idx), n = 0;
+    *entered = 0;
+    *insns = 0;
+    for (size_t i = 0; i < p->nr; i++) {
+        const fst_routine *r = &p->r[i];
+        if (r->calls || r->mainline)
+            ++*entered;
+        else if (d && d->unentered && d->unentered[i] && !r->self_insns) {
+            idx[n++] = i;
+            *insns += d->unentered[i];
+        }
+    }
+    names(list, cap, p, idx, n);
+    free(idx);
+    return n;
+}
+
+static int many_misfits(const fst_profile *p)
+{
+    uint64_t m = p->misfit_calls;
+    return m >= 2 && m >= (m + all_calls(p)) / 10;
+}
+
+/* Tasks of other address spaces (left out, or where the map's program does not run): their
+** code may lie at the map's addresses, and the instruction mix counts it. */
+static int other_spaces(const fst_profile *p)
+{
+    for (size_t t = 0; t < p->ntasks; t++)
+        if (p->tasks[t].unnamed || p->tasks[t].excluded)
+            return 1;
+    return 0;
+}
+
+static int partial(fst_tr *tr)
+{
+    const char *w = fst_tr_header(tr, FST_HK_WINDOW), *rg = fst_tr_header(tr, FST_HK_RANGE);
+    return (w && !strcmp(w, "attach")) || (rg && strcmp(rg, "all"));
+}
+
+/* A trace fst-capture made from the program's start (not a log or tf file, which may
+** begin where the user turned tracing on): no routine can be running when it begins. */
+static int from_start(fst_tr *tr)
+{
+    const char *src = fst_tr_header(tr, FST_HK_SOURCE);
+    return src && !strcmp(src, "capture") && !partial(tr);
+}
+
+int fst_diag_misfit(const fst_diag *d, const fst_profile *p, fst_tr *tr, char *msg, size_t cap)
+{
+    uint64_t insns;
+    if (!d || !d->pm)
+        return 0;   /* the image's identifiers: found where they are, no map to be wrong */
+    if (p->misfit_stray) {
+        char first[160];
+        place(first, cap < sizeof first ? cap : sizeof first, p, p->misfit_from, p->misfit_site);
+        snprintf(msg, cap, "%llu calls went onto a routine's prologue (B n(,15) over an identifier, or gcc's STM on the stack) inside %s, at "
+                 "no entry it names, and no call entered %s where it says (the first call to no entry: from %s)",
+                 (unsigned long long)p->misfit_stray, p->r[p->misfit_stray_in].name,
+                 p->r[p->misfit_stray_in].name, first);
+        return 1;
+    }
+    if (many_misfits(p)) {
+        misfits(p, msg, cap);
+        return 1;
+    }
+    char list[400];
+    size_t entered, n = run_unentered(d, p, &entered, &insns, list, sizeof list);
+    if (n >= 2 && n >= entered && !partial(tr)) {
+        snprintf(msg, cap, "%zu of its routines ran (%llu instructions) while no call had entered them, against "
+                 "%zu routines entered: %s", n, (unsigned long long)insns, entered, list);
+        return 1;
+    }
+    /* code where the map has none: between its sections (every length known) */
+    if (p->gap_insns >= 2 && p->gap_insns >= p->total_insns / 100 && !other_spaces(p)) {
+        snprintf(msg, cap, "%llu of the %llu instructions ran inside its extent where none of its sections lies "
+                 "(the first at %llX)", (unsigned long long)p->gap_insns, (unsigned long long)p->total_insns,
+                 (unsigned long long)p->gap_first);
+        return 1;
+    }
+    /* code inside routines the program calls, run outside every call, in a trace from the
+    ** program's start: an entry that is right by chance, over another routine's code */
+    uint64_t out = 0, most = 0;
+    size_t top = FST_NONE;
+    for (size_t i = 0; d && d->unentered && i < p->nr; i++) {
+        if (!p->r[i].calls)
+            continue;   /* a first routine the program branches into, no call (a loader's) */
+        out += d->unentered[i];
+        if (d->unentered[i] > most)
+            most = d->unentered[top = i];
+    }
+    if (!from_start(tr) || out < 2 || out < p->total_insns / 10)
+        return 0;
+    snprintf(msg, cap, "%llu of the %llu instructions ran inside routines it calls while none of their calls was "
+             "active (%llu inside %s), in a trace from the program's start", (unsigned long long)out,
+             (unsigned long long)p->total_insns, (unsigned long long)most, p->r[top].name);
+    return 1;
+}
+
 void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (*say)(int, const char *))
 {
     char msg[600];
@@ -159,6 +292,15 @@ void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (
     }
     if (d->pm)
         never_entered(p, say);
+    if (d->pm && p->misfit_calls) {
+        char m[500], line[800];
+        int many = many_misfits(p) || p->misfit_stray;
+        misfits(p, m, sizeof m);
+        snprintf(line, sizeof line, "%s: %s", m, many ? "the map does not fit what ran, so its names are not "
+                 "the routines that ran" : "their time is the caller's (an entry the map does not name? an "
+                 "internal subroutine another routine calls?)");
+        say(1, line);
+    }
     for (size_t i = 0; d->unentered && i < p->nr; i++)
         if (d->unentered[i]) {
             snprintf(msg, sizeof msg,

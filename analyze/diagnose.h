@@ -28,4 +28,19 @@ void fst_diag_event(void *ctx, const fst_event *e);
 void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (*say)(int warning, const char *text));
 void fst_diag_free(fst_diag *d);
 
+/* Does the program model fit what ran? A map of another program, another version or another
+** load point puts its names on the wrong code, which shows two ways:
+**   - calls into the middle of its routines from others (fst_profile's misfit_*,
+**     analyze/replay_fit.c): 1 when they are at least 2 and at least a tenth of all calls;
+**   - routines whose code ran while no call ever entered them (the diag's count of
+**     instructions run inside a routine outside every frame): 1 when at least 2 routines
+**     and at least as many as were entered. Not judged on a window of a running system or a
+**     traced range (window=attach, range other than all: a routine running when the trace
+**     began is never entered in it).
+** Judged only for a model given with --map: the storage image's identifiers are where they
+** are, and the code between them (an operating system's, a library's) is not theirs.
+** 1 with msg saying the evidence (the caller adds what to do); 0 otherwise (fst_diag_report
+** says what little there is as warnings). */
+int fst_diag_misfit(const fst_diag *d, const fst_profile *p, fst_tr *tr, char *msg, size_t cap);
+
 #endif

@@ -177,18 +177,15 @@ static int load_trace(fst_dside *s, const char *path, const fst_dload_opts *o, f
         goto out;
     fst_replay_opts ro = { o->statin, o->timed_all, o->exclude, o->cpu_problem, clk, o->warn };
     const fst_placement *at = &placed.at;
-    if (placed.from_trace && at->nspaces && at->spaces[0] != FST_PLACE_REAL && at->spaces[0] != FST_PLACE_UNKNOWN) {
-        ro.space_set = 1;
-        ro.space = at->spaces[0];
-        ro.spaces = at->spaces;
-        ro.nspaces = at->nspaces;
-    }
+    if (placed.from_trace && at->nspaces && at->spaces[0] != FST_PLACE_REAL && at->spaces[0] != FST_PLACE_UNKNOWN)
+        fst_replay_opts_placed(&ro, at->spaces, at->nspaces, 1);
     if ((sampled ? fst_sampled_build(tr, pm, &ro, &prof, NULL, 0, err) : fst_replay(tr, pm, &ro, &prof, NULL, 0, err)) < 0)
         goto out;
     have_prof = 1;
     fst_dside_from_profile(s, &prof, &m);
     s->is_trace = 1;
     s->sampled = sampled;
+    fst_progid_of(&s->id, tr);
     rc = 0;
 out:
     if (have_prof)
@@ -337,8 +334,12 @@ static int check_timing(const fst_dside *b, const fst_dside *n, fst_err *err)
                     b->path, what, *vb ? vb : "(none)", n->path, what, *vn ? vn : "(none)");
 }
 
-int fst_diff_check(const fst_dside *base, const fst_dside *new_, fst_err *err)
+int fst_diff_check(const fst_dside *base, const fst_dside *new_, int versions, fst_err *err)
 {
+    char why[200];
+    if (!versions && fst_progid_differ(&base->id, &new_->id, why, sizeof why))
+        return fst_errf(err, "BASE %s and NEW %s are not runs of one program: %s; --versions compares them as "
+                             "versions of one program", base->path, new_->path, why);
     for (int k = 0; k < 2; k++) {
         const fst_dside *s = k ? new_ : base;
         if (!s->complete)

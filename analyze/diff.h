@@ -33,6 +33,7 @@
 #define FST_DIFF_H
 
 #include "analyze/profile.h"
+#include "trace/progid.h"
 #include "common/err.h"
 
 #include <stdint.h>
@@ -63,6 +64,7 @@ typedef struct fst_dside {
     int complete;       /* a trace side: the trace was complete; else why not: */
     char incomplete[320];
     int sampled;        /* a sampled trace (analyze/sampled.h): *_insns count samples */
+    fst_progid id;      /* which program (trace/progid.h): a trace's, or a csv's '# program:' */
 } fst_dside;
 
 /* How trace sides are replayed: fst-report's options. */
@@ -127,7 +129,7 @@ typedef struct fst_diff {
 ** and times would read as changes), different clocks or timing. When a side is sampled,
 ** shares are compared instead (analyze/diffstat.h): clocks do not matter, the sides'
 ** sizes do (fst_diff_shares_check). */
-int fst_diff_check(const fst_dside *base, const fst_dside *new_, fst_err *err);
+int fst_diff_check(const fst_dside *base, const fst_dside *new_, int versions, fst_err *err);
 /* Whether the sides are runs of one program, from what both kinds of side carry: the
 ** routines each called. Two versions of a program share most of them; two programs (the
 ** issue's bigloop against fortg) none, and a comparison routine by routine would report

@@ -81,6 +81,9 @@ typedef struct fst_event {
     int other_space;        /* the event belongs to an address space --space leaves out (or,
                                with --space, to no task): a sink that keeps figures by address
                                (MAPTIME's histogram) skips it, as the call graph does */
+    int unnamed;            /* the event's task runs in an address space the map's program does
+                               not run in (fst_profile tasks' `unnamed`): its code is other
+                               code, whatever its addresses (the diagnosis skips it) */
     const struct fst_profile *profile; /* the routines (names, entries, timed); its counts
                                           are complete only when the replay returns (the
                                           replayer adds up EXECs in bulk): a sink reads

@@ -113,6 +113,8 @@
 typedef struct fst_routine {
     char name[64];
     uint64_t entry;         /* absolute entry address */
+    uint64_t end;           /* the end of the section holding it (UINT64_MAX: open), 0 when the
+                               map gives no length (replay_fit.c: code outside every section) */
     size_t order;           /* load-module order */
     int fortran;            /* FST_ID_FORTG / FST_ID_FORTH when FORTRAN-compatible, else 0 */
     int timed, excluded, mainline;
@@ -170,6 +172,16 @@ typedef struct fst_profile {
     uint64_t unc_dispatches;/* guesses between tasks in different call states */
     uint64_t unc_insns, unc_calls; /* instructions and calls of tasks a guess made uncertain */
     uint64_t settled;       /* guesses the registers shown later settled (no longer uncertain) */
+    /* the program model against what ran (analyze/replay_fit.c) */
+    uint64_t misfit_calls;  /* calls into the middle of a routine the model names, from another */
+    uint64_t misfit_site, misfit_target; /* the first of them: the linking branch, its target */
+    size_t misfit_from, misfit_to;       /* the routines holding those (from: FST_NONE = outside) */
+    uint64_t misfit_stray;  /* of them, calls onto a routine's prologue inside a routine the model
+                               names that no call entered at its entry: the map has it elsewhere */
+    size_t misfit_stray_in; /* the first such routine */
+    uint64_t gap_insns;     /* instructions run inside the extent (lo..hi) in no routine's section,
+                               when every section's length is known: code the map says is none */
+    uint64_t gap_first;     /* the address of the first of them */
     /* a sampled trace (analyze/sampled.h): *_insns count samples, costs are host time */
     int sampled;
     uint64_t samples, wait_samples; /* all samples; of them, wait PSWs (not time) */
@@ -195,6 +207,9 @@ typedef struct fst_taskprof {
     fst_taskroutine *r;
     int excluded;           /* not of the address space --space chose: none of its calls,
                                instructions or times counts in any figure */
+    int unnamed;            /* of an address space the map's program does not run in
+                               (fst_replay_opts.named): no routine is entered there, its
+                               instructions are other code (outside) */
     int uncertain;          /* a guess of which task ran touched it (tasks.h): its own figures
                                may belong to the tasks it was guessed among */
 } fst_taskprof;
@@ -214,7 +229,41 @@ typedef struct fst_replay_opts {
     size_t nspaces;
     int tail_calls;            /* --tail-calls: a branch without link to an entry is a call
                                   that replaces the caller's frame */
+    const uint64_t *named;     /* when nnamed > 0: the address spaces the map's program runs in
+                                  (model/mapspaces.h); in any other, the map names nothing
+                                  (another program at the same virtual addresses is other code) */
+    size_t nnamed;
 } fst_replay_opts;
+
+/* A map placed from the trace's evidence (model/mapspaces.h: its load point and the spaces
+** that ran it, `spaces`, n of them, real ones): its names apply only in those spaces
+** (named), and with `profile` set the profile is theirs (space_set, spaces), as fst-report
+** without --space and fst-diff profile it. Nothing changes when n is 0. */
+static inline void fst_replay_opts_placed(fst_replay_opts *o, const uint64_t *spaces, size_t n, int profile)
+{
+    if (!n)
+        return;
+    o->named = spaces;
+    o->nnamed = n;
+    if (profile) {
+        o->space_set = 1;
+        o->space = spaces[0];
+        o->spaces = spaces;
+        o->nspaces = n;
+    }
+}
+
+/* Whether the map's names apply in this address space (fst_replay_opts.named). A space
+** the trace does not show (unknown) may be any: they apply. */
+static inline int fst_replay_names_space(const fst_replay_opts *o, uint64_t space)
+{
+    if (!o->nnamed || space == UINT64_MAX - 1)
+        return 1;
+    for (size_t i = 0; i < o->nnamed; i++)
+        if (o->named[i] == space)
+            return 1;
+    return 0;
+}
 
 /* Whether --space (or the spaces a program ran in) keeps a task of this address space. */
 static inline int fst_replay_keeps_space(const fst_replay_opts *o, uint64_t space)

@@ -20,12 +20,12 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
         branched = taken_to(&t->prev, rec->addr);
     }
     if (branched && was_branch) {
-        branched_to(x, tid, rec);
+        branched_to(x, tid, rec, d);
         if ((t->prev.flags & FST_I_LINK) && t->prev.fmt == FST_FMT_RR)
-            c->psp_call = find_entry(x, rec->addr);   /* a call the trace may not have shown */
+            c->psp_call = find_entry_for(x, tid, rec->addr);   /* a call the trace may not have shown */
     }
     else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
-        size_t r = find_entry(x, rec->addr); /* the mainline entered without a call */
+        size_t r = find_entry_for(x, tid, rec->addr); /* the mainline entered without a call */
         if (r != FST_NONE && p->r[r].mainline) {
             fst_rp_enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
             p->tasks[tid].mainline = r;
@@ -65,7 +65,7 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
             return 0;           /* the mainline entered without a call? (run_insn) */
         exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
         if (branched)
-            branched_to(x, c->task, rec);
+            branched_to(x, c->task, rec, d);
         t->prev = *d;
         owner = top_owner(t);
     }
@@ -93,7 +93,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
         c->task = fst_tasks_start(x->ids, rec->addr, fst_rp_space_of(c, rec->state));
         fst_rp_task_room(x, c->task);
         x->t[c->task].started = 1;
-        size_t r = find_entry(x, rec->addr); /* a trace that begins at a routine: its mainline */
+        size_t r = find_entry_for(x, c->task, rec->addr); /* a trace that begins at a routine: its mainline */
         if (r != FST_NONE) {
             fst_rp_enter_mainline(x, c->task, rec->cpu, r, rec->addr, ~0ull, ~0ull);
             p->tasks[c->task].mainline = r;
@@ -374,9 +374,10 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         x.sinks[i + 1] = sinks[i];
     x.nsinks = nsinks + 1;
     fst_rp_sort_sinks(&x);
-    x.code = fst_code_new(o->clock, fst_rp_count_ops, p);
+    x.code = fst_code_new(o->clock, fst_rp_count_ops, &x);
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rp_fold_init(&x);
+    fst_rp_cover_init(&x);
     fst_rec rec;
     int k;
     while ((k = fst_tr_next_run(tr, &rec, err)) > 0) {
@@ -415,6 +416,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         fst_rp_fold_break(&x, tr);
     finish(&x);
     fst_rp_flush_all(&x);
+    fst_rp_fit_end(&x);
     fst_code_fold(x.code);
     const char *why;
     p->complete = fst_tr_complete(tr, &why);
@@ -440,6 +442,8 @@ out:
     free(x.cpus);
     fst_rp_fold_free(&x);
     fst_holder_free(x.holder);
+    free(x.fit_prologue);
+    free(x.cover);
     fst_rp_tent_free(&x);
     if (rc < 0)
         fst_profile_free(p);   /* a failed replay leaves nothing to free (fst-diff goes on) */

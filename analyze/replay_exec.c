@@ -67,6 +67,7 @@ static void dispatch(rp *x, fst_event *e, size_t tid, size_t k)
     }
     e->profile = x->p;
     e->other_space = x->o->space_set && (tid == FST_NONE || x->p->tasks[tid].excluded);
+    e->unnamed = tid != FST_NONE && x->p->tasks[tid].unnamed;
     x->ndispatch++;
     const fst_sink *s = x->want[k], *end = s + x->nwant[k];
     for (; s < end; s++)
@@ -190,8 +191,11 @@ void fst_rp_count_unknown(fst_profile *p, const fst_insn *d, uint64_t n)
 /* The counts a block kept (code.h fst_blk_ran). */
 void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n)
 {
-    fst_profile *p = ctx;
+    rp *x = ctx;
+    fst_profile *p = x->p;
     p->op_insns[d->op] += n;
+    if (x->ncover && d->addr - p->lo < p->hi - p->lo)
+        fst_rp_cover(x, d->addr, n);
     if (d->op == FST_OP_UNKNOWN)
         fst_rp_count_unknown(p, d, n);
 }

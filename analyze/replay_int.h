@@ -234,7 +234,12 @@ typedef struct rp {
                            partial and its own (replay_task.c) */
     int tainted;        /* a task is uncertain (rp_task.taint): every instruction goes through
                            insn(), which counts what is uncertain (loops are not folded) */
-    struct fst_holder *holder;  /* which routine holds an address (holder.h), once tainted */
+    struct fst_holder *holder;  /* which routine holds an address (holder.h), once tainted or
+                                   a call went to no entry (replay_fit.c) */
+    uint64_t *fit_prologue;     /* per routine: calls onto a prologue inside it (replay_fit.c) */
+    uint64_t *cover;            /* the sections' extents, [cover[2i], cover[2i+1]) sorted and
+                                   merged, when every length is known (replay_fit.c) */
+    size_t ncover;
     int inferring;      /* the dispatch due follows an inferred switch (replay_task.c) */
     int sup_seen;       /* a supervisor-state instruction was traced: the trace shows the
                            supervisor's handlers, no switch hides between two instructions */
@@ -273,7 +278,18 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
 void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret,
                            uint64_t mask);
 /* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
-void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec);
+void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d); /* d: rec's instruction */
+/* replay_fit.c: a call (linking through register 14) from `site` to d, an instruction at no
+** entry: counted in the profile's misfit_* when it lands inside another routine. */
+void fst_rp_misfit(rp *x, size_t tid, uint64_t site, const fst_insn *d);
+/* After the replay: the profile's misfit_stray from the prologues called inside routines
+** never entered; frees what fst_rp_misfit kept. */
+void fst_rp_fit_end(rp *x);
+/* Before the replay: x->cover from the routines' sections, or none when a length is not known. */
+void fst_rp_cover_init(rp *x);
+/* n executions of the instruction at addr, inside the extent: counted in the profile's
+** gap_insns when no section holds it. */
+void fst_rp_cover(rp *x, uint64_t addr, uint64_t n);
 
 /* replay.c: run rec, a SEQ run whose first instruction starts block b, as the record loop
 ** does: insn_fast or insn, then the rest of the run. With take, what was taken is taken from
@@ -439,6 +455,13 @@ static inline size_t find_entry(const rp *x, uint64_t a)
     }
 }
 
+/* find_entry for an instruction of task tid: none in an address space the map's program
+** does not run in (fst_profile tasks' `unnamed`). */
+static inline size_t find_entry_for(const rp *x, size_t tid, uint64_t a)
+{
+    return tid < x->nt && x->p->tasks[tid].unnamed ? FST_NONE : find_entry(x, a);
+}
+
 /* A branch that can return (DESIGN §3.3): its target comes from a register that can hold
 ** a return address — an RR branch (BR 14, BCR 15,14, BR 4, BSM 0,14) — or it is an RX
 ** branch based or indexed on the link register (B 4(,14)). Never BCTR (a loop), a relative
@@ -455,11 +478,11 @@ static inline int returnlike(const fst_insn *d)
 
 /* fst_rp_branched_to when it can do something: the branch links through register 14 (a
 ** call), can return, or --tail-calls is on. A loop's jumps cost no call. */
-static inline void branched_to(rp *x, size_t tid, const fst_rec *rec)
+static inline void branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d)
 {
     const rp_task *t = &x->t[tid];
     if ((t->prev.flags & FST_I_LINK) ? t->prev.link == 14 : x->o->tail_calls || (t->n && returnlike(&t->prev)))
-        fst_rp_branched_to(x, tid, rec);
+        fst_rp_branched_to(x, tid, rec, d);
 }
 
 #endif

@@ -159,11 +159,11 @@ static void tail_call(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site
 }
 
 /* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
-void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec)
+void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d)
 {
     fst_profile *p = x->p;
     rp_task *t = &x->t[tid];
-    size_t r = find_entry(x, rec->addr);
+    size_t r = find_entry_for(x, tid, rec->addr);
     if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14 && r != FST_NONE) {
         uint64_t mask = amask(t->prev_state);
         if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
@@ -171,7 +171,10 @@ void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec)
             p->tasks[tid].mainline = r;
         } else
             fst_rp_push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
-    } else if (!returns(x, tid, rec->cpu, rec->addr) && x->o->tail_calls && r != FST_NONE &&
-               !(t->prev.flags & FST_I_LINK))
+    } else if (returns(x, tid, rec->cpu, rec->addr))
+        return;
+    else if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14)
+        fst_rp_misfit(x, tid, t->prev.addr, d);
+    else if (x->o->tail_calls && r != FST_NONE && !(t->prev.flags & FST_I_LINK))
         tail_call(x, tid, rec->cpu, r, t->prev.addr);
 }

@@ -40,6 +40,7 @@ void fst_rp_task_space(rp *x, size_t tid, uint64_t space)
     fst_taskprof *tp = &x->p->tasks[tid];
     tp->space = space;
     tp->excluded = !fst_replay_keeps_space(x->o, space);
+    tp->unnamed = !fst_replay_names_space(x->o, space);
 }
 
 /* The registers as the trace showed them with d, the CPU's last instruction: the REGS
@@ -294,10 +295,10 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     }
     size_t late = !c->late ? FST_NONE : c->psp_call != FST_NONE ? c->psp_call : c->disp_entry;
     c->late = 0;
-    c->disp_entry = find_entry(x, rec->addr);
+    c->disp_entry = find_entry_for(x, tid, rec->addr);
     if (!x->t[tid].started) {   /* a task's first instruction, at a routine: its mainline */
         x->t[tid].started = 1;
-        size_t r = find_entry(x, rec->addr);
+        size_t r = find_entry_for(x, tid, rec->addr);
         if (r == FST_NONE)
             r = late;   /* a switch seen late: it began at the routine entered just before */
         if (r != FST_NONE && x->t[tid].n == 0 && !x->t[tid].had_mainline) {

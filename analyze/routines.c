@@ -57,6 +57,8 @@ static void add_routines(fst_profile *p, const fst_pm *pm, const fst_image_seg *
         r->fortran = fortran_style(seg, nseg, r);
         r->mainline = (int64_t)r->entry == mainline;
         const fst_pm_module *mod = fst_pm_module_at(pm, (size_t)s->module);
+        const fst_pm_sym *sec = fst_pm_sym_at(pm, s->section);
+        r->end = sec->open_end ? UINT64_MAX : sec->length ? sec->addr + sec->length : 0;
         uint64_t end = s->open_end ? UINT64_MAX : s->addr + (s->length ? s->length : 4);
         if (mod->has_total && mod->load_point + mod->total > end)
             end = mod->load_point + mod->total;

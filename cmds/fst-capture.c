@@ -18,7 +18,7 @@
 
 enum { O_OUT = 'o', O_QUIET = 'q', O_FROMLOG = 1000, O_IMAGE, O_ARCH, O_RANGE, O_TRACEOPT, O_HERC, O_TIMEOUT, O_MAX,
        O_KEEPLOG, O_MAINSIZE, O_NUMCPU, O_FOLLOW, O_FROMTF, O_SAMPLE, O_ATTACH, O_SECONDS, O_REMOTE, O_VIA, O_MODULE,
-       O_JOB, O_HAO, O_AUTH, O_CARDS };
+       O_JOB, O_HAO, O_AUTH, O_CARDS, O_CONSOLE, O_RUN };
 
 static const fst_option options[] = {
     { 'o', "output", "TRACE", "write the trace to TRACE (default: PROGRAM.trace, or LOG.trace)", O_OUT },
@@ -45,23 +45,32 @@ static const fst_option options[] = {
     { 0, "attach", "HOST:PORT|FIFO", "with --sample: sample a Hercules already running with an HTTP port (loopback; "
                                 "another host with --remote), until Ctrl-C, --seconds or a disabled wait; Ctrl-C "
                                 "keeps the trace whole and exits 0 (it is how an attach without --seconds ends). "
-                                "With --via=module: record a running system through the FIFO its fst module writes "
+                                "Without --sample: record a running system through the FIFO its fst module writes "
                                 "to (FST_MODULE_OUT; made when missing), every instruction from now on, until "
-                                "--seconds, --max-instructions, Ctrl-C or Hercules' end (docs/module.md)",
+                                "--seconds, --max-instructions, Ctrl-C or Hercules' end, or one job's run (--job) "
+                                "(docs/module.md, docs/mvs.md)",
       O_ATTACH },
     { 0, "seconds", "N", "with --attach: sample or record for N seconds (a Ctrl-C before then keeps the trace, exit 130)",
       O_SECONDS },
     { 0, "remote", NULL, "with --attach: the host may be another machine", O_REMOTE },
-    { 0, "via", "WAY", "how a run is traced: trace (Hercules' text trace, the default) or module (fst's module "
-                       "inside Hercules 3.13 or SDL 4.x: every instruction, far faster; docs/module.md)", O_VIA },
+    { 0, "via", "WAY", "how a run is traced: module (the default: fst's module inside Hercules 3.13 or SDL 4.x, "
+                       "every instruction at about the program's own speed; where it cannot record, fst says why "
+                       "in one line and takes the text trace) or trace (Hercules' text trace, 1 000 times slower; "
+                       "--range, --traceopt and --keep-log need it; docs/module.md)", O_VIA },
     { 0, "module", "PATH", "with --via=module: the module to load, for either Hercules (default: $FST_MODULE "
                            "for 3.13, $FST_MODULE4 for 4.x, else lib/fst-hercules313.so or lib/fst-hercules4.so "
                            "beside fst-capture's folder)", O_MODULE },
     { 0, "http-auth", "FILE", "with --attach: the HTTP server's USER:PASSWORD, from the first line of FILE (mode 600); "
                               "without it, from $FST_HTTP_AUTH when set", O_AUTH },
     { 0, "job", "NAME", "keep only the job NAME: from JES2's '$HASP373 NAME STARTED' on the console to its "
-                        "'$HASP395 NAME ENDED', where the capture ends (a text log: --from-log, --follow, a pipe, "
-                        "or Hercules 3.13 run here)", O_JOB },
+                        "'$HASP395 NAME ENDED', where the capture ends: with --attach=FIFO, fst's module in a running "
+                        "system waits for the job at full speed and records it alone; or a text log (--from-log, "
+                        "--follow, a pipe), or a program run here", O_JOB },
+    { 0, "run", "N", "with --job and a log: the job's Nth run in it (a log file: the last by default, with --follow "
+                      "the first not ended yet when fst-capture starts; the runs a file holds are listed)", O_RUN },
+    { 0, "console", "FILE", "with --attach=FIFO --job: the job's console lines from FILE, a file that grows (the "
+                            "hardcopy of a console Hercules does not log, a 3270's), followed from its end: the "
+                            "window's edges are then late by the file's delay (docs/mvs.md)", O_CONSOLE },
     { 0, "hao", NULL, "with --job: print the Hercules automatic-operator rules that switch tracing on and off "
                       "at the job's start and end, and exit", O_HAO },
     { 0, "cards", "FILE", "put FILE in the card reader at 00C (a 3505) as 80-byte EBCDIC cards, the last one "
@@ -74,11 +83,11 @@ static const fst_cmd cmd = {
     "fst-capture",
     "[options] [-o TRACE] PROGRAM.ins\n--sample[=HZ] [-o TRACE] PROGRAM.ins\n"
     "--sample[=HZ] --attach=HOST:PORT [--seconds=N] [--range=A-B] -o TRACE\n"
-    "--via=module --attach=FIFO [--seconds=N] [--image=PROGRAM.ins] -o TRACE\n"
+    "--attach=FIFO [--job=NAME] [--seconds=N] [--image=PROGRAM.ins] -o TRACE\n"
     "--from-log=FILE|- [--image=PROGRAM.ins] [-o TRACE]\n"
     "--from-tf=FILE|- [--image=PROGRAM.ins] [-o TRACE]",
     "Run a standalone S/370, ESA/390 or z/Architecture program under Hercules with\n"
-    "instruction tracing on (or fst's module inside it: --via=module), from IPL to\n"
+    "fst's module inside it (or Hercules' text trace: --via=trace), from IPL to\n"
     "its disabled wait (several CPUs: until every CPU that ran is in a disabled wait or\n"
     "stopped), and write the executed instructions to a compact trace file that\n"
     "fst-report turns into profiles. With --from-log, read a Hercules log instead (a file,\n"
@@ -103,6 +112,23 @@ static int range_ok(const char *s)
     memcpy(lo, s, (size_t)(dash - s));
     lo[dash - s] = 0;
     return !fst_parse_u64(lo, 16, &a) && !fst_parse_u64(dash + 1, 16, &b) && a <= b;
+}
+
+/* --via not given: fst's module wherever it can record (a program run here, a running
+** system's FIFO); Hercules' text trace for a log, and for the options only it has (said in
+** one line). Where the module then cannot record, capture/modes/module.c says why and the
+** text trace runs (-1). */
+static void pick_way(fst_capopts *c)
+{
+    if (c->via_given || c->sample || c->fromlog || c->hao)
+        return;
+    const char *needs = c->range ? "--range" : c->traceopt ? "--traceopt" : c->keeplog ? "--keep-log" : NULL;
+    if (needs && !c->attach) {
+        if (!c->quiet)
+            fst_note("%s: taking Hercules' text trace (--via=trace), which it is an option of", needs);
+        return;
+    }
+    c->via_module = 1;
 }
 
 static void parse_args(fst_capopts *c, int argc, char **argv, const char **program)
@@ -161,13 +187,17 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
         case O_VIA: {
             static const char *const ways[] = { "trace", "module", NULL };
             c->via_module = !strcmp(fst_opt_choice(&p, "way of tracing", ways), "module");
+            c->via_given = 1;
             break;
         }
         case O_MODULE: c->module = p.arg; break;
         case O_CARDS: c->cards = p.arg; break;
+        case O_CONSOLE: c->console = p.arg; break;
+        case O_RUN: c->run = fst_opt_u64(&p, 1, 1000000); break;
         }
     }
     int npos = argc - p.optind;
+    pick_way(c);
     if (c->hao && !c->job)
         fst_opt_fail(&p, "--hao goes with --job=NAME");
     if (c->hao)
@@ -194,11 +224,20 @@ static void parse_args(fst_capopts *c, int argc, char **argv, const char **progr
                          "--keep-log and --numcpu do not go with it");
     if (c->image && !c->fromlog && !(c->via_module && c->attach))
         fst_opt_fail(&p, "--image goes with --from-log, --from-tf or --via=module --attach");
-    if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog || c->job))
+    if (c->via_module && (c->fromlog || c->sample || c->range || c->traceopt || c->keeplog))
         fst_opt_fail(&p, "--via=module runs one program with no Hercules trace: --from-log, --from-tf, "
-                         "--sample, --range, --traceopt, --keep-log and --job do not go with it");
+                         "--sample, --range, --traceopt and --keep-log do not go with it (--via=trace)");
+    if (c->attach && !c->sample && !c->via_module)
+        fst_opt_fail(&p, "--via=trace --attach: a running system is read through fst's module (--attach=FIFO) or "
+                         "sampled (--sample --attach=HOST:PORT); a text trace of it is a log (--from-log --follow)");
+    if (c->run && (!c->job || c->via_module))
+        fst_opt_fail(&p, "--run goes with --job and a log (--from-log): the module's window is the job's first run "
+                         "after the attach");
+    if (c->console && (!c->job || !c->attach || c->sample))
+        fst_opt_fail(&p, "--console goes with --attach=FIFO --job=NAME (a console whose lines the module cannot see)");
     if (c->module && !c->via_module)
-        fst_opt_fail(&p, "--module goes with --via=module");
+        fst_opt_fail(&p, "--module goes with the module's route (the default, --via=module), not --via=trace, "
+                         "--from-log or --sample");
     if (c->cards && (c->fromlog || c->attach))
         fst_opt_fail(&p, "--cards goes with a program run here (not --from-log, --from-tf or --attach)");
     if (c->sample && c->range && !c->attach)

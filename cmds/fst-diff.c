@@ -40,6 +40,8 @@ static const fst_option opts[] = {
     { 0, "confidence", "PCT", "a sampled side (fst-capture --sample): shares are compared, and a routine differs "
                               "when its change is beyond what the sample counts explain at this two-sided "
                               "confidence: 99, 99.9 (default) or 99.99 (the rule is printed)", O_GENERIC },
+    { 0, "versions", NULL, "the sides are versions of one program (another build, other data): compare them though "
+      "their images or jobs differ", O_GENERIC },
     { 0, "clock", "C", "for trace sides: mips:R or model[:FILE], as fst-report (default model)", O_GENERIC },
     { 0, "statin", "FILE", "for trace sides: time only the routines on these STATIN cards", O_GENERIC },
     { 0, "timed", "all", "for trace sides: time every routine of the program model", O_GENERIC },
@@ -57,6 +59,7 @@ typedef struct runcfg {
     const char *maps[MAXLIST + 1], *excl[MAXLIST + 1];
     size_t nmaps, nexcl;
     fst_dthresh th;
+    int versions;       /* --versions: the sides are versions of one program */
 } runcfg;
 
 /* One option of a run: 0, or -1 with msg. The same rules on the command line and in a
@@ -69,6 +72,10 @@ static int set_opt(runcfg *c, const char *name, const char *v, char *msg, size_t
     } else if (!strcmp(name, "confidence")) {
         if (fst_ds_parse_confidence(v, &c->th.confidence) < 0)
             return snprintf(msg, cap, "--confidence takes 99, 99.9 or 99.99, not '%s'", v), -1;
+    } else if (!strcmp(name, "versions")) {
+        if (v && strcmp(v, "yes"))
+            return snprintf(msg, cap, "--versions takes no value (in a manifest: --versions=yes), not '%s'", v), -1;
+        c->versions = 1;
     } else if (!strcmp(name, "clock"))
         c->lo.clock = v;
     else if (!strcmp(name, "statin"))
@@ -102,6 +109,10 @@ static int set_words(runcfg *c, char *words, char *msg, size_t cap)
     char *save = NULL;
     for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
         char *eq = strchr(w, '=');
+        if (!strcmp(w, "--versions")) { /* the one flag of a run */
+            c->versions = 1;
+            continue;
+        }
         if (strncmp(w, "--", 2) || !eq)
             return snprintf(msg, cap, "'%s': options are written --name=value", w), -1;
         *eq = 0;
@@ -150,7 +161,7 @@ static void compare(outcome *o, const char *base, const char *new_, const runcfg
     fst_err err;
     memset(o, 0, sizeof *o);
     if (fst_dside_load(&o->base, base, &c->lo, &err) < 0 || fst_dside_load(&o->new_, new_, &c->lo, &err) < 0 ||
-        fst_diff_check(&o->base, &o->new_, &err) < 0) {
+        fst_diff_check(&o->base, &o->new_, c->versions, &err) < 0) {
         snprintf(o->msg, sizeof o->msg, "%s", err.msg);
         unalias_stdin(o->msg, sizeof o->msg);
         fst_dside_free(&o->base);
@@ -245,9 +256,9 @@ static int single(const runcfg *c, const char *base, const char *new_, const cha
     }
     for (size_t i = 0; i < o.d.nr; i++)
         if (o.d.r[i].over)
-            fst_error("%s: %s", row_name(&o.d.r[i]), o.d.r[i].why);
+            fst_finding("%s: %s", row_name(&o.d.r[i]), o.d.r[i].why);
     if (o.d.total.over)
-        fst_error("(total): %s", o.d.total.why);
+        fst_finding("(total): %s", o.d.total.why);
     int code = o.code;
     outcome_free(&o);
     return code;

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
-       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_QUIET = 'q',
+       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_UNNAMED, O_MISFIT, O_QUIET = 'q',
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
@@ -45,6 +45,10 @@ static const fst_option generic[] = {
       "system (default with --map: the spaces the map's program ran in; all: every space)",
       O_SPACE },
     { 0, "tail-calls", NULL, "count a branch without link to a routine's entry (gcc's sibling call) as a call", O_TAILCALLS },
+    { 0, "unnamed-ok", NULL, "report a trace of which no routine the program model names ran (every instruction "
+      "outside): without it that is an error, a map or image that names nothing of what ran", O_UNNAMED },
+    { 0, "misfit-ok", NULL, "report with a map that does not fit what ran (many calls into the middle of its "
+      "routines): without it that is an error, a map of another program, version or load point", O_MISFIT },
     { 'q', "quiet", NULL, "no notes on stderr (what was inferred, priced by rule, excluded): warnings and errors only",
       O_QUIET },
 };
@@ -53,7 +57,7 @@ typedef struct report {
     const char *format, *out, *clockspec, *member;
     const char **maps, **excl;
     size_t nmaps, nexcl;
-    int have_lp, space_all;
+    int have_lp, space_all, unnamed_ok, misfit_ok;
     uint64_t lp;
     fst_pm_placed placed;   /* where the map's program ran (capture/mapspaces.h) */
     fst_replay_opts ro;
@@ -239,6 +243,8 @@ static void parse(report *r, int argc, char **argv, const char **path)
             break;
         }
         case O_TAILCALLS: r->ro.tail_calls = 1; break;
+        case O_UNNAMED: r->unnamed_ok = 1; break;
+        case O_MISFIT: r->misfit_ok = 1; break;
         case O_QUIET: fst_set_quiet(1); break;
         default: /* a format's own option */
             r->fopts[r->nfopts++] = (fst_fopt_val){ table[id - O_FORMATOPT].name, p.arg ? p.arg : "" };
@@ -270,18 +276,65 @@ static fst_pm *load_maps(report *r, fst_tr *tr, const char *path)
         fst_note("%s", r->placed.note);
     if (r->placed.note2[0])
         fst_note("%s", r->placed.note2);
-    if (r->placed.from_trace && !r->ro.space_set && !r->space_all && at->nspaces && at->spaces[0] != FST_PLACE_REAL &&
-        at->spaces[0] != FST_PLACE_UNKNOWN) {
-        r->ro.space_set = 1;
-        r->ro.space = at->spaces[0];
-        r->ro.spaces = at->spaces;
-        r->ro.nspaces = at->nspaces;
-        fst_note("profiling the address space%s that ran it (--space=all for every space)", at->nspaces > 1 ? "s" : "");
+    if (r->placed.from_trace && at->nspaces && at->spaces[0] != FST_PLACE_REAL && at->spaces[0] != FST_PLACE_UNKNOWN) {
+        /* its names only where it ran (--space=all: other spaces' code at the same virtual
+        ** addresses is other code); without --space, the profile is those spaces' */
+        int profile = !r->ro.space_set && !r->space_all;
+        fst_replay_opts_placed(&r->ro, at->spaces, at->nspaces, profile);
+        if (profile)
+            fst_note("profiling the address space%s that ran it (--space=all for every space)", at->nspaces > 1 ? "s" : "");
     }
     return pm;
 }
 
 static void warn_cb(const char *msg) { fst_warn("%s", msg); }
+
+/* A profile in which no routine the program model names ran (no call, no instruction of
+** its own) while the trace ran instructions: a report of it would look like a profile and
+** say nothing (FORTSTAT's "TOTAL 0 .00"). Dies naming the evidence and the likely fix,
+** unless --unnamed-ok: when a map was given, when the storage image names routines, and
+** when there is neither map nor image (a log converted without --image). A program whose
+** image names no routine at all (no FORTRAN or OS-linkage entry) is reported: everything
+** it ran is outside, as its report says. */
+static void check_named(const report *r, const fst_profile *p, fst_tr *tr, const char *path)
+{
+    if (r->unnamed_ok || !p->total_insns)
+        return;
+    for (size_t i = 0; i < p->nr; i++)
+        if ((p->r[i].calls || p->r[i].self_insns) && p->r[i].entry != UINT64_MAX)
+            return;
+    size_t nseg, named = 0;
+    fst_tr_image(tr, &nseg);
+    for (size_t i = 0; i < p->nr; i++)
+        named += p->r[i].entry != UINT64_MAX;
+    unsigned long long n = (unsigned long long)p->total_insns;
+    if (!r->nmaps && nseg && !named)
+        return; /* the image names no routine at all */
+    if (r->nmaps)
+        fst_die("%s: no routine of %s%s ran in this trace (its %llu instructions are all outside them): the map is "
+                "not of the program that ran, or not where it ran: its load point (fst-map --trace=%s %s shows where "
+                "it fits; --load-point=HEX) or its address space (--space); --unnamed-ok reports it anyway",
+                path, r->maps[0], r->nmaps > 1 ? " and the other maps" : "", n, path, r->maps[0]);
+    if (nseg)
+        fst_die("%s: the storage image names no routine that ran (its %llu instructions are all outside): give the "
+                "program's map (--map=FILE: a linkage editor's listing, a loader map, nm -P); --unnamed-ok reports "
+                "it anyway", path, n);
+    fst_die("%s: nothing names a routine: no --map, and the trace holds no storage image (a log converted without "
+            "--image?): give --map=LISTING, or convert the log with --image=PROGRAM.ins; --unnamed-ok reports its %llu "
+            "instructions as outside", path, n);
+}
+
+/* A map that does not fit what ran (analyze/diagnose.h fst_diag_misfit): its names would
+** be on the wrong code. Dies naming the evidence and the likely fix, unless --misfit-ok. */
+static void check_fit(const report *r, const fst_diag *d, const fst_profile *p, fst_tr *tr, const char *path)
+{
+    char msg[600];
+    if (r->misfit_ok || !r->nmaps || !fst_diag_misfit(d, p, tr, msg, sizeof msg))
+        return;
+    fst_die("%s: the map %s%s does not fit what ran: %s. Is it the map of this program, of this version, at this "
+            "load point (fst-map --trace=%s %s shows where it fits)? --misfit-ok reports it anyway", path, r->maps[0],
+            r->nmaps > 1 ? " (with the other maps)" : "", msg, path, r->maps[0]);
+}
 
 /* Nothing priced in silence (issue 11): the instructions the table has no row for, by
 ** rule (a note) or at the default (a warning), and the ones the decoder does not know. */
@@ -389,6 +442,10 @@ int main(int argc, char **argv)
         fst_die_err(&err);
     if (r.ro.space_set && !r.ro.nspaces && !sampled && fst_profile_space_check(&prof, r.ro.space, &err) < 0)
         fst_die_err(&err);
+    if (!sampled) {
+        check_named(&r, &prof, tr, path);
+        check_fit(&r, diag, &prof, tr, path);
+    }
     fst_out out; /* all or nothing: no half-written report is left behind (common/outfile.h) */
     if (fst_out_open(&out, r.out, &err) < 0)
         fst_die_err(&err);
@@ -405,8 +462,6 @@ int main(int argc, char **argv)
         fst_fmt_sec9(prof.excluded_cost, s);
         fst_note("excluded: %llu instructions, %s s", (unsigned long long)prof.excluded_insns, s);
     }
-    if (prof.mainline < 0 && prof.total_insns)
-        fst_warn("no routine of the program model was entered: everything is outside");
     if (sampled) {
         fst_note("%llu samples, %llu of them in a wait state (not time)", (unsigned long long)prof.samples,
                  (unsigned long long)prof.wait_samples);

@@ -67,6 +67,14 @@ void fst_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void fst_finding(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("differs: ", fmt, ap);
+    va_end(ap);
+}
+
 static int quiet;
 void fst_set_quiet(int q) { quiet = q; }
 

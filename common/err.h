@@ -10,7 +10,8 @@
 **
 **   Commands (cmds/) call fst_setprog() first, then report with fst_error()/fst_warn()
 **   and leave with fst_die(). Every message goes to stderr as "PROG: error: ...", the
-**   way git prints them, so all fst commands read alike.
+**   way git prints them, so all fst commands read alike; a finding of exit 1 (fst-diff's
+**   runs differ) is no error: "PROG: differs: ..." (fst_finding).
 **
 ** Exit codes of every command: 0 success, 1 "the answer is no" (fst-diff: the runs
 ** differ), 2 unusable input or usage error, 3 interrupted.
@@ -45,6 +46,9 @@ const char *fst_prog(void);
 void fst_error(const char *fmt, ...) FST_PRINTF(1, 2);
 void fst_warn(const char *fmt, ...) FST_PRINTF(1, 2);
 void fst_note(const char *fmt, ...) FST_PRINTF(1, 2);
+/* A finding of a command whose answer is "no" (exit 1: fst-diff's runs differ), never an
+** error: "PROG: differs: ..."; printed even with -q. */
+void fst_finding(const char *fmt, ...) FST_PRINTF(1, 2);
 /* -q: fst_note prints nothing from now on (warnings and errors still print). */
 void fst_set_quiet(int quiet);
 FST_NORETURN void fst_die(const char *fmt, ...) FST_PRINTF(1, 2);

@@ -147,6 +147,17 @@ static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
             return -1;
         pricing_lines(out, fc, p);
         uncertain_lines(out, p);
+        if (fc->tr) { /* fst-diff reads it: two programs are not compared (trace/progid.h) */
+            fst_progid id;
+            char words[400];
+            fst_progid_of(&id, fc->tr);
+            fst_progid_format(&id, words, sizeof words);
+            if (words[0])
+                fprintf(out, "%s%s\n", FST_PROGID_TAG, words);
+        }
+        char inc[320];
+        if (fst_fmt_incomplete(p, inc, sizeof inc)) /* fst-diff reads it: a partial run is not compared */
+            fprintf(out, "# incomplete: %s\n", inc + sizeof "INCOMPLETE TRACE: " - 1);
     }
     if (fst_fopt(fc, "by-task") ? task_rows(out, p) : fst_write_csv(out, p))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
@@ -155,7 +166,8 @@ static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
 
 static const fst_option csv_options[] = {
     { 0, "meta", NULL, "a first line '# fst-report clock=... timed=...' for fst-diff, then '# pricing:' lines "
-                       "(instructions priced without a cost row, not decoded)", 0 },
+                       "(instructions priced without a cost row, not decoded), '# uncertain:' and '# incomplete:' "
+                       "(a trace cut short)", 0 },
     { 0, "by-task", NULL, "one row per task and routine, with columns task,space,mainline (and a (task) total row)", 0 },
     { 0 }
 };

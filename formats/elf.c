@@ -1,7 +1,9 @@
 /*
 ** formats/elf.c — a stub ELF for gprof (formats/profout.h): ELF32, big-endian, EM_S390,
-** ET_EXEC, no program headers, five sections:
+** ET_EXEC, no program headers, six sections:
 **     [0] null  [1] .text NOBITS AX at [lo, hi)  [2] .symtab  [3] .strtab  [4] .shstrtab
+**     [5] .comment: FST_STUB_MARK, so that fst knows a file it wrote (fst_stub_elf_ours): a
+**         stub is replaced, a program's own ELF never
 ** .symtab: the null symbol, the .text section symbol, then one GLOBAL FUNC symbol per timed
 ** routine, sorted by address, and _etext at the end of .text. gprof needs STT_FUNC: with untyped symbols it still assigns
 ** histogram time but drops the call counts (notes/profformats.md §2.4). The class (32-bit)
@@ -12,8 +14,12 @@
 #include "common/outfile.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#define FST_STUB_MARK "fst-report --format=gmon --elf: a stub ELF naming the routines, for gprof"
 
 void fst_be16(unsigned char *b, uint32_t v)
 {
@@ -105,14 +111,15 @@ static void shdr(buf *o, uint32_t name, uint32_t type, uint32_t flags, uint32_t 
 
 int fst_write_stub_elf(const char *path, const fst_profile *p, uint32_t lo, uint32_t hi, fst_err *err)
 {
-    static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab"; /* names at 1, 7, 15, 23 */
+    static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab\0.comment"; /* names at 1, 7, 15, 23, 33 */
     buf o = { 0 }, sym = { 0 }, str = { 0 };
     symbols(p, hi, &sym, &str);
     static const unsigned char ident[16] = { 0x7F, 'E', 'L', 'F', 1, 2, 1 };
     put(&o, ident, 16);
     unsigned char h[36];
     uint32_t symoff = 52, stroff = symoff + (uint32_t)sym.n, shsoff = stroff + (uint32_t)str.n;
-    uint32_t shoff = (shsoff + (uint32_t)sizeof shstr + 3) & ~3u;
+    uint32_t cmtoff = shsoff + (uint32_t)sizeof shstr;
+    uint32_t shoff = (cmtoff + (uint32_t)sizeof FST_STUB_MARK + 3) & ~3u;
     fst_be16(h, 2);                  /* ET_EXEC */
     fst_be16(h + 2, 22);             /* EM_S390 */
     fst_be32(h + 4, 1);              /* EV_CURRENT */
@@ -122,17 +129,19 @@ int fst_write_stub_elf(const char *path, const fst_profile *p, uint32_t lo, uint
     fst_be32(h + 20, 0);             /* flags */
     fst_be16(h + 24, 52);
     fst_be16(h + 26, 0), fst_be16(h + 28, 0);
-    fst_be16(h + 30, 40), fst_be16(h + 32, 5), fst_be16(h + 34, 4);
+    fst_be16(h + 30, 40), fst_be16(h + 32, 6), fst_be16(h + 34, 4);
     put(&o, h, sizeof h);
     put(&o, sym.b, sym.n);
     put(&o, str.b, str.n);
     put(&o, shstr, sizeof shstr);
+    put(&o, FST_STUB_MARK, sizeof FST_STUB_MARK);
     align4(&o);
     shdr(&o, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     shdr(&o, 1, 8 /* NOBITS */, 6 /* AX */, lo, symoff, hi - lo, 0, 0, 2, 0);
     shdr(&o, 7, 2 /* SYMTAB */, 0, 0, symoff, (uint32_t)sym.n, 3, 2 /* first global */, 4, 16);
     shdr(&o, 15, 3 /* STRTAB */, 0, 0, stroff, (uint32_t)str.n, 0, 0, 1, 0);
     shdr(&o, 23, 3, 0, 0, shsoff, (uint32_t)sizeof shstr, 0, 0, 1, 0);
+    shdr(&o, 33, 1 /* PROGBITS */, 0, 0, cmtoff, (uint32_t)sizeof FST_STUB_MARK, 0, 0, 1, 0);
     fst_out f; /* all or nothing (common/outfile.h) */
     int rc = fst_out_open(&f, path, err);
     if (!rc && fwrite(o.b, 1, o.n, f.f) != o.n) {
@@ -144,4 +153,21 @@ int fst_write_stub_elf(const char *path, const fst_profile *p, uint32_t lo, uint
     free(sym.b);
     free(str.b);
     return rc;
+}
+
+int fst_stub_elf_ours(const char *path, fst_err *err)
+{
+    struct stat sb;
+    if (stat(path, &sb))
+        return errno == ENOENT ? 0 : fst_errno(err, "--elf=%s", path);
+    FILE *f = S_ISREG(sb.st_mode) && sb.st_size < (1 << 20) ? fopen(path, "rb") : NULL;
+    char b[1 << 20];
+    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    for (size_t i = 0; n >= sizeof FST_STUB_MARK && i <= n - sizeof FST_STUB_MARK; i++)
+        if (b[i] == 'f' && !memcmp(b + i, FST_STUB_MARK, sizeof FST_STUB_MARK))
+            return 0;
+    return fst_errf(err, "--elf=%s: the file is there and is not a stub ELF fst wrote (the program's own ELF?): "
+                         "--elf writes a file of its own; give it a new name (gprof -b stub.elf gmon.out)", path);
 }

@@ -14,6 +14,15 @@ void fst_fmt_sec2(fst_fx x, char *buf)
         sprintf(buf, ".%02llu", (unsigned long long)cs);
 }
 
+const char *fst_fmt_incomplete(const fst_profile *p, char *buf, size_t cap)
+{
+    if (p->complete)
+        return NULL;
+    snprintf(buf, cap, "INCOMPLETE TRACE: its first %llu instructions only (%.200s)",
+             (unsigned long long)p->total_insns, p->incomplete);
+    return buf;
+}
+
 void fst_fmt_secn(fst_fx x, int digits, char *buf)
 {
     uint64_t unit = FST_FX_PER_SEC, scale = 1;

@@ -17,6 +17,10 @@ void fst_fmt_sec9(fst_fx x, char *buf);
 /* Seconds with `digits` (2-9) decimals, as fst_fmt_sec2 (which it equals at 2): for a short
 ** program whose routines all round to .00 (--digits). */
 void fst_fmt_secn(fst_fx x, int digits, char *buf);
+/* A trace cut short, as every report says it in itself (never a partial run passed off as
+** a whole one): "INCOMPLETE TRACE: its first N instructions only (WHY)" into buf; NULL when
+** the trace is complete. (formats/fmt.c) */
+const char *fst_fmt_incomplete(const fst_profile *p, char *buf, size_t cap);
 /* --digits=N: 2 (absent) to 9; -1 with err set otherwise. */
 int fst_digits_opt(const char *s, int *digits, fst_err *err);
 
@@ -32,7 +36,10 @@ int fst_put_xml(FILE *out, const char *s, size_t max);
 ** which the longest shows two significant digits, said in the header. `percent` adds a
 ** column of each routine's share of TOTAL; `sort` orders the rows (address: load-module
 ** order, FORTSTAT's; time and calls: largest first; name). A name longer than 8 characters
-** (a map's, '(supervisor)') widens the name column instead of being cut. */
+** (a map's, '(supervisor)') widens the name column instead of being cut. Never a partial or
+** guessed figure passed off as exact: a trace cut short says INCOMPLETE TRACE under the
+** header and at the end; rows whose figures a guess of which task ran could have changed end
+** with " ?", a line under the header says so and lines after TOTAL give their bounds. */
 enum { FST_FORTSTAT_BY_ADDRESS, FST_FORTSTAT_BY_TIME, FST_FORTSTAT_BY_CALLS, FST_FORTSTAT_BY_NAME };
 typedef struct fst_fortstat_opts {
     int asa, digits, percent, sort;

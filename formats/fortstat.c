@@ -68,6 +68,27 @@ static void percent(char *buf, size_t cap, fst_fx part, fst_fx total)
     snprintf(buf, cap, " %5llu.%llu", t / 10, t % 10);
 }
 
+/* The rows marked '?' (fst had to guess which task ran: analyze/tasks.h): their bounds, the
+** true figures lie within them (csv --meta's '# uncertain:'). */
+static int uncertain_bounds(FILE *out, const fst_fortstat_opts *o, const fst_profile *p, const size_t *ix, size_t n)
+{
+    char buf[200], nm[sizeof p->r[0].name];
+    int rc = 0, said = 0;
+    for (size_t k = 0; k < n && !rc; k++) {
+        const fst_routine *r = &p->r[ix[k]];
+        if (!r->calls_unc && !r->self_unc)
+            continue;
+        if (!said++)
+            rc = line(out, o->asa, '0', "? the true figures lie within:");
+        snprintf(buf, sizeof buf, "?   %s: CALLED %llu +-%llu, self instructions %llu +-%llu",
+                 fst_printable(r->name, nm, sizeof nm), (unsigned long long)r->calls, (unsigned long long)r->calls_unc,
+                 (unsigned long long)r->self_insns, (unsigned long long)r->self_unc);
+        if (!rc)
+            rc = line(out, o->asa, ' ', buf);
+    }
+    return rc;
+}
+
 int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts *o)
 {
     char buf[200], sec[32], pct[24] = "", nm[sizeof p->r[0].name];
@@ -90,6 +111,14 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "   (%d decimals: every time rounds to .00 at 2)",
                  digits);
     int rc = line(out, o->asa, '1', buf);
+    char inc[320];
+    if (!rc && fst_fmt_incomplete(p, inc, sizeof inc)) /* said at the top, and again at the end */
+        rc = line(out, o->asa, ' ', inc);
+    int unc = 0;
+    for (size_t k = 0; k < n; k++)
+        unc |= p->r[ix[k]].calls_unc || p->r[ix[k]].self_unc;
+    if (!rc && unc) /* fst had to guess which task ran (analyze/tasks.h): the rows it touched */
+        rc = line(out, o->asa, ' ', "UNCERTAIN: the rows marked ? (which task ran was guessed; their bounds below)");
     if (!rc)
         rc = line(out, o->asa, '0', "");
     uint64_t calls = 0;
@@ -98,12 +127,12 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
         fst_fmt_secn(r->self_cost, digits, sec);
         if (o->percent)
             percent(pct, sizeof pct, r->self_cost, total);
-        snprintf(buf, sizeof buf, "%c%-*.*s %10llu %*s%*s", r->mainline ? '*' : ' ', nw, nw,
-                 fst_printable(r->name, nm, sizeof nm), (unsigned long long)r->calls, w, sec, o->percent ? 8 : 0, pct);
+        snprintf(buf, sizeof buf, "%c%-*.*s %10llu %*s%*s%s", r->mainline ? '*' : ' ', nw, nw,
+                 fst_printable(r->name, nm, sizeof nm), (unsigned long long)r->calls, w, sec, o->percent ? 8 : 0, pct,
+                 r->calls_unc || r->self_unc ? " ?" : "");
         rc = line(out, o->asa, ' ', buf);
         calls += r->calls;
     }
-    free(ix);
     if (!rc)
         rc = line(out, o->asa, ' ', "");
     fst_fmt_secn(total, digits, sec);
@@ -113,10 +142,11 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
              pct);
     if (!rc)
         rc = line(out, o->asa, ' ', buf);
-    if (!rc && !p->complete) { /* never a silently partial report */
-        snprintf(buf, sizeof buf, "INCOMPLETE TRACE: %.120s", p->incomplete);
-        rc = line(out, o->asa, '0', buf);
-    }
+    if (!rc)
+        rc = uncertain_bounds(out, o, p, ix, n);
+    free(ix);
+    if (!rc && fst_fmt_incomplete(p, inc, sizeof inc)) /* never a silently partial report */
+        rc = line(out, o->asa, '0', inc);
     return rc;
 }
 

@@ -51,7 +51,7 @@ static void *gmon_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
         fst_errf(err, "--elf=%s: the same file as -o: give the ELF a name of its own", elf);
         return NULL;
     }
-    if (elf && fst_out_check("--elf", elf, ins, 2, err) < 0)
+    if (elf && (fst_out_check("--elf", elf, ins, 2, err) < 0 || fst_stub_elf_ours(elf, err) < 0))
         return NULL;
     gmon *g = fst_xcalloc(1, sizeof *g);
     *g = (gmon){ fst_phist_new(hz), elf };

@@ -130,7 +130,9 @@ static int prof_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     sort_prof = p;
     sort_key = o.key;
     qsort(ix, n, sizeof *ix, cmp);
-    int rc = fprintf(out, "%s %%Time Seconds Cumsecs  #Calls   msec/call  Name\n", o.addr ? " Address " : "") < 0;
+    char inc[320];
+    int rc = fst_fmt_incomplete(p, inc, sizeof inc) && fprintf(out, "%s\n", inc) < 0;
+    rc |= fprintf(out, "%s %%Time Seconds Cumsecs  #Calls   msec/call  Name\n", o.addr ? " Address " : "") < 0;
     for (size_t k = 0; k < n && !rc; k++) {
         const fst_routine *r = &p->r[ix[k]];
         if (!o.zero && !r->self_cost && !r->calls)

@@ -57,6 +57,9 @@ void fst_phist_span(const fst_profile *p, const fst_phist_cell *c, size_t n, uin
 ** one up to `hi`), in a NOBITS .text section covering [lo, hi): enough for gprof to name
 ** the addresses of a gmon.out of a program known only from a load map. */
 int fst_write_stub_elf(const char *path, const fst_profile *p, uint32_t lo, uint32_t hi, fst_err *err);
+/* 0 when path does not exist or is a stub fst_write_stub_elf wrote (it may be replaced);
+** -1 with err set for any other file (never overwritten: a program's own ELF). */
+int fst_stub_elf_ours(const char *path, fst_err *err);
 
 /* Big-endian stores (formats/elf.c). */
 void fst_be16(unsigned char *b, uint32_t v);

@@ -5,23 +5,28 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A linkage editor's map (IEWL, loader, CESD) names a FORTRAN routine's section as the
 ** compiler named it in its identifier: any of the symbols starting at that address has the
-** identifier's name. A CSV or nm map may name routines its own way. */
-static int named_otherwise(const fst_pm *pm, const fst_pm_sym *e, const fst_id_hit *h)
+** identifier's name. A CSV or nm map may name routines its own way (gfortran's sub_, lower
+** case), but not with the name another identifier of the image has (the map of another
+** program whose SUB1 starts where this one's SUB2 does). */
+static int named_otherwise(const fst_pm *pm, const fst_pm_sym *e, const fst_id_hit *h, const fst_id_hit *hits,
+                           size_t nhits)
 {
     fst_map_kind k = fst_pm_module_at(pm, (size_t)e->module)->kind;
-    if (k != FST_MAP_IEWL && k != FST_MAP_LOADER && k != FST_MAP_CESD)
-        return 0;
+    int linkage = k == FST_MAP_IEWL || k == FST_MAP_LOADER || k == FST_MAP_CESD, other = 0;
     for (size_t i = e->index; i < fst_pm_nsyms(pm); i++) {
         const fst_pm_sym *s = fst_pm_sym_at(pm, i);
         if (s->module != e->module || fst_pm_module_at(pm, (size_t)s->module)->load_point + s->origin != h->addr)
             break;
         if (!strcmp(s->name, h->name))
             return 0;
+        for (size_t j = 0; !linkage && j < nhits; j++)
+            other |= hits[j].addr != h->addr && !strcasecmp(s->name, hits[j].name);
     }
-    return 1;
+    return linkage || other;
 }
 
 int fst_pm_verify_image(const fst_pm *pm, const fst_image_seg *seg, size_t nseg, fst_err *err)
@@ -39,7 +44,7 @@ int fst_pm_verify_image(const fst_pm *pm, const fst_image_seg *seg, size_t nseg,
             continue;   /* outside every placed module: another module's, or low core */
         inside++;
         const fst_pm_sym *e = fst_pm_find_entry(pm, hits[i].addr);
-        if (e && !named_otherwise(pm, e, &hits[i]))
+        if (e && !named_otherwise(pm, e, &hits[i], hits, nhits))
             continue;
         if (!off++) {
             first = &hits[i];

@@ -25,7 +25,9 @@
 #   module capture     fst-capture --via=module (fst's module inside Hercules 3.13) / the
 #                      untraced run of shares.s above: goal <= 1.5, trace <= 0.1 byte an
 #                      instruction; its replay >= 100 M instructions/s (docs/module.md);
-#                      "module capture 4.9": the same under SDL Hercules 4.9
+#                      "module capture 4.9": the same under SDL Hercules 4.9; "module, job
+#                      waiting": a reader that waits for a job (--attach --job) costs the
+#                      system nothing measurable
 #   tf conversion      fst-capture --from-tf / --from-log on the 4.9 text log of the same
 #                      program (fixtures), instructions/s; bytes/instruction from a tf file
 #   fold / unfolded    host instructions (valgrind) of a folded replay over an unfolded one on
@@ -207,6 +209,19 @@ if [ -f "$MODSO" ]; then
     t_det=$(best 3 detached)
     printf '%-18s %8s s  vs %8s s untraced  ratio %5s  (goal: no difference measurable)\n' "module, no reader" \
         "$t_det" "$t_unt" "$(ratio "$t_det" "$t_unt")"
+    # a reader waiting for a job that has not started (fst-capture --attach --job, issue 31):
+    # the module records nothing and its wrappers are out: the system at full speed
+    rm -f "$W/job.fifo"; mkfifo "$W/job.fifo"
+    armed() {
+        "$BIN/fst-capture" -q --attach="$W/job.fifo" --job=NOJOB -o "$W/job.trace" 2> /dev/null &
+        local p=$!
+        (cd "$W" && FST_MODULE_OUT=$W/job.fifo LD_PRELOAD=${MODSO%.so}-irq.so HERCULES_RC="$W/u.rc" \
+            hercules -d -f "$W/hm.cnf" < /dev/null > /dev/null 2>&1)
+        wait "$p"
+    }
+    t_arm=$(best 3 armed)
+    printf '%-18s %8s s  vs %8s s untraced  ratio %5s  (goal: no difference measurable)\n' "module, job waiting" \
+        "$t_arm" "$t_unt" "$(ratio "$t_arm" "$t_unt")"
     t_mrep=$(best 3 "$BIN/fst-report" --timed=all -o "$W/mrep.txt" "$W/mod.trace")
     printf '%-18s %8s s  %s M instructions/s (goal >= 100)\n' "module replay" "$t_mrep" \
         "$(awk -v n="$mi" -v t="$t_mrep" 'BEGIN { printf "%.1f", n / t / 1e6 }')"

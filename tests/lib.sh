@@ -131,3 +131,74 @@ module_same() {
             "$(diff "$d/t/$b.csv" "$d/$dir/$b.csv" | head -6)"; fi
     done
 }
+
+# mvsjob_build B VPAGE JOFF K ROUNDS [--defsym X=V ...]: tests/programs/mvsjob.s assembled into
+# B.o, B.elf, B.lc, B.bin and B.ins (its IPL list, files named relative to it); then the maps
+# of its two programs from nm, module-relative: B.job.csv (MAIN..JOBEND), B.other.csv
+# (XMAIN..XEND), and B.job.lst, the job's as a linkage editor's MODULE MAP listing. 1 when
+# binutils fails.
+mvsjob_build() {
+    local b=$1 vpage=$2 joff=$3 k=$4 rounds=$5 p=$FST_ROOT/tests/programs
+    shift 5
+    s390x-linux-gnu-as -m31 -I "$p" --defsym VPAGE="$vpage" --defsym JOFF="$joff" --defsym K="$k" \
+        --defsym ROUNDS="$rounds" "$@" -o "$b.o" "$p/mvsjob.s" &&
+    s390x-linux-gnu-ld -m elf_s390 -T "$p/standalone.ld" -o "$b.elf" "$b.o" &&
+    s390x-linux-gnu-objcopy -O binary -j .lowcore "$b.elf" "$b.lc" &&
+    s390x-linux-gnu-objcopy -O binary -j .text "$b.elf" "$b.bin" || return 1
+    printf '%s.lc 0x0\n%s.bin 0x20000\n' "$(basename "$b")" "$(basename "$b")" > "$b.ins"
+    s390x-linux-gnu-nm -P -n --defined-only "$b.elf" | awk '$2 == "T" { print $1, $3 }' > "$b.syms"
+    local pair
+    for pair in "MAIN JOBEND job" "XMAIN XEND other"; do
+        set -- $pair
+        awk -v first="$1" -v last="$2" 'function num(h,  i, v) { v = 0; h = toupper(h)
+                for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789ABCDEF", substr(h, i, 1)) - 1; return v }
+            BEGIN { k = 0 } $1 == first { on = 1; base = num($2) } on { n[k] = $1; a[k++] = num($2) } $1 == last { on = 0 }
+            END { print "name,type,origin,length"; for (i = 0; i + 1 < k; i++) printf "%s,SD,%X,%X\n", n[i], a[i] - base, a[i + 1] - a[i] }' \
+            "$b.syms" > "$b.$3.csv"
+    done
+    awk -F, 'function num(h,  i, v) { v = 0; h = toupper(h)
+                for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789ABCDEF", substr(h, i, 1)) - 1; return v }
+             NR == 1 { print " F64-LEVEL LINKAGE EDITOR OPTIONS SPECIFIED MAP,LET,LIST"
+                       print "                                                      MODULE MAP"
+                       print "  CONTROL SECTION                       ENTRY"
+                       print "    NAME    ORIGIN  LENGTH                NAME   LOCATION     NAME   LOCATION"; next }
+             { printf "  %-8s  %6s  %6s\n", $1, $3, $4; end = sprintf("%X", num($3) + num($4)) }
+             END { printf " ENTRY ADDRESS  %6X\n", 0; printf " TOTAL LENGTH   %6s\n", end
+                   print "****FSTJOB    NOW REPLACED IN DATA SET" }' "$b.job.csv" > "$b.job.lst"
+}
+
+# mvsjob_want R K: the job's program's figures for R runs ("routine calls self" lines,
+# --timed=all), from mvsjob.s's head; mvsjob_got CSV: the same lines of a csv report.
+mvsjob_want() {
+    printf 'MAIN 0 %d\nWORK %d %d\nLEAF %d %d\nWORK2 %d %d\n' $((16 * $1)) $((2 * $1)) $((2 * ($2 + 8) * $1)) \
+        $((2 * $1)) $((4 * $1)) "$1" $((6 * $1))
+}
+mvsjob_got() { awk -F, '$1 ~ /^(MAIN|WORK|LEAF|WORK2)$/ { print $1, $3, $4 }' "$1"; }
+
+# herc_as_user DIR INS HERCULES MODULE IRQ [stay|console|rc:LINES]...: Hercules started in DIR as a
+# user starts theirs with fst's module: `LDMOD MODULE` in its configuration (S/370, 2 MB,
+# one CPU), FST_MODULE_OUT=DIR/mod.fifo and LD_PRELOAD=IRQ (none when empty) in its
+# environment, `ipl INS` in its start-up script; its log DIR/h.log. It quits at the
+# program's disabled wait ("stay": 3.13 stays up), after 300 s at the latest; "console": a
+# 3215-C console at 009; "rc:LINES": more lines of its start-up script before the IPL (\n
+# between them). HERCULES: hercules (3.13) or a 4.x's path. Its own process group
+# (kill -- -$hpid); sets hpid.
+herc_as_user() {
+    local d=$1 ins=$2 h=$3 mod=$4 irq=$5 quit=1 cons="" extra="" o
+    shift 5
+    for o in "$@"; do
+        case $o in stay) quit=0 ;; console) cons='0009 3215-C /\n' ;; rc:*) extra="${o#rc:}\n" ;; esac
+    done
+    printf "ARCHMODE S/370\nMAINSIZE 2\nNUMCPU 1\nCPUSERIAL 000611\nCPUMODEL 3090\nPANRATE FAST\nLDMOD %s\n000C 3505 /dev/null\n$cons" \
+        "$mod" > "$d/h.cnf"
+    if [ "$h" = hercules ]; then
+        { [ $quit = 1 ] && printf 'hao tgt HHCCP011I\nhao cmd quit\n'; printf "$extra"; printf 'ipl %s\n' "$ins"; } > "$d/h.rc"
+        (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$irq HERCULES_RC=$d/h.rc \
+            exec setsid timeout -s KILL 300 hercules -d -f h.cnf > h.log 2>&1 < /dev/null) &
+    else   # 4.x: ends at the end of its stdin
+        { [ $quit = 1 ] && printf 'hao tgt HHC00809I\nhao cmd quit\n'; printf "$extra"; printf 'ipl %s\n' "$ins"; } > "$d/h.rc"
+        (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$irq \
+            exec setsid timeout -s KILL 300 "$h" -f h.cnf -r h.rc > h.log 2>&1 < <(sleep 300)) &
+    fi
+    hpid=$!
+}

@@ -134,7 +134,11 @@
 #define FST_HK_TRACEOPT "traceopt"  /* traditional | regsfirst | noregs | unknown */
 #define FST_HK_CLOCK    "clock"     /* source of time stamps: none (a model is chosen at report time) */
 #define FST_HK_SAMPLE_HZ "sample-hz" /* a sampled trace: the rate asked for */
-#define FST_HK_WINDOW   "window"    /* attach: a window of a running system, from each CPU's start (capture/modread/modattach.h) */
+#define FST_HK_WINDOW   "window"    /* attach: a window of a running system, from each CPU's start (capture/modread/modattach.h);
+                                       job: one job's, from its start line to its end line (capture/modread/modjob.h) */
+#define FST_HK_JOB      "job"       /* the job a window is of (fst-capture --job=NAME with the module) */
+#define FST_HK_JOB_CONSOLE "job-console" /* --console=FILE: the job's lines were read from this file */
+#define FST_HK_JOB_EDGES   "job-edges"   /* how the window's edges were found, when not exactly (late) */
 
 /* Footer keys (decimal values). */
 #define FST_FK_COMPLETE     "complete"      /* 1 = the capture ended normally */
@@ -181,7 +185,9 @@ typedef struct fst_kv {
 typedef struct fst_tw fst_tw;
 #define FST_TW_MARK_MRU 16  /* = FST_TR_MRU (below): the recent jump targets a mark keeps */
 
-/* Create (truncate) `path` and write the magic and HEAD; `hdr` ends with {NULL, NULL}. */
+/* Create (truncate) `path` and write the magic and HEAD; `hdr` ends with {NULL, NULL}. A
+** file there that is not a trace (regular, not empty, without the magic) is never replaced:
+** NULL with err set (a command never overwrites a file it did not make). */
 fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err);
 /* The same, writing format `version` (1 or 2; tests and old readers). */
 fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned version, fst_err *err);
@@ -239,9 +245,11 @@ int fst_tw_oldpsw(fst_tw *w, uint64_t slot, const uint8_t *psw, unsigned pswlen)
 ** (never less than the previous sample's). */
 int fst_tw_sample(fst_tw *w, uint64_t ns, const uint8_t *psw, unsigned pswlen);
 uint64_t fst_tw_samples(const fst_tw *w);
-/* Push buffered events to the file as a frame now (a live capture does this so that a
-** crash loses little). */
+/* Push buffered events to the file as a frame now (a live capture does this every
+** FST_TW_FLUSH_SECONDS, so that a crash or a kill loses little, and the file under way is
+** readable up to then). */
 int fst_tw_flush(fst_tw *w, fst_err *err);
+#define FST_TW_FLUSH_SECONDS 1.0
 uint64_t fst_tw_insns(const fst_tw *w);
 uint64_t fst_tw_bytes(const fst_tw *w);   /* bytes written so far (v1: and buffered) */
 /* Write the footer (`ftr` extra keys; counts are added here) and close. `complete` 0

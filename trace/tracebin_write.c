@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -91,6 +92,24 @@ static int packed_frame(fst_tw *w, const char tag[4], const uint8_t *h, size_t h
     return write_frame(w, tag, w->zbuf, hn + 4 + k, err);
 }
 
+/* A file that is there, regular, not empty, and no trace (a program, a listing, a log the
+** user named by mistake with -o): never overwritten. -1 with err set; 0 otherwise. */
+static int not_a_trace(const char *path, fst_err *err)
+{
+    struct stat sb;
+    char magic[8] = "";
+    if (stat(path, &sb) || !S_ISREG(sb.st_mode) || sb.st_size == 0)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, magic, sizeof magic) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (n == (ssize_t)sizeof magic && !memcmp(magic, FST_TRACE_MAGIC, sizeof magic))
+        return 0;
+    return fst_errf(err, "%s: the file is there and is not an fst trace: fst writes a trace only over a trace (or a "
+                         "new file): give another name, or remove it", path);
+}
+
 fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err)
 {
     return fst_tw_open_version(path, hdr, FST_TRACE_VERSION, err);
@@ -103,6 +122,8 @@ fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned versio
                  FST_TRACE_VERSION_MIN, FST_TRACE_VERSION);
         return NULL;
     }
+    if (not_a_trace(path, err))
+        return NULL;
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         fst_errno(err, "%s: cannot create", path);

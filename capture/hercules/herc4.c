@@ -74,7 +74,7 @@ int fst_herc4_start(fst_herc *h, const fst_herc_opts *o, fst_err *err)
     /* FST_MODULE_FROM_IPL: the module's stream from IPL, no SYNC (capture/module/fstmod_wire.h) */
     char *env[] = { fst_herc_ldmod(h, o) ? "FST_MODULE_OUT=module.fifo" : NULL,
                     fst_herc_ldmod(h, o) ? "FST_MODULE_FROM_IPL=1" : NULL, pl ? preload : NULL, NULL };
-    if (fst_herc_ldmod(h, o) && fst_herc_modfifo(h, err))
+    if (fst_herc_ldmod(h, o) && fst_herc_modfifo(h, o, err))
         return -1;
     if (fst_child_spawn_in(&h->proc, argv, h->dir, h->errfd, env[0] ? env : NULL, err)) {
         if (strstr(err->msg, ": not found"))

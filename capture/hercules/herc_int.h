@@ -10,7 +10,7 @@
 /* 4.x: open the log and the FIFO in h->dir (files written), start Hercules. */
 int fst_herc4_start(fst_herc *h, const fst_herc_opts *o, fst_err *err);
 /* The FIFO the module's stream comes through (h->modfd). */
-int fst_herc_modfifo(fst_herc *h, fst_err *err);
+int fst_herc_modfifo(fst_herc *h, const fst_herc_opts *o, fst_err *err);
 /* One whole log line while Hercules starts: 1 when it says the start-up failed. */
 int fst_herc_watch_line(fst_herc *h, const char *s, fst_err *err);
 /* Remove the folder's files and the folder (once Hercules has read or opened them). */

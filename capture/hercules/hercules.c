@@ -176,7 +176,7 @@ void fst_herc_rm_dir(fst_herc *h)
 {
     /* 4.x's log and FIFO go too: Hercules has them open, and fst its own ends */
     static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "hercules.log", "trace.tf",
-                                   "module.fifo" };
+                                   "module.fifo", "module.fifo.req" };
     char p[320];
     if (!h->dir[0])
         return;
@@ -205,9 +205,13 @@ const char *fst_herc_preload(const fst_herc *h, const fst_herc_opts *o)
     return !fst_herc_ldmod(h, o) ? NULL : h->v4 && o->ldmod4 ? o->preload4 : o->preload;
 }
 
-int fst_herc_modfifo(fst_herc *h, fst_err *err)
+int fst_herc_modfifo(fst_herc *h, const fst_herc_opts *o, fst_err *err)
 {
-    char p[320];
+    char p[320], req[32];
+    /* one job: the module's request (fstmod_wire.h FSTMOD_REQ_SUFFIX), there before Hercules starts */
+    if (o->modjob && (snprintf(req, sizeof req, "job %s\n", o->modjob) >= (int)sizeof req ||
+                      write_text(h->dir, "module.fifo.req", req, err)))
+        return -1;
     snprintf(p, sizeof p, "%s/module.fifo", h->dir);
     if (mkfifo(p, 0600))
         return fst_errno(err, "%s: cannot create a FIFO", p);
@@ -248,7 +252,7 @@ int fst_herc_start(fst_herc *h, const fst_herc_opts *o, const fst_ins *ins, fst_
     if (h->v4)
         return fst_herc4_start(h, o, err);
     const char *ldmod = fst_herc_ldmod(h, o), *pl = fst_herc_preload(h, o);
-    if (ldmod && fst_herc_modfifo(h, err))
+    if (ldmod && fst_herc_modfifo(h, o, err))
         return -1;
     const char *prog = o->hercules ? o->hercules : "hercules";
     char *argv[] = { (char *)prog, "-d", "-f", "hercules.cnf", NULL }; /* run in h->dir */
@@ -311,6 +315,7 @@ int fst_herc_watch_line(fst_herc *h, const char *s, fst_err *err)
             continue;
         if (sev == 'E' || sev == 'S' || (sev == 'W' && !strncmp(m, "HHCSC", 5))) {
             h->watching = 0;
+            h->start_failed = 1;
             name_piece(h, m, err);
             return 1;
         }

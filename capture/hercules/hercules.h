@@ -85,6 +85,8 @@ typedef struct fst_herc_opts {
                                runs; NULL: ldmod and preload serve both) */
     const char *cards;      /* a file for the card reader at 00C (3505; 80-byte EBCDIC cards,
                                the last padded), copied into the folder; NULL: /dev/null */
+    const char *modjob;     /* with ldmod: the module records only this job (the request beside
+                               its FIFO, module.fifo.req: capture/module/fstmod_wire.h), or NULL */
 } fst_herc_opts;
 
 typedef struct fst_herc {

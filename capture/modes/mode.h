@@ -35,11 +35,14 @@ typedef struct fst_capopts {
     const char *attach;
     const char *auth_file;  /* --http-auth (with --attach) */
     const char *job;        /* --job=NAME: only its window of a text log (capture/read/jobwin.h) */
+    uint64_t run;           /* --run=N: the job's Nth run in the log (0: the default, capture/modes/stream.c) */
     int hao;                /* --hao: print the hao rules of --job, nothing else */
     uint64_t seconds, lo, hi;
-    int via_module;         /* --via=module */
+    int via_module;         /* the module records (--via=module, or --via not given: the default) */
+    int via_given;          /* --via was given (else a fallback to the text trace is the default's) */
     const char *module;     /* --module=PATH, or NULL */
     const char *cards;      /* --cards=FILE: the deck in the card reader at 00C, or NULL */
+    const char *console;    /* --console=FILE: with --attach --job, the console's lines from FILE, or NULL */
     char command[1024];     /* the command line, into the trace's header */
 } fst_capopts;
 

@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +37,6 @@ static void progress(const fst_capopts *c, const fst_hlog *h, double t0, int las
 
 /* A live trace reaches its file at least this often (seconds), as whole frames: a capture
 ** killed outright (SIGKILL, a crash, a power cut) keeps everything but the last second. */
-#define FLUSH_EVERY 1.0
 
 typedef struct pump_ctx {
     fst_capopts *c;
@@ -105,7 +105,7 @@ static const char *take(pump_ctx *p, const char *buf, size_t n)
 /* Between reads: the periodic flush and the progress line. NULL, or "error". */
 static const char *tick(pump_ctx *p)
 {
-    if (fst_capture_now() - p->flushed >= FLUSH_EVERY) {
+    if (fst_capture_now() - p->flushed >= FST_TW_FLUSH_SECONDS) {
         p->flushed = fst_capture_now();
         if (fst_tw_flush(p->w, p->err))
             return failure(p, "error");
@@ -232,6 +232,8 @@ static fst_tw *open_trace(const fst_capopts *c, const char *program, const fst_i
         { FST_HK_ARCH, fst_arch_name(c->arch) },
         { FST_HK_TRACEOPT, c->fromlog ? "unknown" : (c->traceopt ? c->traceopt : "noregs") },
         { FST_HK_CLOCK, "none" },
+        { c->job ? FST_HK_WINDOW : NULL, "job" }, /* --job: the window is the job's, as the module's is */
+        { FST_HK_JOB, c->job },
         { NULL, NULL },
     };
     fst_err err;
@@ -489,6 +491,51 @@ static int close_trace(fst_capstream *s, const fst_hlog *h, const char *src, con
     return code;
 }
 
+/* --job on a log file: which run of the job (jobwin.h fst_jobwin_scan). A file holding
+** several is told (their lines and times); the last is taken, or --run=N; with --follow, the
+** first one that has not ended in the file yet (the runs before are old: the log has grown
+** all session). A pipe or a live run: the first one that comes, or the Nth (--run). 0, or 1
+** after an error said. */
+static int choose_run(const fst_capopts *c, fst_jobwin *job)
+{
+    struct stat sb;
+    if (!c->fromlog || !strcmp(c->fromlog, "-") || stat(c->fromlog, &sb) || !S_ISREG(sb.st_mode)) {
+        fst_jobwin_skip(job, c->run ? c->run - 1 : 0);
+        return 0;
+    }
+    fst_jobrun runs[64];
+    size_t n, shown = 0;
+    fst_err err;
+    if (fst_jobwin_scan(c->fromlog, c->job, runs, 64, &n, &err)) {
+        fst_error("%s", err.msg);
+        return 1;
+    }
+    uint64_t ended = 0;
+    for (size_t i = 0; i < n && i < 64; i++)
+        ended += runs[i].end_line != 0;
+    uint64_t take = c->run ? c->run : c->follow ? ended + 1 : n ? n : 1;
+    char list[1024] = "";
+    for (size_t i = 0; i < n && i < 64 && shown + 80 < sizeof list; i++) {
+        char e[24] = "(not ended)";
+        if (runs[i].end_line)
+            snprintf(e, sizeof e, "%llu", (unsigned long long)runs[i].end_line);
+        shown += (size_t)snprintf(list + shown, sizeof list - shown, "%s%zu: lines %llu-%s%s%s", i ? "; " : "", i + 1,
+                                  (unsigned long long)runs[i].start_line, e, runs[i].time[0] ? " at " : "",
+                                  runs[i].time);
+    }
+    if (c->run && c->run > n && !c->follow) {
+        fst_error("--run=%llu: %s holds %zu run%s of %s%s%s", (unsigned long long)c->run, c->fromlog, n,
+                  n == 1 ? "" : "s", fst_jobwin_name(job), n ? ": " : "", list);
+        return 1;
+    }
+    if (n > 1 || (c->follow && ended))
+        fst_note("%s holds %zu run%s of %s (%s): taking run %llu%s", c->fromlog, n, n == 1 ? "" : "s",
+                 fst_jobwin_name(job), list, (unsigned long long)take,
+                 c->run ? "" : c->follow ? ", the first not ended yet (--run=N for another)" : ", the last (--run=N for another)");
+    fst_jobwin_skip(job, take - 1);
+    return 0;
+}
+
 int fst_capstream_run(fst_capstream *s)
 {
     fst_capopts *c = s->c;
@@ -500,6 +547,13 @@ int fst_capstream_run(fst_capstream *s)
     int failed = 0, status = 0;
     char tail[2048] = "";
     fst_jobwin *job = c->job ? fst_jobwin_new(c->job) : NULL;
+    if (job && choose_run(c, job)) {
+        fst_tw_abandon(s->w);
+        fst_capture_remove(c->out);
+        fst_jobwin_free(job);
+        fst_hlog_free(h);
+        return FST_EXIT_FAIL;
+    }
     const char *end = read_all(s, h, job, &err, &failed, &status, tail, sizeof tail);
     const fst_hlog_stats *st = fst_hlog_getstats(h);
     int complete = completed(s, st, &end), code;

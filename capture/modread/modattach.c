@@ -1,6 +1,8 @@
 /* capture/modread/modattach.c — see modattach.h. */
 #include "capture/modread/modattach.h"
 #include "capture/hercules/ins.h"
+#include "capture/modread/modjob.h"
+#include "capture/read/confile.h"
 #include "capture/modread/modstream.h"
 #include "capture/module/fstmod_wire.h"
 #include "capture/read/emit.h"
@@ -91,6 +93,23 @@ static int await_hello(const fst_modattach *o, int fd, uint8_t *buf, size_t cap,
 
 static void remove_regular(const char *path);
 
+/* With --job: the module must have taken the request (HELLO says " job=NAME") and must see
+** the console's lines (its interposer preloaded). 0, or -1 (err). */
+static int job_refused(const fst_modattach *o, const char *hello, const char *name, fst_err *err)
+{
+    char want[16];
+    snprintf(want, sizeof want, " job=%s", name);
+    if (strstr(hello, " console=unseen"))
+        return fst_errf(err, "--attach=%s --job: the module in that Hercules sees no console line (Hercules was started "
+                             "without LD_PRELOAD=/ABS/PATH/lib/fst-hercules313-irq.so, 4.x: fst-hercules4-irq.so): start "
+                             "it with the interposer (docs/mvs.md)", o->fifo);
+    if (!strstr(hello, want))
+        return fst_errf(err, "--attach=%s --job: the module in that Hercules did not take the request for job %s (a "
+                             "module older than this fst-capture: '%s'); rebuild it and restart Hercules with it",
+                        o->fifo, name, hello);
+    return 0;
+}
+
 static fst_tw *open_trace(const fst_modattach *o, int arch, fst_err *err)
 {
     fst_kv hdr[] = {
@@ -102,7 +121,10 @@ static fst_tw *open_trace(const fst_modattach *o, int arch, fst_err *err)
         { FST_HK_TRACEOPT, "none" },
         { FST_HK_CLOCK, "none" },
         { "via", "module" },
-        { FST_HK_WINDOW, "attach" },
+        { FST_HK_WINDOW, o->job ? "job" : "attach" },
+        { o->job ? FST_HK_JOB : NULL, o->job },
+        { o->console ? FST_HK_JOB_CONSOLE : NULL, o->console },
+        { FST_HK_JOB_EDGES, "late (the console file's lines, read as they reached it)" },
         { NULL, NULL },
     };
     fst_tw *w = fst_tw_open(o->out, hdr, err);
@@ -122,6 +144,8 @@ typedef struct win {
     fst_tw *w;
     fst_em *em;
     fst_ms *ms;
+    fst_modjob *job;    /* --job through the module's console lines, or NULL */
+    fst_confile *cf;    /* --job through a console file, or NULL */
 } win;
 
 /* What the FIFO holds now, waiting at most ms for it. 1 at its end (the module closed it). */
@@ -145,8 +169,23 @@ static int pump(win *x, int ms, fst_err *err)
         if (fst_ms_feed(x->ms, buf, (size_t)n, err))
             return -1;
         const fst_em_stats *st = fst_em_getstats(x->em);
-        if (st->ended || st->limit_hit)
+        if (st->ended || st->limit_hit || fst_ms_cut(x->ms, NULL))
             return 0;
+    }
+    return 0;
+}
+
+/* What the module has sent out as the window ends, for 250 ms (a CPU's records leave it
+** within 0.1 s: fstmod.c) or until the FIFO's end; at a job's end line (cut), until every
+** CPU has reached its own copy of it (the module sends a CPU's records at that line at
+** once; a CPU in a wait has nothing on its way). 0, or -1 (err). */
+static int drain(win *x, int cut, fst_err *err)
+{
+    int all = 0;
+    for (uint64_t t1 = now_ns(); !(cut && (fst_ms_cut(x->ms, &all), all)) && now_ns() - t1 < 250000000ull;) {
+        int rc = pump(x, 50, err);
+        if (rc)
+            return rc < 0 ? -1 : 0;
     }
     return 0;
 }
@@ -155,9 +194,15 @@ static int pump(win *x, int ms, fst_err *err)
 static const char *record(win *x, fst_err *err)
 {
     const fst_modattach *o = x->o;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = now_ns(), flushed = t0;
     for (;;) {
         const fst_em_stats *st = fst_em_getstats(x->em);
+        if (fst_ms_cut(x->ms, NULL))
+            return drain(x, 1, err) ? "error" : "job-ended";
+        if (x->cf && fst_confile_poll(x->cf, err))
+            return "error";
+        if (x->cf && fst_confile_ended(x->cf))
+            return drain(x, 0, err) ? "error" : "job-ended";
         if (st->ended)
             return "disabled-wait";
         if (st->limit_hit)
@@ -171,20 +216,17 @@ static const char *record(win *x, fst_err *err)
             return "error";
         if (rc > 0)
             return "fifo-closed"; /* Hercules ended, or gave up on this reader (its log says) */
+        if (now_ns() - flushed >= (uint64_t)(FST_TW_FLUSH_SECONDS * 1e9)) { /* the window so far reaches its file */
+            flushed = now_ns();
+            if (fst_tw_flush(x->w, err))
+                return "error";
+        }
         if (fst_em_failed(x->em)) {
             fst_errf(err, "%s: cannot write the trace", o->out);
             return "error";
         }
     }
-    /* what the module has sent out meanwhile: a CPU's records within 0.1 s (fstmod.c) */
-    for (uint64_t t1 = now_ns(); now_ns() - t1 < 250000000ull;) {
-        int rc = pump(x, 50, err);
-        if (rc < 0)
-            return "error";
-        if (rc > 0)
-            break;
-    }
-    return "seconds";
+    return drain(x, 0, err) ? "error" : "seconds";
 }
 
 static void remove_regular(const char *path)
@@ -206,7 +248,30 @@ static int close_trace(win *x, const char *end, fst_err *err)
                      { "module-events", n1 }, { "module-bytes", n2 }, { "module-code-pages", n3 },
                      { "module-cpus-synced", n4 }, { "arch-at-end", fst_arch_name(res->arch) }, { NULL, NULL } };
     res->trace_bytes = fst_tw_bytes(x->w);
-    return fst_tw_close(x->w, 1, end, ftr, err);
+    /* a job's window is whole only to the job's end (a window of a running system: to its end) */
+    return fst_tw_close(x->w, !x->o->job || !strcmp(end, "job-ended"), end, ftr, err);
+}
+
+/* --console=FILE: until its start line is in the file. NULL: it is; else what ended the
+** wait (interrupted, seconds, error). */
+static const char *await_console(const fst_modattach *o, fst_confile *cf, fst_err *err)
+{
+    uint64_t t0 = now_ns();
+    if (!o->quiet)
+        fst_note("%s: waiting for the job %s to start, following %s for its $HASP373 (the window begins when the "
+                 "line reaches the file: late by the file's delay and up to 0.2 s more)", o->fifo, o->job, o->console);
+    for (;;) {
+        if (fst_confile_poll(cf, err))
+            return "error";
+        if (fst_confile_started(cf))
+            return NULL;
+        if (stopped(o))
+            return "interrupted";
+        if (o->seconds && now_ns() - t0 >= o->seconds * 1000000000ull)
+            return "seconds";
+        struct timespec ts = { 0, 20000000L };
+        nanosleep(&ts, NULL);
+    }
 }
 
 int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err *err)
@@ -214,12 +279,38 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
     memset(res, 0, sizeof *res);
     res->end = "error";
     win x = { .o = o, .res = res, .fd = -1 };
+    int requested = 0;
     uint8_t first[HELLO_MAX];
     size_t nfirst = 0;
+    if (o->console) { /* the module sees no line: fst follows the file, attaches at the start line */
+        if (!(x.cf = fst_confile_open(o->console, o->job, err)))
+            goto fail;
+        const char *why = await_console(o, x.cf, err);
+        if (why) {
+            res->end = why;
+            fst_confile_close(x.cf);
+            return strcmp(why, "error") ? 0 : -1;
+        }
+    } else if (o->job && !(x.job = fst_modjob_new(o->job))) {
+        fst_errf(err, "--job wants a job name, not '%s'", o->job);
+        goto fail;
+    }
+    /* the request beside the FIFO, before the module can see this reader: the job's, or
+    ** none (a stale one must not hold this window back) */
+    struct stat sb;
+    if (!stat(o->fifo, &sb) && !S_ISFIFO(sb.st_mode)) {
+        open_fifo(o, res, err); /* says what it is */
+        goto fail;
+    }
+    if (fst_modjob_request(o->fifo, x.job ? o->job : NULL, err))
+        goto fail;
+    requested = 1;
     if ((x.fd = open_fifo(o, res, err)) < 0 || await_hello(o, x.fd, first, sizeof first, &nfirst, err))
         goto fail;
     uint32_t hl = (uint32_t)first[4] | (uint32_t)first[5] << 8;
     snprintf(res->hello, sizeof res->hello, "%.*s", (int)(hl - 1), (const char *)first + FSTMOD_CHUNK_HDR + 1);
+    if (x.job && job_refused(o, res->hello, fst_modjob_name(x.job), err))
+        goto fail;
     /* the architecture the module says Hercules was configured with (ARCHMODE) */
     const char *as = strstr(res->hello, " arch=");
     char an[16] = "S/370";
@@ -236,6 +327,12 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
     fst_ins none = { 0 };
     x.em = fst_em_new(x.w, o->max);
     x.ms = fst_ms_new(x.em, &none, arch);
+    if (x.job) {
+        fst_ms_on_console(x.ms, fst_modjob_line, x.job);
+        if (!o->quiet)
+            fst_note("%s: waiting for the job %s to start (JES2's $HASP373 %s STARTED): submit it now; the system "
+                     "runs at full speed meanwhile", o->fifo, fst_modjob_name(x.job), fst_modjob_name(x.job));
+    }
     res->stream_bytes = nfirst;
     const char *end = "error";
     uint64_t t0 = now_ns();
@@ -251,9 +348,16 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
     res->code_pages = fst_ms_pages(x.ms);
     res->cpus = fst_ms_syncs(x.ms);
     res->held = fst_ms_held(x.ms);
+    res->lines = fst_ms_lines(x.ms);
+    res->job_started = (x.job && fst_modjob_started(x.job)) || x.cf;
     res->end = end;
+    fst_modjob_unrequest(o->fifo);
     int rc = 0;
-    if (!strcmp(end, "error")) {
+    if (o->job && !res->job_started && strcmp(end, "error")) {
+        /* nothing of the job: no trace (what ended the wait is the caller's to say) */
+        fst_tw_abandon(x.w);
+        remove_regular(o->out);
+    } else if (!strcmp(end, "error")) {
         rc = -1;
         fst_tw_abandon(x.w); /* readable up to its last frame, marked cut short */
         if (!st->insns)
@@ -263,9 +367,15 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
     }
     fst_ms_free(x.ms);
     fst_em_free(x.em);
+    fst_modjob_free(x.job);
+    fst_confile_close(x.cf);
     return rc;
 fail:
     if (x.fd >= 0)
         close(x.fd);
+    if (requested)
+        fst_modjob_unrequest(o->fifo);
+    fst_modjob_free(x.job);
+    fst_confile_close(x.cf);
     return -1;
 }

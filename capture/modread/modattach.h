@@ -8,7 +8,8 @@
 ** in the configuration, FST_MODULE_OUT=FIFO in its environment, and LD_PRELOAD of the
 ** interposer fst-hercules313-irq.so for external and I/O interruptions; 4.x the same with
 ** fst-hercules4*.so). The module writes nothing while no reader has the FIFO open (its
-** wrappers then cost one test each) and retries every 0.2 s (capture/module/fstmod.c,
+** wrappers are out of the opcode tables) and tries again as soon as the FIFO is opened
+** (inotify) and every 0.2 s (capture/module/fstmod.c,
 ** "attach and detach"). fst_modattach_run:
 **   - makes the FIFO (mode 0600) when the path does not exist, or uses the FIFO there (any
 **     other kind of file is an error: nothing is opened, nothing written); it leaves the
@@ -40,6 +41,22 @@
 ** (open_frames). So each routine's figures are exact for its calls that began and ended in
 ** the window; at each edge at most one call per routine and task is cut.
 **
+** With a job (`job`): before opening the FIFO the request for it is written beside it
+** (capture/modread/modjob.h); the module then records nothing, out of the system's way,
+** until the console says the job started, and from there each CPU from a SYNC, the line
+** first; the window ends at the console line that says the job ended (end `job-ended`;
+** every CPU's records cut at that line), at Ctrl-C (no trace when the job never started),
+** `seconds` (from the attach) or `max`. The trace's header says `window` = `job` and
+** `job` = NAME. A later run of the job is not in it (one run a window: attach again).
+**
+** With a console file (`console`: a console Hercules does not log, a 3270 whose messages
+** reach a hardcopy printer file, capture/read/confile.h) the module cannot see the lines:
+** the file is followed from its end, the FIFO opened (no request) once the start line is in
+** it, and the window ends when the end line is. The edges are as late as the file is behind
+** the console, plus the module's start (microseconds after the FIFO is opened): instructions
+** of the job's first fraction of a second are missed and some of what follows its end is in;
+** the trace says so (header `job-console` = FILE, `job-edges` = `late`).
+**
 ** Ownership: the caller owns the strings. Errors: -1 with err set; a trace begun is then
 ** kept readable, marked incomplete (never claiming to be whole), or removed when it holds
 ** no instruction. Memory: constant (capture/modread/modstream.h).
@@ -63,10 +80,16 @@ typedef struct fst_modattach {
     volatile sig_atomic_t *stop;
     const fst_ins *image;       /* --image: put into the trace (routines by their FORTRAN entries,
                                    DESIGN §3.1); never the code replayed (the pages sent are), or NULL */
+    const char *job;            /* --job=NAME: only that job's window (below), or NULL */
+    const char *console;        /* --console=FILE: with job, its lines from this file (below), or NULL */
+    int quiet;                  /* no note while waiting for the job */
 } fst_modattach;
 
 typedef struct fst_modattach_result {
-    const char *end;            /* seconds, interrupted, max-instructions, disabled-wait, fifo-closed, error */
+    const char *end;            /* seconds, interrupted, max-instructions, disabled-wait, fifo-closed,
+                                   job-ended, error */
+    int job_started;            /* with a job: its start line came */
+    uint64_t lines;             /* console lines read */
     int made_fifo;              /* the FIFO did not exist: made here */
     char hello[256];            /* what the module said it is */
     uint64_t insns, events, stream_bytes, trace_bytes, code_pages, cpus, ns;

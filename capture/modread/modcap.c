@@ -1,5 +1,6 @@
 /* capture/modread/modcap.c — see modcap.h. */
 #include "capture/modread/modcap.h"
+#include "capture/modread/modjob.h"
 #include "capture/modread/modstream.h"
 #include "capture/read/emit.h"
 #include "trace/tracebin.h"
@@ -63,6 +64,8 @@ typedef struct run {
     size_t linelen;
     char hdl_error[256];        /* an HHCHD error HDL logged (LDMOD failed) */
     int script_done;            /* Hercules' start-up script has ended */
+    fst_modjob *job;            /* --job, or NULL */
+    uint64_t dwait_cpus;        /* CPUs (bit per CPU, mod 64) whose disabled wait Hercules logged */
 } run;
 
 /* Hercules' log: watched for a failed start and for HDL's word on the module. */
@@ -84,6 +87,14 @@ static int log_text(run *r, const char *buf, size_t n, fst_err *err)
             snprintf(r->hdl_error, sizeof r->hdl_error, "%s", m);
         if (strstr(r->line, "HHCPN013I") || strstr(r->line, "HHC02264I"))
             r->script_done = 1;
+        /* a CPU's disabled wait (3.13 "HHCCP011I CPU0000: Disabled wait state", 4.x "HHC00809I
+        ** Processor CP00: disabled wait state"): the end of a program whose job never started */
+        const char *d = strstr(r->line, "HHCCP011I CPU");
+        unsigned cpu;
+        if ((d && sscanf(d + 13, "%4x", &cpu) == 1) ||
+            ((d = strstr(r->line, "HHC00809I Processor CP")) && strstr(d, "disabled wait") &&
+             sscanf(d + 22, "%2x", &cpu) == 1))
+            r->dwait_cpus |= 1ull << (cpu % 64);
     }
     /* HDL's refusal is an error message of Hercules' start-up, which the watch would take for
     ** a failed start: it is the module's fallback instead (await_hello) */
@@ -127,7 +138,7 @@ static int pump_once(run *r, int ms, int *log_eof, fst_err *err)
         r->res->stream_bytes += (uint64_t)n;
         if (fst_ms_feed(r->ms, buf, (size_t)n, err))
             return -1;
-        if (fst_em_getstats(r->em)->ended || fst_em_getstats(r->em)->limit_hit)
+        if (fst_em_getstats(r->em)->ended || fst_em_getstats(r->em)->limit_hit || fst_ms_cut(r->ms, NULL))
             break;
     }
     if (!*log_eof && r->h.v4) {
@@ -158,6 +169,8 @@ static fst_tw *open_trace(const fst_modcap *o, fst_err *err)
         { FST_HK_TRACEOPT, "none" },
         { FST_HK_CLOCK, "none" },
         { "via", "module" },
+        { o->job ? FST_HK_WINDOW : NULL, "job" },
+        { o->job ? FST_HK_JOB : NULL, o->job },
         { NULL, NULL },
     };
     fst_tw *w = fst_tw_open(o->out, hdr, err);
@@ -208,13 +221,42 @@ static int await_hello(run *r, int *log_eof, fst_err *err)
     }
 }
 
+/* The job's end line came: each other CPU's records up to its own copy of it (the module
+** flushes them at that line), or 250 ms. */
+static const char *job_end(run *r, int *log_eof, fst_err *err)
+{
+    int all = 0;
+    for (double t0 = now(); !(fst_ms_cut(r->ms, &all), all) && now() - t0 < 0.25 && !*log_eof;)
+        if (pump_once(r, 50, log_eof, err))
+            return "error";
+    return "job-ended";
+}
+
+/* With a job that has not started: every CPU in a disabled wait, as Hercules logs them. */
+static int ended_unseen(const run *r)
+{
+    unsigned n = r->o->numcpu ? r->o->numcpu : 1;
+    return r->job && !fst_modjob_started(r->job) && (uint64_t)__builtin_popcountll(r->dwait_cpus) >= (n < 64 ? n : 64);
+}
+
 static const char *capture_loop(run *r, int *log_eof, fst_err *err)
 {
-    double t0 = now();
+    double t0 = now(), flushed = t0;
     for (;;) {
         const fst_em_stats *st = fst_em_getstats(r->em);
+        if (fst_ms_cut(r->ms, NULL))
+            return job_end(r, log_eof, err);
         if (st->ended)
             return "disabled-wait";
+        if (ended_unseen(r)) {
+            /* the module sends a CPU's records at its wait before Hercules logs the wait: those
+            ** in the FIFO now may still start the job */
+            if (pump_once(r, 0, log_eof, err))
+                return "error";
+            if (ended_unseen(r))
+                return "disabled-wait";
+            continue;
+        }
         if (st->limit_hit)
             return "max-instructions";
         if (r->o->pgmloop && st->pgmchks >= r->o->pgmloop && st->pgmchks * 2 >= st->insns)
@@ -230,6 +272,11 @@ static const char *capture_loop(run *r, int *log_eof, fst_err *err)
         }
         if (pump_once(r, 100, log_eof, err))
             return "error";
+        if (now() - flushed >= FST_TW_FLUSH_SECONDS) { /* a slow program's trace reaches its file */
+            flushed = now();
+            if (fst_tw_flush(r->w, err))
+                return "error";
+        }
         if (fst_em_failed(r->em)) {
             fst_errf(err, "%s: cannot write the trace", r->o->out);
             return "error";
@@ -246,7 +293,12 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
                         "scripts/hercules313.sh has configured Hercules 3.13's source, lib/fst-hercules4.so when "
                         "scripts/hercules4.sh --src has configured SDL Hercules 4.9's; or give --module=PATH)"), 1;
     run r = { .o = o, .res = res };
+    if (o->job && !(r.job = fst_modjob_new(o->job))) {
+        fst_errf(err, "--job wants a job name, not '%s'", o->job);
+        return -1;
+    }
     if (!(r.w = open_trace(o, err))) {
+        fst_modjob_free(r.job);
         remove_regular(o->out);
         return -1;
     }
@@ -257,7 +309,8 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb,
                          .numcpu = o->numcpu ? o->numcpu : 1, .probe = 1, .ldmod = o->module,
                          .preload = irq_of(o->module, irq, sizeof irq), .ldmod4 = o->module4,
-                         .preload4 = irq_of(o->module4, irq4, sizeof irq4), .cards = o->cards };
+                         .preload4 = irq_of(o->module4, irq4, sizeof irq4), .cards = o->cards,
+                         .console = o->job != NULL, .modjob = r.job ? fst_modjob_name(r.job) : NULL };
     int rc = -1, log_eof = 0, status = 0;
     const char *end = "error";
     if (fst_herc_start(&r.h, &ho, o->ins, err))
@@ -273,6 +326,19 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     if (hello != 1) {
         rc = hello < 0 ? -1 : 1;
         goto out;
+    }
+    if (r.job) { /* the module must have taken the request, and see the console's lines */
+        const char *text;
+        fst_ms_hello(r.ms, &text);
+        char want[16];
+        snprintf(want, sizeof want, " job=%s", fst_modjob_name(r.job));
+        if (strstr(text, " console=unseen") || !strstr(text, want)) {
+            rc = fallback(&r, strstr(text, " console=unseen") ? "--job: the module sees no console line (no "
+                                                                "interposer preloaded)"
+                                                              : "--job: the module did not take the job's request");
+            goto out;
+        }
+        fst_ms_on_console(r.ms, fst_modjob_line, r.job);
     }
     end = capture_loop(&r, &log_eof, err);
     if (!strcmp(end, "error"))
@@ -302,6 +368,9 @@ out:
     res->waits = st->waits;
     res->events = fst_ms_events(r.ms);
     res->code_pages = fst_ms_pages(r.ms);
+    res->lines = fst_ms_lines(r.ms);
+    res->start_failed = r.h.start_failed;
+    res->job_started = r.job && fst_modjob_started(r.job);
     res->end = end;
     if (rc == 1 || (rc < 0 && !st->insns)) {
         fst_tw_abandon(r.w);
@@ -316,12 +385,14 @@ out:
         fst_kv ftr[] = { { FST_HK_HERCULES, r.h.v4 && r.h.ver.text[0] ? r.h.ver.text : "3.13" }, { "via", "module" },
                          { "module-events", n1 }, { "module-bytes", n2 }, { "module-code-pages", n3 },
                          { "arch-at-end", fst_arch_name(o->arch) }, { NULL, NULL } };
-        res->complete = !strcmp(end, "disabled-wait") || !strcmp(end, "max-instructions");
+        res->complete = r.job ? !strcmp(end, "job-ended") || !strcmp(end, "max-instructions")
+                              : !strcmp(end, "disabled-wait") || !strcmp(end, "max-instructions");
         res->trace_bytes = fst_tw_bytes(r.w);
         if (fst_tw_close(r.w, res->complete, end, ftr, err))
             rc = -1;
     }
     fst_ms_free(r.ms);
     fst_em_free(r.em);
+    fst_modjob_free(r.job);
     return rc;
 }

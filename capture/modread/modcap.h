@@ -12,6 +12,13 @@
 ** HHCHD error), the module refusing (its own checks, FSTMOD_OP_REFUSE), or no word from it
 ** by the end of Hercules' start-up script.
 **
+** With a job, the module records nothing until the program's console says the job started,
+** and the capture ends at the line that says it ended (end `job-ended`, complete), as the
+** text route's --job (capture/read/jobwin.h) cuts it; a program that ends first (Hercules
+** logs every CPU's disabled wait) ends the capture (end `disabled-wait`, job_started 0 or
+** the window incomplete). A module that cannot (no console line seen: its interposer
+** missing) is a fallback.
+**
 ** Ownership: the caller owns the image and the strings. Errors: -1 with err set (Hercules
 ** failed to start, the stream cannot be rebuilt, the trace cannot be written); the trace
 ** then keeps what came before, marked incomplete, or is removed when it holds nothing.
@@ -41,14 +48,19 @@ typedef struct fst_modcap {
     const char *cards;          /* the deck in the card reader at 00C, or NULL */
     uint64_t pgmloop;           /* end as "program-check-loop" at this many program checks when they are half
                                    the instructions or more (0: never) */
+    const char *job;            /* --job=NAME: only the job's window (capture/modread/modjob.h), or NULL;
+                                   the program's console (009, a 3215-C) is configured for it */
 } fst_modcap;
 
 typedef struct fst_modcap_result {
     const char *end;            /* disabled-wait, timeout, interrupted, hercules-exited, max-instructions,
-                                   program-check-loop */
+                                   program-check-loop, job-ended */
+    int job_started;            /* with a job: its start line came (else nothing was recorded) */
+    uint64_t lines;             /* console lines the module sent */
     int complete;
     uint64_t insns, pgmchks, waits, events, stream_bytes, trace_bytes;
     uint64_t code_pages;        /* code pages the module sent (fstmod_wire.h CODE) */
+    int start_failed;           /* return -1: Hercules failed to start the program (err says how) */
     char fallback[320];         /* return 1: why the module did not record */
     char said[2048];            /* what Hercules said on stderr, when it failed */
 } fst_modcap_result;

@@ -45,6 +45,7 @@ typedef struct mcpu {
     uint64_t space;     /* the address space its instructions run in (CODE SPACE; 0: real) */
     cpage *pages;       /* the code pages it sent (FSTMOD_CODE_SLOTS, at its first): each CPU's own */
     const cpage *lk;    /* the page the last look-up found */
+    int cut;            /* its records end here (the console line the stream is cut at) */
 } mcpu;
 
 #define MS_HELD_MAX (16u << 20) /* what a CPU's records may run ahead of its start */
@@ -67,6 +68,11 @@ struct fst_ms {
                                  generation is void */
     uint64_t npages;          /* CODE PAGE ops read */
     uint64_t syncs;           /* SYNC ops read */
+    fst_ms_console_fn cons;   /* console lines go to cons(cons_ctx, ...) */
+    void *cons_ctx;
+    uint64_t cons_last;       /* the last line given to it (each once) */
+    uint64_t cut_seq;         /* the line it cut the stream at, 0: none */
+    uint64_t lines;           /* console lines read (CONS, each line once) */
 };
 
 fst_ms *fst_ms_new(fst_em *em, const fst_ins *ins, int arch)
@@ -115,6 +121,24 @@ uint64_t fst_ms_events(const fst_ms *m) { return m->events; }
 uint64_t fst_ms_bytes(const fst_ms *m) { return m->off; }
 uint64_t fst_ms_pages(const fst_ms *m) { return m->npages; }
 uint64_t fst_ms_syncs(const fst_ms *m) { return m->syncs; }
+uint64_t fst_ms_lines(const fst_ms *m) { return m->lines; }
+
+void fst_ms_on_console(fst_ms *m, fst_ms_console_fn fn, void *ctx)
+{
+    m->cons = fn;
+    m->cons_ctx = ctx;
+}
+
+int fst_ms_cut(const fst_ms *m, int *all)
+{
+    if (all) {
+        *all = m->cut_seq != 0;
+        for (unsigned i = 0; i < MS_MAXCPU; i++)
+            if (m->cpu[i].have_psw && !m->cpu[i].cut)
+                *all = 0;
+    }
+    return m->cut_seq != 0;
+}
 uint64_t fst_ms_held(const fst_ms *m)
 {
     uint64_t n = 0;
@@ -593,8 +617,40 @@ static int sync_op(fst_ms *m, mcpu *c, rd *r, fst_err *err)
     return 0;
 }
 
+/* CONS: a console line logged before the instruction at `at`: the instructions up to
+** there, then the line to the caller (once, whichever CPU brings it first). 1: the stream
+** is cut at this line for this CPU (its records end here). */
+static int cons_op(fst_ms *m, mcpu *c, unsigned cpu, rd *r, fst_err *err)
+{
+    int64_t d;
+    uint64_t seq, n;
+    uint8_t ib[6];
+    int len;
+    if (get_sv(r, &d) || get_v(r, &seq) || get_v(r, &n) || n > FSTMOD_CONS_MAX || (uint64_t)(r->end - r->p) < n)
+        return bad(m, r, "a console line cut short", err);
+    const char *text = (const char *)r->p;
+    r->p += n;
+    uint64_t at = c->base + (uint64_t)d;
+    if (run_to(m, c, cpu, at, 0, ib, &len, err))
+        return -1;
+    c->cur = c->base = at;
+    if (m->cut_seq && seq >= m->cut_seq)
+        return c->cut = 1;
+    if (seq <= m->cons_last)
+        return 0;
+    m->cons_last = seq;
+    m->lines++;
+    if (m->cons && m->cons(m->cons_ctx, cpu, seq, text, (size_t)n)) {
+        m->cut_seq = seq;
+        return c->cut = 1;
+    }
+    return 0;
+}
+
 static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
 {
+    if (m->cpu[cpu % MS_MAXCPU].cut) /* the stream was cut for it: nothing more of it */
+        return 0;
     /* a CPU no PSW is known for: its chunks wait for its start (a SIGP restart), unless
     ** they begin with where it is (SYNC: a reader attached to a running system) */
     if (!m->cpu[cpu % MS_MAXCPU].have_psw && (!n || p[0] != FSTMOD_OP_SYNC))
@@ -715,6 +771,12 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
             if (sync_op(m, c, &r, err))
                 return -1;
             break;
+        case FSTMOD_OP_CONS: {
+            int rc = cons_op(m, c, cpu, &r, err);
+            if (rc)
+                return rc < 0 ? -1 : 0; /* cut: the rest of its records are not the window's */
+            break;
+        }
         default:
             r.p--;
             return bad(m, &r, "an op the reader does not know (a module of another version?)", err);

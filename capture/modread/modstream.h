@@ -74,5 +74,18 @@ uint64_t fst_ms_bytes(const fst_ms *m);    /* stream bytes read */
 uint64_t fst_ms_pages(const fst_ms *m);    /* code pages received (CODE PAGE ops) */
 uint64_t fst_ms_syncs(const fst_ms *m);    /* CPUs' starts in a running system (SYNC ops) */
 uint64_t fst_ms_held(const fst_ms *m);     /* bytes of records of CPUs that never started (held) */
+uint64_t fst_ms_lines(const fst_ms *m);    /* console lines read (CONS), each once */
+
+/* The system console's lines (CONS: the 3215/1052 console Hercules logs, without the
+** newline), each given once to fn, in the order the module numbered them, at the point of
+** the instructions where the first CPU that brought it wrote it (its instructions up to there
+** are given to the emitter first). fn returns 1 to cut the stream at that line: that CPU's
+** records end there, and every other CPU's at its own record of that line (or a later one),
+** so that no instruction executed after the line is in the trace (a job's end, --job). */
+typedef int (*fst_ms_console_fn)(void *ctx, unsigned cpu, uint64_t seq, const char *text, size_t n);
+void fst_ms_on_console(fst_ms *m, fst_ms_console_fn fn, void *ctx);
+/* 1 once fn cut the stream; *all (when not NULL) 1 when every CPU that has a PSW has
+** reached the cut too (a CPU still short of it may have records on their way). */
+int fst_ms_cut(const fst_ms *m, int *all);
 
 #endif

@@ -58,6 +58,7 @@
 #define RTLD_NOW 2
 
 #include "fstmod_herc.h"
+#include "fstmod_job.h"
 #include "fstmod_wire.h"
 
 #include <fcntl.h>
@@ -65,6 +66,7 @@
 #include <pthread.h>
 #include <sys/stat.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <setjmp.h>
 #include <stddef.h>
@@ -110,6 +112,7 @@ typedef struct cpubuf {
     struct cslot *late;  /* a page to send before the next op's (code_page: stored into behind) */
     uint64_t late_abs[2];
     unsigned gen;       /* the reader's session this state was made for (attach below) */
+    unsigned cons_seen; /* the last console line this CPU wrote (CONS), or skipped */
 } cpubuf;
 
 static cpubuf *bufs[FSTMOD_NCPU];
@@ -124,7 +127,13 @@ static int patched;
 ** program (FST_MODULE_FROM_IPL): no SYNC. */
 static volatile unsigned fst_gen;
 static unsigned load_gen;
+static unsigned att_sessions;   /* sessions so far (the last one's number) */
 static void detach_locked(const char *why);
+/* Console lines (section "console lines" below): the last one's number, and what a CPU
+** that starts a session has seen of them. */
+static volatile unsigned cons_seq;
+static unsigned cons_from;
+static void cons_out(REGS *regs, uint64_t at);
 
 /* ---- the stream ---- */
 
@@ -841,13 +850,187 @@ static void code_stop(void)
     sigaction(SIGSEGV, &old_segv, NULL);
 }
 
+/* ---- console lines (fstmod_wire.h CONS) and one job's window ----
+**
+** The system's console (a 3215 or 1052 printer-keyboard, as TK4- and MVS/CE have at 009)
+** writes its lines through Hercules' log routine, on the thread that ran the console I/O:
+** the preloaded interposer (fstirq.c) gives each piece to cons_text() here, and nothing
+** else of Hercules' log. Pieces become lines (a write without carrier return goes on with
+** the next), numbered (cons_seq), kept in a ring of CONS_RING; each CPU writes each line
+** of its session once, as a CONS op, at the point its records have reached: its next
+** record (skip_op, and the copy of a loop, whose fast path ends when a line comes). So a
+** line is in every CPU's records in order with its instructions, at most up to that CPU's
+** next op late: the record the CPU was about to make when the line came.
+**
+** One job (a reader's request, FSTMOD_REQ_SUFFIX): the session opens with HELLO and then
+** records nothing, the wrappers out of Hercules' way, until a line says the job started
+** ($HASP373 NAME STARTED, fstmod_job.h): that line's thread begins the session's records
+** (fst_gen, each CPU's SYNC at its next op, then the line as CONS) and puts the wrappers in
+** at once. The line that says the job ended is written like any other; the CPU that writes
+** it flushes its records at once (the reader ends there), and the attach thread ends the
+** session JOB_LINGER_NS later if the reader has not (job_watch). Lines a CPU missed (more
+** than CONS_RING since its last op: a CPU in a long wait) are skipped; their numbers say so.
+** Locks: conslock for the ring, the line being made and the job's state, outlock for the
+** session; conslock may be taken with outlock held, never the other way round.
+*/
+#define CONS_RING 64u
+#define JOB_LINGER_NS 2000000000ull
+enum { JOB_NONE, JOB_ARMED, JOB_ON };
+
+typedef struct consline {
+    unsigned seq, n;
+    char text[FSTMOD_CONS_MAX];
+} consline;
+
+static consline cring[CONS_RING];
+static pthread_mutex_t conslock = PTHREAD_MUTEX_INITIALIZER;
+static char cpart[FSTMOD_CONS_MAX];     /* the line being written (no newline yet) */
+static unsigned ncpart;
+static char job_name[9];                /* the session's job (JOB_ARMED, JOB_ON) */
+static volatile int job_state;
+static unsigned job_start_seq;          /* the line that said it started (JOB_ARMED: 0 until then) */
+static volatile unsigned job_end_seq;   /* the line that said it ended, 0 until then */
+static uint64_t job_end_ns;
+static void live_sync(void);
+
+/* conslock held: the line cpart ends; its number, and what it says of the job. */
+static void cons_line_done(void)
+{
+    unsigned seq = cons_seq + 1;
+    consline *l = &cring[seq % CONS_RING];
+    l->seq = seq;
+    l->n = ncpart;
+    memcpy(l->text, cpart, ncpart);
+    ncpart = 0;
+    __atomic_store_n(&cons_seq, seq, __ATOMIC_RELEASE); /* the line is in the ring first */
+    size_t jl = strlen(job_name);
+    if (job_state == JOB_ARMED && !job_start_seq && fstmod_job_says(l->text, l->n, job_name, jl, FSTMOD_JOB_START))
+        job_start_seq = seq;
+    else if (job_state == JOB_ON && !job_end_seq && fstmod_job_says(l->text, l->n, job_name, jl, FSTMOD_JOB_END)) {
+        job_end_ns = now_ns();
+        job_end_seq = seq;
+    }
+}
+
+/* The armed session's job started at line seq: its records begin (outlock taken here). */
+static void job_begin(unsigned seq)
+{
+    pthread_mutex_lock(&outlock);
+    int began = job_state == JOB_ARMED && outfd >= 0;
+    unsigned g = 0;
+    if (began) {
+        g = ++att_sessions ? att_sessions : ++att_sessions;
+        cons_from = seq - 1;    /* the start line is each CPU's first CONS */
+        pthread_mutex_lock(&conslock);
+        job_state = JOB_ON;
+        pthread_mutex_unlock(&conslock);
+        fst_gen = g;
+    }
+    pthread_mutex_unlock(&outlock);
+    if (!began)
+        return;
+    live_sync();
+    logmsg("HHCFS007I fst module: job %s started: recording it (session %u)\n", job_name, g);
+}
+
+/* A piece of what the console wrote (the interposer's hook: any thread). */
+static void cons_text(const char *s, size_t n)
+{
+    unsigned start = 0;
+    pthread_mutex_lock(&conslock);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n')
+            cons_line_done();
+        else if (s[i] != '\r' && ncpart < FSTMOD_CONS_MAX)
+            cpart[ncpart++] = s[i];
+    }
+    if (job_state == JOB_ARMED && job_start_seq) {
+        start = job_start_seq;
+        job_start_seq = 0;
+    }
+    pthread_mutex_unlock(&conslock);
+    if (start)
+        job_begin(start);
+}
+
+/* The console lines this CPU has not written, as CONS ops before the instruction at `at`
+** (its instructions up to there have run: their code pages first). The CPU's own thread. */
+static void cons_out(REGS *regs, uint64_t at)
+{
+    cpubuf *c = buf_of(regs);
+    unsigned upto = __atomic_load_n(&cons_seq, __ATOMIC_ACQUIRE), end = job_end_seq;
+    int flush = 0;
+    code_check(c, regs, dat_on(regs), c->last, at);
+    for (unsigned seq = c->cons_seen + 1; (int)(upto - seq) >= 0; seq++) {
+        if ((int)(upto - seq) >= (int)CONS_RING)
+            continue; /* out of the ring: skipped (the numbers say so) */
+        char text[FSTMOD_CONS_MAX];
+        pthread_mutex_lock(&conslock);
+        const consline *l = &cring[seq % CONS_RING];
+        unsigned n = l->seq == seq ? l->n : 0;
+        memcpy(text, l->text, n);
+        pthread_mutex_unlock(&conslock);
+        room(c, regs, n + 32);
+        c->b[c->n++] = FSTMOD_OP_CONS;
+        put_sv(c, (int64_t)(at - c->last));
+        put_v(c, seq);
+        put_v(c, n);
+        memcpy(c->b + c->n, text, n);
+        c->n += n;
+        c->last = at;
+        flush |= seq == end;
+    }
+    c->cons_seen = upto;
+    if (flush) /* the job's end: the reader ends its window there, now */
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
+/* A reader's request beside the FIFO (FSTMOD_REQ_SUFFIX): the job it asks for into
+** job_name (upper case), 1; else 0 (none: record from now on). Only a regular file of the
+** user Hercules runs as. */
+static int read_request(const char *fifo)
+{
+    char path[4096 + 8], line[64] = "", name[16] = "";
+    snprintf(path, sizeof path, "%s%s", fifo, FSTMOD_REQ_SUFFIX);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct stat sb;
+    ssize_t k = -1;
+    if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == geteuid())
+        k = read(fd, line, sizeof line - 1);
+    close(fd);
+    if (k <= 0)
+        return 0;
+    line[k] = 0;
+    return sscanf(line, "job %15s", name) == 1 && fstmod_job_name(name, job_name);
+}
+
+/* The attach thread's look at a session, every FSTMOD_ATTACH_MS: a reader that went away
+** while waiting for its job (nothing was written, so no EPIPE told), a job that ended
+** JOB_LINGER_NS ago whose reader stays. 1 when there is no session (look for a reader). */
+static int job_watch(void)
+{
+    pthread_mutex_lock(&outlock);
+    if (outfd >= 0 && job_state == JOB_ARMED) {
+        struct pollfd pf = { outfd, 0, 0 };
+        if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLERR | POLLHUP)))
+            detach_locked("went away before the job started");
+    } else if (outfd >= 0 && job_state == JOB_ON && job_end_seq && now_ns() - job_end_ns > JOB_LINGER_NS) {
+        detach_locked("stayed after the job ended");
+    }
+    int none = outfd < 0;
+    pthread_mutex_unlock(&outlock);
+    return none;
+}
+
 /* ---- attach and detach: a reader that comes and goes (a running system) ----
 **
 ** Hercules runs for hours with the module loaded; fst-capture --via=module --attach=FIFO
 ** reads it now and then (capture/modread/modattach.h). The FIFO ($FST_MODULE_OUT) is
 ** opened O_WRONLY|O_NONBLOCK: with no reader that fails (ENXIO), and a thread of the
-** module's (att_loop) tries again every FSTMOD_ATTACH_MS; a missing FIFO is waited for the
-** same way. A reader found starts a session (fst_gen, 1 and up): HELLO again, then each
+** module's (att_loop) tries again when inotify says the FIFO was opened or made (at once),
+** and every FSTMOD_ATTACH_MS; a missing FIFO is waited for the same way. A reader found starts a session (fst_gen, 1 and up): HELLO again, then each
 ** CPU's first record of the session is SYNC (fstmod_wire.h), written by that CPU itself
 ** (sync_cpu: its state is its own, no lock), with its state the reader does not have
 ** cleared: the REP history, `last`, the registers sent, the space said, the fast path's
@@ -877,23 +1060,28 @@ static void irq_record(REGS *regs, int cls);
 static void (**irq_ptr)(REGS *, int);  /* fstirq.c's hook (preloaded), or NULL */
 static int att_live;            /* the wrappers are in the opcode tables now */
 
-/* The wrappers in the opcode tables (on) or Hercules' own routines (off: no reader, so
-** that a module nobody reads costs nothing per instruction), and the interposer's hook
-** the same. Only on the attach thread (or at load, before it runs). */
-static void live(int on)
+/* The wrappers in the opcode tables while a session records (fst_gen), else Hercules' own
+** routines (no reader, or one waiting for its job: a module nobody reads costs nothing per
+** instruction), and the interposer's hook the same. Decided under livelock from the session
+** as it is then: the attach thread and the thread that logs a job's first line both call
+** it, and the later call always sees the later session. */
+static pthread_mutex_t livelock = PTHREAD_MUTEX_INITIALIZER;
+static void live_sync(void)
 {
-    if (!patched || att_live == on)
-        return;
-    fst_patch_live(on);
-    if (irq_ptr)
-        *irq_ptr = on ? irq_record : NULL;
-    att_live = on;
+    pthread_mutex_lock(&livelock);
+    int on = fst_gen != 0;
+    if (patched && att_live != on) {
+        fst_patch_live(on);
+        if (irq_ptr)
+            *irq_ptr = on ? irq_record : NULL;
+        att_live = on;
+    }
+    pthread_mutex_unlock(&livelock);
 }
 
 static char *att_path;          /* $FST_MODULE_OUT */
 static char att_text[300];      /* what HELLO (or REFUSE) says to each reader */
 static int att_refuse;
-static unsigned att_sessions;
 static pthread_t att_tid;
 static int att_thread;
 static volatile int att_stop;
@@ -953,6 +1141,8 @@ static void __attribute__((noinline)) sync_cpu(REGS *regs, unsigned g, uint64_t 
     }
     c->gr_sent = 1;
     c->last = psw_addr(psw, len);
+    if ((int)(c->cons_seen - cons_from) < 0) /* the session's lines only */
+        c->cons_seen = cons_from;
     if (left && wait_psw(psw, len))
         flush_cpu(regs->cpuad % FSTMOD_NCPU);
 }
@@ -967,9 +1157,15 @@ static inline int skip_op(REGS *regs, uint64_t at, const uint8_t *psw, unsigned 
     if (unlikely(!g))
         return 1;
     const cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
-    if (likely(c != NULL ? c->gen == g : g == load_gen))
+    if (likely(c != NULL ? c->gen == g : g == load_gen)) {
+        if (unlikely(c != NULL && c->cons_seen != cons_seq))
+            cons_out(regs, at);
         return 0;
+    }
     sync_cpu(regs, g, at, psw, len, left);
+    c = bufs[regs->cpuad % FSTMOD_NCPU];
+    if (c->cons_seen != cons_seq)
+        cons_out(regs, left ? c->last : at);
     return left;
 }
 
@@ -980,6 +1176,9 @@ static void detach_locked(const char *why)
         close(outfd);
     outfd = -1;
     fst_gen = 0;
+    pthread_mutex_lock(&conslock);
+    job_state = JOB_NONE;
+    pthread_mutex_unlock(&conslock);
     logmsg("HHCFS006I fst module: the reader of %s %s: recording stops until the next one\n",
            att_path ? att_path : "the FIFO", why ? why : "went away");
 }
@@ -1005,14 +1204,18 @@ static int try_attach(void)
                "--via=module --attach=%s make it)\n", att_path, att_path);
         return -1;
     }
-    size_t n = strlen(att_text);
-    uint8_t b[FSTMOD_CHUNK_HDR + sizeof att_text] = { FSTMOD_CHUNK, FSTMOD_CPU_MODULE, 0, 0, (uint8_t)(n + 1) };
+    /* a reader that asks for one job: HELLO says so, and the session waits for the job */
+    int armed = !att_refuse && read_request(att_path);
+    char text[sizeof att_text + 16];
+    snprintf(text, sizeof text, "%s%s%s", att_text, armed ? " job=" : "", armed ? job_name : "");
+    size_t n = strlen(text);
+    uint8_t b[FSTMOD_CHUNK_HDR + sizeof text] = { FSTMOD_CHUNK, FSTMOD_CPU_MODULE, 0, 0, (uint8_t)(n + 1) };
     b[FSTMOD_CHUNK_HDR] = att_refuse ? FSTMOD_OP_REFUSE : FSTMOD_OP_HELLO;
-    memcpy(b + FSTMOD_CHUNK_HDR + 1, att_text, n);
+    memcpy(b + FSTMOD_CHUNK_HDR + 1, text, n);
     pthread_mutex_lock(&outlock);
     outfd = fd;
     unsigned g = ++att_sessions ? att_sessions : ++att_sessions;
-    fst_gen = g;
+    fst_gen = g; /* (write_all's detach needs a session) */
     write_all(b, FSTMOD_CHUNK_HDR + 1 + n);
     if (att_refuse) { /* said why; nothing follows (the reader sees the end) */
         close(outfd);
@@ -1020,25 +1223,77 @@ static int try_attach(void)
         fst_gen = 0;
         told = 1;
     }
+    if (armed && outfd >= 0) { /* nothing recorded until the job starts (cons_text) */
+        pthread_mutex_lock(&conslock);
+        job_start_seq = job_end_seq = 0;
+        job_state = JOB_ARMED;
+        pthread_mutex_unlock(&conslock);
+        fst_gen = 0;
+    } else if (fst_gen) {
+        cons_from = cons_seq; /* the lines from now on */
+    }
     int on = fst_gen != 0;
     pthread_mutex_unlock(&outlock);
-    live(on);
+    live_sync();
     if (on)
         logmsg("HHCFS005I fst module: a reader opened %s: recording (session %u)\n", att_path, g);
+    else if (armed && job_state == JOB_ARMED)
+        logmsg("HHCFS005I fst module: a reader opened %s: waiting for job %s to start\n", att_path, job_name);
     return 0;
+}
+
+/* Wait until something may have changed for the FIFO (a reader opening it, the FIFO or
+** the request made), at most FSTMOD_ATTACH_MS: inotify on the FIFO's folder and on the FIFO,
+** so that a reader is found microseconds after it opens the FIFO (a job that starts right
+** after fst-capture attaches is not missed); without inotify, the sleep alone. */
+static void att_wait(int *ino, int *wfifo)
+{
+    if (*ino < 0) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", att_path);
+        char *slash = strrchr(dir, '/');
+        if (slash == dir)
+            dir[1] = 0;
+        else if (slash)
+            *slash = 0;
+        else
+            snprintf(dir, sizeof dir, ".");
+        if ((*ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0 &&
+            inotify_add_watch(*ino, dir, IN_CREATE | IN_MOVED_TO | IN_ATTRIB) < 0) {
+            close(*ino);
+            *ino = -2; /* not again */
+        }
+    }
+    if (*ino >= 0 && *wfifo < 0)
+        *wfifo = inotify_add_watch(*ino, att_path, IN_OPEN | IN_DELETE_SELF);
+    if (*ino < 0) {
+        struct timespec ts = { 0, FSTMOD_ATTACH_MS * 1000000L };
+        nanosleep(&ts, NULL);
+        return;
+    }
+    struct pollfd pf = { *ino, POLLIN, 0 };
+    if (poll(&pf, 1, FSTMOD_ATTACH_MS) > 0) {
+        char ev[4096] __attribute__((aligned(8)));
+        ssize_t n;
+        while ((n = read(*ino, ev, sizeof ev)) > 0)
+            for (char *q = ev; q < ev + n; q += sizeof(struct inotify_event) + ((struct inotify_event *)q)->len)
+                if (((struct inotify_event *)q)->mask & (IN_DELETE_SELF | IN_IGNORED))
+                    *wfifo = -1; /* the FIFO went: watch the next one */
+    }
 }
 
 static void *att_loop(void *arg)
 {
     (void)arg;
+    int ino = -1, wfifo = -1;
     while (!att_stop) {
-        if (!fst_gen)
-            live(0); /* the reader went away: out of the tables until the next one */
-        if (!fst_gen && try_attach() < 0)
+        live_sync(); /* the reader went away: out of the tables until the next one */
+        if (job_watch() && try_attach() < 0)
             break;
-        struct timespec ts = { 0, FSTMOD_ATTACH_MS * 1000000L };
-        nanosleep(&ts, NULL);
+        att_wait(&ino, &wfifo);
     }
+    if (ino >= 0)
+        close(ino);
     return NULL;
 }
 
@@ -1060,9 +1315,8 @@ static void attach_start(const char *path, const char *text, int refuse)
         running |= sysblk.regs[i] != NULL && (sysblk.regs[i]->instcount || sysblk.regs[i]->prevcount);
     if (fst_gen && !running && getenv(FSTMOD_ENV_FROM_IPL))
         load_gen = fst_gen; /* fst-capture running a program: the stream from IPL, no SYNC */
-    if (!fst_gen)
-        live(0);
-    if (!fst_gen)
+    live_sync();
+    if (!fst_gen && !job_state)
         logmsg("HHCFS005I fst module: no reader on %s yet: it records while one is attached "
                "(fst-capture --via=module --attach=%s)\n", path, path);
     att_thread = !pthread_create(&att_tid, NULL, att_loop, NULL);
@@ -1133,7 +1387,7 @@ static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
 static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
     cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
-    if (likely(c != NULL) && c->rep_p) {
+    if (likely(c != NULL) && c->rep_p && likely(c->cons_seen == cons_seq)) {
         unsigned j = (c->nbr - c->rep_p) % FSTMOD_REP_MAXP;
         if (likely(c->bat[j] == at && c->bto[j] == to) && likely(copy_code_same(c, c->last, fall))) {
             if (unlikely(++c->rep_n == REP_MAXN)) {
@@ -1584,10 +1838,14 @@ static void start(void)
     if (irq)
         *irq = irq_record;
     irq_ptr = irq;
+    /* the console's lines (a job's window): from the interposer too, whether a reader is there or not */
+    void (**cons)(const char *, size_t) = (void (**)(const char *, size_t))dlsym(RTLD_DEFAULT, "fstirq_console");
+    if (cons)
+        *cons = cons_text;
     char text[200];
     /* arch=: the ARCHMODE configured, for a reader that attaches to the running system */
-    snprintf(text, sizeof text, FST_HERC_NAME " 2 REGS=%zu SYSBLK=%zu interruptions=%s arch=%s", sizeof(REGS),
-             sizeof(SYSBLK), irq ? "seen" : "unseen",
+    snprintf(text, sizeof text, FST_HERC_NAME " 2 REGS=%zu SYSBLK=%zu interruptions=%s console=%s arch=%s",
+             sizeof(REGS), sizeof(SYSBLK), irq ? "seen" : "unseen", cons ? "seen" : "unseen",
              sysblk.arch_mode == FST_A900 ? "z/Arch" : sysblk.arch_mode == FST_A390 ? "ESA/390" : "S/370");
     static const int arch[3] = { FST_A370, FST_A390, FST_A900 };
     for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++)
@@ -1632,6 +1890,9 @@ HDL_FINAL_SECTION;
     void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
     if (irq)
         *irq = NULL;
+    void (**cons)(const char *, size_t) = (void (**)(const char *, size_t))dlsym(RTLD_DEFAULT, "fstirq_console");
+    if (cons)
+        *cons = NULL;
     if (outfd >= 0)
         close(outfd);
     outfd = -1;

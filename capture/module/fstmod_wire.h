@@ -93,6 +93,16 @@
 **                                        except when the module was at an op that changed
 **                                        the PSW (LPSW, PSW): that op is not written, and
 **                                        psw is the PSW it left.
+**   CONS  sv(at - last) v(seq) v(n) n bytes
+**                                        a line the system's console wrote (the 3215/1052
+**                                        console Hercules logs, as text without its newline),
+**                                        number seq of the module's lines (1 and up, each
+**                                        CPU writes each line once, so several CPUs' CONS
+**                                        of one line have one seq), logged before the
+**                                        instruction at `at` executed: the CPU that ran the
+**                                        console I/O writes it at once, at its next
+**                                        instruction; another at its next op, which it
+**                                        comes before. `last` becomes `at`.
 ** After each op `last` is the address the op's PSW or target says (CR, OPND, SIGP: the
 ** instruction after `at`; REGS, CODE: unchanged).
 **
@@ -130,7 +140,11 @@ enum {
     FSTMOD_OP_REP = 0x0B,
     FSTMOD_OP_SIGP = 0x0C,
     FSTMOD_OP_SYNC = 0x0D,
+    FSTMOD_OP_CONS = 0x0E,
 };
+
+/* The longest console line CONS carries (a longer one is cut there). */
+#define FSTMOD_CONS_MAX 512u
 
 /* The longest loop, in branches, that REP copies. */
 #define FSTMOD_REP_MAXP 8
@@ -157,6 +171,12 @@ static inline unsigned fstmod_code_set(unsigned long long space, unsigned long l
 /* Set (to anything) by fst-capture when it runs a program: a reader there at load reads
 ** from IPL (no SYNC). Not set (a Hercules the user runs): every reader's CPUs begin with SYNC. */
 #define FSTMOD_ENV_FROM_IPL "FST_MODULE_FROM_IPL"
+/* The reader's request: a file beside the FIFO, its path the FIFO's with this suffix, that
+** the reader writes (mode 0600) before it opens the FIFO and removes when it is done; the
+** module reads it when a reader opens the FIFO (only a regular file of the user Hercules
+** runs as). One line: "job NAME" (1 to 8 characters: fstmod_job.h), to record only that
+** job. No file, or anything else in it: record from now on. */
+#define FSTMOD_REQ_SUFFIX ".req"
 /* Set (to anything) by the tests: the module refuses as a wrong structure size would. */
 #define FSTMOD_ENV_REFUSE "FST_MODULE_TEST_REFUSE"
 

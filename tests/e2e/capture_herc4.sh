@@ -2,6 +2,7 @@
 # $FST_HERCULES4 (tests/run sets it to the 4.9 that scripts/deps.sh builds from
 # ../shared/hercules-4.9, scripts/hercules4.sh) or a `hercules` on PATH whose banner says
 # 4.x. Without one (Debian ships 3.13 only) they are skipped with a message, never faked.
+# The text route (--via=trace: its tf file), which the module (module.sh) is compared with.
 # What they check: every test program's exact
 # instruction count (tests/programs/EXPECTED), the same instruction stream as Debian's 3.13
 # gives, --range, --keep-log; with tf (4.6+): no trace byte on the disk while it runs.
@@ -30,7 +31,7 @@ for ins in "$FST_PROGS"/*.ins; do
     want=$(awk -v p="$p" '$1 == p && $2 == "instructions" { print $3 }' "$EXPECTED")
     case "$p" in tasks|ticker|bigloop) continue ;; esac   # as in capture_hercules.sh
     [ -n "$want" ] || continue
-    if fst-capture -q --hercules="$H4" --timeout=120 -o "$T/$p.trace" "$ins" 2> "$T/err"; then
+    if fst-capture -q --via=trace --hercules="$H4" --timeout=120 -o "$T/$p.trace" "$ins" 2> "$T/err"; then
         fst-dump --summary "$T/$p.trace" > "$T/d"
         expect_eq "$p: instructions, complete, ended by, Hercules" "$want 1 disabled-wait $V" \
             "$(dumpval count.insn "$T/d") $(dumpval complete "$T/d") $(dumpval footer.end "$T/d") $(dumpval footer.hercules "$T/d")"
@@ -41,7 +42,7 @@ done
 
 # the same instruction stream as Debian's 3.13 (when it is there)
 if [ -x /usr/bin/hercules ] && [ "$(banner /usr/bin/hercules)" = 3.13 ]; then
-    fst-capture -q --hercules=/usr/bin/hercules -o "$T/fortg313.trace" "$FST_PROGS/fortg.ins"
+    fst-capture -q --via=trace --hercules=/usr/bin/hercules -o "$T/fortg313.trace" "$FST_PROGS/fortg.ins"
     fst-dump "$T/fortg313.trace" | grep '^insn' > "$T/a"
     fst-dump "$T/fortg.trace" | grep '^insn' > "$T/b"
     cmp -s "$T/a" "$T/b" && ok "fortg: the instructions of 3.13's capture" \
@@ -62,7 +63,7 @@ grep -q 'HHC01413I Hercules version' "$T/forth.log" && ok "--keep-log: Hercules'
 # bigloop, 1.1 million instructions (448 bytes each in a tf file: ~490 MB): the folder
 # fst-capture works in stays small all along, and is gone at the end
 mkdir -p "$T/tmp"; rm -rf "$T/tmp"/*
-TMPDIR=$T/tmp fst-capture -q --hercules="$H4" --timeout=600 -o "$T/big.trace" "$FST_PROGS/bigloop.ins" 2> "$T/err" &
+TMPDIR=$T/tmp fst-capture -q --via=trace --hercules="$H4" --timeout=600 -o "$T/big.trace" "$FST_PROGS/bigloop.ins" 2> "$T/err" &
 cap=$!
 most=0
 while kill -0 "$cap" 2> /dev/null; do

@@ -58,12 +58,12 @@ expect_eq "--max-instructions=1000" "1000 1 max-instructions" \
 
 # --timeout: stopped, marked incomplete, exit 2
 expect_fail "--timeout stops Hercules" 2 "timed out after 1 s" \
-    fst-capture -q --timeout=1 -o "$T/to.trace" "$FST_PROGS/bigloop.ins"
+    fst-capture -q --via=trace --timeout=1 -o "$T/to.trace" "$FST_PROGS/bigloop.ins"
 fst-dump --summary "$T/to.trace" > "$T/d"
 expect_eq "a timed-out trace is readable and incomplete" "0" "$(dumpval complete "$T/d")"
 
 # Ctrl-C: the capture stops, the trace stays readable up to its last block, incomplete
-fst-capture -q -o "$T/int.trace" "$FST_PROGS/bigloop.ins" 2> "$T/int.err" &
+fst-capture -q --via=trace -o "$T/int.trace" "$FST_PROGS/bigloop.ins" 2> "$T/int.err" &
 pid=$!
 sleep 2; kill -INT $pid; wait $pid; rc=$?
 expect_eq "interrupted capture exits 130 (128 + SIGINT)" 130 "$rc"
@@ -77,7 +77,7 @@ expect_eq "interrupted trace: readable, incomplete, reason" "0 stopped" \
 pgrep -f "$T/int.trace" > /dev/null && fail "no Hercules left running" || ok "no Hercules left running"
 
 # Hercules killed under the capture: an error, and an incomplete but readable trace
-fst-capture -q -o "$T/kill.trace" "$FST_PROGS/bigloop.ins" 2> "$T/kill.err" &
+fst-capture -q --via=trace -o "$T/kill.trace" "$FST_PROGS/bigloop.ins" 2> "$T/kill.err" &
 pid=$!
 sleep 2; pkill -KILL -P $pid hercules; wait $pid; rc=$?
 expect_eq "Hercules killed: exit 2" 2 "$rc"

@@ -36,11 +36,12 @@ reap() {   # whatever a failed check left running is ours: stop it
     for p in "$@"; do kill -KILL "$p" 2> /dev/null; done
 }
 
-# kill_capture NAME PROGRAM: SIGKILL a capture once its trace file shows instructions
+# kill_capture NAME PROGRAM [OPTION...]: SIGKILL a capture once its trace file shows instructions
 kill_capture() {
     local name=$1 prog=$2 tmp=$T/tmp-$1 trace=$T/$1.trace pid herc
+    shift 2
     mkdir -p "$tmp"
-    TMPDIR=$tmp fst-capture -q --timeout=120 -o "$trace" "$FST_PROGS/$prog.ins" 2> "$T/$name.err" &
+    TMPDIR=$tmp fst-capture -q --timeout=120 "$@" -o "$trace" "$FST_PROGS/$prog.ins" 2> "$T/$name.err" &
     pid=$!
     wait_for 30 eval '[ -n "$(pgrep -P $pid)" ]'
     herc=$(pgrep -P $pid | head -1)
@@ -75,19 +76,22 @@ kill_capture() {
         || fail "$name: the temporary folder is gone" "$(ls -AR "$tmp" | head -5)"
 }
 
-# a program that mostly waits: no frame would fill in hours; only the flush saves it
+# a program that mostly waits: no frame would fill in hours; only the flush saves it (the
+# module's route, the default; and the text trace's)
 kill_capture ticker ticker
 expect_ok "ticker: fst-report reads the killed trace" fst-report --format=csv -o "$T/ticker.csv" "$T/ticker.trace"
 expect_eq "ticker: ... all its instructions, outside any routine" "$(dumpval count.insn "$T/d")" \
     "$(awk -F, '$1 == "(outside)" { print $4 }' "$T/ticker.csv")"
-# a program that runs at full speed: Hercules busy on the CPU when fst-capture dies
-kill_capture bigloop bigloop
+kill_capture ticker-t ticker --via=trace
+# a program that runs at full speed: Hercules busy on the CPU when fst-capture dies (the
+# text trace: through the module bigloop ends before a kill could come)
+kill_capture bigloop bigloop --via=trace
 expect_ok "bigloop: fst-report reads the killed trace" fst-report "$T/bigloop.trace"
 grep -q ' TICK ' "$T/out" && ok "bigloop: the report of the killed trace names TICK" \
     || fail "bigloop: the report of the killed trace names TICK" "$(head -5 "$T/out")"
 
 # the flush costs little: a capture of bigloop makes about one more frame a second
-fst-capture -q -o "$T/full.trace" "$FST_PROGS/bigloop.ins"
+fst-capture -q --via=trace -o "$T/full.trace" "$FST_PROGS/bigloop.ins"
 fst-dump --summary "$T/full.trace" > "$T/d"
 expect_eq "bigloop: the flushed trace is complete and exact" "1100017 1" \
     "$(dumpval count.insn "$T/d") $(dumpval complete "$T/d")"

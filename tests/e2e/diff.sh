@@ -63,7 +63,14 @@ grep -q '^BASE .*standard input' "$T/out" && ! grep -q 'fst-diff-stdin' "$T/out"
     && ok "fst-diff - TRACE: the header names standard input" || fail "fst-diff - TRACE: the header names standard input" "$(head -3 "$T/out")"
 
 # ---- a routine made slower: SUBA 13 -> 14 instructions per entry, 16 entries ----
-fst-diff --clock=mips:1 --max-time-change=5 --format=csv -o "$T/slow.csv" "$T/fortg.trace" "$T/slow.trace" 2> "$T/err"
+expect_fail "a version of fortg (SUBA slower) without --versions: not one program, the images named" 2 \
+    "BASE .*fortg.trace and NEW .*slow.trace are not runs of one program: their storage images differ .*--versions compares" \
+    fst-diff --clock=mips:1 "$T/fortg.trace" "$T/slow.trace"
+fst-report --clock=mips:1 --format=csv --meta -o "$T/slow.meta.csv" "$T/slow.trace" 2> /dev/null
+fst-report --clock=mips:1 --format=csv --meta -o "$T/fortg.meta.csv" "$T/fortg.trace" 2> /dev/null
+expect_fail "... the same from csv --meta reports (their '# program:' lines)" 2 "their storage images differ" \
+    fst-diff --clock=mips:1 "$T/fortg.meta.csv" "$T/slow.meta.csv"
+fst-diff --versions --clock=mips:1 --max-time-change=5 --format=csv -o "$T/slow.csv" "$T/fortg.trace" "$T/slow.trace" 2> "$T/err"
 expect_eq "slower SUBA: exit 1" 1 $?
 expect_eq "slower SUBA: first by impact, self 208 -> 224 us (+7.69%), calls 16 = 16" \
     "SUBA,changed,over,16,16,208,224,0.000208000,0.000224000,+7.69" "$(sed -n 2p "$T/slow.csv" | cut -d, -f1-10)"
@@ -71,39 +78,39 @@ expect_eq "slower SUBA: MAIN's inclusive time 301 -> 317 us, its self time the s
     "0.000301000 0.000317000 ok" "$(dcol "$T/slow.csv" MAIN 11) $(dcol "$T/slow.csv" MAIN 12) $(dcol "$T/slow.csv" MAIN 3)"
 expect_eq "slower SUBA: total 306 -> 322 us, +5.23% > 5%" "0.000306000 0.000322000 +5.23 over" \
     "$(dcol "$T/slow.csv" '(total)' 8) $(dcol "$T/slow.csv" '(total)' 9) $(dcol "$T/slow.csv" '(total)' 10) $(dcol "$T/slow.csv" '(total)' 3)"
-expect_eq "slower SUBA: stderr names SUBA and the total" "fst-diff: error: SUBA: self time +7.69% > 5%
-fst-diff: error: (total): total time +5.23% > 5%" "$(cat "$T/err")"
-expect_ok "slower SUBA within --max-time-change=7.7: exit 0" fst-diff --clock=mips:1 --max-time-change=7.7 "$T/fortg.trace" "$T/slow.trace"
+expect_eq "slower SUBA: stderr names SUBA and the total (findings, not errors)" "fst-diff: differs: SUBA: self time +7.69% > 5%
+fst-diff: differs: (total): total time +5.23% > 5%" "$(cat "$T/err")"
+expect_ok "slower SUBA within --max-time-change=7.7: exit 0" fst-diff --versions --clock=mips:1 --max-time-change=7.7 "$T/fortg.trace" "$T/slow.trace"
 expect_fail "... not within 7.69 (16/208 = 7.6923%)" 1 "SUBA: self time \+7.69% > 7.69%" \
-    fst-diff --clock=mips:1 --max-time-change=7.69 "$T/fortg.trace" "$T/slow.trace"
-expect_ok "a faster run is within the thresholds (the sides swapped)" fst-diff --clock=mips:1 "$T/slow.trace" "$T/fortg.trace"
+    fst-diff --versions --clock=mips:1 --max-time-change=7.69 "$T/fortg.trace" "$T/slow.trace"
+expect_ok "a faster run is within the thresholds (the sides swapped)" fst-diff --versions --clock=mips:1 "$T/slow.trace" "$T/fortg.trace"
 fst-report --format=csv --clock=mips:1 -o "$T/fortg.mips1.csv" "$T/fortg.trace"
 expect_fail "slower SUBA against a csv baseline: exit 1" 1 "SUBA: self time \+7.69%" \
-    fst-diff --clock=mips:1 --max-time-change=6 "$T/fortg.mips1.csv" "$T/slow.trace"
+    fst-diff --versions --clock=mips:1 --max-time-change=6 "$T/fortg.mips1.csv" "$T/slow.trace"
 
 # golden outputs at 1 ms per instruction (derivation in golden/diff/README.md)
-(cd "$T" && fst-diff --clock=mips:0.001 --max-time-change=5 fortg.trace slow.trace > "$T/gold.txt" 2>/dev/null)
+(cd "$T" && fst-diff --versions --clock=mips:0.001 --max-time-change=5 fortg.trace slow.trace > "$T/gold.txt" 2>/dev/null)
 expect_golden "slower SUBA: the text table" "$GOLDEN/diff/fortg-slow.txt" "$T/gold.txt"
-(cd "$T" && fst-diff --format=csv --clock=mips:0.001 --max-time-change=5 fortg.trace slow.trace > "$T/gold.csv" 2>/dev/null)
+(cd "$T" && fst-diff --versions --format=csv --clock=mips:0.001 --max-time-change=5 fortg.trace slow.trace > "$T/gold.csv" 2>/dev/null)
 expect_golden "slower SUBA: the csv table" "$GOLDEN/diff/fortg-slow.csv" "$T/gold.csv"
 
 # ---- a changed call count: MAIN calls SUBA 11 times (SUBA 17 calls, MAIN self 54) ----
-fst-diff --clock=mips:1 --max-time-change=100 --format=csv -o "$T/calls.csv" "$T/fortg.trace" "$T/calls.trace" 2> "$T/err"
+fst-diff --versions --clock=mips:1 --max-time-change=100 --format=csv -o "$T/calls.csv" "$T/fortg.trace" "$T/calls.trace" 2> "$T/err"
 expect_eq "11 calls of SUBA: exit 1" 1 $?
 expect_eq "11 calls of SUBA: SUBA calls 16 -> 17, self 208 -> 221, over" "17 221 over calls 16 -> 17" \
     "$(dcol "$T/calls.csv" SUBA 5) $(dcol "$T/calls.csv" SUBA 7) $(dcol "$T/calls.csv" SUBA 3) $(dcol "$T/calls.csv" SUBA 14)"
 expect_eq "11 calls of SUBA: MAIN self 51 -> 54 (la, l, balr, bct: one more round), within 100%" "51 54 ok" \
     "$(dcol "$T/calls.csv" MAIN 6) $(dcol "$T/calls.csv" MAIN 7) $(dcol "$T/calls.csv" MAIN 3)"
-expect_eq "11 calls of SUBA: only SUBA named" "fst-diff: error: SUBA: calls 16 -> 17" "$(cat "$T/err")"
+expect_eq "11 calls of SUBA: only SUBA named" "fst-diff: differs: SUBA: calls 16 -> 17" "$(cat "$T/err")"
 expect_fail "11 calls of SUBA, exact time: calls and time in one line" 1 "SUBA: calls 16 -> 17 and self time \+6.25% > 0%" \
-    fst-diff --clock=mips:1 "$T/fortg.trace" "$T/calls.trace"
+    fst-diff --versions --clock=mips:1 "$T/fortg.trace" "$T/calls.trace"
 expect_ok "... within --max-calls-change=10 (1/16 = 6.25%)" \
-    fst-diff --clock=mips:1 --max-time-change=100 --max-calls-change=10 "$T/fortg.trace" "$T/calls.trace"
+    fst-diff --versions --clock=mips:1 --max-time-change=100 --max-calls-change=10 "$T/fortg.trace" "$T/calls.trace"
 expect_fail "... not within --max-calls-change=6" 1 "SUBA: calls 16 -> 17" \
-    fst-diff --clock=mips:1 --max-time-change=100 --max-calls-change=6 "$T/fortg.trace" "$T/calls.trace"
+    fst-diff --versions --clock=mips:1 --max-time-change=100 --max-calls-change=6 "$T/fortg.trace" "$T/calls.trace"
 
 # ---- a renamed routine: SUBB vanished, SUBC new, the same numbers ----
-fst-diff --clock=mips:1 --format=csv -o "$T/ren.csv" "$T/fortg.trace" "$T/renamed.trace" 2> "$T/err"
+fst-diff --versions --clock=mips:1 --format=csv -o "$T/ren.csv" "$T/fortg.trace" "$T/renamed.trace" 2> "$T/err"
 expect_eq "renamed SUBB: exit 1" 1 $?
 expect_eq "renamed SUBB: SUBB vanished (3 calls, 42 us), SUBC new (3 calls, 42 us)" \
     "SUBB,vanished,over,3,,42,,0.000042000 SUBC,new,over,,3,,42," \
@@ -142,7 +149,7 @@ expect_fail "metadata --exclude differs" 2 "different timing: .*exclude=SUBA" \
     fst-diff --clock=mips:2 --exclude=SUBA "$T/m2meta.csv" "$T/fortg.trace"
 
 # ---- JUnit ----
-fst-diff --clock=mips:1 --max-time-change=5 --junit="$T/j.xml" "$T/fortg.trace" "$T/slow.trace" > /dev/null 2>&1
+fst-diff --versions --clock=mips:1 --max-time-change=5 --junit="$T/j.xml" "$T/fortg.trace" "$T/slow.trace" > /dev/null 2>&1
 if xmllint --noout "$T/j.xml" 2> "$T/err"; then ok "--junit: well-formed XML"; else fail "--junit: well-formed XML" "$(cat "$T/err")"; fi
 expect_eq "--junit: 4 cases (3 routines, the total), 2 failures: SUBA and (total)" \
     "4 2 SUBA (total)" \
@@ -185,8 +192,8 @@ cat > "$T/ci/runs.csv" <<EOF
 name,program,trace,baseline,options,max_time_change
 fresh,$FST_PROGS/fortg.ins,,base.csv,--clock=mips:1,
 same,,$T/fortg2.trace,$T/fortg.trace,--clock=mips:1,
-slower,,$T/slow.trace,base.csv,--clock=mips:1,5
-tolerated,,$T/slow.trace,base.csv,--clock=mips:1,8
+slower,,$T/slow.trace,base.csv,--clock=mips:1 --versions,5
+tolerated,,$T/slow.trace,base.csv,--clock=mips:1 --versions,8
 EOF
 fst-diff --batch="$T/ci/runs.csv" --junit="$T/ci/j.xml" > "$T/b.out" 2> "$T/err"
 expect_eq "batch with a regression: exit 1" 1 $?

@@ -50,7 +50,7 @@ expect_fail "fst-report hercules.log: looks like a Hercules log" 2 \
     fst-report "$T/hercules.log"
 # the advice runs as given
 cmd=$(sed -n 's/.*first, \(fst-capture --from-log=[^ ]* -o job.trace\).*/\1/p' "$T/err")
-(cd "$T" && $cmd 2> /dev/null && fst-report job.trace > /dev/null 2>&1)
+(cd "$T" && $cmd 2> /dev/null && fst-report --unnamed-ok job.trace > /dev/null 2>&1)   # (a log without --image names nothing)
 expect_eq "the advised fst-capture line makes a trace fst-report reads" "0" "$?"
 expect_fail "fst-capture hercules.log (as an IPL list): looks like a Hercules log" 2 \
     "hercules.log: not a Hercules IPL list \(.ins\): .*looks like a Hercules log: .*--from-log=" \
@@ -98,14 +98,20 @@ expect_fail "STATIN: no card names a routine, fst-diff too" 2 "deck2:2: 'STATINS
 
 # fst-diff of two different programs: unusable input (exit 2), said so, whatever the sides
 fst-capture -q -o "$T/forth.trace" "$FST_PROGS/forth.ins"
-expect_fail "fst-diff fortg forth (traces): not runs of one program" 2 \
-    "BASE .*fortg.trace and NEW .*forth.trace are not runs of one program: no routine called in one is called in the other \(BASE calls SUBA, SUBB; NEW calls ALPHA, BETA\)" \
+expect_fail "fst-diff fortg forth (traces): not runs of one program (their images)" 2 \
+    "BASE .*fortg.trace and NEW .*forth.trace are not runs of one program: their storage images differ \(crc32:[0-9A-F]{8}/[0-9]+, crc32:[0-9A-F]{8}/[0-9]+\); --versions" \
     fst-diff "$T/fortg.trace" "$T/forth.trace"
+expect_fail "fst-diff --versions fortg forth: still not one program (no routine called in both)" 2 \
+    "BASE .*fortg.trace and NEW .*forth.trace are not runs of one program: no routine called in one is called in the other \(BASE calls SUBA, SUBB; NEW calls ALPHA, BETA\)" \
+    fst-diff --versions "$T/fortg.trace" "$T/forth.trace"
 fst-report --format=csv --meta "$T/fortg.trace" > "$T/fortg.csv" 2> /dev/null
 fst-report --format=csv --meta "$T/forth.trace" > "$T/forth.csv" 2> /dev/null
 expect_fail "fst-diff fortg.csv forth.csv: the same from csv reports" 2 "are not runs of one program" \
     fst-diff "$T/fortg.csv" "$T/forth.csv"
 expect_ok "fst-diff of two runs of one program still compares" fst-diff "$T/fortg.csv" "$T/fortg.trace"
+grep -Eq '^# program: image=crc32:[0-9A-F]{8}/[0-9]+ name=fortg.ins$' "$T/fortg.csv" \
+    && ok "csv --meta: the program's identity (its image's digest, its IPL list)" \
+    || fail "csv --meta: the program's identity (its image's digest, its IPL list)" "$(head -5 "$T/fortg.csv")"
 
 # an image of another program with a log: an error, no trace (the log's code is not in it)
 fst-capture -q --keep-log="$T/fortg.log" -o "$T/f.trace" "$FST_PROGS/fortg.ins"

@@ -82,6 +82,21 @@ expect_fail "fst-diff -o BASE BASE NEW is refused" 2 "base.csv: that is an input
     fst-diff -o "$T/base.csv" "$T/base.csv" "$T/img.trace"
 expect_fail "--elf=TRACE is refused" 2 "--elf .*same.trace: that is an input" \
     fst-report --format=gmon --elf="$T/same.trace" -o "$T/x.gmon" "$T/same.trace"
+# -o of a capture never replaces a file that is not a trace (a program, a listing named by mistake)
+cp "$FST_PROGS/fortg.elf" "$T/not-a-trace"
+expect_fail "fst-capture -o FILE that is there and is no trace: refused" 2 "not-a-trace: the file is there and is not an fst trace" \
+    fst-capture --from-log="$T/fortg.log" -o "$T/not-a-trace"
+cmp -s "$FST_PROGS/fortg.elf" "$T/not-a-trace" && ok "... and the file is intact" || fail "... and the file is intact"
+expect_ok "fst-capture -o TRACE over a trace: written again" fst-capture -q --from-log="$T/fortg.log" -o "$T/f.trace"
+# --elf writes a file of its own: the program's own ELF is never replaced; a stub it wrote is
+cp "$FST_PROGS/fortg.elf" "$T/prog.elf"
+expect_fail "--elf=the program's own ELF: refused, the file left as it was" 2 \
+    "--elf=.*prog.elf: the file is there and is not a stub ELF fst wrote" \
+    fst-report --format=gmon --elf="$T/prog.elf" -o "$T/x.gmon" "$T/same.trace"
+cmp -s "$FST_PROGS/fortg.elf" "$T/prog.elf" && ok "... and the ELF is intact" || fail "... and the ELF is intact"
+fst-report --unnamed-ok --format=gmon --elf="$T/stub.elf" -o "$T/x.gmon" "$T/same.trace" 2> /dev/null
+expect_ok "--elf=a stub fst wrote: written again" \
+    fst-report --unnamed-ok --format=gmon --elf="$T/stub.elf" -o "$T/x.gmon" "$T/same.trace"
 
 # a write that fails part way (a file size limit: the disk full that shows only at close)
 # leaves the file that was there as it was, and no temporary file
@@ -110,7 +125,7 @@ done
 failing "a failed write: fst-map -o" fst-map --image="$FST_PROGS/bigloop.ins" -o "$T/old.out"
 failing "a failed write: fst-diff -o" fst-diff --timed=all --map="$T/big.csv" -o "$T/old.out" "$T/big.trace" "$T/big.trace"
 expect_fail "-o /dev/full: an error naming it" 2 "/dev/full: cannot write: No space left" \
-    fst-report -o /dev/full "$T/f.trace"
+    fst-report --unnamed-ok -o /dev/full "$T/f.trace"
 fst-report --format=csv -o "$T/new.csv" "$T/img.trace"
 fst-report --format=csv -o - "$T/img.trace" > "$T/stdout.csv"
 cmp -s "$T/new.csv" "$T/stdout.csv" && ok "-o FILE and -o - write the same report" || fail "-o FILE and -o - write the same report"

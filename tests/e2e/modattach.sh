@@ -59,20 +59,9 @@ printf 'name,type,origin,length\nSHARES,MODULE,0,100\nMAIN,EP,0,\nMAIN,SD,0,58\n
 # herc NAME MODULE IRQ [HERCULES]: start Hercules in $T/NAME, as a user would, running
 # long.ins; quits at its disabled wait; its own process group (killed whole at the end)
 herc() {
-    local d=$T/$1 mod=$2 irq=$3 h=${4:-}
+    local d=$T/$1
     mkdir -p "$d"; cp "$T/long.lc" "$T/long.bin" "$T/long.ins" "$d/"
-    printf 'ARCHMODE S/370\nMAINSIZE 2\nNUMCPU 1\nCPUSERIAL 000611\nCPUMODEL 3090\nPANRATE FAST\nLDMOD %s\n000C 3505 /dev/null\n' \
-        "$mod" > "$d/h.cnf"
-    if [ -z "$h" ]; then
-        printf 'hao tgt HHCCP011I\nhao cmd quit\nipl %s/long.ins\n' "$d" > "$d/h.rc"
-        (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$irq HERCULES_RC=$d/h.rc \
-            exec setsid timeout -s KILL 300 hercules -d -f h.cnf > h.log 2>&1 < /dev/null) &
-    else   # 4.x: ends at the end of its stdin
-        printf 'hao tgt HHC00809I\nhao cmd quit\nipl %s/long.ins\n' "$d" > "$d/h.rc"
-        (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$irq \
-            exec setsid timeout -s KILL 300 "$h" -f h.cnf -r h.rc > h.log 2>&1 < <(sleep 300)) &
-    fi
-    hpid=$!
+    herc_as_user "$d" "$d/long.ins" "${4:-hercules}" "$2" "$3"
     for _ in $(seq 150); do grep -q 'HHCFS005I.*no reader' "$d/h.log" 2> /dev/null && break; sleep 0.2; done
 }
 

@@ -207,5 +207,5 @@ expect_eq "no module file: the text trace, exact" "$(want_insns minimal)" "$(ins
 # options it does not go with
 expect_fail "--via=other: refused" 2 "--via: no way of tracing 'other'" \
     fst-capture --via=other -o r/x.trace "$FST_PROGS/minimal.ins"
-expect_fail "--module without --via=module: refused" 2 "--module goes with --via=module" \
-    fst-capture --module=x.so -o r/x.trace "$FST_PROGS/minimal.ins"
+expect_fail "--module with --via=trace: refused" 2 "--module goes with the module's route" \
+    fst-capture --via=trace --module=x.so -o r/x.trace "$FST_PROGS/minimal.ins"

@@ -1,4 +1,4 @@
-# Two CPUs captured live with SDL Hercules 4.x through its tf FIFO (capture/hercules/herc4.c):
+# Two CPUs captured live with SDL Hercules 4.x through its tf FIFO (capture/hercules/herc4.c, --via=trace):
 # the capture ends when no CPU runs any more (capture/read/progend.h), which 4.x does not say in
 # its trace (it logs no SIGP stop, and its last records wait in its buffer until the file
 # is closed): fst asks it with `qproc` once a CPU's disabled wait is logged, and closes the
@@ -30,7 +30,7 @@ export TMPDIR=$T/tmp   # fst-capture's folders: Hercules runs in one (its cwd), 
 
 # twocpu: MAINA 912 self, TICKA 300 calls (CPU 0); MAINB 1512 self, TICKB 500 calls (CPU 1)
 for run in 1 2 3; do
-    if fst-capture --numcpu=2 --hercules="$H4" --timeout=60 --keep-log="$T/two.log" -o "$T/two.trace" \
+    if fst-capture --via=trace --numcpu=2 --hercules="$H4" --timeout=60 --keep-log="$T/two.log" -o "$T/two.trace" \
         "$FST_PROGS/twocpu.ins" 2> "$T/err"; then
         expect_eq "twocpu run $run: complete, ended by the program's end" "1 disabled-wait" "$(ending "$T/two.trace")"
         expect_eq "twocpu run $run: nothing but the summary on stderr (no 'never closed' warning)" \
@@ -48,7 +48,7 @@ grep -q 'HHC17009I PROC CP01 \*' "$T/two.log" && grep -q 'HHC02381I' "$T/two.log
     || fail "twocpu: Hercules' answer to qproc (CP01 stopped), then the file closed" "$(grep HHC170 "$T/two.log" | tail -4)"
 
 # cpu1first: CPU 0 315, CPU 1 103
-if fst-capture -q --numcpu=2 --hercules="$H4" --timeout=60 -o "$T/c1.trace" "$FST_PROGS/cpu1first.ins" 2> "$T/err"; then
+if fst-capture -q --via=trace --numcpu=2 --hercules="$H4" --timeout=60 -o "$T/c1.trace" "$FST_PROGS/cpu1first.ins" 2> "$T/err"; then
     expect_eq "cpu1first: CPU 0 315, CPU 1 103 instructions, complete, the program's end" "315 103 1 disabled-wait" \
         "$(percpu "$T/c1.trace") $(ending "$T/c1.trace")"
 else
@@ -56,7 +56,7 @@ else
 fi
 
 # cpu0first: CPU 0 5, CPU 1 312, a second after CPU 0's disabled wait
-if fst-capture -q --numcpu=2 --hercules="$H4" --timeout=60 -o "$T/c0.trace" "$FST_PROGS/cpu0first.ins" 2> "$T/err"; then
+if fst-capture -q --via=trace --numcpu=2 --hercules="$H4" --timeout=60 -o "$T/c0.trace" "$FST_PROGS/cpu0first.ins" 2> "$T/err"; then
     expect_eq "cpu0first: CPU 0 5, CPU 1 312 instructions (its tail after CPU 0's wait), complete" \
         "5 312 1 disabled-wait" "$(percpu "$T/c0.trace") $(ending "$T/c0.trace")"
 else
@@ -66,7 +66,7 @@ if [ -x /usr/bin/hercules ] && [ "$(banner /usr/bin/hercules)" = 3.13 ]; then
     # one retry: 3.13 writes a multi-CPU log in pieces, and once (a full make check on a
     # loaded machine, not reproduced in 17 runs alone or under load) CPU 1's disabled-wait
     # message did not come, so the capture ran to its --timeout with every instruction
-    c03() { fst-capture -q --numcpu=2 --hercules=/usr/bin/hercules --timeout=60 -o "$T/c03.trace" \
+    c03() { fst-capture -q --via=trace --numcpu=2 --hercules=/usr/bin/hercules --timeout=60 -o "$T/c03.trace" \
             "$FST_PROGS/cpu0first.ins" 2> "$T/err"; }
     if c03 || { echo "# cpu0first under 3.13: retried once: $(tail -1 "$T/err")"; c03; }; then
         expect_eq "cpu0first under 3.13: the same" "5 312 1 disabled-wait" "$(percpu "$T/c03.trace") $(ending "$T/c03.trace")"

@@ -25,43 +25,17 @@ read -r VPAGE JOFF K ROUNDS <<< "${FST_MVSJOB:-$(printf '0x%X 0x%X %d %d' $(( (4
 echo "# FST_MVSJOB=\"$VPAGE $JOFF $K $ROUNDS\""
 LP=$(printf '%X' $((VPAGE + JOFF)))
 B=$T/m
-if ! (s390x-linux-gnu-as -m31 -I "$P" --defsym VPAGE="$VPAGE" --defsym JOFF="$JOFF" --defsym K="$K" \
-        --defsym ROUNDS="$ROUNDS" -o "$B.o" "$P/mvsjob.s" &&
-      s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$B.elf" "$B.o" &&
-      s390x-linux-gnu-objcopy -O binary -j .lowcore "$B.elf" "$B.lc" &&
-      s390x-linux-gnu-objcopy -O binary -j .text "$B.elf" "$B.bin"); then
+if ! mvsjob_build "$B" "$VPAGE" "$JOFF" "$K" "$ROUNDS"; then
     fail "assemble mvsjob.s"
     exit 0
 fi
-printf 'm.lc 0x0\nm.bin 0x20000\n' > "$B.ins"
-
-# the maps: module-relative, from nm (the job's program: MAIN to JOBEND; the other: XMAIN..)
-s390x-linux-gnu-nm -P -n --defined-only "$B.elf" | awk '$2 == "T" { print $1, $3 }' > "$T/syms"
-mkmap() {   # FIRST LAST: CSV map of the routines from FIRST to the one before LAST
-    awk -v first="$1" -v last="$2" 'function num(h,  i, v) { v = 0; h = toupper(h)
-            for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789ABCDEF", substr(h, i, 1)) - 1; return v }
-        BEGIN { k = 0 } $1 == first { on = 1; base = num($2) } on { n[k] = $1; a[k++] = num($2) } $1 == last { on = 0 }
-        END { print "name,type,origin,length"; for (i = 0; i + 1 < k; i++) printf "%s,SD,%X,%X\n", n[i], a[i] - base, a[i + 1] - a[i] }' "$T/syms"
-}
-mkmap MAIN JOBEND > "$T/job.csv"
-mkmap XMAIN XEND > "$T/other.csv"
-# the same as a linkage editor's MODULE MAP listing
-awk -F, 'function num(h,  i, v) { v = 0; h = toupper(h)
-            for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789ABCDEF", substr(h, i, 1)) - 1; return v }
-         NR == 1 { print " F64-LEVEL LINKAGE EDITOR OPTIONS SPECIFIED MAP,LET,LIST"
-                   print "                                                      MODULE MAP"
-                   print "  CONTROL SECTION                       ENTRY"
-                   print "    NAME    ORIGIN  LENGTH                NAME   LOCATION     NAME   LOCATION"; next }
-         { printf "  %-8s  %6s  %6s\n", $1, $3, $4; end = sprintf("%X", num($3) + num($4)) }
-         END { printf " ENTRY ADDRESS  %6X\n", 0; printf " TOTAL LENGTH   %6s\n", end
-               print "****FSTJOB    NOW REPLACED IN DATA SET" }' "$T/job.csv" > "$T/job.lst"
+cp "$B.job.csv" "$T/job.csv"
+cp "$B.other.csv" "$T/other.csv"
+cp "$B.job.lst" "$T/job.lst"
 
 R=$ROUNDS
-want() {   # R: "routine calls self" lines, --timed=all
-    printf 'MAIN 0 %d\nWORK %d %d\nLEAF %d %d\nWORK2 %d %d\n' $((16 * $1)) $((2 * $1)) $((2 * (K + 8) * $1)) \
-        $((2 * $1)) $((4 * $1)) "$1" $((6 * $1))
-}
-got() { awk -F, '$1 ~ /^(MAIN|WORK|LEAF|WORK2)$/ { print $1, $3, $4 }' "$1"; }
+want() { mvsjob_want "$1" "$K"; }
+got() { mvsjob_got "$1"; }
 
 # ---- capture the job: live (3.13, its console at 009), its log kept ----
 if fst-capture --job=FSTJOB --keep-log="$T/job.log" -o "$T/live.trace" "$B.ins" 2> "$T/cerr"; then
@@ -91,6 +65,34 @@ expect_ok "fst-diff: the live capture's csv against the trace from the log: the 
 expect_fail "--job of a job the log never starts: an error naming it" 2 "no '\\\$HASP373 OTHERJOB STARTED' in [0-9]+ lines" \
     fst-capture --from-log="$T/job.log" --job=OTHERJOB -o "$T/x.trace"
 expect_fail "--job: a name that is no job name" 2 "job name" fst-capture --from-log="$T/job.log" --job=TOOLONGNAME -o "$T/x.trace"
+
+# ---- a log that holds two runs of the job (TK4-'s log grows all session): the runs named,
+# the last taken, --run=N another; --follow does not return a run that had ended already ----
+A=$(( 1 + RANDOM % 3 ))
+mkdir -p "$T/tw"
+# a Hercules of the user's, its whole session traced into its log (console at 009)
+printf 'ARCHMODE S/370\nMAINSIZE 2\nNUMCPU 1\nCPUSERIAL 000611\nCPUMODEL 3090\nPANRATE FAST\n000C 3505 /dev/null\n0009 3215-C /\n' \
+    > "$T/tw/h.cnf"
+printf 'hao tgt HHCCP011I\nhao cmd quit\ntraceopt noregs\nt+\nipl %s/tw/two.ins\n' "$T" > "$T/tw/h.rc"
+if mvsjob_build "$T/tw/two" "$VPAGE" "$JOFF" "$K" "$ROUNDS" --defsym AGAIN="$A" &&
+   (cd "$T/tw" && HERCULES_RC=h.rc timeout -s KILL 120 hercules -d -f h.cnf > "$T/two.log" 2>&1 < /dev/null); then
+    fst-capture --from-log="$T/two.log" --job=FSTJOB -o "$T/last.trace" 2> "$T/cerr"
+    expect_eq "two runs in the log: both named (lines, times), the last taken" 1 \
+        "$(grep -c "two.log holds 2 runs of FSTJOB (1: lines [0-9]*-[0-9]* at 12.00.00; 2: lines [0-9]*-[0-9]* at 12.00.00): taking run 2, the last" "$T/cerr")"
+    fst-report --map="$T/job.csv" --timed=all --format=csv "$T/last.trace" > "$T/r.csv" 2> /dev/null
+    expect_eq "... the last run's figures ($A rounds)" "$(want "$A")" "$(got "$T/r.csv")"
+    fst-capture -q --from-log="$T/two.log" --job=FSTJOB --run=1 -o "$T/first.trace"
+    fst-report --map="$T/job.csv" --timed=all --format=csv "$T/first.trace" > "$T/r.csv" 2> /dev/null
+    expect_eq "--run=1: the first run's figures ($R rounds)" "$(want "$R")" "$(got "$T/r.csv")"
+    expect_fail "--run=3 of two: refused, the runs named" 2 "--run=3: .*two.log holds 2 runs of FSTJOB: 1: lines" \
+        fst-capture --from-log="$T/two.log" --job=FSTJOB --run=3 -o "$T/x.trace"
+    expect_fail "--follow on a log whose runs have ended: the old runs not returned (none comes)" 2 \
+        "no '\\\$HASP373 FSTJOB STARTED'" fst-capture --follow --timeout=1 --from-log="$T/two.log" --job=FSTJOB -o "$T/x.trace"
+    grep -q "taking run 3, the first not ended yet" "$T/err" && ok "... said: it waits for run 3" \
+        || fail "... said: it waits for run 3" "$(head -3 "$T/err")"
+else
+    fail "assemble and capture mvsjob.s with AGAIN=$A"
+fi
 fst-capture --job=FSTJOB --hao > "$T/hao" 2> "$T/err"
 expect_eq "--job --hao: the automatic-operator rules" "hao tgt \\\$HASP373 +FSTJOB +STARTED|hao cmd t+|hao tgt \\\$HASP395 +FSTJOB +ENDED|hao cmd t-" \
     "$(grep -v '^#' "$T/hao" | paste -sd'|')"
@@ -101,6 +103,9 @@ if fst-capture -o "$T/all.trace" "$B.ins" 2> "$T/cerr"; then
     expect_eq "whole run: both spaces that ran the program named" 1 \
         "$(grep -c "loaded at $LP (.*), run in address spaces 00022000, 00022080 (CR1)" "$T/rerr")"
     expect_eq "whole run: the profile of both (R + 1 runs)" "$(want $((R + 1)))" "$(got "$T/r.csv")"
+    fst-report --map="$T/job.csv" --timed=all --format=csv --space=all "$T/all.trace" > "$T/r.csv" 2> /dev/null
+    expect_eq "whole run, --space=all: the map's names only where its program ran (the other program at the same addresses is other code)" \
+        "$(want $((R + 1)))" "$(got "$T/r.csv")"
     fst-report --map="$T/other.csv" --timed=all --format=csv "$T/all.trace" > "$T/r.csv" 2> "$T/rerr"
     expect_eq "whole run, the other program's map: space B named, at the same load point" 1 \
         "$(grep -c "loaded at $LP (.*), run in address space 00022040 (CR1)" "$T/rerr")"
@@ -108,9 +113,10 @@ if fst-capture -o "$T/all.trace" "$B.ins" 2> "$T/cerr"; then
         "$(awk -F, '$1 == "XA" { print $3 }' "$T/r.csv")"
     fst-map --trace="$T/all.trace" "$T/job.csv" > "$T/m.csv" 2> "$T/merr"
     expect_eq "fst-map --trace: the routines where the job ran them" "MAIN,$LP" "$(awk -F, '$1 == "MAIN" { print $1 "," $3 }' "$T/m.csv")"
-    fst-report --map="$T/job.csv" --timed=all --space=22040 --format=csv "$T/all.trace" > "$T/r.csv" 2> "$T/rerr"
-    expect_eq "--space=22040, where no space ran the map's program: said, with the space's candidates" 1 \
-        "$(grep -c "no address space ran it where the storage image holds .*space 00022040: " "$T/rerr")"
+    fst-report --map="$T/job.lst" --timed=all --space=22040 --format=csv "$T/all.trace" > "$T/r.csv" 2> "$T/rerr"
+    rc=$?
+    expect_eq "--map=job.lst --space=22040, where no space ran the map's program: the space's candidates said, then an error (exit 2, no table of zeros)" \
+        "2 1 1 0" "$rc $(grep -c "no address space ran it where the storage image holds .*space 00022040: " "$T/rerr") $(grep -c "error: .*no routine of .*job.lst ran in this trace" "$T/rerr") $(wc -c < "$T/r.csv")"
 else
     fail "whole-run capture" "$(head -3 "$T/cerr")"
 fi

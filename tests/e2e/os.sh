@@ -14,6 +14,14 @@
 #     in the three ways whose figures are exact (a noregs range trace's bounds depend on
 #     where the run's preemptions fall: `make soak` measures how often they hold), and
 #     --via=module (fst's module inside Hercules 3.13, way `module`: exact as well);
+#   - a job's window: the same seeds generated with osgen.py --job (tasks before the job,
+#     the console's $HASP373 OSJOB STARTED, the job's tasks, $HASP395 OSJOB ENDED, tasks
+#     after it, running routines of the same programs in the same spaces), captured live by
+#     fst-capture --job=OSJOB through the module (way `module-job`): every report variant
+#     gives the window's figures, the work before and after it left out, and the window
+#     holds exactly the job's page faults; and the text route's window of a noregs
+#     whole-system trace (way `noregs-job`: fst-capture --via=trace --job, and --from-log
+#     --job of its log), its truth checked on the log without fst;
 #   - stored: tests/logs/os/os11, os27, os35 (their .s, .expected, and the four logs of one
 #     run each; made with tests/os/run.py --store, see tests/logs/README.md), all four ways.
 # One TAP line per (system, way, conversion, report variant).
@@ -45,9 +53,9 @@ run_os() {
 }
 # and captured by fst's module inside Hercules 3.13 (--via=module: no log; the registers,
 # control registers and dispatcher blocks it records tell the tasks apart), when built
-ways=noregs,trad,range-trad
-if [ -f "$FST_BIN/../lib/fst-hercules313.so" ]; then ways=$ways,module
-else echo "ok $((N += 1)) - the live systems --via=module # SKIP no module (scripts/hercules313.sh, make)"; fi
+ways=noregs,trad,range-trad,noregs-job
+if [ -f "$FST_BIN/../lib/fst-hercules313.so" ]; then ways=$ways,module,module-job
+else echo "ok $((N += 1)) - the live systems --via=module and --job # SKIP no module (scripts/hercules313.sh, make)"; fi
 run_os live --seeds "$LIVE" --budget 20000-23000 --ways "$ways"
 run_os stored "${args[@]}"
 # the harness itself: with a report that is the expected figures (tests/os/oracle.py in
@@ -57,4 +65,14 @@ if python3 "$FST_ROOT/tests/os/run.py" --oracle --system "$FST_ROOT/tests/logs/o
     ok "the harness passes a perfect report in every variant (oracle.py, os11)"
 else
     fail "the harness passes a perfect report in every variant (oracle.py, os11)" "$(grep FAIL "$T/oracle.out" | head -5)"
+fi
+# ... and in the job's way (a system of osgen.py --job, captured live through the module)
+if [ -f "$FST_BIN/../lib/fst-hercules313.so" ]; then
+    if python3 "$FST_ROOT/tests/os/run.py" --oracle --seeds 28 --budget 20000-23000 --ways module-job \
+            --work "$T/oracle-job" --fst-bin "$FST_BIN" --timeout 300 --quiet > "$T/oracle-job.out" 2>&1; then
+        ok "the harness passes a perfect report in every variant of the job's way (oracle.py, os28 --job)"
+    else
+        fail "the harness passes a perfect report in every variant of the job's way (oracle.py, os28 --job)" \
+            "$(grep FAIL "$T/oracle-job.out" | head -5)"
+    fi
 fi

@@ -108,14 +108,24 @@ size=$(stat -c %s "$T/bigloop.trace")
 # once-a-second flushes put the frame boundaries; a cut at 2/3 could land on one)
 head -c $((size - 1)) "$T/bigloop.trace" > "$T/cut.trace"
 fst-report -o "$T/cut.txt" "$T/cut.trace" 2> "$T/err"
-grep -q "^0INCOMPLETE TRACE: cut short at byte\|^INCOMPLETE TRACE: cut short at byte" "$T/cut.txt" \
-    && ok "a truncated trace gives a report marked incomplete" || fail "a truncated trace gives a report marked incomplete" "$(tail -2 "$T/cut.txt")"
+[ "$(grep -c "^0\{0,1\}INCOMPLETE TRACE: its first [0-9]* instructions only (cut short at byte" "$T/cut.txt")" = 2 ] \
+    && [ "$(sed -n 2p "$T/cut.txt" | cut -c1-17)" = "INCOMPLETE TRACE:" ] \
+    && ok "a truncated trace gives a report marked incomplete (at its head and its end)" \
+    || fail "a truncated trace gives a report marked incomplete (at its head and its end)" "$(head -2 "$T/cut.txt")" "$(tail -2 "$T/cut.txt")"
 # cut at 2/3: inside a frame ("cut short at byte") or, on a frame boundary, without footer
 head -c $((size * 2 / 3)) "$T/bigloop.trace" > "$T/cut.trace"
 fst-report -o "$T/cut.txt" "$T/cut.trace" 2> "$T/err"
-grep -q "^0\{0,1\}INCOMPLETE TRACE: \(cut short at byte\|no footer\)" "$T/cut.txt" \
+grep -q "^0\{0,1\}INCOMPLETE TRACE: its first [0-9]* instructions only (\(cut short at byte\|no footer\)" "$T/cut.txt" \
     && ok "a trace cut at 2/3 gives a report marked incomplete" || fail "a trace cut at 2/3 gives a report marked incomplete" "$(tail -2 "$T/cut.txt")"
 grep -q "warning: .*cut.trace is incomplete" "$T/err" && ok "... and a warning" || fail "... and a warning" "$(cat "$T/err")"
+fst-report --format=csv --meta -o "$T/cut.csv" "$T/cut.trace" 2> /dev/null
+grep -q "^# incomplete: its first [0-9]* instructions only" "$T/cut.csv" && ok "... csv --meta says so" \
+    || fail "... csv --meta says so" "$(head -4 "$T/cut.csv")"
+fst-report --format=prof -o "$T/cut.prof" "$T/cut.trace" 2> /dev/null
+[ "$(head -1 "$T/cut.prof" | cut -c1-17)" = "INCOMPLETE TRACE:" ] && ok "... prof's title says so" \
+    || fail "... prof's title says so" "$(head -2 "$T/cut.prof")"
+expect_fail "... fst-diff refuses the csv of a trace cut short" 2 "cut.csv is incomplete .*: not compared" \
+    fst-diff "$T/cut.csv" "$T/bigloop.trace"
 cp "$T/bigloop.trace" "$T/bad.trace"
 # a byte in the middle of the first EVNT frame (trace.bin v2: the frames are small, packed)
 evnt_mid() {

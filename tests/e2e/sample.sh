@@ -104,20 +104,20 @@ expect_ok "fst-diff: two sampled runs of shares agree" fst-diff --confidence=99.
 grep -q '^rule: a routine differs when its shares of samples differ by more than z = 3.89 standard errors of a difference of two proportions' "$T/out" \
     && grep -q '^BASE .*s.trace (sampled, [0-9]* samples)' "$T/out" && ok "fst-diff states its rule" \
     || fail "fst-diff states its rule" "$(head -4 "$T/out")"
-fst-diff --format=csv "$T/s.trace" "$T/var.trace" > "$T/dv.csv" 2> "$T/err"; rc=$?
+fst-diff --versions --format=csv "$T/s.trace" "$T/var.trace" > "$T/dv.csv" 2> "$T/err"; rc=$?
 expect_eq "fst-diff: the variant's ALPHA and BETA are beyond the bound, GAMMA is not (exit 1)" "1 over over ok" \
     "$rc $(verdicts "$T/dv.csv")"
 grep -q 'ALPHA: share .* -> .*: -[0-9.]* points, beyond [0-9.]* (3.29 standard errors)' "$T/err" \
     && ok "fst-diff names what is beyond, and the bound" || fail "fst-diff names what is beyond, and the bound" "$(cat "$T/err")"
 # exact against sampled: the exact share (ALPHA 2006 x 10 of 4025 x 10 + 16) has no error
-fst-diff --format=csv --confidence=99.99 "$T/ten.trace" "$T/s.trace" > "$T/de.csv" 2> "$T/err"
+fst-diff --versions --format=csv --confidence=99.99 "$T/ten.trace" "$T/s.trace" > "$T/de.csv" 2> "$T/err"
 expect_eq "fst-diff exact vs sampled: the exact side's counts, the sampled shares within" "20060 12060 8060 ok ok ok" \
     "$(awk -F, '$1 ~ /^(ALPHA|BETA|GAMMA)$/ { c[$1] = $4 } END { print c["ALPHA"], c["BETA"], c["GAMMA"] }' "$T/de.csv") $(verdicts "$T/de.csv")"
-fst-diff --confidence=99.99 "$T/ten.trace" "$T/var.trace" > "$T/out" 2> "$T/err"; rc=$?
+fst-diff --versions --confidence=99.99 "$T/ten.trace" "$T/var.trace" > "$T/out" 2> "$T/err"; rc=$?
 grep -q "^rule: .*from the exact side's share of instructions p0 (which has no error)" "$T/out" \
     && grep -q '^note: an exact share is a share of instructions, a sampled one a share of Hercules' "$T/out" \
     && ok "exact vs sampled: the rule and the bias said" || fail "exact vs sampled: the rule and the bias said" "$(head -5 "$T/out")"
-fst-diff --format=csv "$T/ten.trace" "$T/var.trace" > "$T/de.csv" 2> /dev/null
+fst-diff --versions --format=csv "$T/ten.trace" "$T/var.trace" > "$T/de.csv" 2> /dev/null
 expect_eq "fst-diff exact vs the variant sampled: ALPHA and BETA beyond (exit 1)" "1 over over" \
     "$rc $(verdicts "$T/de.csv" | cut -d' ' -f1-2)"
 expect_fail "--confidence takes three values" 2 "confidence takes 99, 99.9 or 99.99, not '95'" \

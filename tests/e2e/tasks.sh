@@ -83,8 +83,11 @@ done
 # the MVS route (docs/mvs.md): the log converted without --image, names from a map
 gzip -dc "$LOGS/tasks-noregs.log.gz" | fst-capture -q --from-log=- -o noimage.trace
 report_all "stored noregs log without --image, map" noimage.trace "$NM"
-expect_fail "no image, no map: says nothing can be named" 0 'no storage image and no --map' \
+expect_fail "no image, no map: nothing can be named, an error that says how to name it (no 'TOTAL 0' report)" 2 \
+    'nothing names a routine: no --map, and the trace holds no storage image .*give --map=LISTING' \
     fst-report noimage.trace
+expect_fail "... --unnamed-ok reports it, and says nothing can be named" 0 'no storage image and no --map' \
+    fst-report --unnamed-ok noimage.trace
 
 # a range trace of the tasks' code only: no dispatcher, no LCTL, no timer message, so a
 # preemption right after a branch cannot be seen and B and C share their addresses: fst

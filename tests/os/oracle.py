@@ -69,7 +69,8 @@ def main(argv):
             key = 'task-problem-range' if os.path.basename(trace).startswith('range') else 'task-problem'
             tasks.append({'id': i, 'space': te['space'], 'mainline': te['mainline'],
                           'problem_instructions': exp.facts[(key, t)]})
-        js = {'format': 'fst-profile', 'events': {'unwinds': 0}, 'tasks': tasks,
+        js = {'format': 'fst-profile', 'events': {'unwinds': 0, 'program_checks': int(exp.meta['page-faults'])},
+              'tasks': tasks,
               'routines': [{'name': r, 'calls': calls.get(r, 0), 'self_instructions': selfs.get(r, 0)}
                            for r in exp.order],
               'arcs': [{'caller_name': a, 'callee_name': b, 'count': n} for (a, b), n in sorted(arcs.items())]}

@@ -5,9 +5,10 @@ class Expected:
     """meta: the single-valued lines (style, range, problem, ...); routines: name ->
     (entry, end, kind, program) in file order; tasks: T -> dict(space, mainline, data, r13,
     lm, tcb); spaces: CR1 -> dict(program, tasks, problem, ...); facts: (key, fields...) ->
-    int for every figure line (task-calls T R N -> ('task-calls', 'T', 'R'): N)."""
+    int for every figure line (task-calls T R N -> ('task-calls', 'T', 'R'): N); job_tasks
+    (osgen.py --job): the tasks before and after the job's window, as tasks (+ phase)."""
 
-    STRUCT = ('routine', 'task', 'space')
+    STRUCT = ('routine', 'task', 'space', 'job-task')
 
     def __init__(self, path):
         self.path = path
@@ -15,6 +16,7 @@ class Expected:
         self.routines = {}
         self.order = []
         self.tasks = {}
+        self.job_tasks = {}
         self.spaces = {}
         self.facts = {}
         with open(path) as f:
@@ -30,6 +32,8 @@ class Expected:
                 elif k == 'task':
                     d = dict(zip(w[2::2], w[3::2]))
                     self.tasks[w[1]] = d
+                elif k == 'job-task':       # osgen.py --job: a task outside the job's window
+                    self.job_tasks[w[1]] = dict(zip(w[2::2], w[3::2]))
                 elif k == 'space':
                     d = dict(zip(w[2::2], w[3::2]))
                     self.spaces[w[1]] = d

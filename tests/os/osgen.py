@@ -55,6 +55,8 @@ L_NEXTCK = 0x318
 L_ENDED = 0x320
 L_JOINERS = 0x324
 L_TMP = 0x328
+L_PHASEN = 0x32C         # --job: the number of tasks of the running phase
+L_PHASE = 0x330          # --job: the phase: 0 before the job, 1 the job, 2 after it
 L_DSPPSW = 0x340         # style b: the common dispatch PSW; style d: PSAPSWSV
 L_SAVE = 0x380           # the interrupted registers (64 bytes)
 TCB_AT = 0x400
@@ -66,6 +68,13 @@ ASCB_AT = 0xD00          # style d: one block per address space, +0 = its CR1 va
 # the SVC results (R0, R1, R14, R15 change across an SVC, as under MVS; R2-R13 never)
 R14_JUNK = 0x00FFF000    # R14 = R14_JUNK + SVC number
 SVC_NAMES = {1: 'sleep', 2: 'io', 3: 'end', 4: 'join', 5: 'get', 6: 'yield'}
+
+# --job: the job's name on the console (JES2's $HASP373 / $HASP395 lines, 3215 at 009), the
+# TCB state of a task whose phase has not come yet, and at most 8 TCBs (style d's request
+# blocks end at the space blocks, D00)
+JOB_NAME = 'OSJOB'
+S_HELD = 0x10
+MAX_TCBS = 8
 
 STYLES = {
     'a': 'PSW and registers in the TCB: per-task tail LCTL 1; LM 0,15,TCB+8; LPSW TCB+0',
@@ -86,6 +95,17 @@ for i, c in enumerate('STUVWXYZ'):
     EBCDIC[c] = 0xE2 + i
 for i, c in enumerate('0123456789'):
     EBCDIC[c] = 0xF0 + i
+
+
+def ebcdic_text(s):
+    extra = {' ': 0x40, '.': 0x4B, '$': 0x5B, '-': 0x60}
+    return bytes(extra.get(c) or EBCDIC[c] for c in s)
+
+
+def job_lines(name=JOB_NAME):
+    """The console lines of the job (JES2's, as tests/programs/mvsjob.s writes them)."""
+    return (' 12.00.00 JOB    1  $HASP373 %-8s STARTED - INIT  1 - CLASS A - SYS FST1' % name,
+            ' 12.00.01 JOB    1  $HASP395 %-8s ENDED' % name)
 
 # op: (format, opcode, operand access: (length, 'r'|'w') or None)
 OPS = {
@@ -247,6 +267,8 @@ class Space:
         self.sto = None
         self.pt_prog = self.pt_data = None
         self.data_invalid = set()   # data pages (virtual) invalid at first
+        self.xtasks = []            # --job: its tasks before and after the job
+        self.xdata_invalid = set()  # --job: their data pages invalid at first
 
     @property
     def cr1(self):
@@ -264,6 +286,7 @@ class Task:
         self.val1 = self.val2 = None
         self.tcb = None
         self.lm = None              # the address the dispatcher's LM 0,15 loads it from
+        self.phase = 'job'          # --job: 'before' / 'after' the job's window
 
 
 # ======================================================================================
@@ -271,9 +294,11 @@ class Task:
 # ======================================================================================
 
 class Gen:
-    def __init__(self, seed, budget=None, attempt=0):
+    def __init__(self, seed, budget=None, attempt=0, job=False):
         self.seed = seed
         self.attempt = attempt
+        self.job = job
+        self.pre, self.post = [], []    # --job: the tasks before and after the job
         self.rng = random.Random(seed if attempt == 0 else seed * 1000 + attempt)
         self.budget = budget
         self.notes = []
@@ -352,6 +377,8 @@ class Gen:
                     p.invalid.add(pg)
         self.place_control_blocks()
         self.fit_budget()
+        if self.job:
+            self.add_job()
 
     # ---- a program: routines with roles ------------------------------------------
     def gen_program(self, idx, letter):
@@ -919,10 +946,11 @@ class Gen:
 
     def pt_entries_data(self, sp):
         ents = [PTE_INV] * 16
-        for t in sp.tasks:
+        invalid = sp.data_invalid | sp.xdata_invalid
+        for t in sp.tasks + sp.xtasks:
             for k in range(2):
                 v = t.dv + k * PAGE
-                ents[(v - SEG_DATA * 0x10000) // PAGE] = (t.frames[k] >> 8) | (PTE_INV if v in sp.data_invalid else 0)
+                ents[(v - SEG_DATA * 0x10000) // PAGE] = (t.frames[k] >> 8) | (PTE_INV if v in invalid else 0)
         return ents
 
     # ---- values, budget ------------------------------------------------------------------
@@ -949,6 +977,7 @@ class Gen:
             total = sum(t.fig['problem'] for t in self.tasks)
             if self.lo <= total <= self.hi:
                 self.total = total
+                self.scale = scale
                 return
             scale *= self.target / max(total, 1)
             scale = min(max(scale, 0.005), 200.0)
@@ -1020,12 +1049,113 @@ class Gen:
                     raise GenError('page %X of space %d: an operand fault in one of several tasks' % (pg, sp.idx))
             self.space_faults[sp.idx] = n
 
+    # ---- --job: tasks before and after the job ------------------------------------------
+    def add_job(self):
+        """The job's window (--job): the system above is the job; tasks before it (phase
+        'before', ended before the console's $HASP373) and after it (phase 'after', started
+        after its $HASP395) run routines of the same programs, in the job's spaces at the
+        same virtual addresses, with their own data: work a wrong window would count. Drawn
+        from their own random stream, so the job's tasks are the system of the seed
+        without --job (their figures change only where a task before the job validated a
+        page one of them would have faulted on)."""
+        errs = []
+        for k in range(20):
+            # their big loop counts scaled so that they run at most about as long as the job
+            xscale = 1.0
+            for _ in range(8):
+                rng = random.Random(self.seed * 7907 + 101 + 1009 * self.attempt + 13 * k)
+                try:
+                    self.draw_job(rng, xscale)
+                    self.emulate_job()
+                except GenError as e:
+                    errs.append(str(e))
+                    break
+                outside = sum(t.fig['problem'] for t in self.pre + self.post)
+                if outside <= self.total:
+                    self.job_draw = k
+                    return
+                xscale *= 0.8 * self.total / outside
+        raise GenError('job: %s' % (errs[-1] if errs else 'the work outside the window does not fit'))
+
+    def draw_job(self, rng, xscale=1.0):
+        nt = len(self.tasks)
+        room = MAX_TCBS - nt
+        npre = rng.randint(1, min(2, len(self.spaces), room - 1))
+        npost = rng.randint(1, min(2, len(self.spaces), room - npre))
+        for sp in self.spaces:
+            sp.xtasks, sp.xdata_invalid = [], set()
+        self.pre, self.post = [], []
+        stride = 0xC0 if self.style == 'd' else 0x80
+        idx = nt
+        for phase, n, lst, stem in (('before', npre, self.pre, 'PRE'), ('after', npost, self.post, 'POST')):
+            # at most one task of a phase in a space: no page of a space is shared in a phase
+            for sp in sorted(rng.sample(self.spaces, n), key=lambda sp: sp.idx):
+                rs = sp.prog.routines
+                # a mainline: MAIN (everything again) or any routine but a skip-return one
+                # (its B 4(,14) would miss the task exit)
+                ml = rs[0] if rng.random() < 0.4 else rng.choice([r for r in rs if not r.skipret])
+                t = Task(idx, sp, len(sp.tasks) + len(sp.xtasks), ml)
+                t.name = '%s%d' % (stem, len(lst) + 1)
+                t.phase = phase
+                t.tcb = TCB_AT + idx * stride
+                if self.style in 'ab':
+                    t.lm = t.tcb + 8
+                elif self.style == 'c':
+                    t.lm = SAVETAB_AT + 64 * idx
+                else:
+                    t.lm = t.tcb + 0x30
+                if rng.random() < 0.5:
+                    t.stack = PAGE - SAVEAREA * rng.randint(2, 5)
+                else:
+                    t.stack = 0x200 + SAVEAREA * rng.randint(0, 20)
+                for k in range(2):
+                    if rng.random() < 0.5:
+                        sp.xdata_invalid.add(t.dv + k * PAGE)
+                t.values = {}
+                for prm in sp.prog.params:
+                    v = rng.randint(prm.lo, prm.hi)
+                    if prm.role == 'big':
+                        v = max(1, int(v * self.scale * xscale))
+                    t.values[prm.off] = v
+                t.val1 = max(1, int(rng.randint(20, 400) * self.scale * xscale))
+                t.val2 = rng.randint(0, 1)
+                sp.xtasks.append(t)
+                lst.append(t)
+                idx += 1
+        assert idx <= MAX_TCBS
+
+    def emulate_job(self):
+        """The three phases one after the other: each starts with the pages the phases
+        before it validated; in a phase, the tasks run as in emulate_all."""
+        code, consts = self.code_map()
+        valid = {sp.idx: set() for sp in self.spaces}
+        self.phase_faults = {}
+        for phase, tasks in (('before', self.pre), ('job', self.tasks), ('after', self.post)):
+            touches = {}
+            for t in tasks:
+                Emu(self, t, code, consts, touches, valid[t.space.idx]).run()
+            faults = {sp.idx: 0 for sp in self.spaces}
+            for (sidx, pg), lst in touches.items():
+                faults[sidx] += 1
+                if len({ti for ti, kind in lst}) > 1 and any(kind == 'operand' for ti, kind in lst):
+                    raise GenError('page %X of space %d: an operand fault in one of several tasks' % (pg, sidx))
+                valid[sidx].add(pg)
+            self.phase_faults[phase] = faults
+        self.space_faults = self.phase_faults['job']
+        self.total = sum(t.fig['problem'] for t in self.tasks)
+
+    def all_tasks(self):
+        """Every TCB: the job's tasks, then (--job) the tasks before and after it."""
+        return self.tasks + self.pre + self.post
+
 
 class Emu:
     """Runs one task's problem-state instructions: exactly what Hercules executes for it,
     with the supervisor's effects reduced to SVC results and nullified instructions."""
 
-    def __init__(self, g, task, code, consts, touches):
+    def __init__(self, g, task, code, consts, touches, prevalid=frozenset()):
+        """prevalid: the pages of the task's space (virtual) that tasks of an earlier phase
+        validated (--job: the tasks before the job, the job's before the tasks after it)."""
         self.g, self.t, self.code, self.consts, self.touches = g, task, code, consts, touches
         sp = task.space
         # the task's view of its space: virtual page -> (frame, valid at first)
@@ -1036,7 +1166,8 @@ class Emu:
             for i, e in enumerate(ents):
                 if e != PTE_INV:
                     self.pages[seg * 0x10000 + i * PAGE] = ((e & 0xFFF0) << 8, not e & PTE_INV)
-        self.valid = {pg for pg, (fr, ok) in self.pages.items() if ok}
+        self.valid = {pg for pg, (fr, ok) in self.pages.items() if ok} | set(prevalid)
+        self.start_valid = set(self.valid)
         self.first = set()
         self.mem = {}       # real address -> byte (the task's own data and the constants)
         for ad, bs in consts.items():
@@ -1053,7 +1184,7 @@ class Emu:
         key = (self.t.space.idx, pg)
         if pg not in self.first:
             self.first.add(pg)
-            if not self.pages[pg][1]:
+            if pg not in self.start_valid:
                 self.touches.setdefault(key, []).append((self.t.idx, kind))
         if pg in self.valid:
             return 0
@@ -1379,6 +1510,23 @@ class Writer:
             if sp.data_invalid:
                 w('# space %d: data pages invalid at first: %s' % (
                     sp.idx + 1, ' '.join('%05X' % x for x in sorted(sp.data_invalid))))
+        if g.job:
+            a, b = job_lines()
+            w('# --job: the tasks above are the job. The console (a 3215 at 009) says')
+            w('#   "%s"' % a.strip())
+            w('#   when the tasks before the job have ended, and releases the job\'s tasks, then')
+            w('#   "%s"' % b.strip())
+            w('#   when those have ended, and releases the tasks after the job; a disabled wait when')
+            w('#   these have ended. The tasks before and after run routines of the same programs in')
+            w('#   the job\'s spaces (same virtual addresses, their own data); outside the window:')
+            for t in g.pre + g.post:
+                w('#   %s (%s the job): space %d, mainline %s, data %05X (frames %05X %05X), R13 %05X, TCB %03X, %d problem-state instructions'
+                  % (t.name, t.phase, t.space.idx + 1, t.mainline.name, t.dv, t.frames[0], t.frames[1],
+                     t.dv + t.stack, t.tcb, t.fig['problem']))
+            for sp in g.spaces:
+                if sp.xdata_invalid:
+                    w('#   space %d: their data pages invalid at first: %s' % (
+                        sp.idx + 1, ' '.join('%05X' % x for x in sorted(sp.xdata_invalid))))
         w('# SVCs (R0, R1, R14, R15 change; R2-R13 never): 1 sleep R1 us, 2 I/O (SIO 000C), 3 end,')
         w('#   4 wait until every task has ended or waits so, 5 R15 = the task\'s value, R1 = its')
         w('#   flag, 6 yield. After SVC n: R0 = n, R14 = %08X + n, R15 = 0 (SVC 5: the value;' % R14_JUNK)
@@ -1420,6 +1568,8 @@ class Writer:
                      ('.LT_CR1', 0x48), ('.LT_STATE', 0x4C), ('.LT_WAKE', 0x50),
                      ('.LT_TAIL', 0x58), ('.LT_NEXT', 0x5C), ('.LT_VAL1', 0x60),
                      ('.LT_VAL2', 0x64), ('.LT_NAME', 0x68)]
+        if g.job:
+            sets += [('.LPHASEN', L_PHASEN), ('.LPHASE', L_PHASE), ('.LS_HELD', S_HELD)]
         for n, v in sets:
             w('        .set    %-12s %s' % (n + ',', hx(v)))
         w()
@@ -1438,6 +1588,7 @@ class Writer:
 
     def lowcore(self, stride):
         g, w, st = self.g, self.w, self.g.style
+        tasks = g.all_tasks()
         w('# ---- low core ----------------------------------------------------------------------')
         w('        .section .lowcore,"a"')
         w('        .long   0x00080000, .Linit      # 000 IPL PSW: EC mode, disabled, DAT off')
@@ -1450,11 +1601,18 @@ class Writer:
         w('        .org    0x300')
         w('        .long   0                       # 300 CURTCB')
         w('        .long   %s                   # 304 LASTTCB: the first task is dispatched first'
-          % hx(g.tasks[-1].tcb))
+          % hx(tasks[-1].tcb))
         w('        .long   0                       # 308 IOOWNER')
         w('        .long   .Lnuc                   # 30C nucleus base')
-        for i, t in enumerate(g.tasks):
-            nxt = g.tasks[(i + 1) % len(g.tasks)]
+        if g.job:
+            w('        .org    %s' % hx(L_PHASEN))
+            w('        .long   %d                       # 32C PHASEN: the tasks of the phase (before the job)' % len(g.pre))
+            w('        .long   0                       # 330 PHASE: 0 before the job, 1 the job, 2 after it')
+        for i, t in enumerate(tasks):
+            nxt = tasks[(i + 1) % len(tasks)]
+            state = '0'
+            if g.job and t.phase != 'before':
+                state = '0x%08X' % (S_HELD << 24)     # held until its phase comes
             regs = [0] * 16
             regs[9] = t.dv
             regs[13] = t.dv + t.stack
@@ -1462,44 +1620,45 @@ class Writer:
             regs[15] = t.mainline.entry
             psw = (0x07890000, t.mainline.entry)
             name = [EBCDIC[c] for c in t.name] + [0x40] * (8 - len(t.name))
-            w('# TCB of task %s (space %d, mainline %s)' % (t.name, t.space.idx + 1, t.mainline.name))
+            w('# TCB of task %s (space %d, mainline %s%s)' % (t.name, t.space.idx + 1, t.mainline.name,
+              '' if t.phase == 'job' else ', %s the job' % t.phase))
             w('        .org    %s' % hx(t.tcb))
             if st in 'ab':
                 w('        .long   0x%08X, 0x%05X         # +0 PSW' % psw)
                 w('        .long   %s  # +8 R0-R15' % ', '.join(hx(x) for x in regs))
                 w('        .long   0x%08X              # +48 CR1' % t.space.cr1)
-                w('        .long   0, 0, 0                 # +4C state, +50 wake-up time')
+                w('        .long   %s, 0, 0                 # +4C state, +50 wake-up time' % state)
                 w('        .long   %s, %s          # +58 dispatch tail, +5C next TCB'
                   % ('.Ltail%d' % i if st == 'a' else '0', hx(nxt.tcb)))
             elif st == 'c':
                 w('        .long   %s, %s      # +0 PSW block, +4 save area' % (hx(PSWTAB_AT + 8 * i), hx(SAVETAB_AT + 64 * i)))
                 w('        .fill   0x40, 1, 0')
                 w('        .long   0x%08X              # +48 CR1' % t.space.cr1)
-                w('        .long   0, 0, 0                 # +4C state, +50 wake-up time')
+                w('        .long   %s, 0, 0                 # +4C state, +50 wake-up time' % state)
                 w('        .long   .Ltail%d, %s           # +58 dispatch tail, +5C next TCB' % (i, hx(nxt.tcb)))
             else:
                 w('        .long   %s, 0                 # +0 TCBRBP' % hx(RB_AT + 32 * i))
                 w('        .fill   0x28, 1, 0              # +8 TCBFRS (FPR 0 2 4 6)')
                 w('        .long   %s  # +30 TCBGRS' % ', '.join(hx(x) for x in regs))
                 w('        .long   %s, 0, 0, 0           # +70 TCBFSA' % hx(regs[13]))
-                w('        .long   %s, 0, 0, 0          # +80 space block, +84 state, +88 wake-up time'
-                  % hx(ASCB_AT + 8 * t.space.idx))
+                w('        .long   %s, %s, 0, 0          # +80 space block, +84 state, +88 wake-up time'
+                  % (hx(ASCB_AT + 8 * t.space.idx), state))
                 w('        .long   0, %s                # +90, +94 next TCB' % hx(nxt.tcb))
             w('        .long   %d, %d                # value (SVC 5 R15), flag (SVC 5 R1)' % (t.val1, t.val2))
             w('        .byte   %s' % ', '.join(hx(b) for b in name))
         if st == 'c':
             w('# style c: the tasks\' PSW blocks and register save areas (not in the TCBs)')
             w('        .org    %s' % hx(PSWTAB_AT))
-            for t in g.tasks:
+            for t in tasks:
                 w('        .long   0x07890000, 0x%05X         # %s' % (t.mainline.entry, t.name))
-            for i, t in enumerate(g.tasks):
+            for i, t in enumerate(tasks):
                 regs = [0] * 16
                 regs[9], regs[13], regs[14], regs[15] = t.dv, t.dv + t.stack, EXIT_STUB, t.mainline.entry
                 w('        .org    %s' % hx(SAVETAB_AT + 64 * i))
                 w('        .long   %s  # %s' % (', '.join(hx(x) for x in regs), t.name))
         if st == 'd':
             w('# style d: the request blocks (RBOPSW at +10) and the space blocks (+0 CR1)')
-            for i, t in enumerate(g.tasks):
+            for i, t in enumerate(tasks):
                 w('        .org    %s' % hx(RB_AT + 32 * i))
                 w('        .long   0, 0, 0, 0, 0x07890000, 0x%05X   # %s' % (t.mainline.entry, t.name))
             for sp in g.spaces:
@@ -1509,15 +1668,16 @@ class Writer:
 
     def supervisor(self, stride):
         g, st = self.g, self.g.style
-        nt = len(g.tasks)
-        nblk = len(g.tasks) * 2 * PAGE // 2048
+        tasks = g.all_tasks()
+        nt = len(tasks)
+        nblk = len(tasks) * 2 * PAGE // 2048
         R = '-.Lnuc(%r12)'
         # the dispatch code of the style
         if st == 'a':
             disp = ['        lctl    %c1,%c1,.LT_CR1(%r1)    # its address space',
                     '        l       %r15,.LT_TAIL(%r1)',
                     '        br      %r15']
-            for i, t in enumerate(g.tasks):
+            for i, t in enumerate(tasks):
                 disp += ['.Ltail%d: lm     %%r0,%%r15,%s       # %s: registers and PSW from its TCB' % (i, hx(t.tcb + 8), t.name),
                          '        lpsw    %s' % hx(t.tcb)]
         elif st == 'b':
@@ -1529,7 +1689,7 @@ class Writer:
             disp = ['        lctl    %c1,%c1,.LT_CR1(%r1)    # its address space',
                     '        l       %r15,.LT_TAIL(%r1)',
                     '        br      %r15']
-            for i, t in enumerate(g.tasks):
+            for i, t in enumerate(tasks):
                 disp += ['.Ltail%d: l      %%r1,.LT_SAVEP(%%r1)     # %s: registers from its save area' % (i, t.name),
                          '        lm      %r0,%r15,0(%r1)',
                          '        lpsw    %s                # its PSW block' % hx(PSWTAB_AT + 8 * i)]
@@ -1563,6 +1723,14 @@ class Writer:
         oldtcb = ['        mvc     .LOLDTCB(4),.LCURTCB    # PSATOLD'] if st == 'd' else []
         T = hx(TCB_AT)
         S = hx(stride)
+        # --job: the end of a task and SVC 4 count the tasks of the running phase, and the
+        # end of the last one goes to the next phase (.Lphase)
+        if g.job:
+            ntref = '.LPHASEN        '
+            alldone = 'b       .Lphase{R}              # every task of the phase has ended: the next phase'.format(R=R)
+        else:
+            ntref = '.Lntasks{R}'.format(R=R)
+            alldone = 'lpsw    .Lendpsw{R}             # every task has ended: disabled wait'.format(R=R)
         text = f"""
 # ==== the nucleus: supervisor state, key 0, DAT off, I/O and external disabled ====
 .Lnuc:
@@ -1692,9 +1860,9 @@ class Writer:
         l       %r0,.LENDED
         al      %r0,.Lone{R}
         st      %r0,.LENDED
-        cl      %r0,.Lntasks{R}
+        cl      %r0,{ntref.rstrip()}
         bne     .Ls3a{R}
-        lpsw    .Lendpsw{R}             # every task has ended: disabled wait
+        {alldone}
 .Ls3a:  bal     %r10,.Ljoinck{R}
         b       .Ldisp{R}
 .Lsv4:  bal     %r10,.Lsout{R}          # SVC 4: wait until the others end or wait so
@@ -1721,7 +1889,7 @@ class Writer:
         ltr     %r0,%r0
         bcr     8,%r10
         al      %r0,.LENDED
-        cl      %r0,.Lntasks{R}
+        cl      %r0,{ntref.rstrip()}
         bcr     7,%r10
         la      %r7,{T}
         la      %r3,{nt}
@@ -1837,7 +2005,66 @@ class Writer:
 .Lcodept: .short 0x0011
 .Ldev:  .short  0x000C
 """
+        if g.job:
+            text += self.job_code(R)
         self.out.extend(text.split('\n'))
+
+    def job_code(self, R):
+        """--job: the phases and the console. PHASE 0: the tasks before the job run; when
+        the last has ended, the console says $HASP373 and the job's tasks are released
+        (PHASE 1); when the last of those has ended, $HASP395, then the tasks after the job
+        (PHASE 2); when they have ended, the disabled wait. The console is a 3215 at 009,
+        written as tests/programs/mvsjob.s writes it: SIO, then TIO until it is no longer
+        busy, with every interruption disabled (the nucleus runs so), the TIO taking the
+        device end: no interruption of 009 reaches .Lio."""
+        g = self.g
+        soff = 0x84 if g.style == 'd' else 0x4C
+
+        def release(ts):
+            return '\n'.join('        mvi     %s,.LS_READY          # %s' % (hx(t.tcb + soff), t.name) for t in ts)
+        lines = []
+        for lab, text in zip(('373', '395'), job_lines()):
+            bs = ebcdic_text(text)
+            lines.append('# "%s", EBCDIC' % text)
+            lines.append('.Lmsg%s:' % lab)
+            for i in range(0, len(bs), 16):
+                lines.append('        .byte   %s' % ','.join(hx(b) for b in bs[i:i + 16]))
+            lines.append('.Lend%s:' % lab)
+        return f"""
+# ==== the job (osgen.py --job): phases, and the console (a 3215 at 009) ==============
+.Lphase: sr     %r0,%r0                 # a new phase: none of its tasks has ended or waits
+        st      %r0,.LENDED
+        st      %r0,.LJOINERS
+        cli     .LPHASE+3,1
+        bl      .Lph1{R}
+        be      .Lph2{R}
+        lpsw    .Lendpsw{R}             # the tasks after the job have ended: disabled wait
+.Lph1:  la      %r3,.Lccw373{R}          # the job starts: $HASP373
+        bal     %r11,.Lcons{R}
+        mvi     .LPHASE+3,1
+        mvc     .LPHASEN(4),.Lnjob{R}
+{release(g.tasks)}
+        b       .Ldisp{R}
+.Lph2:  la      %r3,.Lccw395{R}          # the job has ended: $HASP395
+        bal     %r11,.Lcons{R}
+        mvi     .LPHASE+3,2
+        mvc     .LPHASEN(4),.Lnpost{R}
+{release(g.post)}
+        b       .Ldisp{R}
+
+# .Lcons (BAL 11): write the console line whose CCW is at R3 and wait for its end
+.Lcons: st      %r3,0x48                # CAW: key 0, the CCW
+        .long   0x9C000009              # SIO 009 (binutils has no SIO/TIO)
+.Lcons1: .long  0x9D000009              # TIO 009
+        bc      2,.Lcons1{R}            # busy: again
+        br      %r11
+
+        .balign 8
+.Lccw373: .long 0x09000000 + .Lmsg373, 0x20000000 + .Lend373 - .Lmsg373  # write, SLI
+.Lccw395: .long 0x09000000 + .Lmsg395, 0x20000000 + .Lend395 - .Lmsg395
+.Lnjob: .long   {len(g.tasks)}
+.Lnpost: .long  {len(g.post)}
+""" + '\n'.join(lines) + '\n'
 
     def tables(self):
         g, w = self.g, self.w
@@ -1902,7 +2129,7 @@ class Writer:
         g, w = self.g, self.w
         w()
         w('# ==== the tasks\' data frames: parameters (words from +0), scratch word at +%X ====' % SCRATCH)
-        for t in sorted(g.tasks, key=lambda t: t.frames[0]):
+        for t in sorted(g.all_tasks(), key=lambda t: t.frames[0]):
             w('        .org    %s                # %s: virtual %05X in space %d' % (
                 hx(t.frames[0] - NUC), t.name, t.dv, t.space.idx + 1))
             vals = [t.values.get(prm.off, 0) for prm in t.space.prog.params]
@@ -1925,6 +2152,10 @@ def expected_text(g):
     w('# are the generator\'s T1..Tn; fst numbers its own: match them by space and mainline.')
     w('# Only problem-state instructions count. Lines without -default: every routine timed')
     w('# (--timed=all); -default: only FORTRAN-compatible routines timed (the default).')
+    if g.job:
+        w('# --job: every figure without job- or run- is of the job\'s window, from the console\'s')
+        w('# $HASP373 %s STARTED to its $HASP395 %s ENDED (its tasks T1..Tn); job-task lines are' % (JOB_NAME, JOB_NAME))
+        w('# the tasks before and after it, outside the window (job-outside-*: their figures).')
     w('version %d' % VERSION)
     w('seed %d' % g.seed)
     if g.attempt:
@@ -1932,6 +2163,8 @@ def expected_text(g):
     w('style %s' % g.style)
     w('quantum-us %d' % g.quantum)
     w('budget %d %d' % (g.lo, g.hi))
+    if g.job:
+        w('job %s' % JOB_NAME)
     w('tasks %d' % len(g.tasks))
     w('spaces %d' % len(g.spaces))
     w('range %X-%X' % RANGE)
@@ -1939,6 +2172,11 @@ def expected_text(g):
     w('problem %d' % sum(t.fig['problem'] for t in g.tasks))
     w('problem-range %d' % sum(t.fig['inrange'] for t in g.tasks))
     w('page-faults %d' % (sum(g.space_faults.values())))
+    if g.job:
+        xt = g.pre + g.post
+        w('run-problem %d' % sum(t.fig['problem'] for t in g.all_tasks()))
+        w('run-page-faults %d' % sum(n for f in g.phase_faults.values() for n in f.values()))
+        w('job-outside-problem %d' % sum(t.fig['problem'] for t in xt))
     for sp in g.spaces:
         w('space %08X program %s tasks %d problem %d problem-range %d page-faults %d' % (
             sp.cr1, sp.prog.letter, len(sp.tasks), sum(t.fig['problem'] for t in sp.tasks),
@@ -1971,6 +2209,17 @@ def expected_text(g):
         for n, c in sorted(f['svc'].items()):
             w('task-svc %s %d %d' % (t.name, n, c))
         w('task-opfaults %s %d' % (t.name, f['opfaults']))
+    if g.job:
+        for t in g.pre + g.post:
+            w('job-task %s phase %s space %08X mainline %s data %X r13 %X lm %X tcb %X' % (
+                t.name, t.phase, t.space.cr1, t.mainline.name, t.dv, t.dv + t.stack, t.lm, t.tcb))
+        for t in g.pre + g.post:
+            f = t.fig
+            for rn in routines_of(f, False):
+                w('job-task-calls %s %s %d' % (t.name, rn, f['calls'].get(rn, 0)))
+            for rn in routines_of(f, False):
+                w('job-task-self %s %s %d' % (t.name, rn, f['self'].get(rn, 0)))
+            w('job-task-problem %s %d' % (t.name, f['problem']))
 
     def total(key, tasks):
         d = {}
@@ -1989,6 +2238,13 @@ def expected_text(g):
             w('incl%s %s %d' % (sfx, rn, i.get(rn, 0)))
         for (a, b), n in sorted(total('arcs' + sfx, g.tasks).items()):
             w('arc%s %s %s %d' % (sfx, a, b, n))
+    if g.job:
+        xt = g.pre + g.post
+        c, s_ = total('calls', xt), total('self', xt)
+        for rn in [r.name for r in allr if r.name in c or r.name in s_]:
+            w('job-outside-calls %s %d' % (rn, c.get(rn, 0)))
+        for rn in [r.name for r in allr if r.name in c or r.name in s_]:
+            w('job-outside-self %s %d' % (rn, s_.get(rn, 0)))
     for sp in g.spaces:
         for sfx in ('', '-default'):
             names = [r.name for r in sp.prog.routines if sfx == '' or r.fortran or any(t.mainline is r for t in sp.tasks)]
@@ -2034,10 +2290,10 @@ def map_csv(g):
     return '\n'.join(out) + '\n'
 
 
-def generate(seed, budget=None):
+def generate(seed, budget=None, job=False):
     errs = []
     for attempt in range(60):
-        g = Gen(seed, budget, attempt)
+        g = Gen(seed, budget, attempt, job)
         try:
             g.generate()
             g.errors = errs
@@ -2053,13 +2309,16 @@ def main():
     ap.add_argument('-o', '--outdir', default='.')
     ap.add_argument('--budget', help='LO-HI: total problem-state instructions (default: 20000 to one of 40000..150000)')
     ap.add_argument('--summary', action='store_true', help='print one line about the system')
+    ap.add_argument('--job', action='store_true',
+                    help='the system is a job: tasks before it, the console\'s $HASP373 %s STARTED, the job, '
+                         '$HASP395 %s ENDED, tasks after it; the figures are the window\'s' % (JOB_NAME, JOB_NAME))
     a = ap.parse_args()
     budget = None
     if a.budget:
         lo, hi = a.budget.split('-')
         budget = (int(lo), int(hi))
     try:
-        g = generate(a.seed, budget)
+        g = generate(a.seed, budget, a.job)
     except GenError as e:
         print('osgen: %s' % e, file=sys.stderr)
         return 2
@@ -2074,9 +2333,13 @@ def main():
     with open(stem + '.map.csv', 'w') as f:
         f.write(map_csv(g))
     if a.summary:
-        print('seed %d: style %s, %d tasks, %d spaces, %d programs, %d problem-state instructions, quantum %d us%s'
+        print('seed %d: style %s, %d tasks, %d spaces, %d programs, %d problem-state instructions, quantum %d us%s%s'
               % (a.seed, g.style, len(g.tasks), len(g.spaces), len(g.programs), g.total, g.quantum,
-                 (', attempt %d' % g.attempt) if g.attempt else ''))
+                 (', attempt %d' % g.attempt) if g.attempt else '',
+                 ('; job %s: %d tasks before (%s), %d after (%s), %d problem-state instructions outside' % (
+                     JOB_NAME, len(g.pre), ' '.join('%s:%s' % (t.name, t.mainline.name) for t in g.pre),
+                     len(g.post), ' '.join('%s:%s' % (t.name, t.mainline.name) for t in g.post),
+                     sum(t.fig['problem'] for t in g.pre + g.post))) if g.job else ''))
     return 0
 
 

@@ -3,7 +3,7 @@
 and check fst's reports of them against the generator's expected figures
 (tests/os/README.md).
 
-    tests/os/run.py --seeds 1-5,9 [--work DIR] [--ways noregs,trad,range-noregs,range-trad,module]
+    tests/os/run.py --seeds 1-5,9 [--work DIR] [--ways noregs,trad,range-noregs,range-trad,module,module-job,noregs-job,trad-job]
     tests/os/run.py --seeds 1-5 --work DIR --reports-only      # fst changed: no Hercules
     tests/os/run.py --system tests/logs/os/os7                 # a stored system and its logs
 
@@ -17,6 +17,13 @@ fst-capture --from-log (with and without --image), and compare fst-report's figu
 conversion, variant), PASS or FAIL and the first differing figures; a summary table at the
 end; exit 1 when anything failed (2 when the truth check failed: the generator, not fst,
 is wrong then).
+
+The job ways (module-job, noregs-job, trad-job) run another system per seed: generated
+with osgen.py --job (tasks before and after the job, the console's $HASP373 / $HASP395
+around it, README "A job's window"), captured live by fst-capture --job=OSJOB from IPL to
+the job's end line (module-job: fst's module, no log; noregs-job, trad-job: the text route,
+its log truth-checked in the window and converted again with --job), its reports compared
+with the window's figures (sN-job/ in the work folder).
 """
 import argparse
 import concurrent.futures
@@ -44,9 +51,16 @@ WAYS = {
     'range-trad': ['--traceopt=traditional', '--range=30000-3BFFF'],
     # fst's module inside Hercules 3.13 (docs/module.md): no log, only the live trace
     'module': ['--via=module'],
+    # a system generated with osgen.py --job, its job's window: fst's module (the default
+    # route), or the text trace (noregs / traditional; the log kept and truth-checked)
+    'module-job': ['--job=OSJOB'],
+    'noregs-job': ['--via=trace', '--job=OSJOB'],
+    'trad-job': ['--via=trace', '--traceopt=traditional', '--job=OSJOB'],
 }
-WAY_ORDER = ['noregs', 'trad', 'range-noregs', 'range-trad']   # the default; 'module' on request
-NOLOG = {'module'}
+WAY_ORDER = ['noregs', 'trad', 'range-noregs', 'range-trad']   # the default; the module ways on request
+NOLOG = {'module', 'module-job'}
+JOBWAYS = {'module-job', 'noregs-job', 'trad-job'}   # a system of its own (osgen.py --job), in sN-job/
+JOB_NAME = 'OSJOB'
 CONVS = ['img', 'noimg', 'live']
 
 AS = os.environ.get('S390_AS', 's390x-linux-gnu-as')
@@ -145,14 +159,17 @@ def read_json(path):
         return json.load(f)
 
 
-def read_fortstat(path):
-    """FORTSTAT: {name: (called, starred)}."""
+def read_fortstat(path, marked=None):
+    """FORTSTAT: {name: (called, starred)}; the names of the rows marked ' ?' (uncertain:
+    which task ran was guessed) into the set `marked`."""
     rows = {}
     with open(path) as f:
         for line in f:
-            m = re.match(r'^ ?(\*| )([A-Z0-9#@$]+)\s+(\d+)\s+\S+\s*$', line)
+            m = re.match(r'^ ?(\*| )([A-Z0-9#@$]+)\s+(\d+)\s+\S+( \?)?\s*$', line)
             if m and m.group(2) != 'TOTAL' and m.group(2) != 'ROUTINE':
                 rows[m.group(2)] = (int(m.group(3)), m.group(1) == '*')
+                if m.group(4) and marked is not None:
+                    marked.add(m.group(2))
     return rows
 
 
@@ -287,7 +304,8 @@ def one_task(exp, csv, c, et, ft, default, self_at_least, untimed_ok, incl=False
 
 def compare_totals_json(exp, js, c, *, space=None, csv_bounds=None):
     """Routine totals (calls, self) and arcs of a json report against the expected totals
-    (of one space with --space)."""
+    (of one space with --space). A job's system (osgen.py --job): a difference that is
+    exactly the work before and after the window is said so."""
     if space:
         calls = {f[1]: v for f, v in exp.select('space-calls').items() if f[0] == space}
         selfs = {f[1]: v for f, v in exp.select('space-self').items() if f[0] == space}
@@ -298,11 +316,17 @@ def compare_totals_json(exp, js, c, *, space=None, csv_bounds=None):
         arcs = {(f[0], f[1]): v for f, v in exp.select('arc').items()}
     got = {r.get('name') or '(none)': (r['calls'], r['self_instructions']) for r in js.get('routines', [])}
     bounds = csv_bounds or {}
+    ocalls = {f[0]: v for f, v in exp.select('job-outside-calls').items()}
+    oselfs = {f[0]: v for f, v in exp.select('job-outside-self').items()}
     for r in sorted(set(calls) | set(got)):
         gc, gs = got.get(r, (0, 0))
         b = bounds.get(r, (0, 0))
-        c.fig('%s calls' % r, gc, calls.get(r, 0), b[0])
-        c.fig('%s self' % r, gs, selfs.get(r, 0), b[1])
+        for what, g_, w_, o_, b_ in (('calls', gc, calls.get(r, 0), ocalls.get(r, 0), b[0]),
+                                     ('self', gs, selfs.get(r, 0), oselfs.get(r, 0), b[1])):
+            if not space and o_ and g_ == w_ + o_ and g_ != w_:
+                c.note('%s %s %d, expected %d: the window plus the %d outside it' % (r, what, g_, w_, o_))
+            else:
+                c.fig('%s %s' % (r, what), g_, w_, b_)
     garcs = {}
     for a in js.get('arcs', []):
         k = (a.get('caller_name') or '(none)', a.get('callee_name') or '(none)')
@@ -351,16 +375,19 @@ def compare_json_tasks(exp, js, c, *, space_known, space=None, tolerate_count=Fa
 # ======================================================================================
 
 class System:
-    def __init__(self, args, seed=None, stored=None):
+    def __init__(self, args, seed=None, stored=None, ways=None, job=False):
         self.args = args
         self.seed = seed
         self.stored = stored
+        self.job = job                # osgen.py --job: the ways of JOBWAYS
+        self.ways = ways if ways is not None else args.ways
         if stored:
             self.name = os.path.basename(stored)
             self.dir = os.path.join(args.work, self.name)
         else:
             self.name = 'os%d' % seed
-            self.dir = os.path.join(args.work, 's%d' % seed)
+            self.dir = os.path.join(args.work, 's%d%s' % (seed, '-job' if job else ''))
+        self.label = self.name + ('/job' if job else '')
         self.results = []     # (way, conv, variant, ok, detail)
         self.truth_failed = False
         self.timing = {}
@@ -388,7 +415,7 @@ class System:
                     shutil.copy(src, self.path(way + '.log.gz'))
         elif not (self.args.reports_only and os.path.exists(self.path(n + '.s'))):
             rc = sh([sys.executable, os.path.join(HERE, 'osgen.py'), '--seed', str(self.seed), '-o', self.dir] +
-                    (['--budget', self.args.budget] if self.args.budget else []),
+                    (['--budget', self.args.budget] if self.args.budget else []) + (['--job'] if self.job else []),
                     self.dir, err=self.path('osgen.err'))
             if rc:
                 self.result('-', '-', 'generate', False, open(self.path('osgen.err')).read().strip()[:300])
@@ -464,10 +491,14 @@ class System:
             if os.path.exists(p):
                 os.remove(p)
         keep = [] if way in NOLOG else ['--keep-log=%s.log' % way]
-        cmd = [os.path.join(a.fst_bin, 'fst-capture'), '-q', '--timeout=%d' % a.timeout] + WAYS[way] + \
+        quiet = [] if way in JOBWAYS else ['-q']     # a job's capture says how it ended
+        cmd = [os.path.join(a.fst_bin, 'fst-capture')] + quiet + ['--timeout=%d' % a.timeout] + WAYS[way] + \
             keep + ['-o', way + '.live.trace', self.name + '.ins']
         rc = sh(cmd, self.dir, err=self.path(way + '.capture.err'))
         self.timing['capture ' + way] = time.time() - t0
+        if not rc and way in JOBWAYS:
+            self.job_window(way)      # its own result line; the trace is reported either way
+            return True
         if not rc and way in NOLOG and os.path.getsize(self.path(way + '.capture.err')):
             # --via=module falls back to the text trace, saying why: not this way's trace
             self.result(way, 'live', 'capture', False, open(self.path(way + '.capture.err')).read().strip()[:200])
@@ -476,6 +507,44 @@ class System:
             self.result(way, 'live', 'capture', False, 'exit %d: %s' % (rc, open(self.path(way + '.capture.err')).read().strip()[:200]))
             return False
         return True
+
+    def job_window(self, way):
+        """The capture of a job's window (one result line, 'window'): ended by the job's end
+        line (module-job: through fst's module, no fallback to the text trace), no warning,
+        the trace saying so, and the window's program checks the job's page faults."""
+        with open(self.path(way + '.capture.err')) as f:
+            err = f.read()
+        bad = []
+        module = way not in WAYS or '--via=trace' not in WAYS[way]
+        if not re.search(r"ended by job-ended" + (".*fst's module" if module else ''), err):
+            bad.append('not ended by job-ended' + (' through fst\'s module' if module else ''))
+        if re.search(r'warning|error', err, re.I):
+            bad.append(err.strip().splitlines()[0][:150])
+        sum_ = self.path(way + '.live.summary')
+        sh([os.path.join(self.args.fst_bin, 'fst-dump'), '--summary', way + '.live.trace'], self.dir, out=sum_, err=sum_ + '.err')
+        want = {'footer.complete': '1', 'footer.end': 'job-ended'}
+        if module:     # the text route's trace does not say so in its header (yet)
+            want.update({'header.window': 'job', 'header.job': JOB_NAME})
+        got = {}
+        with open(sum_) as f:
+            for line in f:
+                k, _, v = line.rstrip('\n').partition('=')
+                if k in want:
+                    got[k] = v
+        for k, v in want.items():
+            if got.get(k) != v:
+                bad.append('%s=%s, expected %s' % (k, got.get(k, '(none)'), v))
+        # the only program checks of these systems are the tasks' page faults: in the
+        # window, those of the job's tasks (osgen.py counts them, phase by phase)
+        m = re.search(r'(\d+) instructions, (\d+) program checks', err)
+        if not m:
+            bad.append('no summary line')
+        elif int(m.group(2)) != int(self.exp.meta['page-faults']):
+            bad.append('%s program checks in the window, expected %s (the job\'s page faults; %s in the whole run)'
+                       % (m.group(2), self.exp.meta['page-faults'], self.exp.meta.get('run-page-faults', '?')))
+        self.result(way, 'live', 'window', not bad, '; '.join(bad) if bad else
+                    'the job\'s window: %s instructions, %s program checks (page faults)' % (m.group(1), m.group(2)))
+        return not bad
 
     def truth(self, way):
         lg = self.log(way)
@@ -511,14 +580,22 @@ class System:
         lg = self.log(way)
         fc = os.path.join(self.args.fst_bin, 'fst-capture')
         ok = True
-        for conv, extra in (('img', ['--image=%s.ins' % self.name]), ('noimg', [])):
+        job = ['--job=' + JOB_NAME] if way in JOBWAYS else []
+        for conv, extra in (('img', ['--image=%s.ins' % self.name] + job), ('noimg', job)):
             out = '%s.%s.trace' % (way, conv)
             if lg.endswith('.gz'):
                 with gzip.open(lg, 'rb') as src:
                     p = subprocess.Popen([fc, '-q', '--from-log=-', '-o', out] + extra, cwd=self.dir,
                                          stdin=subprocess.PIPE, stderr=open(self.path(out + '.err'), 'w'))
-                    shutil.copyfileobj(src, p.stdin)
-                    p.stdin.close()
+                    try:
+                        shutil.copyfileobj(src, p.stdin)
+                        p.stdin.close()
+                    except BrokenPipeError:
+                        # --job: fst-capture stops reading at the job's end line
+                        try:
+                            p.stdin.close()
+                        except BrokenPipeError:
+                            pass
                     rc = p.wait()
             else:
                 rc = sh([fc, '-q', '--from-log=' + os.path.basename(lg), '-o', out] + extra, self.dir,
@@ -595,12 +672,22 @@ class System:
                     compare_totals_json(exp, js, c, csv_bounds=bounds if tolerant else None)
                     compare_json_tasks(exp, js, c, space_known=space_known, in_range=way.startswith('range'),
                                        tolerate_count=bool(tolerant and total_bound and total_bound[0]))
+                    if way in JOBWAYS:
+                        # the window's program checks: the job's page faults, none of the
+                        # tasks' before or after it
+                        c.fig('program checks', js.get('events', {}).get('program_checks', -1),
+                              int(exp.meta['page-faults']))
                 elif kind == 'space':
                     js = read_json(out)
                     cr1 = variant[6:]
                     compare_totals_json(exp, js, c, space=cr1, csv_bounds=bounds if tolerant else None)
                 elif kind == 'fortstat':
-                    fs = read_fortstat(out)
+                    marked = set()
+                    fs = read_fortstat(out, marked)
+                    # the rows csv --meta gives bounds for are the ones FORTSTAT marks '?'
+                    unsure_rows = {r for r, b in (bounds or {}).items() if b != (0, 0)}
+                    if tolerant and marked != unsure_rows & set(fs):
+                        c.note('rows marked ? %s, csv --meta bounds %s' % (sorted(marked), sorted(unsure_rows)))
                     mains = {t['mainline'] for t in exp.tasks.values()}
                     stars = {r for r, (_, s) in fs.items() if s}
                     if stars != mains and not unsure:
@@ -629,7 +716,7 @@ class System:
         os.makedirs(dest, exist_ok=True)
         for ext in ('.s', '.expected', '.model'):
             shutil.copy(self.path(self.name + ext), os.path.join(dest, self.name + ext))
-        for way in self.args.ways:
+        for way in self.ways:
             lg = self.log(way)
             if not lg:
                 continue
@@ -653,7 +740,7 @@ class System:
         try:
             if not self.prepare():
                 return self
-            for way in self.args.ways:
+            for way in self.ways:
                 if way in NOLOG:    # no log: the live trace only (a stored system's too)
                     self.nolog_way(way)
                     continue
@@ -679,7 +766,7 @@ class System:
                 for conv in convs:
                     self.reports(way, conv)
                 self.timing['reports ' + way] = time.time() - t0
-            if self.args.store and not self.stored:
+            if self.args.store and not self.stored and not self.job:
                 self.store(self.args.store)
             with open(self.path('results.txt'), 'w') as f:
                 for way, conv, variant, ok, detail, diffs in self.results:
@@ -710,6 +797,7 @@ KINDS = [
     ('FORTSTAT mainlines (*)', r'^mainlines marked'),
     ('FORTSTAT CALLED', r'CALLED'),
     ('unreadable report', r'unreadable'),
+    ('program checks of the job\'s window', r'^program checks|program checks in the window'),
 ]
 
 
@@ -742,13 +830,13 @@ def summary(systems, ways, out):
             tr = [r for r in rs if r[2] == 'truth']
             fails = [r for r in rs if not r[3] and r[2] != 'truth']
             for r in fails:
-                allfail.setdefault((w, r[1], r[2] if not r[2].startswith('space-') else 'space-*'), []).append(s.name)
+                allfail.setdefault((w, r[1], r[2] if not r[2].startswith('space-') else 'space-*'), []).append(s.label)
             cell = 'ok' if not fails else '%d/%d' % (len(fails), len(rs) - len(tr))
             if tr and not tr[0][3]:
                 cell += ' truth!'
             cells.append(cell)
         pre = [r for r in s.results if r[0] == '-' and not r[3]]
-        out('%-10s' % s.name + ''.join('%-16s' % c for c in cells) + ('  ' + pre[0][2] + ' FAILED' if pre else ''))
+        out('%-10s' % s.label + ''.join('%-16s' % c for c in cells) + ('  ' + pre[0][2] + ' FAILED' if pre else ''))
     if allfail:
         out('')
         out('failures per way, conversion and variant (systems):')
@@ -762,7 +850,7 @@ def summary(systems, ways, out):
                     continue
                 v = 'space-*' if variant.startswith('space-') else variant
                 for k in kinds(diffs or [detail]):
-                    tab.setdefault((w, v), {}).setdefault(k, set()).add(s.name)
+                    tab.setdefault((w, v), {}).setdefault(k, set()).add(s.label)
         out('')
         out('kinds of differences per way and variant (systems with them; all conversions):')
         for (w, v) in sorted(tab):
@@ -776,7 +864,10 @@ def main():
     ap.add_argument('--system', action='append', default=[],
                     help='a stored system: PATH/osN (PATH/osN.s, .expected, osN-WAY.log.gz); repeatable')
     ap.add_argument('--work', help='work folder (default: a new temp folder, kept)')
-    ap.add_argument('--ways', default=','.join(WAY_ORDER), help='noregs,trad,range-noregs,range-trad (default), module')
+    ap.add_argument('--ways', default=','.join(WAY_ORDER),
+                    help='noregs,trad,range-noregs,range-trad (default), module, and the job ways module-job, '
+                         'noregs-job, trad-job (a system of its own: osgen.py --job, captured by fst-capture '
+                         '--job=%s)' % JOB_NAME)
     ap.add_argument('--reports-only', action='store_true', help='no Hercules: convert the kept logs again and report')
     ap.add_argument('--fst-bin', default=os.environ.get('FST_BIN') or os.path.join(ROOT, 'build', 'bin'))
     ap.add_argument('--timeout', type=int, default=600, help='fst-capture --timeout (seconds)')
@@ -805,8 +896,16 @@ def main():
             return
         print(line, flush=True)
     a.out = out
-    systems = [System(a, seed=s) for s in parse_seeds(a.seeds)]
-    systems += [System(a, stored=os.path.abspath(p)) for p in a.system]
+    plain = [w for w in a.ways if w not in JOBWAYS]
+    jobw = [w for w in a.ways if w in JOBWAYS]
+    systems = []
+    for s in parse_seeds(a.seeds):
+        if plain:
+            systems.append(System(a, seed=s, ways=plain))
+        if jobw:
+            systems.append(System(a, seed=s, ways=jobw, job=True))
+    # a stored system has the logs of the ways without --job
+    systems += [System(a, stored=os.path.abspath(p), ways=plain) for p in a.system]
     if not systems:
         ap.error('no --seeds and no --system')
     print('# work folder %s' % a.work, flush=True)

@@ -11,6 +11,10 @@ built, not on a trace):
     "Instruction fetch error" line are not records (an instruction nullified by a page
     fault gives two records, one whose fetch faulted one);
   * problem state = PSW bit 15;
+  * a job's system (osgen.py --job: the expected file says `job NAME`): only the records
+    between the console's `$HASP373 NAME STARTED` and `$HASP395 NAME ENDED` lines (the
+    job's window; Hercules logs the console's lines among the trace lines, sometimes inside
+    one: the line that holds the message is the edge);
   * the task of a problem-state record: in a log of the whole system, the task the
     supervisor's last LM 0,15 loaded (its operand address is the task's register block:
     the expected file's `lm`; an LM from the interrupted-register area 380 resumes the
@@ -55,14 +59,25 @@ class Rec:
         self.cr1 = None
 
 
-def records(path, stats):
+def records(path, stats, job=None):
     """Yield the instruction records of a log, each with its operand address and (traditional)
-    registers and CR1; count the messages into stats."""
+    registers and CR1; count the messages into stats. job: a job's name: only the lines
+    after the one that says it started and before the one that says it ended."""
     cur = None
     redisp = False
+    window = job is None
     with openlog(path) as f:
         for line in f:
             line = line.rstrip('\r\n')
+            if job is not None:
+                if not window:
+                    if '$HASP373 %s ' % job in line and 'STARTED' in line:
+                        window = True
+                        stats['job-start'] = stats.get('job-start', 0) + 1
+                    continue
+                if '$HASP395 %s ' % job in line and 'ENDED' in line:
+                    stats['job-end'] = stats.get('job-end', 0) + 1
+                    break
             if line.startswith('HHCCP'):
                 if cur is not None:
                     yield cur
@@ -240,7 +255,7 @@ def replay(exp, path, mode):
     regs_seen = False
     noregs_range = TaskReplay(exp, '*')
     last_problem = None
-    for rec in records(path, stats):
+    for rec in records(path, stats, exp.meta.get('job')):
         if rec == 'preempt':
             if last_problem is not None and last_problem in tasks:
                 tasks[last_problem].preempt(stats)
@@ -320,7 +335,10 @@ def compare(exp, facts, stats, mode):
     opf = sum(v for f, v in exp.facts.items() if f[0] == 'task-opfaults')
     if mode == 'range' and not opf <= pf <= int(exp.meta['page-faults']):
         diffs.append('page faults: log %d, expected %d to %s' % (pf, opf, exp.meta['page-faults']))
-    if mode == 'whole' and stats.get('HHCCP011I', 0) != 1:
+    if 'job' in exp.meta:
+        if stats.get('job-start') != 1 or stats.get('job-end') != 1:
+            diffs.append('the job\'s window: %d start lines, %d end lines' % (stats.get('job-start', 0), stats.get('job-end', 0)))
+    elif mode == 'whole' and stats.get('HHCCP011I', 0) != 1:
         diffs.append('the run did not end in a disabled wait')
     if mode == 'range' and not regs:
         # totals only: instructions in the range, self by address, entries

@@ -12,7 +12,12 @@
 #
 # --defsym VPAGE=P (default 0x50000): the virtual page where both programs start, a
 # multiple of 0x1000 in 0x40000-0xEF000 (segments 4-14); JOFF (default 0x100): the
-# offset of JOBPROG (and of OTHER) in that page, a multiple of 8 below 0x800. So the job's
+# offset of JOBPROG (and of OTHER) in that page, a multiple of 8 below 0x800. PRE (none by
+# default): OTHER runs PRE more times before the job starts (a system busy long before it);
+# AGAIN (none by default): after everything above, the same job runs again, AGAIN rounds of
+# JOBPROG in space A between a second $HASP373 and $HASP395. WAITFLAG (defined: on): before
+# the job starts, the nucleus spins until the byte at real 300 is not zero (the operator's
+# `r 300=01`, or Hercules' automatic operator at a message). So the job's
 # load point is VPAGE + JOFF. Both programs are position independent (every address is
 # base + displacement, no address constant), so each runs wherever its page is mapped:
 # the image holds JOBPROG at real 0x30000 + JOFF and OTHER at real 0x34000 + JOFF, and
@@ -69,6 +74,16 @@
 .Lb:    lctl    %c0,%c0,.Lcr0-.Lb(%r12)  # 4K pages, 64K segments
         la      %r2,.LcrB-.Lb(%r12)     # before the job: OTHER in space B
         bal     %r11,.Lrun-.Lb(%r12)
+        .ifdef  PRE
+        l       %r10,.Lpre-.Lb(%r12)    # PRE more times: a system busy long before the job
+.Lpre1: la      %r2,.LcrB-.Lb(%r12)
+        bal     %r11,.Lrun-.Lb(%r12)
+        bct     %r10,.Lpre1-.Lb(%r12)
+        .endif
+        .ifdef  WAITFLAG
+.Lwflag: cli    0x300,0                 # until the operator sets the byte at 300 (r 300=01)
+        bc      8,.Lwflag-.Lb(%r12)
+        .endif
         la      %r3,.Lccw373-.Lb(%r12)  # $HASP373
         bal     %r11,.Lcons-.Lb(%r12)
         l       %r10,.Lrounds-.Lb(%r12)
@@ -83,6 +98,16 @@
         bal     %r11,.Lrun-.Lb(%r12)
         la      %r2,.LcrB-.Lb(%r12)
         bal     %r11,.Lrun-.Lb(%r12)
+        .ifdef  AGAIN
+        la      %r3,.Lccw373-.Lb(%r12)  # the same job run again: AGAIN rounds
+        bal     %r11,.Lcons-.Lb(%r12)
+        l       %r10,.Lagain-.Lb(%r12)
+.Lagn1: la      %r2,.LcrA-.Lb(%r12)
+        bal     %r11,.Lrun-.Lb(%r12)
+        bct     %r10,.Lagn1-.Lb(%r12)
+        la      %r3,.Lccw395-.Lb(%r12)
+        bal     %r11,.Lcons-.Lb(%r12)
+        .endif
         lpsw    .Ldone-.Lb(%r12)        # end: disabled wait
 
 # run the program of the space whose CR1 is at 0(R2) from VPAGE + JOFF, until its SVC 3
@@ -116,6 +141,12 @@
 .LcrB:  .long   0x00022040
 .LcrC:  .long   0x00022080
 .Lrounds: .long ROUNDS
+        .ifdef  PRE
+.Lpre:  .long   PRE
+        .endif
+        .ifdef  AGAIN
+.Lagain: .long  AGAIN
+        .endif
 # " 12.00.00 JOB    1  $HASP373 FSTJOB   STARTED - INIT  1 - CLASS A - SYS FST1", EBCDIC
 .Lmsg373:
         .byte   0x40,0xF1,0xF2,0x4B,0xF0,0xF0,0x4B,0xF0,0xF0,0x40,0xD1,0xD6,0xC2,0x40,0x40,0x40

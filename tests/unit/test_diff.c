@@ -233,29 +233,29 @@ static void test_clock_check(void **state)
     side(&b, "b.csv", r1, 2, 1000);
     side(&n, "n.csv", r2, 2, 2000);
     /* no metadata: both proportional, other rates */
-    assert_int_equal(fst_diff_check(&b, &n, &err), -1);
+    assert_int_equal(fst_diff_check(&b, &n, 0, &err), -1);
     assert_non_null(strstr(err.msg, "at another rate"));
     /* NEW is a replay under mips:2 (500 ns per instruction): BASE's numbers are mips:1 */
     fst_dload_opts o = { 0 };
     assert_int_equal(fst_dmeta_of(&n.meta, &o, "mips:1", FST_FX_PER_US, &err), 0);
-    assert_int_equal(fst_diff_check(&b, &n, &err), 0); /* consistent: 1000 ns per instruction */
+    assert_int_equal(fst_diff_check(&b, &n, 0, &err), 0); /* consistent: 1000 ns per instruction */
     assert_int_equal(fst_dmeta_of(&n.meta, &o, "mips:2", FST_FX_PER_US / 2, &err), 0);
-    assert_int_equal(fst_diff_check(&b, &n, &err), -1);
+    assert_int_equal(fst_diff_check(&b, &n, 0, &err), -1);
     assert_non_null(strstr(err.msg, "b.csv's times are not those of --clock=mips:2"));
     /* both known */
     assert_int_equal(fst_dmeta_parse(&b.meta, "clock=mips:1.0 timed=fortran", "x", &err), 0);
     assert_int_equal(fst_dmeta_of(&n.meta, &o, "mips:1", FST_FX_PER_US, &err), 0);
-    assert_int_equal(fst_diff_check(&b, &n, &err), 0); /* 1.0 = 1 */
+    assert_int_equal(fst_diff_check(&b, &n, 0, &err), 0); /* 1.0 = 1 */
     o.timed_all = 1;
     assert_int_equal(fst_dmeta_of(&n.meta, &o, "mips:1", FST_FX_PER_US, &err), 0);
-    assert_int_equal(fst_diff_check(&b, &n, &err), -1);
+    assert_int_equal(fst_diff_check(&b, &n, 0, &err), -1);
     assert_non_null(strstr(err.msg, "timed=fortran, NEW n.csv has timed=all"));
     /* a model side and a proportional csv */
     assert_int_equal(fst_dmeta_parse(&b.meta, "", "x", &err), 0);
     n.r[0].self_ns = 7777; /* not proportional */
     n.total.self_ns = 7777 + 3 * 2000 + 5 * 2000;
     assert_int_equal(fst_dmeta_of(&n.meta, &o, "model:cost.csv", 0, &err), 0);
-    assert_int_equal(fst_diff_check(&b, &n, &err), -1);
+    assert_int_equal(fst_diff_check(&b, &n, 0, &err), -1);
     assert_non_null(strstr(err.msg, "proportional"));
     fst_dside_free(&b);
     fst_dside_free(&n);

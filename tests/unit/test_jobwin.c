@@ -2,7 +2,9 @@
 ** tests/unit/test_jobwin.c — capture/read/jobwin.h: one job's window in a Hercules log,
 ** fed whole and in every split of two pieces (a line cut anywhere must pass or not as
 ** whole), with time stamps, another job of a similar name, lower-case names, a line too
-** long, and no end.
+** long, and no end; before the window only Hercules' state messages pass (no event: a
+** program check of before is not the job's), and the register lines right after the start
+** line (a display whose instruction came before) are dropped.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,11 +36,14 @@ static const char LOG[] =
     "Hercules Version 3.13\n"
     "HHCCP003I CPU0000 architecture mode S/370\n"
     "PSW=070E0000 00001000 INST=05EF BALR 14,15\n"                                   /* before: dropped */
-    "12:00:00 HHC01603I t+\n"                                                          /* a message: kept */
+    "12:00:00 HHC01603I t+\n"                                                          /* a message: dropped */
+    "HHCCP014I CPU0000: Operation exception CODE=0001 ILC=2\n"                         /* an event: dropped */
     " 12.00.00 JOB    7  $HASP373 MYJOBX   STARTED - INIT  2 - CLASS A - SYS TK4-\n"  /* another job */
     "PSW=070E0000 00001002 INST=1A11 AR 1,1\n"                                        /* dropped */
     " 12.00.01 JOB    8  $HASP373 MYJOB    STARTED - INIT  1 - CLASS A - SYS TK4-\n"  /* opens */
+    "GR00=00000000 GR01=00000001 GR02=00000002 GR03=00000003\n"   /* the display of one before: dropped */
     "PSW=070D0000 00050100 INST=47F0F00C BC 15,12(0,15)\n"
+    "GR00=00000000 GR01=00000001 GR02=00000002 GR03=00000003\n"   /* its own: kept */
     "PSW=070D0000 0005010C INST=90ECD00C STM 14,12,12(13)\n"
     " 12.00.02 JOB    7  $HASP395 MYJOBX   ENDED\n"                                   /* another job's end */
     "PSW=070D0000 00050110 INST=18CF LR 12,15\n"
@@ -48,9 +53,9 @@ static const char LOG[] =
 static const char WANT[] =
     "Hercules Version 3.13\n"
     "HHCCP003I CPU0000 architecture mode S/370\n"
-    "12:00:00 HHC01603I t+\n"
     " 12.00.01 JOB    8  $HASP373 MYJOB    STARTED - INIT  1 - CLASS A - SYS TK4-\n"
     "PSW=070D0000 00050100 INST=47F0F00C BC 15,12(0,15)\n"
+    "GR00=00000000 GR01=00000001 GR02=00000002 GR03=00000003\n"
     "PSW=070D0000 0005010C INST=90ECD00C STM 14,12,12(13)\n"
     " 12.00.02 JOB    7  $HASP395 MYJOBX   ENDED\n"
     "PSW=070D0000 00050110 INST=18CF LR 12,15\n"
@@ -70,8 +75,8 @@ static void test_every_split(void **state)
         assert_string_equal(s.buf, WANT);
         assert_true(fst_jobwin_started(j));
         assert_true(fst_jobwin_ended(j));
-        assert_int_equal(fst_jobwin_start_line(j), 7);
-        assert_int_equal(fst_jobwin_end_line(j), 12);
+        assert_int_equal(fst_jobwin_start_line(j), 8);
+        assert_int_equal(fst_jobwin_end_line(j), 15);
         assert_string_equal(fst_jobwin_name(j), "MYJOB");
         fst_jobwin_free(j);
     }

@@ -6,7 +6,9 @@
 ** (CR1 when DAT is on); a CPU whose trace had not started is not held for a SIGP restart
 ** when its chunk begins with SYNC; a SYNC again later starts the CPU over (a REP cannot
 ** copy branches from before it, a page sent before it is not its code); code never sent is
-** an error naming the address.
+** an error naming the address. CONS (console lines, a job's window): each line once to the
+** caller, whichever CPU brings it first, after the instructions before it; a cut at a line
+** ends every CPU's records at its own copy of that line.
 **
 ** The code: AR 1,2 (1A12) at 0x20000, BCR 15,3 (07F3) at 0x20002, branching back.
 */
@@ -85,6 +87,28 @@ static void branch(buf *o, int64_t from)
     put_sv(o, -2);
 }
 
+/* CONS at address a, line number seq, its text. */
+static void cons(buf *o, int64_t a, int64_t from, uint64_t seq, const char *text)
+{
+    o->b[o->n++] = FSTMOD_OP_CONS;
+    put_sv(o, a - from);
+    put_v(o, seq);
+    put_v(o, strlen(text));
+    memcpy(o->b + o->n, text, strlen(text));
+    o->n += strlen(text);
+}
+
+/* The console callback of the tests: the lines as "cpuN:TEXT" in ctx; cuts at "END". */
+static char lines[256];
+static int on_line(void *ctx, unsigned cpu, uint64_t seq, const char *text, size_t n)
+{
+    (void)ctx;
+    size_t k = strlen(lines);
+    snprintf(lines + k, sizeof lines - k, "%s%u:%llu:%.*s", k ? " " : "", cpu, (unsigned long long)seq, (int)n, text);
+    return n == 3 && !memcmp(text, "END", 3);
+}
+static int console_on;
+
 /* Feed s with no image; the trace as text: CPU switches, instructions (first bytes), R5 of
 ** each REGS record, CR1 values. The feed's result (and finish's) returned. */
 static int run(const buf *s, char *out, size_t cap, fst_err *ferr)
@@ -100,6 +124,8 @@ static int run(const buf *s, char *out, size_t cap, fst_err *ferr)
     assert_non_null(w);
     fst_em *e = fst_em_new(w, 0);
     fst_ms *m = fst_ms_new(e, &ins, FST_ARCH_S370);
+    if (console_on)
+        fst_ms_on_console(m, on_line, NULL);
     int rc = fst_ms_feed(m, s->b, s->n, ferr);
     if (!rc)
         rc = fst_ms_finish(m, ferr);
@@ -193,6 +219,53 @@ static void test_sync_again_starts_over(void **state)
     assert_non_null(strstr(err.msg, "copies branches the stream never gave"));
 }
 
+static void test_console_lines(void **state)
+{
+    (void)state;
+    char got[512];
+    fst_err err;
+    hello(&s);
+    o.n = 0;                        /* CPU 0: the job's start line at its SYNC, then the end line */
+    sync_op(&o, 0x20000, 0, 0);
+    page(&o, 0);
+    cons(&o, 0x20000, 0x20000, 1, "START");
+    branch(&o, 0x20000);
+    cons(&o, 0x20002, 0x20000, 2, "END"); /* after the AR: the BCR is not the job's */
+    branch(&o, 0x20002);
+    chunk(&s, 0, &o);
+    o.n = 0;                        /* CPU 1 brings the same lines later: given once; cut at its own END */
+    sync_op(&o, 0x20000, 0, 1);
+    page(&o, 0);
+    cons(&o, 0x20000, 0x20000, 1, "START");
+    branch(&o, 0x20000);
+    branch(&o, 0x20000);
+    cons(&o, 0x20002, 0x20000, 2, "END");
+    branch(&o, 0x20002);
+    chunk(&s, 1, &o);
+    o.n = 0;                        /* CPU 0's records after its cut: not in the trace */
+    branch(&o, 0x20000);
+    chunk(&s, 0, &o);
+    lines[0] = 0;
+    console_on = 1;
+    assert_int_equal(run(&s, got, sizeof got, &err), 0);
+    console_on = 0;
+    assert_string_equal(got, "R5=50 1A12 07F3 1A12 cpu1 R5=51 1A12 07F3 1A12 07F3 1A12");
+    assert_string_equal(lines, "0:1:START 0:2:END");
+    /* a line cut short */
+    hello(&s);
+    o.n = 0;
+    sync_op(&o, 0x20000, 0, 0);
+    o.b[o.n++] = FSTMOD_OP_CONS;
+    put_sv(&o, 0);
+    put_v(&o, 1);
+    put_v(&o, 40);
+    memcpy(o.b + o.n, "short", 5);
+    o.n += 5;
+    chunk(&s, 0, &o);
+    assert_int_equal(run(&s, got, sizeof got, &err), -1);
+    assert_non_null(strstr(err.msg, "a console line cut short"));
+}
+
 static void test_no_code_no_start(void **state)
 {
     (void)state;
@@ -221,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_sync_starts_a_cpu),
         cmocka_unit_test(test_sync_again_starts_over),
         cmocka_unit_test(test_no_code_no_start),
+        cmocka_unit_test(test_console_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
