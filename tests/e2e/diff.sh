@@ -160,6 +160,9 @@ expect_eq "--junit: a comparison refused is an <error>" "1" "$(xmllint --xpath '
 # ---- damaged and unusable inputs: exit 2, naming file and line or byte ----
 sed '3s/16/1x/' "$T/m1.csv" > "$T/badnum.csv"
 expect_fail "csv: a bad number" 2 "badnum.csv:3: calls '1x' is not a whole number" fst-diff --clock=mips:1 "$T/badnum.csv" "$T/fortg.trace"
+{ echo '# program: crc32:1234'; cat "$T/m1.csv"; } > "$T/badid.csv"
+expect_fail "csv: a '# program:' line that is not key=value words, its line named" 2 \
+    "badid.csv:1: 'crc32:1234': not the program's identity" fst-diff --clock=mips:1 "$T/badid.csv" "$T/fortg.trace"
 head -3 "$T/m1.csv" > "$T/cut.csv"
 expect_fail "csv: cut short (no (total) row)" 2 "cut.csv: no \(total\) row" fst-diff --clock=mips:1 "$T/cut.csv" "$T/fortg.trace"
 sed '3s/,208,/,207,/' "$T/m1.csv" > "$T/sum.csv"
