@@ -29,6 +29,17 @@ static int named_otherwise(const fst_pm *pm, const fst_pm_sym *e, const fst_id_h
     return linkage || other;
 }
 
+/* The map puts the identifier's name at another address of the same module: the image
+** says routine NAME starts here, the map that it starts there. One is enough: a program has
+** one routine of a name, and its identifier is at its start. */
+static const fst_pm_sym *elsewhere(const fst_pm *pm, const fst_pm_sym *section, const fst_id_hit *h)
+{
+    const fst_pm_sym *n = fst_pm_find_name(pm, h->name);
+    if (!n || n->module != section->module)
+        return NULL;
+    return fst_pm_module_at(pm, (size_t)n->module)->load_point + n->origin != h->addr ? n : NULL;
+}
+
 int fst_pm_verify_image(const fst_pm *pm, const fst_image_seg *seg, size_t nseg, fst_err *err)
 {
     fst_id_hit *hits = NULL;
@@ -43,6 +54,16 @@ int fst_pm_verify_image(const fst_pm *pm, const fst_image_seg *seg, size_t nseg,
         if (!s)
             continue;   /* outside every placed module: another module's, or low core */
         inside++;
+        const fst_pm_sym *n = elsewhere(pm, s, &hits[i]);
+        if (n) {
+            const fst_pm_module *m = fst_pm_module_at(pm, (size_t)n->module);
+            fst_errf(err, "%s does not describe the program this trace ran: the storage image holds routine %s "
+                          "at %" PRIX64 " (its identifier), where the map puts %s at %" PRIX64 " (give the map "
+                          "of the program that ran, of this version, at this load point)",
+                     m->file ? m->file : "the map", hits[i].name, hits[i].addr, n->name, m->load_point + n->origin);
+            free(hits);
+            return -1;
+        }
         const fst_pm_sym *e = fst_pm_find_entry(pm, hits[i].addr);
         if (e && !named_otherwise(pm, e, &hits[i], hits, nhits))
             continue;

@@ -189,7 +189,8 @@ int fst_pm_for_trace(fst_pm **out, const char *const *maps, size_t nmaps, const 
 ** is named as the compiler named it), of any name in a CSV or nm map (which may name
 ** routines their own way). -1 with err naming the map,
 ** the first identifier it has no routine for and what holds that address, when half or
-** more of those inside the modules start nowhere the map says; 0 otherwise, and when the
+** more of those inside the modules start nowhere the map says, or at once when the map puts
+** an identifier's name at another address of its module; 0 otherwise, and when the
 ** image holds none (model/pm_verify.c). fst_pm_for_trace calls it. */
 int fst_pm_verify_image(const fst_pm *pm, const fst_image_seg *seg, size_t nseg, fst_err *err);
 /* End every open-ended section of a module with a load point where the piece of the

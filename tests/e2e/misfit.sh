@@ -17,9 +17,11 @@ NM=${S390_NM:-s390x-linux-gnu-nm}
 # figures of a csv report: total, then "ROUTINE calls self" of each routine that ran
 figures() { awk -F, 'NR > 1 && $1 == "(total)" { print "total " $4 } NR > 1 && $1 !~ /^\(/ && ($3 > 0 || $4 > 0) { print $1 " " $3 " " $4 }' "$1" | sort; }
 
-# fixed seeds: a drawn one may meet a miss this campaign found and fst does not yet catch
-# (below); tests/e2e/misfit.sh with FST_MISFIT_SEEDS="..." runs others
-seeds=${FST_MISFIT_SEEDS:-"11 12 13 15 22 2662"}
+# fixed seeds, so that CI is the same run each time; FST_MISFIT_SEEDS="..." runs others (26
+# seeds by hand, 650 wrong maps, all refused or right: see issue 32's notes). 13/22: a
+# prologue call whose identifier the map names elsewhere; 27/43: an identifier the map
+# puts at another address
+seeds=${FST_MISFIT_SEEDS:-"11 12 13 15 22 27 43 2662"}
 echo "# seeds: $seeds"
 built=""
 for s in $seeds; do
@@ -49,13 +51,6 @@ for s in $built; do
     for m in $built; do
         [ "$m" = "$s" ] && continue
         v=$(verdict "loop$s.trace" "loop$m.nm" "$want")
-        case "$v $s $m" in
-        "WRONG"*" 13 22")
-            # known miss: loop22's SUB1 starts where loop13's does and spans loop13's SUB2,
-            # which one call enters (a prologue inside an entered routine, counted but under
-            # the threshold); loop22's SUB2 is never entered
-            echo "# known miss: loop$s with loop$m.nm: $v"; continue ;;
-        esac
         case $v in refused) refused=$((refused + 1)) ;; right) right=$((right + 1)) ;; *) wrong="$wrong
 loop$s with loop$m.nm: $v" ;; esac
     done
