@@ -36,8 +36,12 @@
 ** FST_REPLAY_FOLD=eager folds all it can, with no budget (see below), as tests want.
 **
 ** Periods are found by signatures of run starts (address, length, state, the previous
-** instruction's address, the stack's depth): a signature seen again within FST_FOLD_PMAX
-** runs proposes a period. A recording that fails costs its snapshot, so failures back off
+** instruction's address, the stack's depth): the last FST_FOLD_W (32) runs' signatures in a
+** row, seen again within FST_FOLD_PMAX (4096) runs, propose a period (window()). Not one
+** signature: a FORTRAN mainline calling SUB1 SUB2 SUB1 SUB3 ... repeats SUB1's runs at every
+** call of it, a part of the pattern, whose recording fails; the window recurs only where the
+** whole pattern does, however long (tests/loops/fortgen.py: 12-call patterns, a call every
+** 50 instructions, folded whole). A recording that fails costs its snapshot, so failures back off
 ** (16 runs, doubling up to 1024). A recording that began inside a frame it then returned
 ** from is no loop at that depth: for a while, periods are looked for only from the depth
 ** it returned to (bigloop: not inside TICK, which returns every iteration, but in MAIN).
@@ -55,7 +59,8 @@
 ** shaped, folding then adds about 1 % to a replay; where it folds, it earns its next
 ** recordings (bigloop: 20 times faster).
 ** Memory: the snapshot holds the counters of the routines, arcs, the one task, the
-** instruction mix and the block slots, all bounded by the program, not the trace.
+** instruction mix and the block slots, all bounded by the program, not the trace; the
+** recorded period at most FST_FOLD_PMAX runs, the windows' table FOLD_WTAB slots.
 **
 ** Not folded: formats whose sinks want every call or instruction (callgrind, folded, svg,
 ** speedscope, annotate, gmon, monout, maptime), several CPUs at once, handler code. A sink
@@ -120,6 +125,8 @@ static size_t estimate(const rp *x)
                                  what folding earns is a share of what it gains */
 #define FOLD_LOOK 80          /* what looking at a run costs (signature, table, eligible) */
 #define FOLD_WINDOW 256       /* runs looked at in a row, once paid for */
+#define FOLD_WTAB 4096        /* slots of the windows' hashes */
+#define FOLD_B 0x100000001B3ull /* the rolling hash's base (odd), and its W-th power */
 
 void fst_rp_fold_init(rp *x)
 {
@@ -129,6 +136,14 @@ void fst_rp_fold_init(rp *x)
             !x->want_exec[FST_CHARGE_ROUTINE] && !x->want_exec[FST_CHARGE_EXCLUDED] && !(no && *no && *no != '0');
     f->backoff = 16;
     f->low = f->maxdepth = SIZE_MAX;
+    if (f->on) {
+        f->wtab = fst_xcalloc(FOLD_WTAB, sizeof *f->wtab);
+        f->log = fst_xmalloc(FST_FOLD_PMAX * sizeof *f->log);
+        f->depths = fst_xcalloc(FST_FOLD_PMAX, sizeof *f->depths);
+    }
+    f->bw = 1;
+    for (int i = 0; i < FST_FOLD_W; i++)
+        f->bw *= FOLD_B;
     f->cost = estimate(x);
     f->spent = f->cost;     /* the first recording is paid by the runs before it */
     f->quiet = f->seen = f->on ? f->spent / FOLD_EARN_RUN : UINT64_MAX;
@@ -146,6 +161,9 @@ void fst_rp_fold_free(rp *x)
                 "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes)\n",
                 (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
                 (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->nval, f->snaplen);
+    free(f->wtab);
+    free(f->log);
+    free(f->depths);
     free(f->snap);
     free(f->now);
     free(f->reg);
@@ -314,6 +332,29 @@ static uint64_t signature(const rp *x, const fst_rec *rec)
     return h ^ h >> 29;
 }
 
+/* This run's signature into the window of the last FST_FOLD_W runs looked at in a row; the
+** distance back to where the same window was last seen, when within FST_FOLD_PMAX, else 0:
+** a period to record. A window, not one run: in a call pattern (MAIN calling SUB1 SUB2 SUB1
+** SUB3 ...) one run recurs at every call of SUB1, a period of the pattern's parts that fails;
+** W runs in a row recur only where the whole pattern does. A run not looked at (quiet,
+** folded, not eligible) breaks the row: the window starts over. */
+static uint64_t window(rp_fold *f, uint64_t sig)
+{
+    if (f->seen != f->wlast + 1)
+        f->wfill = 0, f->wh = 0;
+    f->wlast = f->seen;
+    uint64_t *slot = &f->win[f->seen % FST_FOLD_W];
+    f->wh = f->wh * FOLD_B + sig - (f->wfill == FST_FOLD_W ? *slot * f->bw : 0);
+    *slot = sig;
+    if (f->wfill < FST_FOLD_W && ++f->wfill < FST_FOLD_W)
+        return 0;
+    size_t h = (size_t)(f->wh >> 52);
+    uint64_t at = f->wtab[h].h == f->wh ? f->wtab[h].at : 0;
+    f->wtab[h].h = f->wh;
+    f->wtab[h].at = f->seen;
+    return at && f->seen - at <= FST_FOLD_PMAX ? f->seen - at : 0;
+}
+
 /* The runs of the period read ahead of the one that differs: replayed as usual. */
 static void replay_ahead(rp *x, fst_tr *tr)
 {
@@ -431,21 +472,31 @@ int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
         return record(x, tr, rec, b);
     if (!spend(f, FOLD_LOOK) || !eligible(x, rec))
         return 0;
-    uint64_t sig = signature(x, rec);
-    size_t h = (size_t)(sig >> 56);
-    uint64_t at = f->tab[h].at;
-    int hit = f->tab[h].sig == sig && at && f->seen - at <= FST_FOLD_PMAX;
-    f->tab[h].sig = sig;
-    f->tab[h].at = f->seen;
+    size_t depth = x->t[x->cpus[0].task].n;
+    f->depths[f->seen % FST_FOLD_PMAX] = depth < UINT32_MAX ? (uint32_t)depth : UINT32_MAX;
+    uint64_t period = window(f, signature(x, rec));
     if (f->seen >= f->maxdepth_until)
         f->maxdepth = SIZE_MAX;
-    if (!hit || x->t[x->cpus[0].task].n > f->maxdepth)
+    if (!period || depth > f->maxdepth)
+        return 0;
+    /* a period begins where its stack is lowest: begun deeper (inside a routine the pattern
+    ** calls), it would return below its start and fail. The lowest of the last period's
+    ** runs, worked out once a proposal (every run proposes, once the pattern repeats) */
+    if (f->pr_period != period || f->seen > f->pr_until) {
+        f->pr_period = period;
+        f->pr_until = f->seen + period;
+        f->pr_depth = UINT32_MAX;
+        for (uint64_t i = 0; i < period; i++)
+            if (f->depths[(f->seen - i) % FST_FOLD_PMAX] < f->pr_depth)
+                f->pr_depth = f->depths[(f->seen - i) % FST_FOLD_PMAX];
+    }
+    if (depth > f->pr_depth)
         return 0;
     if (!spend(f, f->cost)) {
         f->denied++;    /* a period found, not paid for yet */
         return 0;
     }
-    begin(x, (uint32_t)(f->seen - at));
+    begin(x, (uint32_t)period);
     return record(x, tr, rec, b);
 }
 

@@ -135,7 +135,8 @@ typedef struct rp_cpu {
 } rp_cpu;
 
 /* replay_fold.c's state (see there): one recorded period of runs and what it adds. */
-#define FST_FOLD_PMAX 64    /* the longest period looked for, in runs */
+#define FST_FOLD_PMAX 4096  /* the longest period looked for, in runs */
+#define FST_FOLD_W 32       /* a period is proposed when the last W runs repeat (replay_fold.c) */
 typedef struct rp_foldrec {
     fst_rec rec;            /* the run as the reader handed it out */
     uint32_t took;          /* what the replay took of it, and where the next one starts */
@@ -149,8 +150,16 @@ typedef struct rp_fold {
     uint64_t quiet;         /* runs left before it looks again (counted in seen already):
                                after a failure, or until the budget pays; folding off: all */
     uint64_t backoff;
-    struct { uint64_t sig, at; } tab[256];  /* run signatures, last seen */
-    rp_foldrec log[FST_FOLD_PMAX];
+    uint64_t win[FST_FOLD_W];   /* the signatures of the last runs looked at in a row (a ring) */
+    uint64_t wh;            /* their rolling hash */
+    uint64_t bw;            /* its base to the power W (replay_fold.c FOLD_B) */
+    uint64_t wlast;         /* `seen` at the last of them */
+    uint32_t wfill;         /* how many (W: the hash is of a whole window) */
+    struct { uint64_t h, at; } *wtab;   /* windows' hashes, where last seen (FOLD_WTAB) */
+    rp_foldrec *log;        /* FST_FOLD_PMAX: the recorded period */
+    uint32_t *depths;       /* FST_FOLD_PMAX: the stack depth of each run looked at (a ring) */
+    uint64_t pr_period, pr_until;   /* the last period proposed, until when it stands, and */
+    uint32_t pr_depth;      /* the lowest depth of its runs: where a recording may begin */
     uint32_t period, j;     /* the period's length; recording or folding: the next run's index */
     size_t low;             /* the task's lowest stack depth since the recording began */
     /* the key at the period's start (replay_fold.c: what must come back), at its end */
@@ -173,7 +182,7 @@ typedef struct rp_fold {
     ** state, skipped whole while the trace repeats them */
     int marked;
     fst_tr_mark mark;
-    uint8_t ops[256];
+    uint8_t ops[16384];
     size_t nops;
     uint64_t opinsns;
     uint64_t runs;          /* runs folded in all, recordings, failed ones, foldings ended
@@ -326,8 +335,10 @@ void fst_rp_fold_skip(rp *x, fst_tr *tr);
 static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
 {
     rp_fold *f = &x->fold;
+    if (f->mode != 2)
+        return 0;
     const rp_foldrec *lr = &f->log[f->j];
-    if (f->mode != 2 || rec->addr != lr->rec.addr || rec->value != lr->rec.value || rec->state != lr->rec.state ||
+    if (rec->addr != lr->rec.addr || rec->value != lr->rec.value || rec->state != lr->rec.state ||
         rec->cpu != lr->rec.cpu)
         return 0;
     fst_tr_seq_take(tr, lr->took, lr->next);

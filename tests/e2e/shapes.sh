@@ -1,0 +1,71 @@
+# tests/e2e/shapes.sh — the call-heavy FORTRAN shape (issue 33): a mainline calling four
+# routines in a pattern of 9-16 calls, a call every 40-odd instructions, FORTRAN G linkage
+# with the save areas beside the code (tests/loops/fortgen.py). Per seed and size:
+#   - the figures of its csv are those its construction gives (fortgen.py --expect);
+#   - --via=module under Hercules 3.13 and 4.9 gives the text trace's reports byte for byte;
+#   - folding changes nothing (FST_REPLAY_FOLD=eager against FST_REPLAY_NOFOLD=1);
+# and on a larger run (2000 rounds, module route, folding's own budget), the replay folds
+# whole patterns: at least 90 % of a lower bound on its runs from construction (each call
+# is at least two runs: into the routine, and on after its return), where a folder of single
+# runs' repeats folded almost none (the pattern's parts recur, the whole only after 40-odd
+# runs).
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+figures() { awk -F, 'NR > 1 && $1 == "(total)" { print "total " $4 } NR > 1 && $1 !~ /^\(/ && ($3 > 0 || $4 > 0) { print $1 " " $3 " " $4 }' "$1" | sort; }
+
+mkdir -p t
+for s in 3 17 40; do
+    for r in 1 7 60; do
+        b=loop$s
+        d=r$r
+        mkdir -p "$d/t"
+        if ! FST_GEN=fortgen.py "$FST_ROOT/tests/loops/build.sh" "$s" "$d" "$r" > build.err 2>&1; then
+            fail "fortgen $s x$r: built" "$(head -3 build.err)"
+            continue
+        fi
+        want=$(awk '$1 == "total" || $2 > 0 || $3 > 0' "$d/$b.expect" | sort)
+        if ! fst-capture -q --via=trace -o "$d/t/$b.trace" "$d/$b.ins" 2> cap.err; then
+            fail "fortgen $s x$r: the text trace captures it" "$(head -3 cap.err)"
+            continue
+        fi
+        fst-report --timed=all --format=csv -o "$d/t/$b.csv" "$d/t/$b.trace" 2> rep.err
+        expect_eq "fortgen $s x$r: the figures as built" "$want" "$(figures "$d/t/$b.csv")"
+        for f in csv fortstat; do
+            FST_REPLAY_NOFOLD=1 fst-report --timed=all --format=$f -o nofold.out "$d/t/$b.trace" 2> nofold.err
+            FST_REPLAY_FOLD=eager fst-report --timed=all --format=$f -o fold.out "$d/t/$b.trace" 2> fold.err
+            if cmp -s nofold.out fold.out && cmp -s nofold.err fold.err; then ok "fortgen $s x$r: $f folded as unfolded"
+            else fail "fortgen $s x$r: $f folded as unfolded" "$(diff nofold.out fold.out | head -6)"; fi
+        done
+        if [ "$r" = 60 ]; then
+            "${S390_NM:-s390x-linux-gnu-nm}" -P "$d/$b.elf" > "$d/$b.nm"
+            module_same "$b" "$d/$b.ins" S/370 "$PWD/$d" "../$b.nm"
+        fi
+    done
+done
+
+# a larger run: the pattern folded whole, with the folding's own budget
+for s in 3 17; do
+    if ! FST_GEN=fortgen.py FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" "$s" . 2000 > build.err 2>&1 ||
+       ! fst-capture -q -o "big$s.trace" "loop$s.ins" 2> cap.err; then
+        fail "fortgen $s x2000: built and captured" "$(head -3 build.err cap.err)"
+        continue
+    fi
+    # calls a round, from the source: MAIN's BALRs, and SUB5's from each routine MAIN calls
+    calls=$(python3 - "$s" <<'EOF'
+import sys, os
+sys.path.insert(0, os.path.join(os.environ["FST_ROOT"], "tests/loops"))
+import fortgen
+p = fortgen.FortProg(int(sys.argv[1]), 1)
+n = 0
+for k in p.bodies["MAIN"][0][2]:
+    n += 1 + sum(1 for x in p.bodies["SUB%d" % k[1]] if x[0] == "call")
+print(n)
+EOF
+)
+    FST_REPLAY_FOLD_STATS=1 fst-report -o big.txt "big$s.trace" 2> stats.err
+    folded=$(sed -n 's/^fst: replay: \([0-9]*\) runs folded$/\1/p' stats.err)
+    least=$((2000 * calls * 2 * 9 / 10))
+    if [ -n "$folded" ] && [ "$folded" -ge "$least" ]; then ok "fortgen $s x2000: whole patterns folded ($folded runs, at least $least)"
+    else fail "fortgen $s x2000: whole patterns folded" "folded ${folded:-?} runs, wanted at least $least ($calls calls a round)" "$(cat stats.err)"; fi
+done
+echo "1..$N"
