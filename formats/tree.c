@@ -35,6 +35,7 @@
 #include "formats/format.h"
 #include "formats/formats.h"
 #include "formats/jsonw.h"
+#include "formats/uncertain.h"
 #include "common/map.h"
 #include "common/quote.h"
 
@@ -339,9 +340,9 @@ static int print(FILE *out, const tree *t, const fst_profile *p, const topts *o,
         if (depth > 1)
             memcpy(lead + ll, last ? "`- " : "+- ", 3), ll += 3;
         lead[ll] = 0;
-        rc = fprintf(out, "%14s  %12s  %9llu  %3llu.%llu%%  %s%s%s\n", in, self, (unsigned long long)n->calls,
+        rc = fprintf(out, "%14s  %12s  %9llu  %3llu.%llu%%  %s%s%s%s\n", in, self, (unsigned long long)n->calls,
                      (unsigned long long)(share / 10), (unsigned long long)(share % 10), lead,
-                     r->mainline && depth == 1 ? "*" : "", fst_printable(r->name, nm, sizeof nm)) < 0;
+                     r->mainline && depth == 1 ? "*" : "", fst_printable(r->name, nm, sizeof nm), fst_unc_mark(r)) < 0;
         if (!n->nkids)
             continue;
         if (nst == cap) {
@@ -356,6 +357,11 @@ static int print(FILE *out, const tree *t, const fst_profile *p, const topts *o,
     free(st);
     free(lead);
     return rc;
+}
+
+static int unc_line(void *ctx, int first, const char *text)
+{
+    return fprintf(ctx, "%s%s\n", first ? "\n" : "", text) < 0;
 }
 
 static int tree_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
@@ -378,6 +384,8 @@ static int tree_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     int rc = fprintf(out, "%s%s%s: %s %s %s (clock: %s)\n\n", o.invert ? "CALLERS OF " : "CALL TREE",
                      o.routine && !o.invert ? " of " : "", pats, whole, o.insns ? "instructions" : "s",
                      o.invert ? "inclusive, every caller's share of it" : "in the timed routines", p->clock) < 0;
+    if (!rc && fst_unc_any(p, NULL, 0)) /* a guess of which task ran touched these routines (uncertain.h) */
+        rc = fprintf(out, "%s\n\n", FST_UNC_HEADING) < 0;
     if (!rc)
         rc = fprintf(out, "%14s  %12s  %9s  %6s  %s\n", o.insns ? "INCL (INSNS)" : "INCL (S)",
                      o.insns ? "SELF (INSNS)" : "SELF (S)", "CALLS", "INCL%", o.invert ? "ROUTINE <- CALLER" : "ROUTINE") < 0;
@@ -394,6 +402,8 @@ static int tree_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
                      why, hidden == 1 ? "it" : "they", o.invert ? "was called from" : "called") < 0;
     }
     free(shown);
+    if (!rc)
+        rc = fst_unc_footnote(p, NULL, 0, unc_line, out);
     if (!rc && !p->complete)
         rc = fprintf(out, "\nINCOMPLETE TRACE: %.120s\n", p->incomplete) < 0;
     free(t.n);
