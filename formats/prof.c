@@ -8,7 +8,10 @@
 ** fprecision), else 22 blanks; then the name. One row per timed routine (untimed ones are
 ** transparent, as in every fst report); a row with no time and no calls only with --zero
 ** (prof -z). Sort orders as prof's -t (default), -c, -n, -a: --sort=time|calls|name|address,
-** ties by address. --addresses prefixes the entry in hex (prof -x).
+** ties by address. --addresses prefixes the entry in hex (prof -x). --top, --percent-limit
+** and --routine (formats/filter.h) leave rows out and a last line says what; a row whose
+** figures a guess of which task ran could change ends with " ?", its bounds in a footnote
+** (formats/uncertain.h).
 **
 ** The numbers are the call graph's, exactly (not a sampled histogram): Seconds is the
 ** routine's self time, %Time its share of the profiled time = the sum of all routines' self

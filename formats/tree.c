@@ -23,9 +23,13 @@
 ** Children are ordered by inclusive figure, largest first, then by name, then by routine
 ** index: the same trace always prints the same tree (golden/tree/). `--percent-limit=P`
 ** leaves out the contexts under P per cent (and what they called), `--depth=N` the ones
-** deeper than N (a root is at depth 1); a last line says how many were left out.
-** `--routine=NAME` takes NAME as the only root: every outermost context of NAME merged
-** into one, with what it called below (gprof's view of a routine's descendants).
+** deeper than N (a root is at depth 1), `--top=N` all but the N heaviest (formats/filter.h:
+** the three are shared with the other listings); a last line says how many were left out.
+** `--routine=NAME` (a glob, repeatable) takes the routines it names as the only roots:
+** every outermost context of each merged into one, with what it called below (gprof's view
+** of a routine's descendants); `--invert` with it draws the tree of their callers instead.
+** Routines whose figures a guess of which task ran could change end with " ?", their bounds
+** in a footnote (formats/uncertain.h).
 **
 ** Ownership: the context is folded's (init/event/done); write allocates and frees its
 ** own. Errors: bad option values (init: before the replay), an unknown --routine (write),
