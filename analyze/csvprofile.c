@@ -201,6 +201,9 @@ static int prof_record(void *ctx, char **f, size_t nf, size_t line, fst_err *err
     fst_dside *s = pr->s;
     if (pr->have_total)
         return fst_errf(err, "%s:%zu: a row after (total)", pr->path, line);
+    if (!strcmp(name, "(not shown)")) /* fst-report --top/--routine/--percent-limit (formats/formats.h) */
+        return fst_errf(err, "%s:%zu: a report of some routines only (made with --top, --routine or --percent-limit): "
+                        "fst-diff compares whole profiles", pr->path, line);
     if (!strcmp(name, "(outside)"))
         s->outside = d;
     else if (!strcmp(name, "(excluded)"))

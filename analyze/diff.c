@@ -179,9 +179,12 @@ static int load_trace(fst_dside *s, const char *path, const fst_dload_opts *o, f
     const fst_placement *at = &placed.at;
     if (placed.from_trace && at->nspaces && at->spaces[0] != FST_PLACE_REAL && at->spaces[0] != FST_PLACE_UNKNOWN)
         fst_replay_opts_placed(&ro, at->spaces, at->nspaces, 1);
-    if ((sampled ? fst_sampled_build(tr, pm, &ro, &prof, NULL, 0, err) : fst_replay(tr, pm, &ro, &prof, NULL, 0, err)) < 0)
+    size_t ns = o->sink ? 1 : 0;
+    if ((sampled ? fst_sampled_build(tr, pm, &ro, &prof, o->sink, ns, err) : fst_replay(tr, pm, &ro, &prof, o->sink, ns, err)) < 0)
         goto out;
     have_prof = 1;
+    if (o->replayed)
+        o->replayed(o->replayed_ctx, &prof);
     fst_dside_from_profile(s, &prof, &m);
     s->is_trace = 1;
     s->sampled = sampled;

@@ -77,6 +77,11 @@ typedef struct fst_dload_opts {
     const char *const *maps;    /* NULL-terminated --map files, or NULL */
     const char *member;
     void (*warn)(const char *msg);
+    /* a trace side: one more sink for its replay (NULL: none), and `replayed` called with the
+    ** profile before it is freed (the sink's aggregate refers to its routines) */
+    const fst_sink *sink;
+    void (*replayed)(void *ctx, const fst_profile *p);
+    void *replayed_ctx;
 } fst_dload_opts;
 
 /* A trace (found by its content, not its name) or a csv report. */

@@ -14,6 +14,7 @@
 */
 #include "analyze/diff.h"
 #include "analyze/diffstat.h"
+#include "formats/diffflame.h"
 #include "common/err.h"
 #include "common/opt.h"
 #include "common/outfile.h"
@@ -31,7 +32,9 @@ enum { O_OUT = 'o', O_FORMAT = 1000, O_JUNIT, O_BATCH, O_GENERIC };
 
 /* options that also make sense per run in a manifest: handled by set_opt */
 static const fst_option opts[] = {
-    { 0, "format", "F", "text (default) or csv: one row per routine, sorted by impact", O_FORMAT },
+    { 0, "format", "F", "text (default) or csv: one row per routine, sorted by impact; svg: a differential flame "
+      "graph of two traces (widths from NEW, red grew, blue shrank, tooltips with both); folded: its stacks as "
+      "'STACK BASE NEW' lines (difffolded.pl's), ns of the clock", O_FORMAT },
     { 'o', "output", "FILE", "write the comparison to FILE (default: standard output)", O_OUT },
     { 0, "junit", "FILE", "also write a JUnit XML report to FILE, one testcase per routine", O_JUNIT },
     { 0, "batch", "FILE", "compare every run of a manifest (CSV: name,program|trace,baseline,options,...)", O_BATCH },
@@ -154,13 +157,34 @@ static void unalias_stdin(char *buf, size_t cap)
     snprintf(at, cap - (size_t)(at - buf), "standard input%s", rest);
 }
 
-/* Load both sides, check, compare. On FST_EXIT_FAIL msg says why; otherwise free with
-** outcome_free. */
-static void compare(outcome *o, const char *base, const char *new_, const runcfg *c)
+/* A side's stacks into the differential flame graph (formats/diffflame.h). */
+typedef struct flside {
+    fst_dflame *fl;
+    int side;
+} flside;
+static void take_stacks(void *ctx, const fst_profile *p)
+{
+    const flside *s = ctx;
+    fst_dflame_take(s->fl, s->side, p);
+}
+
+/* Load both sides, check, compare; with `fl`, each trace side's stacks go into it as well.
+** On FST_EXIT_FAIL msg says why; otherwise free with outcome_free. */
+static void compare(outcome *o, const char *base, const char *new_, const runcfg *c, fst_dflame *fl)
 {
     fst_err err;
     memset(o, 0, sizeof *o);
-    if (fst_dside_load(&o->base, base, &c->lo, &err) < 0 || fst_dside_load(&o->new_, new_, &c->lo, &err) < 0 ||
+    fst_dload_opts lo[2] = { c->lo, c->lo };
+    fst_sink sk[2];
+    flside fs[2];
+    for (int s = 0; fl && s < 2; s++) {
+        fst_dflame_sink(fl, s, &sk[s]);
+        fs[s] = (flside){ fl, s };
+        lo[s].sink = &sk[s];
+        lo[s].replayed = take_stacks;
+        lo[s].replayed_ctx = &fs[s];
+    }
+    if (fst_dside_load(&o->base, base, &lo[0], &err) < 0 || fst_dside_load(&o->new_, new_, &lo[1], &err) < 0 ||
         fst_diff_check(&o->base, &o->new_, c->versions, &err) < 0) {
         snprintf(o->msg, sizeof o->msg, "%s", err.msg);
         unalias_stdin(o->msg, sizeof o->msg);
@@ -171,6 +195,14 @@ static void compare(outcome *o, const char *base, const char *new_, const runcfg
     }
     unalias_stdin(o->base.path, sizeof o->base.path);
     unalias_stdin(o->new_.path, sizeof o->new_.path);
+    const fst_dside *csv = !o->base.is_trace ? &o->base : !o->new_.is_trace ? &o->new_ : NULL;
+    if (fl && csv) {    /* a csv report holds routines, not stacks */
+        snprintf(o->msg, sizeof o->msg, "%s is a csv report: a flame graph needs the stacks of two traces", csv->path);
+        fst_dside_free(&o->base);
+        fst_dside_free(&o->new_);
+        o->code = FST_EXIT_FAIL;
+        return;
+    }
     fst_diff_compare(&o->base, &o->new_, &c->th, &o->d);
     o->code = o->d.nover ? FST_EXIT_DIFF : FST_EXIT_OK;
 }
@@ -229,7 +261,9 @@ static int single(const runcfg *c, const char *base, const char *new_, const cha
                   const char *junit)
 {
     outcome o;
-    compare(&o, base, new_, c);
+    int flame = !strcmp(format, "svg") || !strcmp(format, "folded");
+    fst_dflame *fl = flame ? fst_dflame_new(0) : NULL;
+    compare(&o, base, new_, c, fl);
     char suite[256];
     suite_of(new_, suite, sizeof suite);
     fst_out jo, fo;
@@ -245,7 +279,11 @@ static int single(const runcfg *c, const char *base, const char *new_, const cha
         fst_die("%s", o.msg);
     }
     FILE *f = create(&fo, out);
-    int rc = !strcmp(format, "csv") ? fst_diff_write_csv(f, &o.d) : fst_diff_write_text(f, &o.d, &o.base, &o.new_);
+    int rc = !strcmp(format, "csv") ? fst_diff_write_csv(f, &o.d)
+             : !strcmp(format, "svg") ? fst_dflame_write_svg(fl, f, o.base.path, o.new_.path)
+             : !strcmp(format, "folded") ? fst_dflame_write_folded(fl, f)
+             : fst_diff_write_text(f, &o.d, &o.base, &o.new_);
+    fst_dflame_free(fl);
     if (rc < 0)
         fst_die("%s: cannot write: %s", fo.name, strerror(errno));
     close_out(&fo);
@@ -345,7 +383,7 @@ static int run_one(const fst_mrun *r, const runcfg *global, const char *manifest
         finish_cfg(&c);
         captured = r->program && capture(r->program, trace, sizeof trace, o.msg, sizeof o.msg) == 0;
         if (!r->program || captured)
-            compare(&o, r->baseline, r->program ? trace : r->trace, &c);
+            compare(&o, r->baseline, r->program ? trace : r->trace, &c, NULL);
     }
     if (o.code == FST_EXIT_FAIL)
         printf("ERROR %s: %s\n", r->name, o.msg);
@@ -451,7 +489,7 @@ int main(int argc, char **argv)
     for (int id; (id = fst_opt_next(&p)) != -1;) {
         switch (id) {
         case O_FORMAT: {
-            static const char *const formats[] = { "text", "csv", NULL };
+            static const char *const formats[] = { "text", "csv", "svg", "folded", NULL };
             format = fst_opt_choice(&p, "format", formats);
             break;
         }

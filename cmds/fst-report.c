@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
-       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_UNNAMED, O_MISFIT, O_QUIET = 'q',
+       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_UNNAMED, O_MISFIT, O_TOP, O_LIMIT, O_ROUTINE, O_QUIET = 'q',
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
@@ -49,6 +49,12 @@ static const fst_option generic[] = {
       "outside): without it that is an error, a map or image that names nothing of what ran", O_UNNAMED },
     { 0, "misfit-ok", NULL, "report with a map that does not fit what ran (many calls into the middle of its "
       "routines): without it that is an error, a map of another program, version or load point", O_MISFIT },
+    { 0, "routine", "NAME", "only routine NAME: a glob, repeatable (listings and csv/json: its rows; tree: its "
+      "subtree; callers: whose callers; folded, svg: the stacks through it)", O_ROUTINE },
+    { 0, "top", "N", "only the N routines with the most self time, in the report's order (tree: the N heaviest "
+      "calling contexts; callers: the N heaviest callers)", O_TOP },
+    { 0, "percent-limit", "P", "leave out what is under P per cent of the whole (0 to 100, one decimal at most)",
+      O_LIMIT },
     { 'q', "quiet", NULL, "no notes on stderr (what was inferred, priced by rule, excluded): warnings and errors only",
       O_QUIET },
 };
@@ -63,6 +69,8 @@ typedef struct report {
     fst_replay_opts ro;
     fst_fopt_val *fopts;
     size_t nfopts;
+    fst_filter filter;      /* --top, --percent-limit, --routine (formats/filter.h) */
+    const char *filter_opt[3]; /* which of them were given, for a format they do not apply to */
     fst_option *table;      /* the option table: fopts' names point into it */
     char **helps;
 } report;
@@ -178,6 +186,17 @@ static void reject_foreign(const fst_optparser *p, const report *r)
                 n += (size_t)sprintf(owners + n, "%s--format=%s", n ? " or " : "", (*f)->name);
         fst_opt_fail(p, "--%s is an option of %s, not of --format=%s", r->fopts[i].name, owners, r->format);
     }
+    static const unsigned bit[3] = { FST_FILTER_TOP, FST_FILTER_LIMIT, FST_FILTER_ROUTINE };
+    for (int k = 0; k < 3; k++) {   /* the options every format shares, where they apply */
+        if (!r->filter_opt[k] || (fmt->filters & bit[k]))
+            continue;
+        char owners[400] = "";
+        size_t n = 0;
+        for (const fst_format *const *f = fst_formats; *f; f++)
+            if (((*f)->filters & bit[k]) && n + strlen((*f)->name) + 16 < sizeof owners)
+                n += (size_t)sprintf(owners + n, "%s--format=%s", n ? " or " : "", (*f)->name);
+        fst_opt_fail(p, "--%s is an option of %s, not of --format=%s", r->filter_opt[k], owners, r->format);
+    }
 }
 
 static void parse(report *r, int argc, char **argv, const char **path)
@@ -245,6 +264,16 @@ static void parse(report *r, int argc, char **argv, const char **path)
         case O_TAILCALLS: r->ro.tail_calls = 1; break;
         case O_UNNAMED: r->unnamed_ok = 1; break;
         case O_MISFIT: r->misfit_ok = 1; break;
+        case O_TOP:
+        case O_LIMIT:
+        case O_ROUTINE: {
+            fst_err e;
+            if ((id == O_TOP ? fst_filter_top(&r->filter, p.arg, &e)
+                 : id == O_LIMIT ? fst_filter_limit(&r->filter, p.arg, &e) : fst_filter_routine(&r->filter, p.arg, &e)) < 0)
+                fst_opt_fail(&p, "%s", e.msg);
+            r->filter_opt[id - O_TOP] = id == O_TOP ? "top" : id == O_LIMIT ? "percent-limit" : "routine";
+            break;
+        }
         case O_QUIET: fst_set_quiet(1); break;
         default: /* a format's own option */
             r->fopts[r->nfopts++] = (fst_fopt_val){ table[id - O_FORMATOPT].name, p.arg ? p.arg : "" };
@@ -414,7 +443,7 @@ int main(int argc, char **argv)
     r.ro.clock = clk;
     r.ro.warn = warn_cb;
     fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out && strcmp(r.out, "-") ? r.out : r.out ? "standard output" : NULL,
-                    &r.ro, r.out && strcmp(r.out, "-") ? r.out : NULL };
+                    &r.ro, r.out && strcmp(r.out, "-") ? r.out : NULL, &r.filter };
     fst_profile prof;
     /* the format's context is made before the replay, so that bad options are rejected
     ** before the work; it sees the profile (routines) in its event and write calls */
@@ -446,6 +475,8 @@ int main(int argc, char **argv)
         check_named(&r, &prof, tr, path);
         check_fit(&r, diag, &prof, tr, path);
     }
+    if (fst_filter_bind(&r.filter, &prof, !!(fmt->filters & FST_FILTER_UNTIMED), &err) < 0)
+        fst_die_err(&err);
     fst_out out; /* all or nothing: no half-written report is left behind (common/outfile.h) */
     if (fst_out_open(&out, r.out, &err) < 0)
         fst_die_err(&err);

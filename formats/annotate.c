@@ -421,24 +421,9 @@ static int by_addr_idx(const void *x, const void *y)
     return *a < *b ? -1 : *a > *b;
 }
 
-static size_t find_routine(const fst_profile *p, const char *name)
-{
-    for (size_t i = 0; i < p->nr; i++)
-        if (!strcmp(p->r[i].name, name))
-            return i;
-    for (size_t i = 0; i < p->nr; i++)
-        if (!strcasecmp(p->r[i].name, name))
-            return i;
-    return FST_NONE;
-}
-
-int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profile *p, const char *routine,
+int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profile *p, const fst_filter *only,
                     int color, fst_err *err)
 {
-    size_t only = FST_NONE;
-    if (routine && (only = find_routine(p, routine)) == FST_NONE)
-        return fst_errf(err, "--routine: the program has no routine '%s' (fst-report --format=csv --timed=all lists them)",
-                        routine);
     wr w = { .out = out, .color = color, .sampled = p->sampled, .a = a };
     if (fc->tr)
         w.segs = fst_tr_image(fc->tr, &w.nseg);
@@ -466,9 +451,23 @@ int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profi
     w.xs = xs;
     w.by = by;
     w.nxs = nx;
-    for (size_t i = 0; i < p->nr; i++)
-        if (only == FST_NONE ? p->r[i].timed && !p->r[i].excluded : i == only)
-            put_routine(&w, p, i);
+    size_t *ix = fst_xcalloc(p->nr + 1, sizeof *ix), n = 0;
+    fst_fx whole = 0;
+    for (size_t i = 0; i < p->nr; i++) {
+        whole += p->r[i].timed ? p->r[i].self_cost : 0;
+        if (fst_filter_has_routine(only) ? fst_filter_keeps(only, p->r[i].name) : p->r[i].timed && !p->r[i].excluded)
+            ix[n++] = i;
+    }
+    fst_filter_left left;
+    n = fst_filter_rows(only, p, ix, n, whole, &left);
+    for (size_t k = 0; k < n; k++)
+        put_routine(&w, p, ix[k]);
+    if (left.rows && (only->top || only->have_limit)) {
+        char said[700];
+        fst_filter_said(only, said, sizeof said);
+        emit(&w, "* %llu routine%s not listed (%s)", (unsigned long long)left.rows, left.rows == 1 ? "" : "s", said);
+    }
+    free(ix);
     free(by);
     free(xs);
     if (w.rc)
@@ -489,17 +488,13 @@ static int an_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     /* colour only for a person at a terminal: not into a file, not when NO_COLOR is set */
     const char *nc = getenv("NO_COLOR");
     int color = !fc->out_path && isatty(fileno(out)) && !(nc && *nc);
-    return fst_annot_write(ctx, out, fc, p, fst_fopt(fc, "routine"), color, err);
+    return fst_annot_write(ctx, out, fc, p, fc->filter, color, err);
 }
 
 static void an_done(void *ctx) { fst_annot_free(ctx); }
 
-static const fst_option an_opts[] = {
-    { 0, "routine", "NAME", "list only routine NAME (timed or not)", 0 },
-    { 0 },
-};
-
 const fst_format fst_format_annotate = {
     "annotate", "assembler listing of each timed routine: executions, time and branches per instruction (samples, for a sampled trace)", 0,
-    an_opts, an_init, fst_annot_event, an_write, an_done,
+    NULL, an_init, fst_annot_event, an_write, an_done,
+    FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE | FST_FILTER_UNTIMED,
 };

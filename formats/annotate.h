@@ -36,9 +36,10 @@ typedef struct fst_annot fst_annot;
 
 fst_annot *fst_annot_new(void);
 void fst_annot_event(void *a, const fst_event *e);
-/* List every timed routine that executed (or only `routine`, by name, when not NULL:
-** -1 with err set when the profile has no such routine). Returns 0, or -1 with err set. */
-int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profile *p, const char *routine,
+/* List every timed routine that executed, or those `only` keeps (formats/filter.h: --routine,
+** timed or not, then --percent-limit and --top on self time) when not NULL; a last line says
+** how many it left out. Returns 0, or -1 with err set. */
+int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profile *p, const fst_filter *only,
                     int color, fst_err *err);
 /* After fst_annot_write: the line (from 1) of the instruction at addr charged to routine
 ** fn in the listing written, or 0 when it has none. */

@@ -6,6 +6,7 @@
 #include "formats/formats.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int row(FILE *out, const char *name, const char *entry, uint64_t calls, uint64_t si, uint64_t ii, fst_fx sc,
@@ -20,18 +21,43 @@ static int row(FILE *out, const char *name, const char *entry, uint64_t calls, u
                    (unsigned long long)si, (unsigned long long)ii, s1, s2) < 0 ? -1 : 0;
 }
 
-int fst_write_csv(FILE *out, const fst_profile *p)
+/* The timed routines --routine, --percent-limit and --top keep (all without filter): a flag
+** per routine, and what was left out. */
+static unsigned char *kept(const fst_profile *p, const fst_filter *f, fst_filter_left *left)
 {
+    size_t *ix = fst_xcalloc(p->nr + 1, sizeof *ix), n = 0;
+    unsigned char *keep = fst_xcalloc(p->nr + 1, 1);
+    fst_fx whole = 0;
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].timed) {
+            ix[n++] = i;
+            whole += p->r[i].self_cost;
+        }
+    n = fst_filter_rows(f, p, ix, n, whole, left);
+    for (size_t k = 0; k < n; k++)
+        keep[ix[k]] = 1;
+    free(ix);
+    return keep;
+}
+
+int fst_write_csv_filtered(FILE *out, const fst_profile *p, const fst_filter *f)
+{
+    fst_filter_left left;
+    unsigned char *keep = kept(p, f, &left);
     int rc = fprintf(out, "routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec\n") < 0 ? -1 : 0;
     for (size_t i = 0; i < p->nr && !rc; i++) {
         const fst_routine *r = &p->r[i];
-        if (!r->timed)
+        if (!keep[i])
             continue;
         char entry[24] = "";    /* the "(supervisor)" row has no address */
         if (r->entry != UINT64_MAX)
             snprintf(entry, sizeof entry, "%llX", (unsigned long long)r->entry);
         rc = row(out, r->name, entry, r->calls, r->self_insns, r->incl_insns, r->self_cost, r->incl_cost);
     }
+    free(keep);
+    if (!rc && left.rows) /* the columns still add up; fst-diff refuses such a file (csvprofile.c) */
+        rc = row(out, FST_CSV_NOT_SHOWN, "", left.calls, left.self_insns, left.self_insns, left.self_cost,
+                 left.self_cost);
     if (!rc)
         rc = row(out, "(outside)", "", 0, p->outside_insns, p->outside_insns, p->outside_cost, p->outside_cost);
     if (!rc)
@@ -39,6 +65,11 @@ int fst_write_csv(FILE *out, const fst_profile *p)
     if (!rc)
         rc = row(out, "(total)", "", 0, p->total_insns, p->total_insns, p->total_cost, p->total_cost);
     return rc;
+}
+
+int fst_write_csv(FILE *out, const fst_profile *p)
+{
+    return fst_write_csv_filtered(out, p, NULL);
 }
 
 /* --meta, after the first line: how many instructions were priced without a row of the
@@ -89,8 +120,10 @@ static int meta_line(FILE *out, const fst_fctx *fc, fst_err *err)
 /* --by-task: the same columns, then the task's id, its address space (CR1 in hex, "real"
 ** with DAT off, "unknown") and whether the row's routine is the task's mainline; one row
 ** per task and timed routine that the task ran, then the task's own totals. */
-static int task_rows(FILE *out, const fst_profile *p)
+static int task_rows(FILE *out, const fst_profile *p, const fst_filter *f)
 {
+    fst_filter_left left;
+    unsigned char *keep = kept(p, f, &left);
     int rc = fprintf(out, "routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec,task,space,mainline\n") < 0;
     for (size_t t = 0; t < p->ntasks && !rc; t++) {
         const fst_taskprof *tp = &p->tasks[t];
@@ -100,7 +133,7 @@ static int task_rows(FILE *out, const fst_profile *p)
         fst_space_name(tp->space, space);
         for (size_t i = 0; i < p->nr && !rc; i++) {
             const fst_taskroutine *r = &tp->r[i];
-            if (!p->r[i].timed || (!r->calls && !r->self_insns && !r->incl_insns && tp->mainline != i))
+            if (!keep[i] || (!r->calls && !r->self_insns && !r->incl_insns && tp->mainline != i))
                 continue;
             char s1[32], s2[32];
             fst_fmt_sec9(r->self_cost, s1);
@@ -117,6 +150,7 @@ static int task_rows(FILE *out, const fst_profile *p)
             rc = fprintf(out, "(task),,0,%llu,%llu,%s,%s,%zu,%s,0\n", (unsigned long long)tp->insns,
                          (unsigned long long)tp->insns, sec, sec, t, space) < 0;
     }
+    free(keep);
     return rc ? -1 : 0;
 }
 
@@ -159,7 +193,7 @@ static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
         if (fst_fmt_incomplete(p, inc, sizeof inc)) /* fst-diff reads it: a partial run is not compared */
             fprintf(out, "# incomplete: %s\n", inc + sizeof "INCOMPLETE TRACE: " - 1);
     }
-    if (fst_fopt(fc, "by-task") ? task_rows(out, p) : fst_write_csv(out, p))
+    if (fst_fopt(fc, "by-task") ? task_rows(out, p, fc->filter) : fst_write_csv_filtered(out, p, fc->filter))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
 }
@@ -174,5 +208,5 @@ static const fst_option csv_options[] = {
 
 const fst_format fst_format_csv = {
     "csv", "one row per routine: routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec", 0,
-    csv_options, NULL, NULL, write_csv, NULL,
+    csv_options, NULL, NULL, write_csv, NULL, FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE,
 };

@@ -195,7 +195,7 @@ typedef struct walk {
     size_t pos, end, len;       /* items[pos..end) of one parent; its path's length */
 } walk;
 
-static int write_lines(FILE *out, const fst_profile *p, folded *f, char **nm)
+static int write_lines(FILE *out, const fst_profile *p, const folded *f, const node *nodes, char **nm)
 {
     size_t ni = 2 * (f->nn - 1);
     item *it = fst_xmalloc((ni + 1) * sizeof *it);
@@ -236,7 +236,7 @@ static int write_lines(FILE *out, const fst_profile *p, folded *f, char **nm)
         if (w->len)
             buf[w->len] = ';';
         memcpy(buf + len - l, x->name, l);
-        const node *k = &f->n[x->node];
+        const node *k = &nodes[x->node];
         if (!x->subtree && k->insns)
             rc = fprintf(out, "%.*s %llu\n", (int)len, buf,
                          (unsigned long long)fst_rounder_next(&r[k->routine < p->nr ? k->routine : p->nr], k->cost,
@@ -259,7 +259,10 @@ static int folded_write(FILE *out, const fst_fctx *fc, const fst_profile *p, voi
     char **nm = fst_xcalloc(p->nr + 1, sizeof *nm);
     for (size_t i = 0; i < p->nr; i++)
         nm[i] = frame_name(p->r[i].name);
-    int rc = write_lines(out, p, f, nm);
+    size_t nn;
+    node *through = fst_folded_through(f, p, fc->filter, &nn);   /* --routine */
+    int rc = write_lines(out, p, f, through ? through : f->n, nm);
+    free(through);
     for (size_t i = 0; i < p->nr; i++)
         free(nm[i]);
     free(nm);
@@ -273,6 +276,24 @@ const fst_stacknode *fst_folded_nodes(const void *ctx, size_t *n)
     const folded *f = ctx;
     *n = f->nn;
     return f->n;
+}
+
+fst_stacknode *fst_folded_through(const void *ctx, const fst_profile *p, const fst_filter *flt, size_t *n)
+{
+    const folded *f = ctx;
+    *n = f->nn;
+    if (!fst_filter_has_routine(flt))
+        return NULL;
+    node *c = fst_xcalloc(f->nn + 1, sizeof *c);
+    unsigned char *on = fst_xcalloc(f->nn + 1, 1);  /* a kept routine is on the stack */
+    memcpy(c, f->n, f->nn * sizeof *c);
+    for (size_t k = 1; k < f->nn; k++) {    /* parents before children */
+        on[k] = on[c[k].parent] || fst_filter_keeps(flt, p->r[c[k].routine].name);
+        if (!on[k])
+            c[k].insns = 0, c[k].cost = 0;
+    }
+    free(on);
+    return c;
 }
 
 static void folded_done(void *ctx)
@@ -295,5 +316,5 @@ static const fst_option folded_opts[] = {
 
 const fst_format fst_format_folded = {
     "folded", "folded stacks for flame graphs: timed routines outermost first, ';'-separated, self count", 0,
-    folded_opts, folded_init, folded_event, folded_write, folded_done,
+    folded_opts, folded_init, folded_event, folded_write, folded_done, FST_FILTER_ROUTINE,
 };

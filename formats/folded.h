@@ -25,4 +25,12 @@ typedef struct fst_stacknode {
 
 const fst_stacknode *fst_folded_nodes(const void *ctx, size_t *n);
 
+/* The nodes as --routine keeps them (formats/filter.h): a malloc'd copy in which a stack
+** with none of the routines `f` names on it has no instructions or time of its own, so that
+** what is printed or drawn from it is the stacks through those routines only; the stacks
+** below them keep their calls. NULL when f names no routine (use the nodes as they are). */
+struct fst_filter;
+struct fst_profile;
+fst_stacknode *fst_folded_through(const void *ctx, const struct fst_profile *p, const struct fst_filter *f, size_t *n);
+
 #endif

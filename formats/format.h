@@ -26,6 +26,7 @@
 #include "trace/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
+#include "formats/filter.h"
 
 #include <stdio.h>
 
@@ -44,6 +45,8 @@ typedef struct fst_fctx {
     const fst_replay_opts *ro;  /* how the replay was made: clock, timing choices */
     const char *out_file;       /* -o FILE when it names a file (not standard output), else
                                    NULL: a format may write a companion file beside it */
+    const fst_filter *filter;   /* --top, --percent-limit, --routine (formats/filter.h), bound
+                                   to the profile before write; NULL: none */
 } fst_fctx;
 
 typedef struct fst_format {
@@ -57,6 +60,7 @@ typedef struct fst_format {
     void (*event)(void *ctx, const fst_event *e);
     int (*write)(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err);
     void (*done)(void *ctx);
+    unsigned filters;           /* FST_FILTER_*: the shared options (filter.h) that apply to it */
 } fst_format;
 
 /* formats/registry.c */

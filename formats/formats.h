@@ -7,6 +7,7 @@
 #define FST_FORMATS_H
 
 #include "analyze/profile.h"
+#include "formats/filter.h"
 
 #include <stdio.h>
 
@@ -43,6 +44,9 @@ int fst_put_xml(FILE *out, const char *s, size_t max);
 enum { FST_FORTSTAT_BY_ADDRESS, FST_FORTSTAT_BY_TIME, FST_FORTSTAT_BY_CALLS, FST_FORTSTAT_BY_NAME };
 typedef struct fst_fortstat_opts {
     int asa, digits, percent, sort;
+    const struct fst_filter *filter;    /* --top, --percent-limit, --routine (filter.h), or NULL:
+                                           the rows left out print as one "(N OTHERS)" row, so
+                                           that the rows still add up to TOTAL */
 } fst_fortstat_opts;
 int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts *o);
 
@@ -50,5 +54,11 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
 ** timed routine in load-module order, then the rows (outside), (excluded) and (total),
 ** whose entry is empty, so that the columns add up: sum(self) + outside + excluded = total. */
 int fst_write_csv(FILE *out, const fst_profile *p);
+/* The same, with only the rows `f` keeps (filter.h; NULL: all); the ones it leaves out are
+** one row FST_CSV_NOT_SHOWN (their calls and self figures added up, incl = self as for
+** (outside)) before (outside), so that the columns still add up. fst-diff refuses a file
+** with that row: it compares whole profiles. */
+#define FST_CSV_NOT_SHOWN "(not shown)"
+int fst_write_csv_filtered(FILE *out, const fst_profile *p, const fst_filter *f);
 
 #endif

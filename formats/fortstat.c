@@ -1,6 +1,7 @@
 /* formats/fortstat.c — FORTSTAT's STATOUT listing; see formats.h. */
 #include "formats/format.h"
 #include "formats/formats.h"
+#include "formats/uncertain.h"
 #include "common/quote.h"
 
 #include <errno.h>
@@ -68,25 +69,30 @@ static void percent(char *buf, size_t cap, fst_fx part, fst_fx total)
     snprintf(buf, cap, " %5llu.%llu", t / 10, t % 10);
 }
 
-/* The rows marked '?' (fst had to guess which task ran: analyze/tasks.h): their bounds, the
-** true figures lie within them (csv --meta's '# uncertain:'). */
-static int uncertain_bounds(FILE *out, const fst_fortstat_opts *o, const fst_profile *p, const size_t *ix, size_t n)
+/* formats/uncertain.h writes its footnote through this: a line of the listing. */
+typedef struct lctx {
+    FILE *out;
+    int asa;
+} lctx;
+static int unc_line(void *ctx, int first, const char *text)
 {
-    char buf[200], nm[sizeof p->r[0].name];
-    int rc = 0, said = 0;
-    for (size_t k = 0; k < n && !rc; k++) {
-        const fst_routine *r = &p->r[ix[k]];
-        if (!r->calls_unc && !r->self_unc)
-            continue;
-        if (!said++)
-            rc = line(out, o->asa, '0', "? the true figures lie within:");
-        snprintf(buf, sizeof buf, "?   %s: CALLED %llu +-%llu, self instructions %llu +-%llu",
-                 fst_printable(r->name, nm, sizeof nm), (unsigned long long)r->calls, (unsigned long long)r->calls_unc,
-                 (unsigned long long)r->self_insns, (unsigned long long)r->self_unc);
-        if (!rc)
-            rc = line(out, o->asa, ' ', buf);
-    }
-    return rc;
+    const lctx *l = ctx;
+    return line(l->out, l->asa, first ? '0' : ' ', text);
+}
+
+/* The rows --routine, --percent-limit and --top left out, as one row, so that the rows
+** still add up to TOTAL. */
+static int others(FILE *out, const fst_fortstat_opts *o, const fst_filter_left *left, int nw, int w, int digits,
+                  fst_fx total)
+{
+    char buf[200], sec[32], pct[24] = "", name[40];
+    fst_fmt_secn(left->self_cost, digits, sec);
+    if (o->percent)
+        percent(pct, sizeof pct, left->self_cost, total);
+    snprintf(name, sizeof name, "(%llu OTHER%s)", (unsigned long long)left->rows, left->rows == 1 ? "" : "S");
+    snprintf(buf, sizeof buf, " %-*s %10llu %*s%*s", nw, name, (unsigned long long)left->calls, w, sec,
+             o->percent ? 8 : 0, pct);
+    return line(out, o->asa, ' ', buf);
 }
 
 int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts *o)
@@ -98,12 +104,20 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
     size_t n;
     size_t *ix = rows(p, o->sort, &n);
     fst_fx total = 0;
+    uint64_t calls = 0;
+    for (size_t k = 0; k < n; k++) {   /* TOTAL is every timed routine's, shown or not */
+        total += p->r[ix[k]].self_cost;
+        calls += p->r[ix[k]].calls;
+    }
+    fst_filter_left left;
+    n = fst_filter_rows(o->filter, p, ix, n, total, &left);
     for (size_t k = 0; k < n; k++) {
         size_t len = strlen(fst_printable(p->r[ix[k]].name, nm, sizeof nm));
         if (len > (size_t)nw)
             nw = len > 40 ? 40 : (int)len;
-        total += p->r[ix[k]].self_cost;
     }
+    if (left.rows && nw < 14)
+        nw = 14;    /* "(N OTHERS)" */
     snprintf(buf, sizeof buf, "ROUTINE%*s  CALLED   TIME (SEC)", nw - 4, "");
     if (o->percent) /* over the column: the rows' length before it, then 8 columns */
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%*s%8s", nw + 13 + w - (int)strlen(buf), "", "%");
@@ -114,14 +128,10 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
     char inc[320];
     if (!rc && fst_fmt_incomplete(p, inc, sizeof inc)) /* said at the top, and again at the end */
         rc = line(out, o->asa, ' ', inc);
-    int unc = 0;
-    for (size_t k = 0; k < n; k++)
-        unc |= p->r[ix[k]].calls_unc || p->r[ix[k]].self_unc;
-    if (!rc && unc) /* fst had to guess which task ran (analyze/tasks.h): the rows it touched */
-        rc = line(out, o->asa, ' ', "UNCERTAIN: the rows marked ? (which task ran was guessed; their bounds below)");
+    if (!rc && fst_unc_any(p, ix, n)) /* fst had to guess which task ran (analyze/tasks.h): the rows it touched */
+        rc = line(out, o->asa, ' ', FST_UNC_HEADING);
     if (!rc)
         rc = line(out, o->asa, '0', "");
-    uint64_t calls = 0;
     for (size_t k = 0; k < n && !rc; k++) {
         const fst_routine *r = &p->r[ix[k]];
         fst_fmt_secn(r->self_cost, digits, sec);
@@ -129,10 +139,11 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
             percent(pct, sizeof pct, r->self_cost, total);
         snprintf(buf, sizeof buf, "%c%-*.*s %10llu %*s%*s%s", r->mainline ? '*' : ' ', nw, nw,
                  fst_printable(r->name, nm, sizeof nm), (unsigned long long)r->calls, w, sec, o->percent ? 8 : 0, pct,
-                 r->calls_unc || r->self_unc ? " ?" : "");
+                 fst_unc_mark(r));
         rc = line(out, o->asa, ' ', buf);
-        calls += r->calls;
     }
+    if (!rc && left.rows)
+        rc = others(out, o, &left, nw, w, digits, total);
     if (!rc)
         rc = line(out, o->asa, ' ', "");
     fst_fmt_secn(total, digits, sec);
@@ -142,8 +153,16 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
              pct);
     if (!rc)
         rc = line(out, o->asa, ' ', buf);
+    lctx lc = { out, o->asa };
     if (!rc)
-        rc = uncertain_bounds(out, o, p, ix, n);
+        rc = fst_unc_footnote(p, ix, n, unc_line, &lc);
+    if (!rc && left.rows) {
+        char said[600], msg[700];
+        fst_filter_said(o->filter, said, sizeof said);
+        snprintf(msg, sizeof msg, "(%llu OTHER%s): the timed routine%s %s left out", (unsigned long long)left.rows,
+                 left.rows == 1 ? "" : "S", left.rows == 1 ? "" : "s", said);
+        rc = line(out, o->asa, ' ', msg);
+    }
     free(ix);
     if (!rc && fst_fmt_incomplete(p, inc, sizeof inc)) /* never a silently partial report */
         rc = line(out, o->asa, '0', inc);
@@ -164,6 +183,7 @@ static int options(const fst_fctx *fc, fst_fortstat_opts *o, fst_err *err)
             return fst_errf(err, "--sort: '%s' is not time, calls, name or address", s);
     }
     o->asa = fst_fopt(fc, "asa") != NULL;
+    o->filter = fc->filter;
     o->percent = fst_fopt(fc, "percent") != NULL;
     if (fst_digits_opt(fst_fopt(fc, "digits"), &o->digits, err) < 0)
         return -1;
@@ -201,5 +221,5 @@ static const fst_option fortstat_options[] = {
 
 const fst_format fst_format_fortstat = {
     "fortstat", "FORTSTAT's listing (1971): ROUTINE CALLED TIME (SEC), the mainline marked '*'", 0,
-    fortstat_options, fortstat_init, NULL, write_fortstat, NULL,
+    fortstat_options, fortstat_init, NULL, write_fortstat, NULL, FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE,
 };

@@ -55,6 +55,8 @@
 **                                        among (the routines' bounds still hold)
 **   }, ... ],
 **   "routines": [ {                      every routine of the program model, load-module order
+**                                        (with --routine: those it names, and "arcs" only the
+**                                        arcs to or from them; "totals" stay the whole run's)
 **     "index": int,                      its position in this array (arcs refer to it)
 **     "name": string, "entry": int,      absolute entry address
 **     "entry_hex": string,               the same, hex, as csv prints it ("20020")
@@ -135,7 +137,7 @@ static int trace_part(FILE *out, const fst_fctx *fc, const fst_profile *p)
     return rc | kv_str(out, "  ", "mainline", p->mainline >= 0 ? p->r[p->mainline].name : NULL, ",\n");
 }
 
-static int routine(FILE *out, const fst_profile *p, size_t i)
+static int routine(FILE *out, const fst_profile *p, size_t i, int last)
 {
     const fst_routine *r = &p->r[i];
     int rc = fprintf(out, "    {\"index\": %zu, ", i) < 0;
@@ -152,10 +154,10 @@ static int routine(FILE *out, const fst_profile *p, size_t i)
                          ju(r->incl_insns), ju(r->self_cost),
                          ju(r->incl_cost), ju(fst_fx_to_ns(r->self_cost)),
                          ju(fst_fx_to_ns(r->incl_cost)), ju(r->calls_unc), ju(r->self_unc),
-                         i + 1 < p->nr ? "," : "") < 0);
+                         last ? "" : ",") < 0);
 }
 
-static int arc(FILE *out, const fst_profile *p, size_t i)
+static int arc(FILE *out, const fst_profile *p, size_t i, int last)
 {
     const fst_arc *a = &p->arcs[i];
     int rc;
@@ -168,7 +170,13 @@ static int arc(FILE *out, const fst_profile *p, size_t i)
     rc |= kv_str(out, ", ", "callee_name", p->r[a->callee].name, "");
     return rc | (fprintf(out, ", \"count\": %s, \"instructions\": %s, \"time_fx\": %s, \"time_ns\": %s}%s\n",
                          ju(a->count), ju(a->insns), ju(a->cost),
-                         ju(fst_fx_to_ns(a->cost)), i + 1 < p->narcs ? "," : "") < 0);
+                         ju(fst_fx_to_ns(a->cost)), last ? "" : ",") < 0);
+}
+
+static int arc_kept(const fst_filter *f, const fst_profile *p, size_t i)
+{
+    const fst_arc *a = &p->arcs[i];
+    return fst_filter_keeps(f, p->r[a->callee].name) || (a->caller != FST_NONE && fst_filter_keeps(f, p->r[a->caller].name));
 }
 
 static int task(FILE *out, const fst_profile *p, size_t i, int last)
@@ -242,11 +250,20 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
         if (!p->tasks[i].excluded)
             rc |= task(out, p, i, i == last);
     rc |= fprintf(out, "  ],\n  \"routines\": [\n") < 0;
+    const fst_filter *f = fc->filter;   /* --routine: those routines, and the arcs to or from them */
+    last = SIZE_MAX;
+    for (size_t i = 0; i < p->nr; i++)
+        last = fst_filter_keeps(f, p->r[i].name) ? i : last;
     for (size_t i = 0; i < p->nr && !rc; i++)
-        rc |= routine(out, p, i);
+        if (fst_filter_keeps(f, p->r[i].name))
+            rc |= routine(out, p, i, i == last);
     rc |= fprintf(out, "  ],\n  \"arcs\": [\n") < 0;
+    last = SIZE_MAX;
+    for (size_t i = 0; i < p->narcs; i++)
+        last = arc_kept(f, p, i) ? i : last;
     for (size_t i = 0; i < p->narcs && !rc; i++)
-        rc |= arc(out, p, i);
+        if (arc_kept(f, p, i))
+            rc |= arc(out, p, i, i == last);
     rc |= fprintf(out, "  ]\n}\n") < 0;
     if (rc)
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
@@ -255,5 +272,5 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
 
 const fst_format fst_format_json = {
     "json", "the whole profile as one JSON object (routines, arcs, totals, clock, trace header)", 0,
-    NULL, NULL, NULL, json_write, NULL,
+    NULL, NULL, NULL, json_write, NULL, FST_FILTER_ROUTINE | FST_FILTER_UNTIMED,
 };

@@ -8,7 +8,10 @@
 ** fprecision), else 22 blanks; then the name. One row per timed routine (untimed ones are
 ** transparent, as in every fst report); a row with no time and no calls only with --zero
 ** (prof -z). Sort orders as prof's -t (default), -c, -n, -a: --sort=time|calls|name|address,
-** ties by address. --addresses prefixes the entry in hex (prof -x).
+** ties by address. --addresses prefixes the entry in hex (prof -x). --top, --percent-limit
+** and --routine (formats/filter.h) leave rows out and a last line says what; a row whose
+** figures a guess of which task ran could change ends with " ?", its bounds in a footnote
+** (formats/uncertain.h).
 **
 ** The numbers are the call graph's, exactly (not a sampled histogram): Seconds is the
 ** routine's self time, %Time its share of the profiled time = the sum of all routines' self
@@ -18,6 +21,7 @@
 */
 #include "formats/format.h"
 #include "formats/formats.h"
+#include "formats/uncertain.h"
 #include "common/quote.h"
 
 #include <stdlib.h>
@@ -109,7 +113,13 @@ static int row(FILE *out, const prof_opts *o, const fst_routine *r, fst_fx total
     if (o->addr && fprintf(out, "%8llx ", (unsigned long long)r->entry) < 0)
         return -1;
     char nm[sizeof r->name];
-    return fprintf(out, "%s%s%s%s%s\n", pct, sec, cs, per, fst_printable(r->name, nm, sizeof nm)) < 0 ? -1 : 0;
+    return fprintf(out, "%s%s%s%s%s%s\n", pct, sec, cs, per, fst_printable(r->name, nm, sizeof nm), fst_unc_mark(r)) < 0
+               ? -1 : 0;
+}
+
+static int unc_line(void *ctx, int first, const char *text)
+{
+    return fprintf(ctx, "%s%s\n", first ? "\n" : "", text) < 0;
 }
 
 static int prof_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
@@ -130,8 +140,12 @@ static int prof_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     sort_prof = p;
     sort_key = o.key;
     qsort(ix, n, sizeof *ix, cmp);
+    fst_filter_left left;
+    n = fst_filter_rows(fc->filter, p, ix, n, total, &left);
     char inc[320];
     int rc = fst_fmt_incomplete(p, inc, sizeof inc) && fprintf(out, "%s\n", inc) < 0;
+    if (fst_unc_any(p, ix, n))  /* fst had to guess which task ran: the rows it touched (uncertain.h) */
+        rc |= fprintf(out, "%s\n", FST_UNC_HEADING) < 0;
     rc |= fprintf(out, "%s %%Time Seconds Cumsecs  #Calls   msec/call  Name\n", o.addr ? " Address " : "") < 0;
     for (size_t k = 0; k < n && !rc; k++) {
         const fst_routine *r = &p->r[ix[k]];
@@ -139,6 +153,17 @@ static int prof_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
             continue;
         cum += r->self_cost;
         rc = row(out, &o, r, total, cum);
+    }
+    if (!rc)
+        rc = fst_unc_footnote(p, ix, n, unc_line, out);
+    if (!rc && left.rows) { /* %Time stays the share of the whole: say what is not listed */
+        char said[600], sec[48], pct[48];
+        fst_filter_said(fc->filter, said, sizeof said);
+        fixed(sec, sizeof sec, 0, o.digits, left.self_cost, FST_FX_PER_SEC, 0);
+        fixed(pct, sizeof pct, 0, 1, (u128)left.self_cost * 100, total, 0);
+        rc = fprintf(out, "%llu routine%s not listed (%s): %s%% of the time, %s seconds, %llu calls\n",
+                     (unsigned long long)left.rows, left.rows == 1 ? "" : "s", said, pct, sec,
+                     (unsigned long long)left.calls) < 0;
     }
     free(ix);
     if (rc)
@@ -156,5 +181,5 @@ static const fst_option prof_options[] = {
 
 const fst_format fst_format_prof = {
     "prof", "System V prof(1) listing: %Time Seconds Cumsecs #Calls msec/call Name", 0,
-    prof_options, prof_init, NULL, prof_write, NULL,
+    prof_options, prof_init, NULL, prof_write, NULL, FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE,
 };

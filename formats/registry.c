@@ -9,7 +9,7 @@ extern const fst_format fst_format_maptime;
 extern const fst_format fst_format_prof, fst_format_monout, fst_format_gmon;
 extern const fst_format fst_format_annotate, fst_format_svg;
 extern const fst_format fst_format_callgrind, fst_format_folded, fst_format_json, fst_format_speedscope;
-extern const fst_format fst_format_tree;
+extern const fst_format fst_format_tree, fst_format_callers;
 
 const fst_format *const fst_formats[] = {
     &fst_format_fortstat,
@@ -18,7 +18,7 @@ const fst_format *const fst_formats[] = {
     &fst_format_prof, &fst_format_monout, &fst_format_gmon,
     &fst_format_annotate,
     &fst_format_callgrind, &fst_format_folded, &fst_format_svg, &fst_format_json, &fst_format_speedscope,
-    &fst_format_tree,
+    &fst_format_tree, &fst_format_callers,
     NULL
 };
 

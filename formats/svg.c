@@ -120,7 +120,8 @@ static int frame(FILE *out, const char *name, const lay *l, const fst_stacknode 
 static int svg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     size_t nn;
-    const fst_stacknode *n = fst_folded_nodes(ctx, &nn);
+    fst_stacknode *through = fst_folded_through(ctx, p, fc->filter, &nn);  /* --routine */
+    const fst_stacknode *n = through ? through : fst_folded_nodes(ctx, &nn);
     lay *l = fst_xmalloc((nn + 1) * sizeof *l);
     int by_time = 1;
     size_t deepest = layout(n, nn, p, l, 1);
@@ -151,6 +152,7 @@ static int svg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
             rc |= frame(out, p->r[n[k].routine].name, &l[k], &n[k], scale, height, by_time ? l[0].cost : 0);
     rc |= fputs("</svg>\n", out) < 0;
     free(l);
+    free(through);
     if (rc)
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
@@ -161,5 +163,5 @@ static void svg_done(void *ctx) { fst_format_folded.done(ctx); }
 
 const fst_format fst_format_svg = {
     "svg", "flame graph as a self-contained SVG: widths from exact time, tooltips with calls, instructions, seconds", 0,
-    NULL, svg_init, svg_event, svg_write, svg_done,
+    NULL, svg_init, svg_event, svg_write, svg_done, FST_FILTER_ROUTINE,
 };

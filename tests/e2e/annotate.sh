@@ -84,7 +84,7 @@ if [ -f bigloop.ann ]; then
     fst-report --format=annotate --timed=all --map=bigloop.nm --routine=tick bigloop.trace 2> /dev/null | cat > one.ann
     expect_eq "bigloop: --routine=tick lists TICK only" "TICK" "$(grep -E '^[A-Z]' one.ann | awk '{ print $1 }' | paste -sd' ')"
     if grep -q $'\033' one.ann; then fail "bigloop: no colour into a pipe"; else ok "bigloop: no colour into a pipe"; fi
-    expect_fail "annotate: --routine naming no routine" 2 "no routine 'NOPE'" \
+    expect_fail "annotate: --routine naming no routine" 2 "--routine=NOPE: no routine of the program has that name" \
         fst-report --format=annotate --routine=NOPE bigloop.trace
 fi
 

@@ -77,7 +77,7 @@ expect_eq "--routine=OUTER: OUTER the root, INNER below" "42 18 2 OUTER|24 24 2 
 "${t[@]}" --routine=RECUR > rr.txt 2> /dev/null
 expect_eq "--routine=RECUR: its recursion below it, 73 in all" "73 RECUR;RECUR;RECUR;RECUR;RECUR" \
     "$(awk 'NR == 4 { print $1 }' rr.txt) $(paths rr.txt | tail -1 | cut -d' ' -f1)"
-expect_fail "--routine=NOSUCH" 2 "--routine=NOSUCH: no timed routine of that name ran" "${t[@]}" --routine=NOSUCH
+expect_fail "--routine=NOSUCH" 2 "--routine=NOSUCH: no timed routine of the program has that name" "${t[@]}" --routine=NOSUCH
 for bad in 101 -1 x 5.55 '' 0x10; do
     expect_fail "--percent-limit='$bad' refused" 2 "--percent-limit: '$bad' is not a per cent" "${t[@]}" --percent-limit="$bad"
 done
