@@ -316,7 +316,7 @@ static int at_mark(const fst_tw *w, const fst_tw_mark *m)
            !memcmp(w->jm.a, m->mru, sizeof m->mru[0] * m->mru_n);
 }
 
-#define REPEAT_MAX 256   /* bytes of a copy */
+#define REPEAT_MAX 16384 /* bytes of a copy (a FORTRAN mainline's pattern of calls: some hundreds) */
 
 uint64_t fst_tw_repeat_ok(const fst_tw *w, const fst_tw_mark *m)
 {

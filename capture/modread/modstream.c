@@ -3,6 +3,7 @@
 #include "capture/module/fstmod_wire.h"
 #include "trace/psw.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -794,6 +795,16 @@ static int module_chunk(fst_ms *m, const uint8_t *p, size_t n, fst_err *err)
     memcpy(m->text, p + 1, k);
     m->text[k] = 0;
     m->hello = p[0] == FSTMOD_OP_HELLO ? 1 : -1;
+    const char *v = strchr(m->text, ' ');
+    if (m->hello > 0 && (!v || atoi(v + 1) != FSTMOD_WIRE)) {
+        /* a module of another fst (an older one left loaded in a running system): its
+        ** stream would be misread, so it is a refusal, said as such */
+        char text[sizeof m->text];
+        snprintf(text, sizeof text, "a module of another fst (stream version %d, this fst-capture reads %d): "
+                 "load the one installed with it (said: %.60s)", v ? atoi(v + 1) : 0, FSTMOD_WIRE, m->text);
+        memcpy(m->text, text, sizeof text);
+        m->hello = -1;
+    }
     return 0;
 }
 

@@ -80,10 +80,20 @@
 #define FSTMOD_NCPU 64
 
 /* A loop's branches are not written one by one: a branch that repeats the one p branches
-** back (p <= FSTMOD_REP_MAXP, the smallest such p) begins a copy, and the copy goes on while
-** each branch is the one p back; it is written as one REP record when it ends (another
-** branch, any other record, a flush) or reaches REP_MAXN. */
+** back (p <= FSTMOD_REP_MAXP, the nearest such branch) begins a copy, and the copy goes on
+** while each branch is the one p back; it is written as one REP record when it ends (another
+** branch, any other record, a flush) or reaches REP_MAXN. The nearest is found in a table
+** of where each branch was last (rix, by a hash of its addresses): a FORTRAN mainline's
+** pattern of calls, a hundred branches or more, is then a loop as a BCT's is, copied whole
+** (inside it a routine's own branches repeat sooner, from its last call: their copy ends at
+** its return, whose target says which call it was, and the pattern's copy begins there). */
 #define REP_MAXN 65536u /* copies in one REP record: what a stop can lose of a loop */
+#define REP_HASH 4096u  /* rix slots */
+
+static inline unsigned rix_of(uint64_t at, uint64_t to)
+{
+    return (unsigned)(((at * 0x9E3779B97F4A7C15ull) ^ (to * 0xC2B2AE3D27D4EB4Full)) >> 52) % REP_HASH;
+}
 
 typedef struct cpubuf {
     uint8_t b[FSTMOD_BUF];
@@ -92,6 +102,8 @@ typedef struct cpubuf {
     uint64_t bat[FSTMOD_REP_MAXP], bto[FSTMOD_REP_MAXP]; /* the last branches */
     unsigned nbr;       /* branches so far (mod 2^32), the last at (nbr - 1) % FSTMOD_REP_MAXP;
                            before the first ones: UINT64_MAX, no address */
+    unsigned rix[REP_HASH]; /* by rix_of a branch's addresses: 1 + the nbr it was last pushed
+                               at (0: none; a collision is told by bat and bto) */
     unsigned rep_p, rep_n;  /* the copy being made: p back, n so far */
     unsigned calls;     /* room_of calls (stale's check every STALE_EVERY) */
     uint64_t since;     /* when the buffer was last seen empty (ns, coarse clock) */
@@ -1123,6 +1135,7 @@ static void __attribute__((noinline)) sync_cpu(REGS *regs, unsigned g, uint64_t 
     c->nbr = 0;
     memset(c->bat, 0xFF, sizeof c->bat);
     memset(c->bto, 0xFF, sizeof c->bto);
+    memset(c->rix, 0, sizeof c->rix);
     c->ck_space = c->ck_page = c->ck_epoch = c->ck_cmp = 0;
     c->ck_copy = c->ck_main = NULL;
     c->late = NULL;
@@ -1334,9 +1347,10 @@ static void attach_stop(void)
 
 static inline void push(cpubuf *c, uint64_t at, uint64_t to)
 {
-    unsigned j = c->nbr++ % FSTMOD_REP_MAXP;
+    unsigned j = c->nbr % FSTMOD_REP_MAXP;
     c->bat[j] = at;
     c->bto[j] = to;
+    c->rix[rix_of(at, to)] = ++c->nbr;
     c->last = to;
 }
 
@@ -1350,7 +1364,8 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
     rep_out(c);
     c->rep_p = 0;
     code_check(c, regs, dat_on(regs), c->last, fall);
-    for (unsigned p = 1; p <= FSTMOD_REP_MAXP; p++) {
+    unsigned was = c->rix[rix_of(at, to)], p = c->nbr + 1 - was;
+    if (was && p >= 1 && p <= FSTMOD_REP_MAXP) {
         unsigned j = (c->nbr - p) % FSTMOD_REP_MAXP;
         if (c->bat[j] == at && c->bto[j] == to) {
             c->rep_p = p;
@@ -1844,8 +1859,8 @@ static void start(void)
         *cons = cons_text;
     char text[200];
     /* arch=: the ARCHMODE configured, for a reader that attaches to the running system */
-    snprintf(text, sizeof text, FST_HERC_NAME " 2 REGS=%zu SYSBLK=%zu interruptions=%s console=%s arch=%s",
-             sizeof(REGS), sizeof(SYSBLK), irq ? "seen" : "unseen", cons ? "seen" : "unseen",
+    snprintf(text, sizeof text, FST_HERC_NAME " %d REGS=%zu SYSBLK=%zu interruptions=%s console=%s arch=%s",
+             FSTMOD_WIRE, sizeof(REGS), sizeof(SYSBLK), irq ? "seen" : "unseen", cons ? "seen" : "unseen",
              sysblk.arch_mode == FST_A900 ? "z/Arch" : sysblk.arch_mode == FST_A390 ? "ESA/390" : "S/370");
     static const int arch[3] = { FST_A370, FST_A390, FST_A900 };
     for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++)

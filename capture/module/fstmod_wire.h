@@ -125,7 +125,7 @@
 #define FSTMOD_MAX_CHUNK (1u << 20)
 
 enum {
-    FSTMOD_OP_HELLO = 0x70,   /* text: "fst-hercules313 1 ..." */
+    FSTMOD_OP_HELLO = 0x70,   /* text: "fst-hercules313 3 ...": the name, FSTMOD_WIRE */
     FSTMOD_OP_REFUSE = 0x71,  /* text: why */
     FSTMOD_OP_BR = 0x01,
     FSTMOD_OP_PGM = 0x02,
@@ -146,8 +146,13 @@ enum {
 /* The longest console line CONS carries (a longer one is cut there). */
 #define FSTMOD_CONS_MAX 512u
 
-/* The longest loop, in branches, that REP copies. */
-#define FSTMOD_REP_MAXP 8
+/* The longest loop, in branches, that REP copies (a FORTRAN mainline's pattern of calls
+** included: issue 33). */
+#define FSTMOD_REP_MAXP 1024
+
+/* The stream's version: HELLO's text is "NAME VERSION ...", and a reader refuses a module
+** of another (3: REP's p up to 1024, where 2 had 8). */
+#define FSTMOD_WIRE 3
 
 enum { FSTMOD_CODE_SPACE = 0, FSTMOD_CODE_PAGE = 1 };
 

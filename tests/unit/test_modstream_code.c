@@ -36,7 +36,7 @@ static void put_sv(buf *o, int64_t d) { mw_put_sv(o->b, &o->n, d); }
 /* The chunk of ops `ops` for CPU cpu, after the module's hello. */
 static void stream(buf *s, const buf *ops)
 {
-    static const char hello[] = "\x70" "fst-hercules313 2 test";
+    static const char hello[] = "\x70" "fst-hercules313 3 test"; /* FSTMOD_WIRE */
     const uint8_t h[8] = { FSTMOD_CHUNK, FSTMOD_CPU_MODULE, 0, 0, sizeof hello - 1, 0, 0, 0 };
     memcpy(s->b, h, 8);
     memcpy(s->b + 8, hello, sizeof hello - 1);

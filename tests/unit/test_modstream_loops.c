@@ -1,7 +1,8 @@
 /*
 ** tests/unit/test_modstream_loops.c — the reader of fst's module stream (capture/modread/
 ** modstream.h) on streams written here by hand: a loop given as a branch and a REP record
-** rebuilds its instructions; a REP that copies branches never given, a SIGP record cut
+** rebuilds its instructions, a pattern of 20 branches copied by REP too; a module of another
+** stream version is refused; a REP that copies branches never given, a SIGP record cut
 ** short, and a CPU whose records never found its start are errors that say so (with the
 ** byte offset where there is one); a CPU's records that come before the SIGP restart that
 ** starts it are held and then rebuilt.
@@ -56,8 +57,7 @@ static void hello(buf *o)
 {
     chunk_begin(o, FSTMOD_CPU_MODULE);
     o->b[o->n++] = FSTMOD_OP_HELLO;
-    memcpy(o->b + o->n, "test", 4);
-    o->n += 4;
+    o->n += (size_t)sprintf((char *)o->b + o->n, "fst-hercules313 %d test", FSTMOD_WIRE);
     chunk_end(o);
 }
 
@@ -116,6 +116,62 @@ static void test_loop_by_rep(void **state)
     assert_int_equal(fst_em_getstats(r.e)->insns, 30); /* 10 iterations of AR, AR, BCT */
     assert_int_equal(fst_ms_events(r.m), 10);
     assert_int_equal(fst_ms_finish(r.m, &r.err), 0);
+    rig_close(&r);
+}
+
+/* A pattern of 20 different branches (a FORTRAN mainline's calls are such a pattern), then
+** REP 20 100: 5 more rounds of it, each instruction of the pattern's runs again. */
+static void test_long_pattern_by_rep(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r);
+    buf o = { .n = 0 };
+    hello(&o);
+    chunk_begin(&o, 0);
+    uint64_t last = 0, cur = 0x20000, insns = 0, round = 0;
+    for (unsigned k = 0; k < 20; k++) {
+        uint64_t at = 0x20014 + 2 * (k % 14), to = k < 14 ? 0x20010 : 0x20012;
+        o.b[o.n++] = FSTMOD_OP_BR;
+        put_sv(&o, (int64_t)(at - last));
+        put_sv(&o, (int64_t)(to - at));
+        last = to;
+        insns += k ? (at - cur) / 2 + 1 : 9; /* from 0x20000: AR AR BCT SIGP, then ARs */
+        cur = to;
+    }
+    for (unsigned k = 0; k < 20; k++) /* a round: from the last branch's target on */
+        round += (0x20014 + 2 * (k % 14) - (k ? (k - 1 < 14 ? 0x20010 : 0x20012) : 0x20012)) / 2 + 1;
+    o.b[o.n++] = FSTMOD_OP_REP;
+    put_v(&o, 20);
+    put_v(&o, 100);
+    chunk_end(&o);
+    assert_int_equal(fst_ms_hello(r.m, &(const char *){ NULL }), 0);
+    assert_int_equal(fst_ms_feed(r.m, o.b, o.n, &r.err), 0);
+    assert_int_equal(fst_em_getstats(r.e)->insns, insns + 5 * round);
+    assert_int_equal(fst_ms_events(r.m), 120);
+    assert_int_equal(fst_ms_finish(r.m, &r.err), 0);
+    rig_close(&r);
+}
+
+/* A module of another fst (an older one left loaded in a running system) says another
+** stream version in its hello: a refusal, naming both versions. */
+static void test_hello_of_another_version(void **state)
+{
+    (void)state;
+    rig r;
+    rig_open(&r);
+    buf o = { .n = 0 };
+    chunk_begin(&o, FSTMOD_CPU_MODULE);
+    o.b[o.n++] = FSTMOD_OP_HELLO;
+    o.n += (size_t)sprintf((char *)o.b + o.n, "fst-hercules313 %d REGS=1", FSTMOD_WIRE - 1);
+    chunk_end(&o);
+    assert_int_equal(fst_ms_feed(r.m, o.b, o.n, &r.err), 0);
+    const char *text = NULL;
+    assert_int_equal(fst_ms_hello(r.m, &text), -1);
+    assert_non_null(strstr(text, "another fst"));
+    char want[64];
+    snprintf(want, sizeof want, "stream version %d, this fst-capture reads %d", FSTMOD_WIRE - 1, FSTMOD_WIRE);
+    assert_non_null(strstr(text, want));
     rig_close(&r);
 }
 
@@ -219,6 +275,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loop_by_rep),
+        cmocka_unit_test(test_long_pattern_by_rep),
+        cmocka_unit_test(test_hello_of_another_version),
         cmocka_unit_test(test_rep_of_nothing),
         cmocka_unit_test(test_sigp_cut_short),
         cmocka_unit_test(test_cpu_held_until_started),
