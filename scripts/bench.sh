@@ -32,6 +32,10 @@
 #                      program (fixtures), instructions/s; bytes/instruction from a tf file
 #   fold / unfolded    host instructions (valgrind) of a folded replay over an unfolded one on
 #                      8 random loop programs (tests/loops) and bigloop  goal <= 1.01
+#   shape ...          issue 33's shapes, each against itself untraced: call-heavy FORTRAN
+#                      (tests/loops/fortgen.py), gcc -O2 branchy and recursive (tests/shapes),
+#                      tight (shares.s): module capture 3.13 and 4.9 (goal <= 1.25), bytes
+#                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -309,3 +313,53 @@ if command -v valgrind > /dev/null; then
         "fold / unfolded" "$(tail -1 <<< "$sorted")" "$(sed -n 4p <<< "$sorted")" "${rs[*]}" \
         "$(fold_ratio "$W/bl.trace")"
 fi
+
+# Program shapes (issue 33), each against itself untraced in this run: the call-heavy
+# FORTRAN shape (tests/loops/fortgen.py seed 3, 300 000 rounds: 253 M instructions, a call
+# every ~50, a pattern of 14 calls), gcc -O2's branchy shape on pseudo-random data
+# (tests/shapes/branchy.c, 100 000 rounds: ~200 M instructions, nothing repeats) and deep
+# recursion (tests/shapes/recurse.c -O2: fib(25) 40 times). Per shape: module capture under
+# 3.13 and under SDL 4.9 / untraced under each (alternating, best of 3; goal <= 1.25);
+# trace bytes per instruction (goal <= 0.01); replay into FORTSTAT / untraced 3.13 (goal
+# <= 0.25), with its instructions a second. None of these was tuned on: fortgen.py was
+# written for this row, its seeds and the C programs' rounds are not the tests'.
+shape_row() {   # NAME INS ARCH
+    local name=$1 ins=$2 arch=$3 cnf=$W/shape.cnf
+    sed "s#^ARCHMODE .*#ARCHMODE $arch#" "$W/h.cnf" > "$cnf"
+    printf 'hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl %s\n' "$ins" > "$W/shape.rc"
+    printf 'hao tgt HHC00809I\nhao cmd quit\nipl %s\n' "$ins" > "$W/shape4.rc"
+    sh_unt() { (cd "$W" && HERCULES_RC="$W/shape.rc" hercules -d -f "$cnf" < /dev/null > /dev/null 2>&1); }
+    sh_cap() { "$BIN/fst-capture" -q --via=module --arch="$arch" -o "$W/shape.trace" "$ins"; }
+    local tu="" tc="" tu4="" tc4="" r4="-"
+    for _ in 1 2 3; do
+        tu=$(printf '%s\n' $tu "$(best 1 sh_unt)" | sort -n | head -1)
+        tc=$(printf '%s\n' $tc "$(best 1 sh_cap)" | sort -n | head -1)
+    done
+    local n b
+    n=$("$BIN/fst-dump" --summary "$W/shape.trace" | sed -n 's/^count.insn=//p')
+    b=$(stat -c %s "$W/shape.trace")
+    local tr
+    tr=$(best 3 "$BIN/fst-report" -o "$W/shape.txt" "$W/shape.trace")
+    if [ -n "${H4:-}" ] && [ -x "$H4" ] && [ -f "$PWD/build/release/lib/fst-hercules4.so" ]; then
+        sh_unt4() { (cd "$W" && "$H4" -f "$cnf" -r "$W/shape4.rc" < <(sleep 300) > /dev/null 2>&1); }
+        sh_cap4() { "$BIN/fst-capture" -q --via=module --hercules="$H4" --arch="$arch" -o "$W/shape4.trace" "$ins"; }
+        for _ in 1 2; do
+            tu4=$(printf '%s\n' $tu4 "$(best 1 sh_unt4)" | sort -n | head -1)
+            tc4=$(printf '%s\n' $tc4 "$(best 1 sh_cap4)" | sort -n | head -1)
+        done
+        r4=$(ratio "$tc4" "$tu4")
+        rm -f "$W/shape4.trace"
+    fi
+    printf '%-18s capture %5s (4.9: %5s; goal <= 1.25)  %s B/instruction (goal <= 0.01)  replay %5s (goal <= 0.25), %s M instructions/s; %s M instructions, untraced %s s\n' \
+        "shape $name" "$(ratio "$tc" "$tu")" "$r4" "$(bpi "$b" "$n")" "$(ratio "$tr" "$tu")" \
+        "$(awk -v n="$n" -v t="$tr" 'BEGIN { printf "%.0f", n / t / 1e6 }')" \
+        "$(awk -v n="$n" 'BEGIN { printf "%.0f", n / 1e6 }')" "$tu"
+    rm -f "$W/shape.trace"
+}
+FST_GEN=fortgen.py FST_EXPECT=0 tests/loops/build.sh 3 "$W" 300000 > /dev/null
+shape_row "fortran" "$W/loop3.ins" S/370
+FST_CDEFS="-DROUNDS=100000" sh tests/cprogs/build.sh tests/shapes/branchy.c m31-z900-O2 "$W/branchy" > /dev/null
+shape_row "branchy -O2" "$W/branchy.ins" ESA/390
+FST_CDEFS="-DROUNDS=40 -DDEPTH=25" sh tests/cprogs/build.sh tests/shapes/recurse.c m31-z900-O2 "$W/recurse" > /dev/null
+shape_row "recursion -O2" "$W/recurse.ins" ESA/390
+shape_row "tight (shares)" "$W/sh.ins" S/370

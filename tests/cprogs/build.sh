@@ -6,7 +6,8 @@
 #            -march=MARCH (z900, z196, ...); O0 (-O0 -fno-inline) or O2
 # Freestanding: no libc, our own start-up (crt0.S), the linker script cprog.ld; gcc's
 # helper library (libgcc.a of the multilib: -m31 takes Debian's lib32gcc-12-dev-s390x-cross)
-# is linked after the program, for what gcc may call in it.
+# is linked after the program, for what gcc may call in it. FST_CDEFS: more compiler options
+# (tests/shapes' -DROUNDS=N).
 set -eu
 src=$1 variant=$2 out=$3
 here=$(dirname "$0")
@@ -23,7 +24,7 @@ mkdir -p "$(dirname "$out")"
 # shellcheck disable=SC2086  # flags are words
 $CC $flags -c -o "$out.crt0.o" "$here/crt0.S"
 # shellcheck disable=SC2086
-$CC $flags -c -o "$out.o" "$src"
+$CC $flags ${FST_CDEFS:-} -c -o "$out.o" "$src"
 $LD -m $emul -e 0x20000 --build-id=none --no-warn-rwx-segments -T "$here/cprog.ld" -o "$out.elf" \
     "$out.crt0.o" "$out.o" "$($CC -$1 -print-libgcc-file-name)"
 $OBJCOPY -O binary -j .lowcore "$out.elf" "$out.lc"

@@ -1,6 +1,7 @@
-# tests/e2e/shapes.sh — the call-heavy FORTRAN shape (issue 33): a mainline calling four
-# routines in a pattern of 9-16 calls, a call every 40-odd instructions, FORTRAN G linkage
-# with the save areas beside the code (tests/loops/fortgen.py). Per seed and size:
+# tests/e2e/shapes.sh — the shapes of issue 33's programs: the call-heavy FORTRAN one (a
+# mainline calling four routines in a pattern of 9-16 calls, a call every 40-odd
+# instructions, FORTRAN G linkage with the save areas beside the code: tests/loops/
+# fortgen.py), and gcc's branchy and deeply recursive ones (tests/shapes/*.c). Per seed and size:
 #   - the figures of its csv are those its construction gives (fortgen.py --expect);
 #   - --via=module under Hercules 3.13 and 4.9 gives the text trace's reports byte for byte;
 #   - folding changes nothing (FST_REPLAY_FOLD=eager against FST_REPLAY_NOFOLD=1);
@@ -40,6 +41,39 @@ for s in 3 17 40; do
             "${S390_NM:-s390x-linux-gnu-nm}" -P "$d/$b.elf" > "$d/$b.nm"
             module_same "$b" "$d/$b.ins" S/370 "$PWD/$d" "../$b.nm"
         fi
+    done
+done
+
+# gcc's shapes (tests/shapes/*.c, ESA/390, -O0 and -O2): branches on pseudo-random data
+# (branchy: isort and hash once a round, classify 16 times) and deep recursion (recurse:
+# fib(10) twice, 2 x (2 fib(11) - 1) = 354 calls of fib at -O0; at -O2 gcc turns one of
+# fib's two calls into a loop, so only the other checks hold there)
+for v in O0 O2; do
+    d=c$v
+    mkdir -p "$d/t"
+    for p in branchy recurse; do
+        case $p in branchy) defs="-DROUNDS=3" want="classify 48 hash 3 isort 3" ;;
+                   recurse) defs="-DROUNDS=2 -DDEPTH=10" want="fib 354" ;; esac
+        if ! FST_CDEFS="$defs" sh "$FST_ROOT/tests/cprogs/build.sh" "$FST_ROOT/tests/shapes/$p.c" "m31-z900-$v" "$d/$p"                 > build.err 2>&1 || ! "${S390_NM:-s390x-linux-gnu-nm}" -P "$d/$p.elf" > "$d/$p.nm" ||
+           ! fst-capture -q --via=trace --arch=ESA/390 -o "$d/t/$p.trace" "$d/$p.ins" 2> cap.err; then
+            fail "$p -$v: built and captured" "$(head -3 build.err cap.err)"
+            continue
+        fi
+        fst-report --timed=all --map="$d/$p.nm" --format=csv -o "$d/t/$p.csv" "$d/t/$p.trace" 2> /dev/null
+        got=$(awk -F, 'NR > 1 && $1 ~ /^(classify|hash|isort|fib)$/ { print $1 " " $3 }' "$d/t/$p.csv" | sort | tr '
+' ' ')
+        if [ "$v" = O2 ] && [ $p = recurse ]; then
+            [ -n "$got" ] && ok "$p -$v: fib named" || fail "$p -$v: fib named" "$(head -5 "$d/t/$p.csv")"
+        else
+            expect_eq "$p -$v: calls as built" "$want " "$got"
+        fi
+        for f in csv fortstat; do
+            FST_REPLAY_NOFOLD=1 fst-report --timed=all --map="$d/$p.nm" --format=$f -o nofold.out "$d/t/$p.trace" 2> nofold.err
+            FST_REPLAY_FOLD=eager fst-report --timed=all --map="$d/$p.nm" --format=$f -o fold.out "$d/t/$p.trace" 2> fold.err
+            if cmp -s nofold.out fold.out && cmp -s nofold.err fold.err; then ok "$p -$v: $f folded as unfolded"
+            else fail "$p -$v: $f folded as unfolded" "$(diff nofold.out fold.out | head -6)"; fi
+        done
+        module_same "$p" "$d/$p.ins" ESA/390 "$PWD/$d" "../$p.nm"
     done
 done
 
