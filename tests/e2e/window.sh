@@ -167,6 +167,9 @@ expect_fail "a window of only outside instructions" 2 "--window=0:3: no routine 
     fst-report --window=0:3 fortg.trace
 expect_fail "a located window needs the trace's file" 2 "--window=call:SUBA:1 reads the trace twice" \
     fst-report --window=call:SUBA:1 - < fortg.trace
+fst-report --format=csv --meta --window=10:100 -o wm.csv fortg.trace 2> /dev/null
+expect_fail "fst-diff refuses a csv of a part of the run" 2 "wm.csv:2: a report of a part of the run only" \
+    fst-diff wm.csv fortg.trace
 
 # ---- maptime: --window=NAME keeps its meaning, FROM:TO is the general one ----
 # mips:1 --exact: SUBB's time is its 120 instructions (3 calls of 40), 1 us each; one call's 40
