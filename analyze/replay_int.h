@@ -267,7 +267,9 @@ typedef struct rp {
     ** instruction is replayed; a SEQ run is cut at the edge */
     int win;            /* a window is cut */
     int win_open;       /* its first instruction was reached */
-    int win_cpus;       /* it stopped: another CPU had an instruction pending at an edge */
+    int win_cpus;       /* it stopped: another CPU had a branch pending at an edge, */
+    uint16_t win_cpu;   /* that CPU and the branch's address */
+    uint64_t win_addr;
     uint64_t win_at, win_edge;  /* win_edge: from, then to (UINT64_MAX: the trace's end) */
     size_t win_nsinks;  /* all the sinks, x->nsinks while they are muted */
 } rp;

@@ -13,8 +13,10 @@
 ** predecessor its EXEC (priced by the edge's instruction, as insn() would); folding is off.
 ** A CALL made by the instruction before the window (its BALR) comes after that EXEC, so it
 ** is in the window: a window that starts at a routine's entry counts that call.
-** Several CPUs: another CPU's last instruction is priced only by its successor, after the
-** edge: the window cannot be cut exactly, and the replay stops with an error.
+** Several CPUs: another CPU's last instruction before the edge is priced only by its
+** successor, which comes after the edge. When it cannot branch its price does not depend on
+** that: its EXEC comes at the edge (as at a gap, analyze/replay.c other()); when it is a
+** branch the window cannot be cut there exactly, and the replay stops with an error.
 */
 #include "analyze/replay_int.h"
 #include "analyze/window.h"
@@ -128,11 +130,18 @@ int fst_rp_win_edge(rp *x, const fst_rec *rec)
         int can = (c->prev.flags & FST_I_CANBRANCH) != 0;
         exec_prev(x, c, rec->cpu, !can ? 0 : c->intr ? FST_TAKEN_UNKNOWN : taken_to(&c->prev, rec->addr));
     }
-    for (size_t i = 0; i < x->ncpu; i++)
-        if (x->cpus[i].have_prev) {
+    for (size_t i = 0; i < x->ncpu; i++) {  /* another CPU's last instruction, taken before the edge */
+        rp_cpu *o = &x->cpus[i];
+        if (!o->have_prev)
+            continue;
+        if (o->prev.flags & FST_I_CANBRANCH) {  /* its price waits for its successor */
             x->win_cpus = 1;
+            x->win_cpu = (uint16_t)i;
+            x->win_addr = o->prev.addr;
             return 1;
         }
+        exec_prev(x, o, (uint16_t)i, 0);    /* no branch: priced exactly now */
+    }
     if (!x->win_open) {
         open_window(x, rec->cpu);
         return 0;
@@ -147,9 +156,11 @@ int fst_rp_win_end(rp *x, fst_err *err)
         return 0;
     const fst_window *w = x->o->window;
     if (x->win_cpus)
-        return fst_errf(err, "--window=%s: at instruction %llu another CPU's instruction was not priced yet (its "
-                        "successor comes after the edge): a trace of several CPUs running at once cannot be cut "
-                        "there exactly", w->spec, (unsigned long long)x->win_at);
+        return fst_errf(err, "--window=%s: at instruction %llu, CPU %u's last instruction (at %llX) is a branch whose "
+                        "successor, which says whether it was taken and so what it cost, comes after the edge: the "
+                        "window cannot be cut there exactly (a trace of several CPUs: try an edge a few instructions "
+                        "away)", w->spec, (unsigned long long)x->win_at, (unsigned)x->win_cpu,
+                        (unsigned long long)x->win_addr);
     if (x->win_open && x->win_edge == x->win_at) {
         x->p->complete = 1; /* stopped at the window's end: all of it was there */
         x->p->incomplete[0] = 0;

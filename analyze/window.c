@@ -155,6 +155,8 @@ struct fst_window_locator {
     size_t depth;
     int in, out;
     uint64_t first, back;
+    int cpus;               /* 0 no EXEC yet, 1 all on CPU `cpu`, 2 several CPUs */
+    uint16_t cpu;
 };
 
 static void lookup(fst_window_locator *l, const fst_profile *p)
@@ -173,6 +175,10 @@ static void on_event(void *ctx, const fst_event *e)
 {
     fst_window_locator *l = ctx;
     if (e->kind == FST_EV_EXEC) {
+        if (l->cpus < 2 && (!l->cpus || e->cpu != l->cpu)) { /* counted as priced: on one CPU, as taken */
+            l->cpus++;
+            l->cpu = e->cpu;
+        }
         if (l->w->routine[0]) {
             l->n += e->n;
             return;
@@ -244,6 +250,9 @@ int fst_window_resolve(fst_window *w, const fst_window_locator *l, fst_err *err)
 {
     if (w->resolved)
         return 0;
+    if (l->cpus > 1) /* EXECs come as priced, a CPU's one instruction late: not the trace's numbers */
+        return bad(w, err, "a trace of several CPUs: give the window in instruction numbers (times and calls "
+                           "are located on one CPU's traces only)");
     if (w->routine[0]) {
         if (resolve_call(w, l, err) < 0)
             return -1;

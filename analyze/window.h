@@ -34,6 +34,11 @@
 ** number past the calls made, an edge past the trace's end (fst_window_check after the
 ** replay, for instruction numbers; at resolving for the others).
 **
+** Several CPUs (analyze/replay_win.c): instruction numbers only, cut where no other CPU has a
+** branch waiting for its successor to be priced; times and calls are located on a trace of
+** one CPU (the first replay counts instructions as they are priced, which on several CPUs is
+** not the trace's order).
+**
 ** Ownership: fst_window is a plain value; a locator is freed with fst_window_locator_free.
 ** Errors: -1 with err set, naming --window and the value.
 */

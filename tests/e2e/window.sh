@@ -143,6 +143,34 @@ for s in 3 19 $(( (RANDOM % 900) + 100 )); do
     fi
 done
 
+# ---- two CPUs at once (twocpu.s under --numcpu=2): instruction numbers cut exactly ----
+fxtotal() { python3 -c 'import json, sys; print(json.load(sys.stdin)["totals"]["time_fx"])'; }
+if fst-capture -q --numcpu=2 -o two.trace "$FST_PROGS/twocpu.ins" 2> /dev/null; then
+    n=$(fst-dump --summary two.trace | sed -n 's/^count.insn=//p')
+    fst-report --format=csv -q --timed=all -o whole.csv two.trace
+    for a in 1000 $(( RANDOM % (n - 200) + 100 )); do
+        if ! fst-report --format=csv -q --timed=all --window=:$a -o x.csv two.trace 2> err ||
+           ! fst-report --format=csv -q --timed=all --window=$a: -o y.csv two.trace 2>> err; then
+            # the one refusal allowed: another CPU's branch waits for its successor at the edge
+            expect_eq "two CPUs: a cut at $a refused only for a branch of the other CPU" 1 \
+                "$(grep -c "is a branch whose successor" err)"
+            continue
+        fi
+        expect_eq "two CPUs: [0, $a) and [$a, $n) hold $a and $((n - a)) instructions" "$a $((n - a))" \
+            "$(total x.csv) $(total y.csv)"
+        expect_eq "two CPUs: [0, $a) and [$a, end) add up to the whole run, routine by routine" \
+            "$(awk -F, 'NR > 1 { print $1, $3, $4 }' whole.csv | sort)" "$(addup x.csv y.csv)"
+        expect_eq "two CPUs: [0, $a) and [$a, end) add up to the whole run's time, exactly (fx)" \
+            "$(fst-report --format=json -q --timed=all two.trace | fxtotal)" \
+            "$(( $(fst-report --format=json -q --timed=all --window=:$a two.trace | fxtotal) +
+                 $(fst-report --format=json -q --timed=all --window=$a: two.trace | fxtotal) ))"
+    done
+    expect_fail "two CPUs: a call window is refused (located on one CPU's traces only)" 2 \
+        "--window=call:TICKA:3: a trace of several CPUs" fst-report --window=call:TICKA:3 two.trace
+else
+    ok "two CPUs: not captured here (tests/e2e/multicpu.sh says why)"
+fi
+
 # ---- bad values: errors naming the option ----
 expect_fail "FROM after TO" 2 "--window=100:50: FROM is after TO" fst-report --window=100:50 fortg.trace
 expect_fail "an empty window" 2 "--window=7:7: an empty window" fst-report --window=7:7 fortg.trace
