@@ -143,6 +143,31 @@ for s in 3 19 $(( (RANDOM % 900) + 100 )); do
     fi
 done
 
+# ---- tasks (tasks.s: a supervisor dispatching three tasks, CPU-timer preemptions) ----
+# its problem-state figures as built (EXPECTED, summed over the tasks); ASUB, an assembler
+# routine the image does not name (no map), is part of MAINA, its caller
+fst-capture -q -o tasks.trace "$FST_PROGS/tasks.ins" || fail "tasks: capture"
+want_tasks="$(fact tasks calls "$PEXP" | while read -r r c; do
+                  [ "$r" = ASUB ] && continue
+                  s=$(fact tasks self "$PEXP" | awk -v r="$r" '$1 == r { print $2 }')
+                  [ "$r" = MAINA ] && s=$((s + $(fact tasks self "$PEXP" | awk '$1 == "ASUB" { print $2 }')))
+                  echo "$r $c $s"
+              done | sort)"
+n=$(fst-dump --summary tasks.trace | sed -n 's/^count.insn=//p')
+for a in $(( RANDOM % (n - 2000) + 1000 )) $(( RANDOM % (n - 2000) + 1000 )); do
+    fst-report --format=csv -q --timed=all --cpu=problem --window=:$a -o x.csv tasks.trace 2> /dev/null
+    fst-report --format=csv -q --timed=all --cpu=problem --window=$a: -o y.csv tasks.trace 2> /dev/null
+    expect_eq "tasks --cpu=problem: [0, $a) and [$a, end) add up to the problem-state figures as built" \
+        "$want_tasks" "$(addup x.csv y.csv | grep -v '^(')"
+    for o in --supervisor=row --exclude=ROUTX; do
+        fst-report --format=csv -q --timed=all $o -o whole.csv tasks.trace
+        fst-report --format=csv -q --timed=all $o --window=:$a -o x.csv tasks.trace 2> /dev/null
+        fst-report --format=csv -q --timed=all $o --window=$a: -o y.csv tasks.trace 2> /dev/null
+        expect_eq "tasks $o: [0, $a) and [$a, end) add up to the whole run" \
+            "$(awk -F, 'NR > 1 { print $1, $3, $4 }' whole.csv | sort)" "$(addup x.csv y.csv)"
+    done
+done
+
 # ---- two CPUs at once (twocpu.s under --numcpu=2): instruction numbers cut exactly ----
 fxtotal() { python3 -c 'import json, sys; print(json.load(sys.stdin)["totals"]["time_fx"])'; }
 if fst-capture -q --numcpu=2 -o two.trace "$FST_PROGS/twocpu.ins" 2> /dev/null; then
