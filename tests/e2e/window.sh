@@ -69,6 +69,9 @@ expect_eq "tree --unit=instructions: SUBB 40 inclusive under MAIN, SUBA 26 under
     "$(fst-report --format=tree --unit=instructions $W fortg.trace 2> /dev/null |
        awk '$4 ~ /%$/ { print $1, $NF }' | sed 's/\*//' | paste -sd'|')"
 fst-report --format=callgrind $W -o w.cg fortg.trace 2> /dev/null
+expect_eq "callgrind: the window in a desc line" "desc: WINDOW call:SUBB:3" "$(grep "^desc: WINDOW" w.cg | cut -d: -f1-4)"
+expect_eq "svg: the window in the title" "1" \
+    "$(fst-report --format=svg $W fortg.trace 2> /dev/null | grep -c 'Flame graph: .*window call:SUBB:3)')"
 expect_eq "callgrind: the window's instructions (summary) and its calls (MAIN's of SUBB, SUBB's two of SUBA)" "40|3" \
     "$(awk '/^summary:/ { print $2 }' w.cg)|$(awk '/^calls=/ { sub(/calls=/, ""); n += $1 } END { print n }' w.cg)"
 expect_eq "callers --routine=SUBA: SUBB calls it twice in the window, MAIN not at all" "SUBB 2" \
