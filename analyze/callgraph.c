@@ -63,6 +63,23 @@ void fst_callgraph_free(fst_callgraph *cg)
     free(cg);
 }
 
+void fst_callgraph_restart(fst_callgraph *cg)
+{
+    for (size_t i = 0; i < cg->nt; i++) {
+        tstack *s = &cg->t[i];
+        s->n = 0;
+        if (s->open)
+            memset(s->open, 0, (cg->p->nr + 1) * sizeof *s->open);
+        if (s->arcopen)
+            memset(s->arcopen, 0, s->narcopen * sizeof *s->arcopen);
+    }
+    fst_map_free(&cg->arcidx);
+    memset(&cg->arcidx, 0, sizeof cg->arcidx);
+    cg->p->narcs = 0;
+    cg->last_key = 0;
+    cg->last_arc = 0;
+}
+
 static inline tstack *stack_of(fst_callgraph *cg, uint32_t task)
 {
     if (task >= cg->nt) {

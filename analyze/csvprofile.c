@@ -233,6 +233,9 @@ static int prof_comment(void *ctx, const char *text, size_t line, fst_err *err)
         snprintf(where, sizeof where, "%s:%zu", pr->path, line);
         return fst_progid_parse(&pr->s->id, text + sizeof FST_PROGID_TAG - 1, where, err);
     }
+    if (!pr->have_header && !strncmp(text, "# window: ", 10)) /* csv --meta of fst-report --window */
+        return fst_errf(err, "%s:%zu: a report of a part of the run only (fst-report --window, %.80s): fst-diff "
+                        "compares whole runs", pr->path, line, text + 10);
     if (!pr->have_header && !strncmp(text, inc, sizeof inc - 1)) { /* csv --meta of a trace cut short */
         pr->s->complete = 0;
         snprintf(pr->s->incomplete, sizeof pr->s->incomplete, "%s", text + sizeof inc - 1);

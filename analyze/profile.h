@@ -190,6 +190,10 @@ typedef struct fst_profile {
     int sampled;
     uint64_t samples, wait_samples; /* all samples; of them, wait PSWs (not time) */
     unsigned sample_hz;
+    /* --window (analyze/window.h): the profile is of instructions [win_from, win_to) only */
+    int window;
+    uint64_t win_from, win_to;  /* win_to: the instruction after the last one counted */
+    char win_spec[160];         /* the window as the user wrote it: reports say "window SPEC" */
 } fst_profile;
 
 enum { FST_SUP_TASK = 0, FST_SUP_ROW = 1 };
@@ -237,6 +241,7 @@ typedef struct fst_replay_opts {
                                   (model/mapspaces.h); in any other, the map names nothing
                                   (another program at the same virtual addresses is other code) */
     size_t nnamed;
+    const struct fst_window *window;  /* --window, resolved (analyze/window.h), or NULL */
 } fst_replay_opts;
 
 /* A map placed from the trace's evidence (model/mapspaces.h: its load point and the spaces
@@ -302,6 +307,9 @@ typedef struct fst_callgraph fst_callgraph;
 fst_callgraph *fst_callgraph_new(fst_profile *p);
 void fst_callgraph_event(void *cg, const fst_event *e);
 void fst_callgraph_free(fst_callgraph *cg);
+/* --window's start (analyze/replay_win.c): no frame open, no arc; the profile's figures are
+** zeroed by the replay, which then calls again for the frames open there. */
+void fst_callgraph_restart(fst_callgraph *cg);
 /* A CALL, and a RETURN or UNWIND (unwind != 0), with the task's clock after it. */
 void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost);

@@ -350,7 +350,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     memset(p, 0, sizeof *p);
     p->mainline = -1;
     p->supervisor = o->supervisor;
-    rp x = { .p = p, .o = o, .batch_cpu = FST_NONE };
+    rp x = { .p = p, .o = o, .batch_cpu = FST_NONE, .win_edge = UINT64_MAX };
     fst_callgraph *cg = NULL;
     int rc = -1;
     if (fst_routines_build(p, tr, pm, o, err))
@@ -373,10 +373,12 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     for (size_t i = 0; i < nsinks; i++)
         x.sinks[i + 1] = sinks[i];
     x.nsinks = nsinks + 1;
+    fst_rp_win_init(&x);
     fst_rp_sort_sinks(&x);
     x.code = fst_code_new(o->clock, fst_rp_count_ops, &x);
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rp_fold_init(&x);
+    fst_rp_win_nofold(&x);
     fst_rp_cover_init(&x);
     fst_rec rec;
     int k;
@@ -391,11 +393,18 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
             if (f == 2)
                 b = fst_code_block(x.code, tr, rec.addr, rec.state);
             if (b) {
-                if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
+                if (x.win_at == x.win_edge) {   /* --window: this instruction is an edge */
+                    if (fst_rp_win_edge(&x, &rec))
+                        break;
                     insn(&x, &rec, &b->d[0], b->cost[0]);
+                } else if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
+                    insn(&x, &rec, &b->d[0], b->cost[0]);
+                if (x.win_edge - x.win_at < rec.value)
+                    rec.value = x.win_edge - x.win_at;  /* the run is cut at the next edge */
                 uint32_t took;
                 uint64_t next;
                 seq_rest(&x, tr, &rec, b, 1, &took, &next);
+                x.win_at += took;
                 continue;
             }
             if ((k = fst_tr_next(tr, &rec, err)) <= 0) /* no bytes there: the reader says so */
@@ -405,8 +414,13 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
             fst_rp_fold_break(&x, tr);
         if (rec.kind == FST_REC_INSN) {
             const fst_code_ent *ce = fst_code_insn(x.code, rec.addr, rec.bytes, rec.state);
-            if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost))
+            if (x.win_at == x.win_edge) {
+                if (fst_rp_win_edge(&x, &rec))
+                    break;
                 insn(&x, &rec, &ce->d, ce->cost);
+            } else if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost))
+                insn(&x, &rec, &ce->d, ce->cost);
+            x.win_at++;
         } else
             other(&x, &rec);
     }
@@ -422,6 +436,8 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     p->complete = fst_tr_complete(tr, &why);
     if (!p->complete)
         snprintf(p->incomplete, sizeof p->incomplete, "%s", why);
+    if (fst_rp_win_end(&x, err) < 0)
+        goto out;
     snprintf(p->clock, sizeof p->clock, "%s", fst_clock_name(o->clock));
     p->unmodeled = fst_rp_unmodeled(p, o->clock);
     rc = fst_profile_check(p, err);

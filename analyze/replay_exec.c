@@ -157,6 +157,7 @@ void fst_rp_sort_sinks(rp *x)
 {
     for (size_t k = 0; k <= FST_EV_MARK + 1; k++) {
         x->want[k] = fst_xcalloc(x->nsinks + 1, sizeof *x->want[k]);
+        x->nwant[k] = 0;    /* sorted again when a --window opens (replay_win.c) */
         unsigned bit = k <= FST_EV_MARK ? FST_WANT(k) : FST_WANT(FST_EV_EXEC) | FST_WANT_EXEC_OUTSIDE;
         for (size_t i = 0; i < x->nsinks; i++)
             if (!x->sinks[i].kinds || (x->sinks[i].kinds & bit))

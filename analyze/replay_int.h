@@ -14,6 +14,9 @@
 **                   the sinks
 **   replay_fold.c   loops folded: a period of SEQ runs that leaves the replay as it found
 **                   it, but for its counters, is replayed once and then added up
+**   replay_win.c    --window (window.h): the sinks muted and the figures dropped before
+**                   its first instruction, the frames open there announced, the replay
+**                   stopped at its end
 **
 ** The pending EXECs (the contract between the three): a CPU's EXECs are added to its
 ** task's clock and to the call graph's profile only by fst_rp_flush, all of them with the
@@ -259,6 +262,16 @@ typedef struct rp {
     uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
                            calls not counted */
     rp_fold fold;       /* replay_fold.c */
+    /* --window (replay_win.c): the record loop counts the instructions it takes (win_at:
+    ** the next one's number) and, at win_edge, calls fst_rp_win_edge before that
+    ** instruction is replayed; a SEQ run is cut at the edge */
+    int win;            /* a window is cut */
+    int win_open;       /* its first instruction was reached */
+    int win_cpus;       /* it stopped: another CPU had a branch pending at an edge, */
+    uint16_t win_cpu;   /* that CPU and the branch's address */
+    uint64_t win_addr;
+    uint64_t win_at, win_edge;  /* win_edge: from, then to (UINT64_MAX: the trace's end) */
+    size_t win_nsinks;  /* all the sinks, x->nsinks while they are muted */
 } rp;
 
 /* replay_exec.c */
@@ -349,6 +362,18 @@ static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
     }
     return 1;
 }
+
+/* replay_win.c */
+void fst_rp_win_init(rp *x);            /* before fst_rp_sort_sinks: mutes the sinks */
+void fst_rp_win_nofold(rp *x);          /* after fst_rp_fold_init: an edge falls between runs */
+/* The instruction at rec, number x->win_at, is the edge's: its predecessor on the CPU gets
+** its EXEC; at the window's start the figures so far are dropped, the sinks hear from here
+** on (first, of the frames open: CALLs that count no call); at its end the frames open are
+** closed. Returns 1 when the replay stops there (the end, or win_cpus), 0 when it goes on
+** with rec (insn(), not insn_fast: the predecessor's EXEC is done). */
+int fst_rp_win_edge(rp *x, const fst_rec *rec);
+/* After the record loop: -1 when the window was not all in the trace (err set). */
+int fst_rp_win_end(rp *x, fst_err *err);
 
 /* replay_task.c */
 void fst_rp_task_room(rp *x, size_t tid);        /* call state and profile for task tid */

@@ -8,6 +8,7 @@
 #include "analyze/pricing.h"
 #include "analyze/profile.h"
 #include "analyze/sampled.h"
+#include "analyze/window.h"
 #include "capture/read/sniff.h"
 #include "model/mapspaces.h"
 #include "model/progmodel.h"
@@ -25,7 +26,7 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
-       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_UNNAMED, O_MISFIT, O_TOP, O_LIMIT, O_ROUTINE, O_QUIET = 'q',
+       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_UNNAMED, O_MISFIT, O_TOP, O_LIMIT, O_ROUTINE, O_WINDOW, O_QUIET = 'q',
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
@@ -55,6 +56,10 @@ static const fst_option generic[] = {
       "calling contexts; callers: the N heaviest callers)", O_TOP },
     { 0, "percent-limit", "P", "leave out what is under P per cent of the whole (0 to 100, one decimal at most)",
       O_LIMIT },
+    { 0, "window", "FROM:TO", "report only a part of the run: instructions FROM to TO (numbers from 0, TO not "
+      "included), tod:HEX or s:SEC (SECs) of the chosen clock since the trace's start, either edge empty; or "
+      "call:NAME:N, routine NAME's Nth call, from its entry to its return. Calls open at FROM run in it but count "
+      "no call; calls open at TO end there. With --format=maptime a value with no colon is maptime's own", O_WINDOW },
     { 'q', "quiet", NULL, "no notes on stderr (what was inferred, priced by rule, excluded): warnings and errors only",
       O_QUIET },
 };
@@ -71,6 +76,10 @@ typedef struct report {
     size_t nfopts;
     fst_filter filter;      /* --top, --percent-limit, --routine (formats/filter.h) */
     const char *filter_opt[3]; /* which of them were given, for a format they do not apply to */
+    const char **wins;      /* the --window values, in order (maptime's own or fst-report's) */
+    size_t nwins;
+    fst_window window;      /* fst-report's --window (analyze/window.h), when have_window */
+    int have_window;
     fst_option *table;      /* the option table: fopts' names point into it */
     char **helps;
 } report;
@@ -91,6 +100,8 @@ static fst_option *option_table(char ***helps)
             while (k < n && (t[k].name[0] != o->name[0] || strcmp(t[k].name, o->name)))
                 k++;
             if (k < n) { /* two formats share this option name: the help says what it is to each */
+                if (!(*helps)[k])   /* a generic option's (--window): its own text first */
+                    (*helps)[k] = fst_xstrdup(t[k].help);
                 const char *same = strstr((*helps)[k], o->help);
                 if (same && same - (*helps)[k] >= 2) { /* the same text: "callgrind, folded: TEXT" */
                     size_t at = (size_t)(same - (*helps)[k]) - 2, ol = strlen((*helps)[k]), nl = strlen((*f)->name);
@@ -199,6 +210,28 @@ static void reject_foreign(const fst_optparser *p, const report *r)
     }
 }
 
+/* --window: MAPTIME's own (a routine's name: no colon) with --format=maptime, else
+** fst-report's (analyze/window.h), once. */
+static void windows(const fst_optparser *p, report *r)
+{
+    int maptime = !strcmp(r->format, "maptime");
+    for (size_t i = 0; i < r->nwins; i++) {
+        if (maptime && !strchr(r->wins[i], ':')) {
+            r->fopts[r->nfopts++] = (fst_fopt_val){ "window", r->wins[i] };
+            continue;
+        }
+        fst_err e;
+        if (r->have_window)
+            fst_opt_fail(p, "--window=%s: one window at a time (--window=%s was given)", r->wins[i], r->window.spec);
+        if (!strchr(r->wins[i], ':'))
+            fst_opt_fail(p, "--window=%s: not a window: FROM:TO or call:NAME:N (a routine's name alone is "
+                         "--format=maptime's --window=NAME)", r->wins[i]);
+        if (fst_window_parse(&r->window, r->wins[i], &e) < 0)
+            fst_opt_fail(p, "%s", e.msg);
+        r->have_window = 1;
+    }
+}
+
 static void parse(report *r, int argc, char **argv, const char **path)
 {
     fst_option *table = r->table = option_table(&r->helps);
@@ -211,6 +244,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
     r->maps = fst_xcalloc((size_t)argc + 1, sizeof *r->maps);
     r->excl = fst_xcalloc((size_t)argc + 1, sizeof *r->excl);
     r->fopts = fst_xcalloc((size_t)argc + 1, sizeof *r->fopts);
+    r->wins = fst_xcalloc((size_t)argc + 1, sizeof *r->wins);
     for (int id; (id = fst_opt_next(&p)) != -1;) {
         switch (id) {
         case O_FORMAT:
@@ -274,6 +308,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
             r->filter_opt[id - O_TOP] = id == O_TOP ? "top" : id == O_LIMIT ? "percent-limit" : "routine";
             break;
         }
+        case O_WINDOW: r->wins[r->nwins++] = p.arg; break;
         case O_QUIET: fst_set_quiet(1); break;
         default: /* a format's own option */
             r->fopts[r->nfopts++] = (fst_fopt_val){ table[id - O_FORMATOPT].name, p.arg ? p.arg : "" };
@@ -282,6 +317,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
     }
     if (argc - p.optind != 1)
         fst_opt_fail(&p, argc == p.optind ? "which trace?" : "one trace at a time");
+    windows(&p, r);
     reject_foreign(&p, r);
     if (fst_format_find(r->format)->binary && !r->out && isatty(STDOUT_FILENO)) /* a pipe or a file takes it */
         fst_opt_fail(&p, "--format=%s writes binary data, not for a terminal: say where with -o FILE (or > FILE)",
@@ -339,6 +375,10 @@ static void check_named(const report *r, const fst_profile *p, fst_tr *tr, const
     unsigned long long n = (unsigned long long)p->total_insns;
     if (!r->nmaps && nseg && !named)
         return; /* the image names no routine at all */
+    if (p->window)
+        fst_die("--window=%s: no routine ran in that window (its %llu instructions, %llu to %llu, are all outside "
+                "the routines the program model names); --unnamed-ok reports it anyway", p->win_spec, n,
+                (unsigned long long)p->win_from, (unsigned long long)(p->win_from + n - 1));
     if (r->nmaps)
         fst_die("%s: no routine of %s%s ran in this trace (its %llu instructions are all outside them): the map is "
                 "not of the program that ran, or not where it ran: its load point (fst-map --trace=%s %s shows where "
@@ -420,6 +460,33 @@ static void check_output(const report *r, const char *trace)
         fst_die_err(&err);
 }
 
+/* A window of times or of a call (analyze/window.h): a first replay finds its instruction
+** numbers; the trace is opened again for the report's. Returns that reader; *first is the
+** one read, kept open (the program model was placed with it). */
+static fst_tr *locate(report *r, fst_tr *tr, fst_pm *pm, const char *path, fst_tr **first)
+{
+    fst_err err;
+    if (!strcmp(path, "-"))
+        fst_die("--window=%s reads the trace twice (once to find where the window is): give the trace's file, "
+                "not standard input", r->window.spec);
+    fst_sink sink;
+    fst_window_locator *l = fst_window_locator_new(&r->window, &sink);
+    fst_replay_opts o = r->ro;
+    o.warn = NULL;  /* said by the report's replay */
+    fst_profile prof;
+    if (fst_replay(tr, pm, &o, &prof, &sink, 1, &err) < 0)
+        fst_die_err(&err);
+    fst_profile_free(&prof);
+    if (fst_window_resolve(&r->window, l, &err) < 0)
+        fst_die_err(&err);
+    fst_window_locator_free(l);
+    *first = tr;
+    fst_tr *again = fst_tr_open(path, &err);
+    if (!again)
+        fst_die_err(&err);
+    return again;
+}
+
 int main(int argc, char **argv)
 {
     report r = { 0 };
@@ -450,6 +517,16 @@ int main(int argc, char **argv)
     void *ctx = NULL;
     if (fmt->init && !(ctx = fmt->init(&fc, NULL, &err)))
         fst_die_err(&err);
+    fst_tr *tr1 = NULL;   /* a window located by a first replay: the trace read before */
+    if (r.have_window) {
+        if (fst_trace_sampled(tr))
+            fst_die("%s is a sampled trace: --window needs the instructions of a trace (a sample has no number)",
+                    path);
+        if (fst_window_needs_locator(&r.window))
+            tr = locate(&r, tr, pm, path, &tr1);
+        r.ro.window = &r.window;
+        fc.tr = tr;
+    }
     fst_diag *diag = fst_diag_new(pm);
     fst_sink sinks[2] = { { fst_diag_event, diag, FST_WANT_EXEC_OUTSIDE | FST_WANT_EXEC_BATCH }, { fmt->event, ctx, FST_WANT_ALL } };
     int sampled = fst_trace_sampled(tr);
@@ -505,11 +582,14 @@ int main(int argc, char **argv)
         fmt->done(ctx);
     fst_profile_free(&prof);
     fst_tr_close(tr);
+    if (tr1)
+        fst_tr_close(tr1);
     fst_pm_free(pm);
     fst_clock_free(clk);
     free(r.maps);
     free(r.excl);
     free(r.fopts);
+    free(r.wins);
     for (size_t i = 0; r.table[i].name; i++)
         free(r.helps[i]);
     free(r.helps);

@@ -106,6 +106,9 @@ static int block(FILE *out, const fst_profile *p, size_t i, const copts *o, cons
     int rc = fprintf(out, "CALLERS OF %s: %llu call%s, %s %s inclusive (clock: %s)\n\n",
                      fst_printable(r->name, nm, sizeof nm), (unsigned long long)r->calls, r->calls == 1 ? "" : "s",
                      whole, o->insns ? "instructions" : "s", p->clock) < 0;
+    char win[320];
+    if (fst_fmt_window(p, win, sizeof win)) /* a part of the run (--window) */
+        rc |= fprintf(out, "%s\n\n", win) < 0;
     rc |= fprintf(out, "%-*s  %10s  %14s  %6s\n", (int)w, "CALLER", "CALLS", o->insns ? "TIME (INSNS)" : "TIME (S)",
                   "SHARE") < 0;
     uint64_t left = 0, left_calls = 0, left_w = 0, shown = 0;

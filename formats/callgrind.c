@@ -39,6 +39,7 @@
 ** Ownership: the context is freed by done. Errors: --unit's value (init); writing.
 */
 #include "formats/format.h"
+#include "formats/formats.h"
 #include "formats/annotate.h"
 #include "formats/jsonw.h"
 #include "common/outfile.h"
@@ -419,13 +420,18 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     int mrc = fclose(m);
     const char *u = g->unit == FST_TU_TOD ? "tod" : "ns";
     int rc = w.rc || mrc;
+    char win[320] = "desc: ";   /* a part of the run (--window): KCachegrind shows desc lines */
+    if (!fst_fmt_window(p, win + 6, sizeof win - 7))
+        win[0] = 0;
+    else
+        strcat(win, "\n");
     if (!rc)
         rc = fprintf(out,
                      "# callgrind format\nversion: 1\ncreator: fst-report (fst, System/370 trace replay)\n"
-                     "cmd: %s\ndesc: Trace: %s\ndesc: Clock: %s\npositions: instr%s\n"
+                     "cmd: %s\ndesc: Trace: %s\ndesc: Clock: %s\n%spositions: instr%s\n"
                      "event: Ir : Instructions\nevent: %s : CPU time (%s)\nevents: Ir %s\n"
                      "summary: %llu %llu\ntotals: %llu %llu\n",
-                     prog, trace, clk, g->an ? " line" : "", u,
+                     prog, trace, clk, win, g->an ? " line" : "", u,
                      g->unit == FST_TU_TOD ? "TOD clock units, 1/4096 us" : "nanoseconds", u,
                      (unsigned long long)sum[0], (unsigned long long)sum[1], (unsigned long long)sum[0],
                      (unsigned long long)sum[1]) < 0;

@@ -179,6 +179,9 @@ static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
     if (fst_fopt(fc, "meta") && fc->ro) {
         if (meta_line(out, fc, err) < 0)
             return -1;
+        if (p->window) /* a part of the run (--window): fst-diff compares it with nothing else */
+            fprintf(out, "# window: spec=%s from=%llu to=%llu\n", p->win_spec, (unsigned long long)p->win_from,
+                    (unsigned long long)(p->win_from + p->total_insns));
         pricing_lines(out, fc, p);
         uncertain_lines(out, p);
         if (fc->tr) { /* fst-diff reads it: two programs are not compared (trace/progid.h) */
@@ -201,7 +204,7 @@ static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
 static const fst_option csv_options[] = {
     { 0, "meta", NULL, "a first line '# fst-report clock=... timed=...' for fst-diff, then '# pricing:' lines "
                        "(instructions priced without a cost row, not decoded), '# uncertain:' and '# incomplete:' "
-                       "(a trace cut short)", 0 },
+                       "(a trace cut short); '# window:' with --window", 0 },
     { 0, "by-task", NULL, "one row per task and routine, with columns task,space,mainline (and a (task) total row)", 0 },
     { 0 }
 };

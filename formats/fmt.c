@@ -23,6 +23,15 @@ const char *fst_fmt_incomplete(const fst_profile *p, char *buf, size_t cap)
     return buf;
 }
 
+const char *fst_fmt_window(const fst_profile *p, char *buf, size_t cap)
+{
+    if (!p->window)
+        return NULL;
+    snprintf(buf, cap, "WINDOW %.160s: instructions %llu to %llu of the trace", p->win_spec,
+             (unsigned long long)p->win_from, (unsigned long long)(p->win_from + p->total_insns - 1));
+    return buf;
+}
+
 void fst_fmt_secn(fst_fx x, int digits, char *buf)
 {
     uint64_t unit = FST_FX_PER_SEC, scale = 1;

@@ -126,6 +126,8 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
                  digits);
     int rc = line(out, o->asa, '1', buf);
     char inc[320];
+    if (!rc && fst_fmt_window(p, inc, sizeof inc)) /* a part of the run (--window): said at the top */
+        rc = line(out, o->asa, ' ', inc);
     if (!rc && fst_fmt_incomplete(p, inc, sizeof inc)) /* said at the top, and again at the end */
         rc = line(out, o->asa, ' ', inc);
     if (!rc && fst_unc_any(p, ix, n)) /* fst had to guess which task ran (analyze/tasks.h): the rows it touched */

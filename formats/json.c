@@ -19,6 +19,8 @@
 **     "complete": bool,                  the capture ended normally and the trace is whole
 **     "incomplete": string | null        why not
 **   },
+**   "window": string,                    only with --window: the window as given (analyze/window.h),
+**   "window_instructions": { "from", "to" }   and the trace's instructions it covers, [from, to)
 **   "clock": string,                     the clock that priced the instructions (mips:R, model...)
 **   "units": { "fx_per_ns": 512000, "fx_per_tod": 125000 },
 **   "time_policy": { "cpu": "all" | "problem", "supervisor": "task" | "row" }
@@ -131,6 +133,11 @@ static int trace_part(FILE *out, const fst_fctx *fc, const fst_profile *p)
     }
     rc |= fprintf(out, "},\n    \"complete\": %s,\n", p->complete ? "true" : "false") < 0;
     rc |= kv_str(out, "    ", "incomplete", p->complete ? NULL : p->incomplete, "\n  },\n");
+    if (p->window) { /* a part of the run (--window): instructions [from, to) of the trace */
+        rc |= kv_str(out, "  ", "window", p->win_spec, "");
+        rc |= fprintf(out, ",\n  \"window_instructions\": {\"from\": %s, \"to\": %s},\n", ju(p->win_from),
+                      ju(p->win_from + p->total_insns)) < 0;
+    }
     rc |= kv_str(out, "  ", "clock", p->clock, ",\n  \"units\": {\"fx_per_ns\": 512000, \"fx_per_tod\": 125000},\n");
     rc |= fprintf(out, "  \"time_policy\": {\"cpu\": \"%s\", \"supervisor\": \"%s\"},\n",
                   fc->ro && fc->ro->cpu_problem ? "problem" : "all", p->supervisor == FST_SUP_ROW ? "row" : "task") < 0;

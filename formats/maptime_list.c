@@ -293,6 +293,9 @@ int mt_write(FILE *out, const mt_listing *l0, const fst_profile *p, const char *
         if (mt_svg_write(out, program, h, nh, p->complete ? NULL : p->incomplete))
             rc = fst_errno(err, "cannot write the SVG");
     } else if (!rc) {
+        char win[320];
+        if (fst_fmt_window(p, win, sizeof win)) /* a part of the run (--window) */
+            fprintf(out, "%s\n\n", win);
         for (size_t i = 0; i < nh; i++)
             print_one(out, &h[i]);
         if (!p->complete)

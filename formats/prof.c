@@ -143,7 +143,8 @@ static int prof_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     fst_filter_left left;
     n = fst_filter_rows(fc->filter, p, ix, n, total, &left);
     char inc[320];
-    int rc = fst_fmt_incomplete(p, inc, sizeof inc) && fprintf(out, "%s\n", inc) < 0;
+    int rc = fst_fmt_window(p, inc, sizeof inc) && fprintf(out, "%s\n", inc) < 0;  /* a part of the run */
+    rc |= fst_fmt_incomplete(p, inc, sizeof inc) && fprintf(out, "%s\n", inc) < 0;
     if (fst_unc_any(p, ix, n))  /* fst had to guess which task ran: the rows it touched (uncertain.h) */
         rc |= fprintf(out, "%s\n", FST_UNC_HEADING) < 0;
     rc |= fprintf(out, "%s %%Time Seconds Cumsecs  #Calls   msec/call  Name\n", o.addr ? " Address " : "") < 0;

@@ -145,6 +145,11 @@ static int svg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
     rc |= fst_put_xml(out, base ? base + 1 : prog ? prog : fc->trace_path ? fc->trace_path : "trace", 80);
     rc |= fprintf(out, " \xE2\x80\x94 %llu instructions, %s s (", (unsigned long long)l[0].insns, sec) < 0;
     rc |= fst_put_xml(out, p->clock, 80);
+    rc |= fputs(p->window ? "; " : "", out) < 0;
+    if (p->window) { /* a part of the run (--window) */
+        rc |= fputs("window ", out) < 0;
+        rc |= fst_put_xml(out, p->win_spec, 80);
+    }
     rc |= fputs(")</text>\n", out) < 0;
     rc |= frame(out, "all", &l[0], NULL, scale, height, by_time ? l[0].cost : 0);
     for (size_t k = 1; k < nn && !rc; k++)

@@ -388,6 +388,9 @@ static int tree_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     int rc = fprintf(out, "%s%s%s: %s %s %s (clock: %s)\n\n", o.invert ? "CALLERS OF " : "CALL TREE",
                      o.routine && !o.invert ? " of " : "", pats, whole, o.insns ? "instructions" : "s",
                      o.invert ? "inclusive, every caller's share of it" : "in the timed routines", p->clock) < 0;
+    char win[320];
+    if (!rc && fst_fmt_window(p, win, sizeof win)) /* a part of the run (--window) */
+        rc = fprintf(out, "%s\n\n", win) < 0;
     if (!rc && fst_unc_any(p, NULL, 0)) /* a guess of which task ran touched these routines (uncertain.h) */
         rc = fprintf(out, "%s\n\n", FST_UNC_HEADING) < 0;
     if (!rc)
