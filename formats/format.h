@@ -23,6 +23,7 @@
 #include "analyze/events.h"
 #include "analyze/profile.h"
 #include "model/progmodel.h"
+#include "model/stmttab.h"
 #include "trace/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
@@ -44,6 +45,11 @@ typedef struct fst_fctx {
     const fst_replay_opts *ro;  /* how the replay was made: clock, timing choices */
     const char *out_file;       /* -o FILE when it names a file (not standard output), else
                                    NULL: a format may write a companion file beside it */
+    const fst_stmt_tab *lines;  /* --lines=FILE: the statement table (model/stmttab.h), or NULL;
+                                   placed only when the rows below are there */
+    const struct fst_stmtrow *lrows; /* counts per statement (formats/stmtprof.h), set after
+                                   the replay (NULL in init), nlrows of them */
+    size_t nlrows;
 } fst_fctx;
 
 typedef struct fst_format {
