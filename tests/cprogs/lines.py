@@ -3,6 +3,7 @@
 than fst (tests/e2e/lines.sh, issue 34):
 
     lines.py HERCULES_LOG DECODEDLINE FST_CSV
+    lines.py --annotate DECODEDLINE FST_LISTING
 
 HERCULES_LOG  Hercules' own text trace of the run (fst-capture --via=trace --keep-log): one
               "PSW=... INST=..." line per instruction executed, its address the PSW's last word;
@@ -14,7 +15,13 @@ FST_CSV       fst-report --format=csv --by=line.
 Prints one line per source line (basename:line) whose instruction count differs: the sum over
 the addresses binutils gives the line of Hercules' executions there, against the sum of fst's
 self_instr rows for it; addresses no row owns are "(no statement)". Exit 1 when any differs,
-else prints 'lines N instructions M' and exits 0."""
+else prints 'lines N instructions M' and exits 0.
+
+--annotate: FST_LISTING is fst-report --format=annotate --source. Every executed instruction
+listed under a statement's heading ("---- FILE:LINE ...") must be at an address binutils
+gives that line (under "---- (no statement" at one it gives none), and the executions listed
+under a statement's headings in one routine must add up to the instructions its heading
+says. Prints the first differences; exit 1 when any."""
 import collections, csv, os, re, sys
 
 
@@ -58,7 +65,45 @@ def owner(spans, addr):
     return "(no statement)"
 
 
+def annotate(dl, listing):
+    spans = table(dl)
+    head = re.compile(r"^  ---- (\(no statement|[^:]+:\d+)")
+    figs = re.compile(r", (\d+) instructions, ")
+    insn = re.compile(r"^(?:>>|> |  )([0-9A-F]{8,16}) .*?\s(\d+)\s+\d+\.\d{9}\s")
+    routine, key, said, summed, bad, n = None, None, {}, collections.Counter(), [], 0
+    with open(listing) as f:
+        for line in f:
+            if line[:1] not in (" ", ">", "") and "entry" in line:
+                routine = line.split()[0]
+                continue
+            m = head.match(line)
+            if m:
+                key = "(no statement)" if m.group(1).startswith("(") else m.group(1)
+                g = figs.search(line)
+                if g:
+                    said[(routine, key)] = int(g.group(1))
+                continue
+            m = insn.match(line)
+            if not m or key is None:
+                continue
+            n += 1
+            own = owner(spans, int(m.group(1), 16))
+            if own != key:
+                bad.append("%s %s: listed under %s, binutils gives it to %s" % (routine, m.group(1), key, own))
+            summed[(routine, key)] += int(m.group(2))
+    for k in said:
+        if said[k] != summed[k]:
+            bad.append("%s %s: heading says %d instructions, the listing under it %d" % (k[0], k[1], said[k], summed[k]))
+    for b in bad[:10]:
+        print(b)
+    if not bad:
+        print("instructions %d statements %d" % (n, len(said)))
+    return 1 if bad or not n else 0
+
+
 def main():
+    if sys.argv[1] == "--annotate":
+        return annotate(sys.argv[2], sys.argv[3])
     log, dl, got = sys.argv[1:4]
     want = collections.Counter()
     spans = table(dl)

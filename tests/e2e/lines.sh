@@ -6,6 +6,7 @@
 #   --format=csv --by=line equals the sum, over the addresses binutils' decoding of the line
 #   table gives the line (objdump --dwarf=decodedline), of the executions Hercules' log
 #   shows there (tests/cprogs/lines.py): neither the counting nor the attribution is fst's.
+#   annotate --source lists under each statement exactly those addresses' instructions.
 #   lines.c's construction gives the executions of its loop lines (its header comment).
 #   Bad input is refused with exit 2, naming the file.
 . "$(dirname "$0")/../lib.sh"
@@ -55,6 +56,16 @@ for b in $builds; do
         expect_eq "$b ($mode): the rows add up to the total and to each routine's self instructions" \
             "$(awk -F, '$1 == "(total)" { print $4 }' "$T/$b.rcsv") $want" "$sum $got"
         [ "$total" = "$sum" ] || fail "$b ($mode): (total) row $total, rows $sum"
+        # annotate --source: each statement's heading over exactly the instructions the
+        # table gives it, its figures the sum of theirs
+        if ! fst-report --timed=all --map="$T/$b.nm" --clock=mips:1 "${opt[@]}" --lines="$elf" --format=annotate \
+                --source -o "$T/$b.an" "$T/$b.trace" 2> "$T/err"; then
+            fail "$b ($mode): fst-report --format=annotate --source" "$(head -5 "$T/err")"
+        elif python3 "$LINES" --annotate "$T/$b.dl" "$T/$b.an" > "$T/cmp"; then
+            ok "$b ($mode): annotate --source lists under each statement the instructions binutils gives it ($(cat "$T/cmp"))"
+        else
+            fail "$b ($mode): annotate --source lists under each statement the instructions binutils gives it" "$(cat "$T/cmp")"
+        fi
     done
     case $b in lines-*)
         # the construction: the loop body and the inlined function's line run N*ROUNDS times,
@@ -76,4 +87,6 @@ expect_fail "--lines of an ELF without -g is refused" 2 'bigloop.elf: no DWARF' 
 expect_fail "--lines of another program is refused: its code is not in the trace" 2 \
     'recur-m31-z900-O0.elf: its object code is nowhere in the trace' "${r[@]}" --lines="$CP/recur-m31-z900-O0.elf"
 expect_fail "--lines of a missing file is refused" 2 'nosuch.elf: cannot open' "${r[@]}" --lines="$T/nosuch.elf"
+expect_fail "--source without --lines is refused" 2 'needs the program.s statement table' \
+    fst-report --format=annotate --source "$T/$b.trace"
 expect_fail "--by=LINE is refused" 2 "--by: 'line' or 'routine'" "${r[@]}" --lines="$CP/$b.elf" --by=lin
