@@ -141,8 +141,8 @@ static fst_stmt_kind detect(const char *buf, size_t len)
     if (len >= 4 && !memcmp(buf, "\177ELF", 4))
         return FST_STMT_DWARF;
     size_t n = len < 65536 ? len : 65536;
-    if (fst_memstr(buf, n, "GAS LISTING"))
-        return FST_STMT_GAS;
+    if (fst_memstr(buf, n, "GAS LISTING") || (n > 6 && !memcmp(buf, "   1 ", 5) && memchr(buf, '\t', n < 80 ? n : 80)))
+        return FST_STMT_GAS;   /* as -aln prints no page headers: its first line is line 1 */
     if (fst_memstr(buf, n, "FORTRAN IV G") || fst_memstr(buf, n, "FORTRAN IV H") ||
         fst_memstr(buf, n, "LEVEL 21"))
         return FST_STMT_FORTG;
@@ -174,6 +174,7 @@ int fst_stmt_load(fst_stmt_tab *t, const char *path, fst_err *err)
     size_t keep = t->nu;
     switch (detect(buf, len)) {
     case FST_STMT_DWARF: rc = fst_stmt_read_dwarf(t, path, err); break;
+    case FST_STMT_GAS: rc = fst_stmt_read_gas(t, path, buf, len, err); break;
     default:
         rc = fst_errf(err, "%s: not a statement table fst reads: an ELF with DWARF (gcc -g), a GNU as listing "
                            "(as -al), an IBM assembler listing, or a FORTRAN IV G/H listing with LIST", path);

@@ -126,4 +126,5 @@ def main():
     return bad
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
