@@ -6,6 +6,7 @@
 #   --format=csv --by=line equals the sum, over the addresses binutils' decoding of the line
 #   table gives the line (objdump --dwarf=decodedline), of the executions Hercules' log
 #   shows there (tests/cprogs/lines.py): neither the counting nor the attribution is fst's.
+#   callgrind's fl=/line positions: callgrind_annotate shows the same counts on lines.c.
 #   annotate --source lists under each statement exactly those addresses' instructions.
 #   lines.c's construction gives the executions of its loop lines (its header comment).
 #   Bad input is refused with exit 2, naming the file.
@@ -67,6 +68,19 @@ for b in $builds; do
             fail "$b ($mode): annotate --source lists under each statement the instructions binutils gives it" "$(cat "$T/cmp")"
         fi
     done
+    case $b in lines-*O2)
+        # callgrind with source lines: callgrind_annotate (valgrind's) puts on each line of
+        # lines.c the instructions csv --by=line gives it
+        if fst-report --timed=all --map="$T/$b.nm" --clock=mips:1 --lines="$elf" --format=callgrind -o "$T/$b.cg" \
+                "$T/$b.trace" 2> "$T/err" && callgrind_annotate "$T/$b.cg" tests/cprogs/lines.c > "$T/$b.cga" 2> "$T/err"; then
+            expect_eq "$b: callgrind_annotate reads fl=/line positions: each source line's Ir is csv --by=line's" \
+                "$(awk -F, '$1 ~ /lines\.c$/ { s[$2] += $5 } END { for (l in s) print l, s[l] }' "$T/$b.csv" | sort -n)" \
+                "$(awk '/^-- line [0-9]+ -/ { ln = $3; on = 1; next } /^-----/ { on = 0 }
+                        on && !/=>/ { ir = $1; gsub(",", "", ir); if (ir != "." && ir != "") print ln, ir; ln++ }' "$T/$b.cga" | sort -n)"
+        else
+            fail "$b: fst-report --format=callgrind --lines, callgrind_annotate" "$(head -5 "$T/err")"
+        fi ;;
+    esac
     case $b in lines-*)
         # the construction: the loop body and the inlined function's line run N*ROUNDS times,
         # main's loop body ROUNDS times
