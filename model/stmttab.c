@@ -146,7 +146,8 @@ static fst_stmt_kind detect(const char *buf, size_t len)
     if (fst_memstr(buf, n, "FORTRAN IV G") || fst_memstr(buf, n, "FORTRAN IV H") ||
         fst_memstr(buf, n, "LEVEL 21"))
         return FST_STMT_FORTG;
-    if (fst_memstr(buf, n, "SOURCE STATEMENT") && fst_memstr(buf, n, "STMT"))
+    if ((fst_memstr(buf, n, "SOURCE STATEMENT") && fst_memstr(buf, n, "STMT")) ||
+        (fst_memstr(buf, n, "Source Statement") && fst_memstr(buf, n, "Stmt")))
         return FST_STMT_IBMASM;
     return FST_STMT_AUTO;
 }
@@ -175,6 +176,7 @@ int fst_stmt_load(fst_stmt_tab *t, const char *path, fst_err *err)
     switch (detect(buf, len)) {
     case FST_STMT_DWARF: rc = fst_stmt_read_dwarf(t, path, err); break;
     case FST_STMT_GAS: rc = fst_stmt_read_gas(t, path, buf, len, err); break;
+    case FST_STMT_IBMASM: rc = fst_stmt_read_ibmasm(t, path, buf, len, err); break;
     default:
         rc = fst_errf(err, "%s: not a statement table fst reads: an ELF with DWARF (gcc -g), a GNU as listing "
                            "(as -al), an IBM assembler listing, or a FORTRAN IV G/H listing with LIST", path);

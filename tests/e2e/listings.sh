@@ -6,11 +6,14 @@
 #   Hercules' own text trace. Every statement's instruction count in --format=csv --by=line
 #   equals the sum of the executions Hercules' log shows at the addresses from its
 #   location to the next statement's (tests/programs/listing.py reads the listing on its
-#   own); bigloop's loop statements ran N times (its construction); annotate --source's
+#   own); the same for IBM listings of the programs (IFOX00 with ASA carriage control and
+#   HLASM with form feeds), made from the documented layout by tests/programs/ibmlist.py,
+#   against the statements it says each address is in; bigloop's loop statements ran N times (its construction); annotate --source's
 #   headings are the listing's statements. A listing of another program, and a file that
 #   is no listing, are refused with exit 2, naming the file and line.
 . "$(dirname "$0")/../lib.sh"
 P=$FST_ROOT/tests/programs
+OBJDUMP=${S390_OBJDUMP:-s390x-linux-gnu-objdump} NM=${S390_NM:-s390x-linux-gnu-nm}
 AS=${S390_AS:-s390x-linux-gnu-as} LD=${S390_LD:-s390x-linux-gnu-ld} OBJCOPY=${S390_OBJCOPY:-s390x-linux-gnu-objcopy}
 
 # build NAME SRC [AS-OPTIONS]: $T/NAME.ins and its listing $T/NAME.lst
@@ -45,6 +48,23 @@ for n in $progs; do
     else
         fail "$n: each statement's instructions are Hercules' executions at its addresses in the listing" "$(cat "$T/cmp")"
     fi
+    # IBM listings of the same program, made from the documented layout (ibmlist.py): each
+    # routine a CSECT located from 0, placed by its name or its code
+    "$OBJDUMP" -d "$T/$n.elf" > "$T/$n.dis"
+    "$NM" -P "$T/$n.elf" > "$T/$n.nm"
+    for kind in ifox hlasm; do
+        pl=45
+        [ $kind = hlasm ] && pl=23
+        python3 "$P/ibmlist.py" $kind "$T/$n.dis" "$T/$n.nm" $pl > "$T/$n.$kind" 3> "$T/$n.$kind.truth"
+        if ! fst-report --timed=all --clock=mips:1 --lines="$T/$n.$kind" --format=csv --by=line -o "$T/$n.$kind.csv" \
+                "$T/$n.trace" 2> "$T/err"; then
+            fail "$n ($kind listing): fst-report --lines --format=csv --by=line" "$(head -5 "$T/err")"
+        elif python3 "$P/listing.py" "$T/$n.log" --truth "$T/$n.$kind.truth" "$T/$n.$kind.csv" > "$T/cmp"; then
+            ok "$n ($kind listing): each statement's instructions are Hercules' executions at its addresses ($(cat "$T/cmp"))"
+        else
+            fail "$n ($kind listing): each statement's instructions are Hercules' executions at its addresses" "$(cat "$T/cmp")"
+        fi
+    done
 done
 
 # bigloop with N = 50: its loop statements (LR, BALR, BCT) and TICK's run N times each
@@ -60,6 +80,14 @@ grep -q -- '---- bigloop.s:57 .*lm *%r14,%r12,12(%r13)' "$T/bigloop.an" && ok "b
     fail "bigloop: a statement's heading shows its source text" "$(head -8 "$T/bigloop.an")"
 
 # ---- bad input ----
+python3 "$P/ibmlist.py" ifox "$T/fortg.dis" "$T/fortg.nm" 45 nostub > "$T/fortg-main.ifox" 3> /dev/null
+expect_fail "an IBM listing whose CSECT MAIN is not the code that ran at MAIN is refused" 2 \
+    'fortg-main.ifox \(MAIN\): its code is not what ran at routine MAIN' \
+    fst-report --lines="$T/fortg-main.ifox" --format=csv --by=line "$T/bigloop.trace"
+awk 'NR == 12 { print " 00000X 12 garbage here" } { print }' "$T/fortg.ifox" > "$T/bad.ifox"
+expect_fail "a line of an IBM listing's statements that is none is refused, with its line" 2 \
+    'bad.ifox:12: not a line of an IBM assembler listing' \
+    fst-report --lines="$T/bad.ifox" --format=csv --by=line "$T/bigloop.trace"
 expect_fail "a listing of another program is refused" 2 'fortg.lst.*(nowhere|not what ran)' \
     fst-report --lines="$T/fortg.lst" --format=csv --by=line "$T/bigloop.trace"
 printf '   1              \t# a listing\n   2 0000 0DC0     \tbalr 12,0\nthis line is no listing\n' > "$T/bad.lst"

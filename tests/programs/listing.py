@@ -4,6 +4,7 @@ for a GNU as listing (as -al) of a standalone program, from Hercules' own log
 (tests/e2e/listings.sh, issue 34):
 
     listing.py HERCULES_LOG LISTING BASE FST_CSV
+    listing.py HERCULES_LOG --truth TRUTH FST_CSV
 
 The listing is read here on its own terms: each line with a location (the number, 4+ hex
 digits, object code, a tab, the text) is a statement of the main file whose code runs from
@@ -11,7 +12,8 @@ BASE + its location to BASE + the next such line's location (the program's .text
 at BASE); its instruction count is the sum of Hercules' executions at those addresses.
 fst's rows for the main file (self_instr per line, over every routine) must equal them, and
 (no statement) must hold the executions at no statement's address. Prints the differences
-(exit 1) or 'statements N instructions M'."""
+(exit 1) or 'statements N instructions M'. With --truth, the statements' addresses are
+TRUTH's lines 'START END STMT' (hex, absolute: tests/programs/ibmlist.py writes them)."""
 import collections, csv, os, re, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cprogs"))
@@ -35,7 +37,10 @@ def statements(path, base):
 
 def main():
     log, lst, base, got = sys.argv[1:5]
-    spans = statements(lst, int(base, 16))
+    if lst == "--truth":
+        spans = [(int(a, 16), int(b, 16), n) for a, b, n in (l.split() for l in open(base))]
+    else:
+        spans = statements(lst, int(base, 16))
     want = collections.Counter()
     for addr, n in executions(log).items():
         key = next((k for lo, hi, k in spans if lo <= addr < hi), "(no statement)")
