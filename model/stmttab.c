@@ -177,6 +177,7 @@ int fst_stmt_load(fst_stmt_tab *t, const char *path, fst_err *err)
     case FST_STMT_DWARF: rc = fst_stmt_read_dwarf(t, path, err); break;
     case FST_STMT_GAS: rc = fst_stmt_read_gas(t, path, buf, len, err); break;
     case FST_STMT_IBMASM: rc = fst_stmt_read_ibmasm(t, path, buf, len, err); break;
+    case FST_STMT_FORTG: case FST_STMT_FORTH: rc = fst_stmt_read_fort(t, path, buf, len, err); break;
     default:
         rc = fst_errf(err, "%s: not a statement table fst reads: an ELF with DWARF (gcc -g), a GNU as listing "
                            "(as -al), an IBM assembler listing, or a FORTRAN IV G/H listing with LIST", path);

@@ -8,7 +8,9 @@
 #   location to the next statement's (tests/programs/listing.py reads the listing on its
 #   own); the same for IBM listings of the programs (IFOX00 with ASA carriage control and
 #   HLASM with form feeds), made from the documented layout by tests/programs/ibmlist.py,
-#   against the statements it says each address is in; bigloop's loop statements ran N times (its construction); annotate --source's
+#   against the statements it says each address is in; FORTRAN IV G and H listings (SOURCE
+#   and LIST, page titles, continuation and comment cards, the prologue of no statement)
+#   made by tests/programs/fortlist.py, each ISN's count likewise; bigloop's loop statements ran N times (its construction); annotate --source's
 #   headings are the listing's statements. A listing of another program, and a file that
 #   is no listing, are refused with exit 2, naming the file and line.
 . "$(dirname "$0")/../lib.sh"
@@ -65,6 +67,21 @@ for n in $progs; do
             fail "$n ($kind listing): each statement's instructions are Hercules' executions at its addresses" "$(cat "$T/cmp")"
         fi
     done
+    # FORTRAN IV G and H listings (SOURCE, LIST) made from the layout by fortlist.py: each
+    # statement of the assembler source an ISN; G's object listing has no object code, so
+    # only programs whose routines all have FORTRAN identifiers (named in the image) take it
+    case $n in fortg|loop*) kinds="g h" ;; *) kinds=h ;; esac
+    for kind in $kinds; do
+        python3 "$P/fortlist.py" $kind "$T/$n.lst" "$T/$n.dis" "$T/$n.nm" 40 > "$T/$n.fort$kind" 3> "$T/$n.fort$kind.truth"
+        if ! fst-report --timed=all --clock=mips:1 --lines="$T/$n.fort$kind" --format=csv --by=line \
+                -o "$T/$n.fort$kind.csv" "$T/$n.trace" 2> "$T/err"; then
+            fail "$n (FORTRAN $kind listing): fst-report --lines --format=csv --by=line" "$(head -5 "$T/err")"
+        elif python3 "$P/listing.py" "$T/$n.log" --truth "$T/$n.fort$kind.truth" "$T/$n.fort$kind.csv" > "$T/cmp"; then
+            ok "$n (FORTRAN $kind listing): each ISN's instructions are Hercules' executions at its code ($(cat "$T/cmp"))"
+        else
+            fail "$n (FORTRAN $kind listing): each ISN's instructions are Hercules' executions at its code" "$(cat "$T/cmp")"
+        fi
+    done
 done
 
 # bigloop with N = 50: its loop statements (LR, BALR, BCT) and TICK's run N times each
@@ -80,6 +97,14 @@ grep -q -- '---- bigloop.s:57 .*lm *%r14,%r12,12(%r13)' "$T/bigloop.an" && ok "b
     fail "bigloop: a statement's heading shows its source text" "$(head -8 "$T/bigloop.an")"
 
 # ---- bad input ----
+sed '/LOCATION  STA NUM/,$d' "$T/fortg.fortg" > "$T/nolist.fortg"
+expect_fail "a FORTRAN listing without the object listing (no LIST) is refused" 2 'nolist.fortg: no object listing' \
+    fst-report --lines="$T/nolist.fortg" --format=csv --by=line "$T/bigloop.trace"
+awk '/LOCATION  STA NUM/ && !done { print; print "     garbage in the object listing"; done = 1; next } { print }' \
+    "$T/fortg.fortg" > "$T/bad.fortg"
+expect_fail "a line of a FORTRAN object listing that is none is refused, with its line" 2 \
+    'bad.fortg:[0-9]+: not a line of a FORTRAN IV object listing' \
+    fst-report --lines="$T/bad.fortg" --format=csv --by=line "$T/bigloop.trace"
 python3 "$P/ibmlist.py" ifox "$T/fortg.dis" "$T/fortg.nm" 45 nostub > "$T/fortg-main.ifox" 3> /dev/null
 expect_fail "an IBM listing whose CSECT MAIN is not the code that ran at MAIN is refused" 2 \
     'fortg-main.ifox \(MAIN\): its code is not what ran at routine MAIN' \

@@ -13,7 +13,8 @@ at BASE); its instruction count is the sum of Hercules' executions at those addr
 fst's rows for the main file (self_instr per line, over every routine) must equal them, and
 (no statement) must hold the executions at no statement's address. Prints the differences
 (exit 1) or 'statements N instructions M'. With --truth, the statements' addresses are
-TRUTH's lines 'START END STMT' (hex, absolute: tests/programs/ibmlist.py writes them)."""
+TRUTH's lines 'START END STMT' (hex, absolute: tests/programs/ibmlist.py writes them; STMT
+is UNIT:ISN for a FORTRAN listing, tests/programs/fortlist.py, whose rows' file is LISTING(UNIT))."""
 import collections, csv, os, re, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cprogs"))
@@ -50,7 +51,10 @@ def main():
         for r in csv.DictReader(f):
             if r["file"] == "(total)":
                 continue
-            have["(no statement)" if r["file"] == "(no statement)" else r["line"]] += int(r["self_instr"])
+            key = r["line"]
+            if r["file"].endswith(")") and "(" in r["file"]:     # a FORTRAN unit's ISN: UNIT:ISN
+                key = r["file"][r["file"].rindex("(") + 1:-1] + ":" + key
+            have["(no statement)" if r["file"] == "(no statement)" else key] += int(r["self_instr"])
     bad = [k for k in sorted(set(want) | set(have)) if want[k] != have[k]]
     for k in bad[:10]:
         print("statement %s: listing+Hercules %d, fst %d" % (k, want[k], have[k]))
