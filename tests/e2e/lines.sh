@@ -90,6 +90,15 @@ for b in $builds; do
     esac
 done
 
+# ---- fortstat --statements: the hottest routine's statements, as csv --by=line has them ----
+b=lines-m31-z900-O0
+fst-report --timed=all --map="$T/$b.nm" --clock=mips:1 --lines="$CP/$b.elf" --statements=1 "$T/$b.trace" > "$T/$b.fs" 2> /dev/null
+expect_eq "$b: fortstat --statements lists the hottest routine's (sumsq's) statements with csv --by=line's executions" \
+    "$(awk -F, '$3 == "sumsq" && $1 ~ /lines\.c$/ { print "lines.c:" $2, $4 }' "$T/$b.csv" | sort)" \
+    "$(awk '/^STATEMENTS OF sumsq/ { on = 1; next } on && $1 ~ /^lines\.c:/ { print $1, $2 }' "$T/$b.fs" | sort)"
+expect_fail "--statements=0 is refused" 2 '--statements: the number of hottest routines' \
+    fst-report --lines="$CP/$b.elf" --statements=0 "$T/$b.trace"
+
 # ---- bad input: exit 2, the file named ----
 b=lines-m31-z900-O0
 r=(fst-report --timed=all --map="$T/$b.nm" --format=csv --by=line "$T/$b.trace")
