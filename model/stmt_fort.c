@@ -26,6 +26,7 @@
 */
 #include "model/stmttab_int.h"
 #include "model/progmodel.h"
+#include "common/quote.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -63,6 +64,16 @@ typedef struct freader {
     long isn;
 } freader;
 
+/* the first 60 characters of a line, printable, for a message */
+static const char *shown(const char *l, char *buf, size_t cap)
+{
+    char raw[61];
+    size_t n = strlen(l) < 60 ? strlen(l) : 60;
+    memcpy(raw, l, n);
+    raw[n] = 0;
+    return fst_printable(raw, buf, cap);
+}
+
 static int has(const char *s, const char *w)
 {
     size_t n = strlen(w);
@@ -75,12 +86,12 @@ static int has(const char *s, const char *w)
 /* A page title: the compiler, its level, the unit's name. 1 when l is one. */
 static int title(freader *r, const char *l)
 {
-    const char *f = strstr(l, "FORTRAN IV");
-    if (!f || !strstr(l, "LEVEL"))
+    const char *f = strstr(l, "FORTRAN IV"), *lv = f ? strstr(f, "LEVEL") : NULL;
+    if (!lv)
         return 0;
     fst_stmt_kind k = strstr(l, "FORTRAN IV H") || strstr(l, "LEVEL 21.8") || strstr(l, " H LEVEL") ? FST_STMT_FORTH
                                                                                                     : FST_STMT_FORTG;
-    const char *p = strstr(f, "LEVEL") + 5;
+    const char *p = lv + 5;
     while (*p == ' ')
         p++;
     while (*p && *p != ' ')         /* the level */
@@ -286,8 +297,9 @@ int fst_stmt_read_fort(fst_stmt_tab *t, const char *path, const char *buf, size_
                 r.objlist = 0;
                 continue;
             }
-            rc = fst_errf(err, "%s:%lu: not a line of a FORTRAN IV object listing (LIST): '%.60s'", path,
-                          lines[i].lineno, l);
+            char sh[256];
+            rc = fst_errf(err, "%s:%lu: not a line of a FORTRAN IV object listing (LIST): '%s'", path,
+                          lines[i].lineno, shown(l, sh, sizeof sh));
             continue;
         }
         srcline(&r, l, n);  /* or anything else of the listing: the MAP, messages, options */

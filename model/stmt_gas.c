@@ -15,6 +15,7 @@
 ** relocated) and aligned zero words (an address constant not yet relocated).
 */
 #include "model/stmttab_int.h"
+#include "common/quote.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,8 @@ static void make_units(gstate *s)
 int fst_stmt_read_gas(fst_stmt_tab *t, const char *path, const char *buf, size_t len, fst_err *err)
 {
     gstate s = { .path = path, .t = t };
+    char *own = xstrndup(buf, len);     /* NUL-terminated, for the string functions below */
+    buf = own;
     s.cur = s.prev = sect_id(&s, ".text", 5);
     const char *hdr = fst_memstr(buf, len < 4096 ? len : 4096, "GAS LISTING ");
     size_t hl = hdr ? strcspn(hdr + 12, " \t\r\n") : 0;
@@ -277,8 +280,14 @@ int fst_stmt_read_gas(fst_stmt_tab *t, const char *path, const char *buf, size_t
             l++, n--;
         if (n && l[n - 1] == '\r')
             n--;
-        if (read_line(&s, l, n) < 0)
-            rc = fst_errf(err, "%s:%lu: not a line of a GNU as listing (as -al): '%.60s'", path, lineno, l);
+        if (read_line(&s, l, n) < 0) {
+            char raw[61], shown[256];
+            size_t k = n < 60 ? n : 60;
+            memcpy(raw, l, k);
+            raw[k] = 0;
+            rc = fst_errf(err, "%s:%lu: not a line of a GNU as listing (as -al): '%s'", path, lineno,
+                          fst_printable(raw, shown, sizeof shown));
+        }
     }
     if (!rc)
         make_units(&s);
@@ -287,5 +296,6 @@ int fst_stmt_read_gas(fst_stmt_tab *t, const char *path, const char *buf, size_t
     free(s.g);
     for (int i = 0; i < s.nsect; i++)
         free(s.sect[i]);
+    free(own);
     return rc;
 }

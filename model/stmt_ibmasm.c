@@ -24,6 +24,7 @@
 */
 #include "model/stmttab_int.h"
 #include "model/progmodel.h"
+#include "common/quote.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -76,6 +77,16 @@ static int heading(const char *l, size_t len, cols *c)
 }
 
 /* s holds w, any case (w in upper case) */
+/* the first 60 characters of a line, printable, for a message */
+static const char *shown(const char *l, char *buf, size_t cap)
+{
+    char raw[61];
+    size_t n = strlen(l) < 60 ? strlen(l) : 60;
+    memcpy(raw, l, n);
+    raw[n] = 0;
+    return fst_printable(raw, buf, cap);
+}
+
 static int has_word(const char *s, const char *w)
 {
     size_t n = strlen(w);
@@ -302,8 +313,9 @@ int fst_stmt_read_ibmasm(fst_stmt_tab *t, const char *path, const char *buf, siz
             continue;
         if (has_word(l, "PAGE"))      /* a title line: the heading follows */
             continue;
-        rc = fst_errf(err, "%s:%lu: not a line of an IBM assembler listing's source and object section: '%.60s'", path,
-                      lines[i].lineno, l);
+        char sh[256];
+        rc = fst_errf(err, "%s:%lu: not a line of an IBM assembler listing's source and object section: '%s'", path,
+                      lines[i].lineno, shown(l, sh, sizeof sh));
     }
     if (!rc && !seen)
         rc = fst_errf(err, "%s: no 'LOC OBJECT CODE ADDR1 ADDR2 STMT SOURCE STATEMENT' heading: not an IBM assembler "
