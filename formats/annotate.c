@@ -106,6 +106,7 @@ typedef struct wr {
     const fst_fctx *fc;     /* --source: fc->lines and fc->lrows */
     size_t fn;              /* the routine being listed */
     size_t group;           /* --source: the statement group of the last line, SIZE_MAX - 1: none yet */
+    fst_map rowof;          /* --source: the routine's rows by group (+1: FST_SP_NOSTMT is 0) */
 } wr;
 
 #if defined(__GNUC__)
@@ -364,10 +365,8 @@ static void put_stmt(wr *w, const fst_profile *p, uint64_t addr)
     if (g == w->group)
         return;
     w->group = g;
-    const fst_stmtrow *row = NULL;
-    for (size_t i = 0; i < w->fc->nlrows && !row; i++)
-        if (w->fc->lrows[i].routine == w->fn && w->fc->lrows[i].group == g)
-            row = &w->fc->lrows[i];
+    const uint64_t *ri = fst_map_get(&w->rowof, (uint64_t)g + 1);
+    const fst_stmtrow *row = ri ? &w->fc->lrows[*ri] : NULL;
     char figs[160] = "", sec[32], sh[16];
     if (row) {
         fst_fmt_sec9(row->cost, sec);
@@ -401,6 +400,11 @@ static void put_routine(wr *w, const fst_profile *p, size_t i)
     put_head(w, p, i);
     w->fn = i;
     w->group = SIZE_MAX - 1;
+    fst_map_free(&w->rowof);
+    memset(&w->rowof, 0, sizeof w->rowof);
+    for (size_t k = 0; w->fc && w->fc->lrows && k < w->fc->nlrows; k++)   /* once per routine */
+        if (w->fc->lrows[k].routine == i)
+            *fst_map_put(&w->rowof, (uint64_t)w->fc->lrows[k].group + 1, 0) = k;
     uint64_t pos = r->entry, end = range_end(w, p, i), insns = 0;
     fst_fx cost = 0;
     size_t k = first_at_or_after(w, pos);
@@ -520,6 +524,7 @@ int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profi
             put_routine(&w, p, i);
     free(by);
     free(xs);
+    fst_map_free(&w.rowof);
     if (w.rc)
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;

@@ -4,7 +4,9 @@
 #include "model/stmttab_int.h"
 #include "common/lines.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -29,10 +31,34 @@ static int add_code(fst_stmt_tab *t, Elf *elf, const char *path, fst_err *err)
     return 0;
 }
 
+/* Where a relative source name is: the compilation directory of its unit (the table keeps
+** the name as the line table has it; only its text is looked for there). */
+typedef struct srcdir {
+    const char *file, *dir;     /* kept by the table */
+} srcdir;
+typedef struct srcdirs {
+    srcdir *v;
+    size_t n, cap;
+} srcdirs;
+
+static void note_dir(fst_stmt_tab *t, srcdirs *d, const char *file, const char *dir)
+{
+    if (!dir || file[0] == '/')
+        return;
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i].file, file))
+            return;
+    if (d->n == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 16;
+        d->v = fst_xrealloc(d->v, d->cap * sizeof *d->v);
+    }
+    d->v[d->n++] = (srcdir){ fst_stmt_keep(t, file), fst_stmt_keep(t, dir) };
+}
+
 /* One compilation unit's rows: each row owns the addresses up to the next row (libdw sorts
 ** them by address, an end of sequence before a row at the same address), unless it ends a
 ** sequence. */
-static void add_rows(fst_stmt_tab *t, Dwarf_Lines *lines, size_t n)
+static void add_rows(fst_stmt_tab *t, Dwarf_Lines *lines, size_t n, srcdirs *d, const char *compdir)
 {
     for (size_t i = 0; i < n; i++) {
         Dwarf_Line *l = dwarf_onesrcline(lines, i);
@@ -49,8 +75,11 @@ static void add_rows(fst_stmt_tab *t, Dwarf_Lines *lines, size_t n)
         if (!next || dwarf_lineaddr(next, &b) || b < a)
             b = a;
         fst_stmt_add(t, src, (uint32_t)(line > 0 ? line : 0), NULL, a, b, NULL, 0, 1);
+        note_dir(t, d, src, compdir);
     }
 }
+
+static void read_sources(fst_stmt_tab *t, size_t unit, const srcdirs *d);
 
 int fst_stmt_read_dwarf(fst_stmt_tab *t, const char *path, fst_err *err)
 {
@@ -62,6 +91,7 @@ int fst_stmt_read_dwarf(fst_stmt_tab *t, const char *path, fst_err *err)
     Dwarf *dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
     int rc = 0;
     size_t rows = 0, ns = t->ns, nr = t->nr, nc = t->nc;
+    srcdirs dirs = { 0 };
     if (!elf)
         rc = fst_errf(err, "%s: not an ELF libelf reads: %s", path, elf_errmsg(-1));
     else if (!dw)
@@ -76,7 +106,8 @@ int fst_stmt_read_dwarf(fst_stmt_tab *t, const char *path, fst_err *err)
             size_t n;
             if (!dwarf_offdie(dw, off + hsize, &cu) || dwarf_getsrclines(&cu, &lines, &n) != 0)
                 continue;   /* a unit without a line table (start-up code in assembler) */
-            add_rows(t, lines, n);
+            Dwarf_Attribute at;
+            add_rows(t, lines, n, &dirs, dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at)));
             rows += n;
         }
         if (!rc && !rows)
@@ -90,7 +121,8 @@ int fst_stmt_read_dwarf(fst_stmt_tab *t, const char *path, fst_err *err)
         elf_end(elf);
     close(fd);
     if (!rc)
-        fst_stmt_read_sources(t, t->nu - 1);
+        read_sources(t, t->nu - 1, &dirs);
+    free(dirs.v);
     return rc;
 }
 
@@ -98,7 +130,22 @@ int fst_stmt_read_dwarf(fst_stmt_tab *t, const char *path, fst_err *err)
 
 enum { MAX_SOURCE = 16u << 20 };
 
-void fst_stmt_read_sources(fst_stmt_tab *t, size_t unit)
+/* The source file: as named, else in its unit's compilation directory. */
+static FILE *open_source(const char *name, const srcdirs *d)
+{
+    FILE *f = fopen(name, "rb");
+    for (size_t i = 0; !f && d && i < d->n; i++)
+        if (!strcmp(d->v[i].file, name)) {
+            size_t n = strlen(d->v[i].dir) + strlen(name) + 2;
+            char *p = fst_xmalloc(n);
+            snprintf(p, n, "%s/%s", d->v[i].dir, name);
+            f = fopen(p, "rb");
+            free(p);
+        }
+    return f;
+}
+
+static void read_sources(fst_stmt_tab *t, size_t unit, const srcdirs *d)
 {
     for (size_t f = 0; f < t->nfiles; f++) {
         const char *name = t->files[f];
@@ -107,7 +154,7 @@ void fst_stmt_read_sources(fst_stmt_tab *t, size_t unit)
         int want = 0;
         for (size_t i = 0; i < t->ns && !want; i++)
             want = t->s[i].unit == unit && t->s[i].file == name && !t->s[i].text && t->s[i].line;
-        FILE *fp = want ? fopen(name, "rb") : NULL;
+        FILE *fp = want ? open_source(name, d) : NULL;
         fst_err e;
         if (!fp || fst_read_all(fp, name, "source file", MAX_SOURCE, &buf, &len, &e) < 0)
             buf = NULL;

@@ -55,8 +55,6 @@ const char *fst_memstr(const char *buf, size_t len, const char *s);
 void fst_stmt_add_code(fst_stmt_tab *t, uint64_t off, const void *bytes, size_t n);
 /* A reader that failed: drop the open unit and what was added since the counts given. */
 void fst_stmt_drop_unit(fst_stmt_tab *t, size_t ns, size_t nr, size_t nc);
-/* Fill in the text of the unit's statements from their source files, where readable. */
-void fst_stmt_read_sources(fst_stmt_tab *t, size_t unit);
 /* Cut the placed ranges into spans (stmt_place.c calls it once every unit is placed). */
 void fst_stmt_build_spans(fst_stmt_tab *t);
 
