@@ -212,11 +212,14 @@ static int srcline(freader *r, const char *l, size_t len)
     if (i - b != 4 || i >= len || l[i] != ' ')
         return 0;
     long isn = strtol(l + b, NULL, 10);
-    while (i < len && l[i] == ' ')
-        i++;
-    size_t n = len - i;
-    if (n > 72)     /* the card's columns 73-80: its sequence number */
-        n = 72;
+    /* the card image starts 8 columns after the ISN ("    0001" + 8, as G prints it):
+    ** its columns 1-72 are the statement, 73-80 its sequence number */
+    i += 8;
+    if (i > len)
+        i = len;
+    size_t n = len - i < 72 ? len - i : 72;
+    while (n && l[i] == ' ')
+        i++, n--;
     while (n && l[i + n - 1] == ' ')
         n--;
     if (r->nx == r->xcap) {

@@ -65,16 +65,17 @@ def main():
         end = syms[k + 1][0] if k + 1 < len(syms) else 1 << 40
         stmts = [(a, txt) for a, txt in located if start <= a < end]
         left[0] = 0
-        emit("                C     %-66sSEQ%05d" % ("ROUTINE " + name + ", MADE FROM ITS ASSEMBLER LISTING", 0), name)
+        emit("                %-72sSEQ%05d" % ("C     ROUTINE " + name + ", MADE FROM ITS ASSEMBLER LISTING", 0), name)
         isns = []
         for i, (a, txt) in enumerate(stmts):
             if i == 0:
                 continue    # the prologue: no ISN
             isn = len(isns) + 1
             isns.append((a, isn))
-            emit("    %04d          %-66sSEQ%05d" % (isn, txt[:66].upper(), isn * 10), name)
+            # the ISN, then the card 8 columns on: columns 1-72, 73-80 the sequence number
+            emit("    %04d        %-72sSEQ%05d" % (isn, "      " + txt[:66].upper(), isn * 10), name)
             if isn == 2:    # a continuation card: no ISN
-                emit("                     1     CONTINUATION OF THE STATEMENT ABOVE", name)
+                emit("                     1CONTINUATION OF THE STATEMENT ABOVE", name)
         emit("", name)
         emit("   SUBPROGRAMS CALLED", name)
         emit("   *OPTIONS IN EFFECT*  ID,EBCDIC,SOURCE,NOLIST", name)
