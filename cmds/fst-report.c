@@ -190,18 +190,22 @@ static void check_lines(const fst_optparser *p, const report *r)
 {
     static const char *const users[][2] = { { "csv", "by" }, { "annotate", "source" }, { "callgrind", NULL },
                                             { "fortstat", "statements" } };
-    const char *need = NULL;
+    const char *need = NULL, *opt = NULL;
     int uses = 0;
     for (size_t i = 0; i < sizeof users / sizeof *users; i++)
         if (!strcmp(r->format, users[i][0])) {
             uses = 1;
-            for (size_t k = 0; users[i][1] && k < r->nfopts; k++)
-                if (!strcmp(r->fopts[k].name, users[i][1]) && strcmp(r->fopts[k].value, "routine"))
-                    need = users[i][1];
+            opt = users[i][1];
+            for (size_t k = 0; opt && k < r->nfopts; k++)
+                if (!strcmp(r->fopts[k].name, opt) && strcmp(r->fopts[k].value, "routine"))
+                    need = opt;
         }
     if (r->nlines && !uses)
         fst_opt_fail(p, "--lines: --format=%s does not report source statements (csv --by=line, annotate --source, "
                         "callgrind and fortstat --statements do)", r->format);
+    if (r->nlines && opt && !need)
+        fst_opt_fail(p, "--lines: --format=%s reports source statements with --%s%s", r->format, opt,
+                     !strcmp(opt, "by") ? "=line" : !strcmp(opt, "statements") ? "=N" : "");
     if (need && !r->nlines)
         fst_opt_fail(p, "--%s needs the program's statement table: --lines=FILE (an ELF built with -g, or the "
                         "assembler's or compiler's listing)", need);

@@ -103,6 +103,8 @@ expect_fail "--statements=0 is refused" 2 '--statements: the number of hottest r
 b=lines-m31-z900-O0
 r=(fst-report --timed=all --map="$T/$b.nm" --format=csv --by=line "$T/$b.trace")
 expect_fail "--by=line without --lines is refused" 2 'needs the program.s statement table' "${r[@]}"
+expect_fail "--lines with csv but without --by=line is refused (it would be ignored)" 2 'reports source statements with --by=line' \
+    fst-report --lines="$CP/$b.elf" --format=csv "$T/$b.trace"
 expect_fail "--lines with a format that reports no statements is refused" 2 'does not report source statements' \
     fst-report --lines="$CP/$b.elf" --format=prof "$T/$b.trace"
 expect_fail "--lines=/dev/null is refused, named" 2 '/dev/null: not a statement table' "${r[@]}" --lines=/dev/null
