@@ -37,13 +37,17 @@
 **
 ** Statements that share addresses and code with no statement. Once placed, the table is a
 ** list of spans: disjoint address ranges, in address order, each with the statements that
-** claim it. A span claimed by several statements (a FORTRAN DO loop's increment listed
-** under two ISNs, a listing line that repeats a location) names all of them (nstmts > 1)
-** and is reported as shared, never split by a guess nor dropped. DWARF gives each address
-** to the last row at or below it in its sequence (as objdump --dwarf=decodedline reads
-** it); a line whose rows all have no length (another row at the same address follows)
-** owns no address. An address no span holds has no statement: fst_stmt_find returns NULL
-** and the reports say "(no statement)".
+** claim it. A span claimed by several statements (two listing statements given the same
+** code: an ORG or .org back over it, two tables read for one program) names all of them
+** (nstmts > 1) and is reported as shared, never split by a guess nor dropped. Each listing
+** reader gives a statement the code its listing puts under it (a FORTRAN DO loop's
+** increment, listed under the loop's terminal statement, is that statement's; a macro's
+** expansion is its invocation's under GNU as, each generated statement's under IBM's).
+** DWARF gives each address to the last row at or below it in its sequence (as objdump
+** --dwarf=decodedline reads it), so inlined code is the inlined line's; a line whose rows
+** all have no length (another row at the same address follows) owns no address. An
+** address no span holds has no statement: fst_stmt_find returns NULL and the reports say
+** "(no statement)".
 **
 ** Errors: -1 with err set, naming the file and the line ("prog.lst:41: ...") or what is
 ** wrong ("prog.elf: no DWARF line table (built without -g?)"); nothing is printed.
