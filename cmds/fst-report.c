@@ -18,6 +18,7 @@
 #include "common/outfile.h"
 #include "formats/format.h"
 #include "formats/formats.h"
+#include "formats/stmtprof.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +27,8 @@
 #include <unistd.h>
 
 enum { O_OUT = 'o', O_FORMAT = 1000, O_STATIN, O_MAP, O_CLOCK, O_TIMED, O_EXCLUDE, O_CPU, O_LOADPOINT, O_MEMBER,
-       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_UNNAMED, O_MISFIT, O_TOP, O_LIMIT, O_ROUTINE, O_WINDOW, O_QUIET = 'q',
+       O_SUPERVISOR, O_SPACE, O_TAILCALLS, O_UNNAMED, O_MISFIT, O_TOP, O_LIMIT, O_ROUTINE, O_WINDOW, O_LINES,
+       O_QUIET = 'q',
        O_FORMATOPT = 2000 };
 
 static const fst_option generic[] = {
@@ -34,6 +36,9 @@ static const fst_option generic[] = {
     { 'o', "output", "FILE", "write the report to FILE (default: standard output)", O_OUT },
     { 0, "statin", "FILE", "time only the routines named on these STATIN cards (and the mainline)", O_STATIN },
     { 0, "map", "FILE", "routine names from a map: IEWL listing, loader map, CESD, CSV or nm -P (repeatable)", O_MAP },
+    { 0, "lines", "FILE", "source statements from FILE: an ELF built with -g (its DWARF line table), a GNU as -al "
+      "listing, an IBM assembler listing or a FORTRAN IV G/H listing with LIST (repeatable); for csv --by=line, "
+      "annotate --source, callgrind's source lines and fortstat --statements", O_LINES },
     { 0, "member", "NAME", "with --map: the link step of this member in a listing of several", O_MEMBER },
     { 0, "load-point", "HEX", "with --map: where the module was loaded (default: found from the trace)", O_LOADPOINT },
     { 0, "clock", "C", "mips:R (1/R us per instruction) or model[:FILE] (default: the P/390 cost table)", O_CLOCK },
@@ -66,8 +71,8 @@ static const fst_option generic[] = {
 
 typedef struct report {
     const char *format, *out, *clockspec, *member;
-    const char **maps, **excl;
-    size_t nmaps, nexcl;
+    const char **maps, **excl, **lines;
+    size_t nmaps, nexcl, nlines;
     int have_lp, space_all, unnamed_ok, misfit_ok;
     uint64_t lp;
     fst_pm_placed placed;   /* where the map's program ran (capture/mapspaces.h) */
@@ -232,6 +237,33 @@ static void windows(const fst_optparser *p, report *r)
     }
 }
 
+/* --lines is read by some formats only, and those need it for some options: neither is
+** left to silence (a report without the statements asked for). */
+static void check_lines(const fst_optparser *p, const report *r)
+{
+    static const char *const users[][2] = { { "csv", "by" }, { "annotate", "source" }, { "callgrind", NULL },
+                                            { "fortstat", "statements" } };
+    const char *need = NULL, *opt = NULL;
+    int uses = 0;
+    for (size_t i = 0; i < sizeof users / sizeof *users; i++)
+        if (!strcmp(r->format, users[i][0])) {
+            uses = 1;
+            opt = users[i][1];
+            for (size_t k = 0; opt && k < r->nfopts; k++)
+                if (!strcmp(r->fopts[k].name, opt) && strcmp(r->fopts[k].value, "routine"))
+                    need = opt;
+        }
+    if (r->nlines && !uses)
+        fst_opt_fail(p, "--lines: --format=%s does not report source statements (csv --by=line, annotate --source, "
+                        "callgrind and fortstat --statements do)", r->format);
+    if (r->nlines && opt && !need)
+        fst_opt_fail(p, "--lines: --format=%s reports source statements with --%s%s", r->format, opt,
+                     !strcmp(opt, "by") ? "=line" : !strcmp(opt, "statements") ? "=N" : "");
+    if (need && !r->nlines)
+        fst_opt_fail(p, "--%s needs the program's statement table: --lines=FILE (an ELF built with -g, or the "
+                        "assembler's or compiler's listing)", need);
+}
+
 static void parse(report *r, int argc, char **argv, const char **path)
 {
     fst_option *table = r->table = option_table(&r->helps);
@@ -243,6 +275,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
     r->format = "fortstat";
     r->maps = fst_xcalloc((size_t)argc + 1, sizeof *r->maps);
     r->excl = fst_xcalloc((size_t)argc + 1, sizeof *r->excl);
+    r->lines = fst_xcalloc((size_t)argc + 1, sizeof *r->lines);
     r->fopts = fst_xcalloc((size_t)argc + 1, sizeof *r->fopts);
     r->wins = fst_xcalloc((size_t)argc + 1, sizeof *r->wins);
     for (int id; (id = fst_opt_next(&p)) != -1;) {
@@ -253,6 +286,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
         case O_OUT: r->out = p.arg; break;
         case O_STATIN: r->ro.statin = p.arg; break;
         case O_MAP: r->maps[r->nmaps++] = p.arg; break;
+        case O_LINES: r->lines[r->nlines++] = p.arg; break;
         case O_MEMBER: r->member = p.arg; break;
         case O_LOADPOINT: {
             uint64_t v;
@@ -319,6 +353,7 @@ static void parse(report *r, int argc, char **argv, const char **path)
         fst_opt_fail(&p, argc == p.optind ? "which trace?" : "one trace at a time");
     windows(&p, r);
     reject_foreign(&p, r);
+    check_lines(&p, r);
     if (fst_format_find(r->format)->binary && !r->out && isatty(STDOUT_FILENO)) /* a pipe or a file takes it */
         fst_opt_fail(&p, "--format=%s writes binary data, not for a terminal: say where with -o FILE (or > FILE)",
                      r->format);
@@ -350,6 +385,37 @@ static fst_pm *load_maps(report *r, fst_tr *tr, const char *path)
             fst_note("profiling the address space%s that ran it (--space=all for every space)", at->nspaces > 1 ? "s" : "");
     }
     return pm;
+}
+
+/* --lines: the statement tables, read before the replay (a bad file is refused before the
+** work), placed after it (where the trace ran the program's routines, model/stmttab.h). */
+static fst_stmt_tab *load_lines(const report *r)
+{
+    if (!r->nlines)
+        return NULL;
+    fst_stmt_tab *t = fst_stmt_new();
+    fst_err err;
+    for (size_t i = 0; i < r->nlines; i++)
+        if (fst_stmt_load(t, r->lines[i], &err) < 0)
+            fst_die("--lines: %s", err.msg);
+    return t;
+}
+
+static size_t place_lines(fst_stmt_tab *t, fst_stmtprof *sp, const fst_profile *p, fst_tr *tr,
+                          const struct fst_stmtrow **rows)
+{
+    fst_stmt_routine *rt = fst_xcalloc(p->nr + 1, sizeof *rt);
+    size_t n = 0, nseg;
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].entry != UINT64_MAX)
+            rt[n++] = (fst_stmt_routine){ p->r[i].name, p->r[i].entry };
+    const fst_image_seg *img = fst_tr_image(tr, &nseg);
+    fst_err err;
+    int rc = fst_stmt_place(t, rt, n, img, nseg, &err);
+    free(rt);
+    if (rc < 0)
+        fst_die("--lines: %s", err.msg);
+    return fst_stmtprof_rows(sp, t, p, rows);
 }
 
 static void warn_cb(const char *msg) { fst_warn("%s", msg); }
@@ -432,7 +498,7 @@ static void say_cb(int warning, const char *msg)
 ** table, or a file a format option names (a MAPTIME request deck). */
 static void check_output(const report *r, const char *trace)
 {
-    size_t n = 0, cap = 4 + 2 * r->nmaps + r->nfopts;
+    size_t n = 0, cap = 4 + 2 * r->nmaps + r->nfopts + r->nlines;
     const char **in = fst_xcalloc(cap, sizeof *in);
     char **own = fst_xcalloc(cap, sizeof *own);
     in[n++] = trace;
@@ -450,6 +516,8 @@ static void check_output(const report *r, const char *trace)
     }
     for (size_t i = 0; i < r->nfopts; i++)
         in[n++] = r->fopts[i].value;
+    for (size_t i = 0; i < r->nlines; i++)
+        in[n++] = r->lines[i];
     fst_err err;
     int rc = fst_out_check("-o", r->out, in, n, &err);
     for (size_t i = 0; i < r->nmaps; i++)
@@ -506,11 +574,12 @@ int main(int argc, char **argv)
         fst_die("%s%s%s", err.msg, hint[0] ? "\n" : "", hint);
     }
     fst_pm *pm = load_maps(&r, tr, path);
+    fst_stmt_tab *lines = load_lines(&r);
     r.ro.exclude = r.excl;
     r.ro.clock = clk;
     r.ro.warn = warn_cb;
     fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out && strcmp(r.out, "-") ? r.out : r.out ? "standard output" : NULL,
-                    &r.ro, r.out && strcmp(r.out, "-") ? r.out : NULL, &r.filter };
+                    &r.ro, r.out && strcmp(r.out, "-") ? r.out : NULL, &r.filter, lines, NULL, 0 };
     fst_profile prof;
     /* the format's context is made before the replay, so that bad options are rejected
     ** before the work; it sees the profile (routines) in its event and write calls */
@@ -528,7 +597,13 @@ int main(int argc, char **argv)
         fc.tr = tr;
     }
     fst_diag *diag = fst_diag_new(pm);
-    fst_sink sinks[2] = { { fst_diag_event, diag, FST_WANT_EXEC_OUTSIDE | FST_WANT_EXEC_BATCH }, { fmt->event, ctx, FST_WANT_ALL } };
+    fst_stmtprof *sp = r.nlines ? fst_stmtprof_new() : NULL;
+    fst_sink sinks[3] = { { fst_diag_event, diag, FST_WANT_EXEC_OUTSIDE | FST_WANT_EXEC_BATCH } };
+    size_t nsinks = 1;
+    if (fmt->event)
+        sinks[nsinks++] = (fst_sink){ fmt->event, ctx, FST_WANT_ALL };
+    if (sp)
+        sinks[nsinks++] = (fst_sink){ fst_stmtprof_event, sp, FST_WANT(FST_EV_EXEC) };
     int sampled = fst_trace_sampled(tr);
     if (sampled) {
         /* LOGTIME data, not a trace (analyze/sampled.h): say what it cannot tell */
@@ -543,8 +618,8 @@ int main(int argc, char **argv)
                 fst_die("%s is a sampled trace: --by-task needs tasks, and samples hold a PSW each, no task (use "
                         "--space=CR1 to split a 4.7+ sample by address space)", path);
     }
-    if ((sampled ? fst_sampled_build(tr, pm, &r.ro, &prof, sinks + 1, fmt->event ? 1 : 0, &err)
-                 : fst_replay(tr, pm, &r.ro, &prof, sinks, fmt->event ? 2 : 1, &err)) < 0)
+    if ((sampled ? fst_sampled_build(tr, pm, &r.ro, &prof, sinks + 1, nsinks - 1, &err)
+                 : fst_replay(tr, pm, &r.ro, &prof, sinks, nsinks, &err)) < 0)
         fst_die_err(&err);
     if (r.ro.space_set && !r.ro.nspaces && !sampled && fst_profile_space_check(&prof, r.ro.space, &err) < 0)
         fst_die_err(&err);
@@ -554,6 +629,8 @@ int main(int argc, char **argv)
     }
     if (fst_filter_bind(&r.filter, &prof, !!(fmt->filters & FST_FILTER_UNTIMED), &err) < 0)
         fst_die_err(&err);
+    if (sp)
+        fc.nlrows = place_lines(lines, sp, &prof, tr, &fc.lrows);
     fst_out out; /* all or nothing: no half-written report is left behind (common/outfile.h) */
     if (fst_out_open(&out, r.out, &err) < 0)
         fst_die_err(&err);
@@ -578,6 +655,8 @@ int main(int argc, char **argv)
         say_pricing(&prof, clk);
     }
     fst_diag_free(diag);
+    fst_stmtprof_free(sp);
+    fst_stmt_free(lines);
     if (fmt->done)
         fmt->done(ctx);
     fst_profile_free(&prof);
@@ -588,6 +667,7 @@ int main(int argc, char **argv)
     fst_clock_free(clk);
     free(r.maps);
     free(r.excl);
+    free(r.lines);
     free(r.fopts);
     free(r.wins);
     for (size_t i = 0; r.table[i].name; i++)

@@ -1,6 +1,7 @@
 /* formats/annotate.c — the annotated assembler listing; see annotate.h. */
 #include "formats/annotate.h"
 #include "formats/formats.h"
+#include "formats/stmtprof.h"
 #include "analyze/sampled.h"
 #include "model/progmodel.h"
 #include "common/bytes.h"
@@ -102,6 +103,10 @@ typedef struct wr {
     const uint64_t *xs;     /* every executed address (any routine), sorted, unique */
     size_t nxs;
     const cell *const *by;  /* for each xs: one cell there (its instruction text) */
+    const fst_fctx *fc;     /* --source: fc->lines and fc->lrows */
+    size_t fn;              /* the routine being listed */
+    size_t group;           /* --source: the statement group of the last line, SIZE_MAX - 1: none yet */
+    fst_map rowof;          /* --source: the routine's rows by group (+1: FST_SP_NOSTMT is 0) */
 } wr;
 
 #if defined(__GNUC__)
@@ -349,6 +354,42 @@ static void put_head(wr *w, const fst_profile *p, size_t i)
          "TIME (S)", "SHARE", "BRANCH");
 }
 
+/* --source: before the first instruction of each statement (and again where its code
+** resumes after another's), the statement: where, its text, and its figures in this
+** routine (formats/stmtprof.h); statements sharing the code are named together. */
+static void put_stmt(wr *w, const fst_profile *p, uint64_t addr)
+{
+    if (!w->fc || !w->fc->lrows)
+        return;
+    size_t g = fst_stmtprof_group_of(w->fc->lines, addr);
+    if (g == w->group)
+        return;
+    w->group = g;
+    const uint64_t *ri = fst_map_get(&w->rowof, (uint64_t)g + 1);
+    const fst_stmtrow *row = ri ? &w->fc->lrows[*ri] : NULL;
+    char figs[160] = "", sec[32], sh[16];
+    if (row) {
+        fst_fmt_sec9(row->cost, sec);
+        share(sh, row->cost, p->r[w->fn].self_cost, row->insns, p->r[w->fn].self_insns);
+        snprintf(figs, sizeof figs, "  executions %llu, %llu instructions, %s s (%s)", (unsigned long long)row->execs,
+                 (unsigned long long)row->insns, sec, sh);
+    }
+    if (g == FST_SP_NOSTMT) {
+        emit(w, "  ---- (no statement: the table has none for this code)%s", figs);
+        return;
+    }
+    const fst_stmt_span *sp = fst_stmt_span_at(w->fc->lines, g);
+    for (size_t k = 0; k < sp->n; k++) {
+        const fst_stmt *st = fst_stmt_of(w->fc->lines, sp, k);
+        const char *base = strrchr(st->file, '/');
+        char txt[200];
+        fst_printable(st->text ? st->text : "", txt, sizeof txt);
+        emit(w, "  ---- %s:%u%s%s%s%s", base ? base + 1 : st->file, (unsigned)st->line,
+             sp->n > 1 ? (k ? "  (shares this code)" : "  (shares this code with the next)") : "",
+             k + 1 == sp->n ? figs : "", st->text ? ":  " : "", txt);
+    }
+}
+
 /* Routine i: its range, then what is charged to it elsewhere, then its total. */
 static void put_routine(wr *w, const fst_profile *p, size_t i)
 {
@@ -357,6 +398,13 @@ static void put_routine(wr *w, const fst_profile *p, size_t i)
     hottest(w->a, i, w->sampled, top);
     w->state = top[0] ? top[0]->state : 0;
     put_head(w, p, i);
+    w->fn = i;
+    w->group = SIZE_MAX - 1;
+    fst_map_free(&w->rowof);
+    memset(&w->rowof, 0, sizeof w->rowof);
+    for (size_t k = 0; w->fc && w->fc->lrows && k < w->fc->nlrows; k++)   /* once per routine */
+        if (w->fc->lrows[k].routine == i)
+            *fst_map_put(&w->rowof, (uint64_t)w->fc->lrows[k].group + 1, 0) = k;
     uint64_t pos = r->entry, end = range_end(w, p, i), insns = 0;
     fst_fx cost = 0;
     size_t k = first_at_or_after(w, pos);
@@ -367,6 +415,7 @@ static void put_routine(wr *w, const fst_profile *p, size_t i)
         }
         if (k < w->nxs && w->xs[k] == pos) {
             cell *c = cell_of(w->a, i, pos);
+            put_stmt(w, p, pos);
             if (c) {
                 c->line = w->line + 1;
                 insns += c->insns;
@@ -380,6 +429,7 @@ static void put_routine(wr *w, const fst_profile *p, size_t i)
             continue;
         }
         uint64_t next = k < w->nxs && w->xs[k] < end ? w->xs[k] : end;
+        w->group = SIZE_MAX - 1;    /* data between: the next instruction names its statement */
         if (w->sampled && (pos = put_sweep(w, r, pos, next)) >= next)
             continue;
         put_data(w, r, pos, next);
@@ -394,7 +444,9 @@ static void put_routine(wr *w, const fst_profile *p, size_t i)
     if (n) {
         qsort(else_, n, sizeof *else_, by_addr);
         emit(w, "  * charged to %s, elsewhere (code of routines it calls that are not timed):", r->name);
+        w->group = SIZE_MAX - 1;
         for (size_t j = 0; j < n; j++) {
+            put_stmt(w, p, else_[j]->addr);
             else_[j]->line = w->line + 1;
             insns += else_[j]->insns;
             cost += else_[j]->cost;
@@ -424,7 +476,8 @@ static int by_addr_idx(const void *x, const void *y)
 int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profile *p, const fst_filter *only,
                     int color, fst_err *err)
 {
-    wr w = { .out = out, .color = color, .sampled = p->sampled, .a = a };
+    wr w = { .out = out, .color = color, .sampled = p->sampled, .a = a,
+             .fc = fc && fst_fopt(fc, "source") ? fc : NULL };
     if (fc->tr)
         w.segs = fst_tr_image(fc->tr, &w.nseg);
     if (p->sampled) {
@@ -470,6 +523,7 @@ int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profi
     free(ix);
     free(by);
     free(xs);
+    fst_map_free(&w.rowof);
     if (w.rc)
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
@@ -493,8 +547,15 @@ static int an_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
 
 static void an_done(void *ctx) { fst_annot_free(ctx); }
 
+static const fst_option an_opts[] = {
+    { 0, "source", NULL, "with --lines=FILE: each source statement (file:line, its text, executions, instructions "
+      "and time in the routine) above its instructions; statements that share code are named together, code with "
+      "none says so", 0 },
+    { 0 },
+};
+
 const fst_format fst_format_annotate = {
     "annotate", "assembler listing of each timed routine: executions, time and branches per instruction (samples, for a sampled trace)", 0,
-    NULL, an_init, fst_annot_event, an_write, an_done,
+    an_opts, an_init, fst_annot_event, an_write, an_done,
     FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE | FST_FILTER_UNTIMED,
 };

@@ -36,12 +36,19 @@
 ** annotated instructions. Lines of what the listing has not (outside, excluded) are 0,
 ** under `fl=(1) ???` (callgrind's "no source"). Written to standard output, the file has no listing and names
 ** the program, with `positions: instr`.
+** With --lines (formats/stmtprof.h), the positions are source lines instead: `positions:
+** instr line`, each function's `fl=` the source file of its first cost line, `fi=`/`fe=`
+** where its cost lines move to another file (inlined code, an included file), each line the
+** line (statement number, ISN) of the statement holding the address; code no statement
+** holds is under `???`, line 0; code several statements share is put on the first of them.
+** No listing is written then: KCachegrind's source view shows the sources.
 ** Ownership: the context is freed by done. Errors: --unit's value (init); writing.
 */
 #include "formats/format.h"
 #include "formats/formats.h"
 #include "formats/annotate.h"
 #include "formats/jsonw.h"
+#include "formats/stmtprof.h"
 #include "common/outfile.h"
 #include "common/map.h"
 #include "common/quote.h"
@@ -178,7 +185,7 @@ static void *cg_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
                NULL;
     cg *g = fst_xcalloc(1, sizeof *g);
     g->unit = (fst_tunit)u;
-    if (fc->out_file)
+    if (fc->out_file && !fc->lines)    /* --lines: the positions are the sources' lines */
         g->an = fst_annot_new();
     return g;
 }
@@ -270,21 +277,76 @@ typedef struct wr {
     int rc;
     const fst_annot *an;    /* the listing written, or NULL */
     fst_rounder *into;      /* per routine: the calls into it, rounded as one sum */
+    const fst_stmt_tab *lines; /* --lines: positions are source lines, files the sources */
+    const char **files;     /* source files by id - 2 ((1) is "???": no statement) */
+    char *fnamed;           /* per file id: its name was given once */
+    size_t nfiles;
+    int fl, cur;            /* the function's file (fl=) and the current one (fi=/fe=) */
 } wr;
 
+/* --lines: addr's source file id and line; (1) "???" and line 0 where no statement is.
+** Statements sharing the code: the first of them (callgrind has one line per cost). */
+static int src_of(wr *w, uint64_t addr, uint32_t *line)
+{
+    size_t g = fst_stmtprof_group_of(w->lines, addr);
+    *line = 0;
+    if (g == FST_SP_NOSTMT)
+        return 1;
+    const fst_stmt *s = fst_stmt_of(w->lines, fst_stmt_span_at(w->lines, g), 0);
+    size_t k = 0;
+    while (k < w->nfiles && w->files[k] != s->file)
+        k++;
+    if (k == w->nfiles)
+        w->files[w->nfiles++] = s->file;
+    *line = s->line;
+    return (int)k + 2;
+}
+
+/* "KEY=(id) NAME" the first time a file is named, "KEY=(id)" after */
+static void put_src(wr *w, const char *key, int id)
+{
+    char buf[1024];
+    if (id == 1 || w->fnamed[id])
+        w->rc |= fprintf(w->out, "%s=(%d)\n", key, id) < 0;
+    else
+        w->rc |= fprintf(w->out, "%s=(%d) %s\n", key, id, fst_printable(w->files[id - 2], buf, sizeof buf)) < 0;
+    w->fnamed[id] = 1;
+}
+
+/* --lines: the cost line at addr is in another file than the one before: fi= (fe= back) */
+static void switch_src(wr *w, uint64_t addr)
+{
+    uint32_t ln;
+    int f = src_of(w, addr, &ln);
+    if (f != w->cur)
+        put_src(w, f == w->fl ? "fe" : "fi", f);
+    w->cur = f;
+}
+
 /* " LINE" of addr in fn's listing, when the file has line positions */
-static const char *line_of(const wr *w, size_t fn, uint64_t addr, char buf[24])
+static const char *line_of(wr *w, size_t fn, uint64_t addr, char buf[24])
 {
     buf[0] = 0;
-    if (w->an)
+    uint32_t ln;
+    if (w->lines) {
+        src_of(w, addr, &ln);
+        snprintf(buf, 24, " %u", (unsigned)ln);
+    } else if (w->an)
         snprintf(buf, 24, " %llu", (unsigned long long)(fn < w->p->nr ? fst_annot_line(w->an, fn, addr) : 0));
     return buf;
 }
 
-/* fl=/cfi=: (2) the listing for a routine it lists, else (1) the program */
-static void put_file(wr *w, const char *key, size_t fn)
+/* fl=/cfi=: (2) the listing for a routine it lists, else (1) the program; with --lines, the
+** source file of addr (the function's first cost line, the callee's entry) */
+static void put_file(wr *w, const char *key, size_t fn, uint64_t addr)
 {
-    if (w->an)
+    uint32_t ln;
+    if (w->lines) {
+        int f = src_of(w, addr, &ln);
+        put_src(w, key, f);
+        if (key[0] == 'f')
+            w->fl = w->cur = f;
+    } else if (w->an)
         w->rc |= fprintf(w->out, "%s=(%d)\n", key, fn < w->p->nr && w->p->r[fn].timed && !w->p->r[fn].excluded ? 2 : 1) < 0;
 }
 
@@ -313,10 +375,12 @@ static void put_fn_body(wr *w, const cg *g, size_t fn, const cell *c, size_t nc,
     fst_rounder rd = { g->unit, 0, 0 };
     char ln[24];
     w->rc |= fprintf(w->out, "\n") < 0;
-    put_file(w, "fl", fn);
+    put_file(w, "fl", fn, nc ? c[0].addr : nr ? r[0].site : 0);
     put_fn(w, "fn", fn);
     for (size_t i = 0; i < nc; i++) {
         uint64_t t = fst_rounder_next(&rd, c[i].cost, 0);
+        if (w->lines)
+            switch_src(w, c[i].addr);
         w->rc |= fprintf(w->out, "0x%llX%s %llu %llu\n", (unsigned long long)c[i].addr, line_of(w, fn, c[i].addr, ln),
                          (unsigned long long)c[i].insns, (unsigned long long)t) < 0;
         sum[0] += c[i].insns;
@@ -324,9 +388,11 @@ static void put_fn_body(wr *w, const cg *g, size_t fn, const cell *c, size_t nc,
     }
     for (size_t i = 0; i < nr; i++) {
         char cl[24];
-        put_file(w, "cfi", r[i].callee);
-        put_fn(w, "cfn", r[i].callee);
         uint64_t entry = w->p->r[r[i].callee].entry;
+        if (w->lines)
+            switch_src(w, r[i].site);
+        put_file(w, "cfi", r[i].callee, entry);
+        put_fn(w, "cfn", r[i].callee);
         w->rc |= fprintf(w->out, "calls=%llu 0x%llX%s\n0x%llX%s %llu %llu\n", (unsigned long long)r[i].count,
                          (unsigned long long)entry, line_of(w, r[i].callee, entry, cl), (unsigned long long)r[i].site,
                          line_of(w, fn, r[i].site, ln), (unsigned long long)r[i].insns,
@@ -385,7 +451,12 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     FILE *m = open_memstream(&body, &blen);
     if (!m)
         return fst_errno(err, "callgrind: out of memory");
-    wr w = { m, p, fst_xcalloc(p->nr + 3, 1), 0, g->an, fst_xcalloc(p->nr + 1, sizeof(fst_rounder)) };
+    wr w = { m, p, fst_xcalloc(p->nr + 3, 1), 0, g->an, fst_xcalloc(p->nr + 1, sizeof(fst_rounder)), fc->lrows ? fc->lines : NULL,
+             NULL, NULL, 0, 1, 1 };
+    if (w.lines) {
+        w.files = fst_xcalloc(fst_stmt_count(w.lines) + 1, sizeof *w.files);
+        w.fnamed = fst_xcalloc(fst_stmt_count(w.lines) + 3, 1);
+    }
     for (size_t i = 0; i < p->nr; i++)
         w.into[i].unit = g->unit;
     uint64_t sum[2] = { 0, 0 };
@@ -394,7 +465,9 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     fst_printable(fc->trace_path ? fc->trace_path : "", trace, sizeof trace);
     char clk[512];
     fst_printable(p->clock, clk, sizeof clk);
-    if (lst)
+    if (w.lines)   /* source files are named as cost lines reach them */
+        w.rc |= fprintf(m, "ob=(1) %s\nfl=(1) ???\n", prog) < 0;
+    else if (lst)
         /* "???": callgrind's own name for no source, which callgrind_annotate --auto=yes
         ** does not look for */
         w.rc |= fprintf(m, "ob=(1) %s\nfl=(2) %s\nfl=(1) ???\n", prog, lst) < 0;
@@ -417,6 +490,8 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     }
     free(w.named);
     free(w.into);
+    free(w.files);
+    free(w.fnamed);
     int mrc = fclose(m);
     const char *u = g->unit == FST_TU_TOD ? "tod" : "ns";
     int rc = w.rc || mrc;
@@ -431,7 +506,7 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
                      "cmd: %s\ndesc: Trace: %s\ndesc: Clock: %s\n%spositions: instr%s\n"
                      "event: Ir : Instructions\nevent: %s : CPU time (%s)\nevents: Ir %s\n"
                      "summary: %llu %llu\ntotals: %llu %llu\n",
-                     prog, trace, clk, win, g->an ? " line" : "", u,
+                     prog, trace, clk, win, g->an || fc->lrows ? " line" : "", u,
                      g->unit == FST_TU_TOD ? "TOD clock units, 1/4096 us" : "nanoseconds", u,
                      (unsigned long long)sum[0], (unsigned long long)sum[1], (unsigned long long)sum[0],
                      (unsigned long long)sum[1]) < 0;

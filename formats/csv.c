@@ -4,6 +4,7 @@
 #include "common/quote.h"
 #include "formats/format.h"
 #include "formats/formats.h"
+#include "formats/stmtprof.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -173,6 +174,30 @@ static void uncertain_lines(FILE *out, const fst_profile *p)
             fprintf(out, "# uncertain: task=%zu\n", i);
 }
 
+/* --by=line: one row per statement and routine that ran (formats/stmtprof.h), then the
+** (total) row; a statement table's "(no statement)" rows hold the code it says nothing of. */
+static int line_rows(FILE *out, const fst_fctx *fc, const fst_profile *p)
+{
+    int rc = fprintf(out, "file,line,routine,executions,self_instr,self_sec\n") < 0;
+    for (size_t i = 0; i < fc->nlrows && !rc; i++) {
+        const fst_stmtrow *r = &fc->lrows[i];
+        char file[1024], line[256], sec[32];
+        fst_stmtprof_names(fc->lines, r->group, file, sizeof file, line, sizeof line);
+        const char *who = r->routine == (size_t)FST_SP_OUTSIDE    ? "(outside)"
+                        : r->routine == (size_t)FST_SP_EXCLUDED ? "(excluded)"
+                                                                 : p->r[r->routine].name;
+        fst_fmt_sec9(r->cost, sec);
+        rc = fst_csv_field(out, r->group == FST_SP_NOSTMT ? "(no statement)" : file) < 0 ||
+             fprintf(out, ",%s,", line) < 0 || fst_csv_field(out, who) < 0 ||
+             fprintf(out, ",%llu,%llu,%s\n", (unsigned long long)r->execs, (unsigned long long)r->insns, sec) < 0;
+    }
+    char sec[32];
+    fst_fmt_sec9(p->total_cost, sec);
+    if (!rc)
+        rc = fprintf(out, "(total),,,,%llu,%s\n", (unsigned long long)p->total_insns, sec) < 0;
+    return rc ? -1 : 0;
+}
+
 static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err)
 {
     (void)ctx;
@@ -196,20 +221,39 @@ static int write_csv(FILE *out, const fst_fctx *fc, const fst_profile *p, void *
         if (fst_fmt_incomplete(p, inc, sizeof inc)) /* fst-diff reads it: a partial run is not compared */
             fprintf(out, "# incomplete: %s\n", inc + sizeof "INCOMPLETE TRACE: " - 1);
     }
-    if (fst_fopt(fc, "by-task") ? task_rows(out, p, fc->filter) : fst_write_csv_filtered(out, p, fc->filter))
+    const char *by = fst_fopt(fc, "by");
+    if (by && !strcmp(by, "line") ? line_rows(out, fc, p)
+                                  : fst_fopt(fc, "by-task") ? task_rows(out, p, fc->filter)
+                                                            : fst_write_csv_filtered(out, p, fc->filter))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
+}
+
+/* --by: checked before the replay; --by=line with --by-task is not a thing fst makes */
+static void *csv_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
+{
+    static int none;
+    (void)p;
+    const char *by = fst_fopt(fc, "by");
+    if (by && strcmp(by, "line") && strcmp(by, "routine"))
+        return fst_errf(err, "--by: 'line' or 'routine', not '%s'", by), NULL;
+    if (by && !strcmp(by, "line") && fst_fopt(fc, "by-task"))
+        return fst_errf(err, "--by=line and --by-task: one at a time"), NULL;
+    return &none;
 }
 
 static const fst_option csv_options[] = {
     { 0, "meta", NULL, "a first line '# fst-report clock=... timed=...' for fst-diff, then '# pricing:' lines "
                        "(instructions priced without a cost row, not decoded), '# uncertain:' and '# incomplete:' "
                        "(a trace cut short); '# window:' with --window", 0 },
+    { 0, "by", "line|routine", "line: one row per source statement and routine that ran (needs --lines=FILE): "
+      "file,line,routine,executions,self_instr,self_sec (line: the line, statement number or ISN; several joined "
+      "by '+' where statements share code; '(no statement)' for code the table has none for)", 0 },
     { 0, "by-task", NULL, "one row per task and routine, with columns task,space,mainline (and a (task) total row)", 0 },
     { 0 }
 };
 
 const fst_format fst_format_csv = {
     "csv", "one row per routine: routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec", 0,
-    csv_options, NULL, NULL, write_csv, NULL, FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE,
+    csv_options, csv_init, NULL, write_csv, NULL, FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE,
 };

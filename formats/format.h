@@ -23,6 +23,7 @@
 #include "analyze/events.h"
 #include "analyze/profile.h"
 #include "model/progmodel.h"
+#include "model/stmttab.h"
 #include "trace/tracebin.h"
 #include "common/err.h"
 #include "common/opt.h"
@@ -47,6 +48,11 @@ typedef struct fst_fctx {
                                    NULL: a format may write a companion file beside it */
     const fst_filter *filter;   /* --top, --percent-limit, --routine (formats/filter.h), bound
                                    to the profile before write; NULL: none */
+    const fst_stmt_tab *lines;  /* --lines=FILE: the statement table (model/stmttab.h), or NULL;
+                                   placed only when the rows below are there */
+    const struct fst_stmtrow *lrows; /* counts per statement (formats/stmtprof.h), set after
+                                   the replay (NULL in init), nlrows of them */
+    size_t nlrows;
 } fst_fctx;
 
 typedef struct fst_format {

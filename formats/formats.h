@@ -53,6 +53,18 @@ typedef struct fst_fortstat_opts {
                                            that the rows still add up to TOTAL */
 } fst_fortstat_opts;
 int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts *o);
+/* The decimals the listing's seconds have (o->digits, or the automatic choice). */
+int fst_fortstat_digits(const fst_profile *p, const fst_fortstat_opts *o);
+/* --statements=N (formats/fortstat_stmt.c): after the listing, per each of the N hottest
+** timed routines (by self time), its statements (formats/stmtprof.h rows) hottest first:
+** STATEMENT (file:line, ISN), EXECUTIONS, TIME (SEC) in the listing's decimals, % of the
+** routine's time, the source text; statements sharing code are named together, code with
+** no statement is a row "(no statement)"; past 20 rows one line sums the rest, so the rows
+** always add up to the routine's time. Same records as the listing (ASA with `asa`). */
+struct fst_stmt_tab;
+struct fst_stmtrow;
+int fst_write_fortstat_stmts(FILE *out, const fst_profile *p, const fst_fortstat_opts *o,
+                             const struct fst_stmt_tab *t, const struct fst_stmtrow *rows, size_t nrows, int nhot);
 
 /* CSV, DESIGN §8: routine,entry,calls,self_instr,incl_instr,self_sec,incl_sec; one row per
 ** timed routine in load-module order, then the rows (outside), (excluded) and (total),

@@ -18,6 +18,12 @@ static int line(FILE *out, int asa, char cc, const char *text)
 
 /* The decimals a short run needs: the fewest (3-9) at which the longest time shows two
 ** significant digits, when at two every routine's time rounds to .00; else 2. */
+static int auto_digits(const fst_profile *p);
+int fst_fortstat_digits(const fst_profile *p, const fst_fortstat_opts *o)
+{
+    return o->digits ? o->digits : auto_digits(p);
+}
+
 static int auto_digits(const fst_profile *p)
 {
     fst_fx max = 0;
@@ -98,7 +104,7 @@ static int others(FILE *out, const fst_fortstat_opts *o, const fst_filter_left *
 int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts *o)
 {
     char buf[200], sec[32], pct[24] = "", nm[sizeof p->r[0].name];
-    int digits = o->digits ? o->digits : auto_digits(p);
+    int digits = fst_fortstat_digits(p, o);
     int w = 12 + digits - 2;    /* the TIME (SEC) column, wider by each extra decimal */
     int nw = 8;                 /* the name column: FORTSTAT's 8, wider for a longer name */
     size_t n;
@@ -186,6 +192,10 @@ static int options(const fst_fctx *fc, fst_fortstat_opts *o, fst_err *err)
     }
     o->asa = fst_fopt(fc, "asa") != NULL;
     o->filter = fc->filter;
+    const char *st = fst_fopt(fc, "statements");
+    char *end;
+    if (st && (strtol(st, &end, 10) < 1 || *end || strtol(st, NULL, 10) > 1000))
+        return fst_errf(err, "--statements: the number of hottest routines to show, 1 to 1000, not '%s'", st);
     o->percent = fst_fopt(fc, "percent") != NULL;
     if (fst_digits_opt(fst_fopt(fc, "digits"), &o->digits, err) < 0)
         return -1;
@@ -207,7 +217,9 @@ static int write_fortstat(FILE *out, const fst_fctx *fc, const fst_profile *p, v
     fst_fortstat_opts o;
     if (options(fc, &o, err) < 0)
         return -1;
-    if (fst_write_fortstat(out, p, &o))
+    const char *st = fst_fopt(fc, "statements");
+    if (fst_write_fortstat(out, p, &o) ||
+        (st && fst_write_fortstat_stmts(out, p, &o, fc->lines, fc->lrows, fc->nlrows, (int)strtol(st, NULL, 10))))
         return fst_errno(err, "%s: cannot write", fc->out_path ? fc->out_path : "standard output");
     return 0;
 }
@@ -217,6 +229,8 @@ static const fst_option fortstat_options[] = {
     { 0, "digits", "N", "decimals of the seconds (2-9; default 2, as FORTSTAT printed them, or more when every "
                         "time would round to .00, said in the header)", 0 },
     { 0, "percent", NULL, "a % column: each routine's share of the TOTAL", 0 },
+    { 0, "statements", "N", "after TOTAL, the statements of the N hottest routines by time (needs --lines=FILE): "
+      "executions, time, share and source text of each, hottest first", 0 },
     { 0, "sort", "KEY", "rows by time, calls, name or address (default: address, the load-module order)", 0 },
     { 0 }
 };

@@ -4,6 +4,7 @@
 # and data, at 0x20000), with OUT.elf for nm and objdump.
 #   VARIANT  mBITS-MARCH-OPT: m31 (ESA/390, 31-bit) or m64 (z/Architecture, 64-bit);
 #            -march=MARCH (z900, z196, ...); O0 (-O0 -fno-inline) or O2
+# -g: the DWARF line table for fst-report --lines (issue 34); the .bin is the same code.
 # Freestanding: no libc, our own start-up (crt0.S), the linker script cprog.ld; gcc's
 # helper library (libgcc.a of the multilib: -m31 takes Debian's lib32gcc-12-dev-s390x-cross)
 # is linked after the program, for what gcc may call in it. FST_CDEFS: more compiler options
@@ -19,7 +20,7 @@ set -- $(echo "$variant" | tr - ' ')
 [ $# -eq 3 ] || { echo "build.sh: variant '$variant' is not mBITS-MARCH-OPT" >&2; exit 2; }
 case $1 in m31) emul=elf_s390 ;; m64) emul=elf64_s390 ;; *) echo "build.sh: $1: m31 or m64" >&2; exit 2 ;; esac
 case $3 in O0) opt="-O0 -fno-inline" ;; O2) opt=-O2 ;; *) echo "build.sh: $3: O0 or O2" >&2; exit 2 ;; esac
-flags="-$1 -march=$2 $opt -ffreestanding -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -Wall -Wextra -Werror"
+flags="-$1 -march=$2 $opt -g -ffreestanding -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -Wall -Wextra -Werror"
 mkdir -p "$(dirname "$out")"
 # shellcheck disable=SC2086  # flags are words
 $CC $flags -c -o "$out.crt0.o" "$here/crt0.S"
