@@ -1217,6 +1217,9 @@ static int try_attach(void)
                "--via=module --attach=%s make it)\n", att_path, att_path);
         return -1;
     }
+#ifdef F_SETPIPE_SZ
+    fcntl(fd, F_SETPIPE_SZ, 1 << 20); /* room for 16 buffers: fewer waits of a CPU on the reader (best effort) */
+#endif
     /* a reader that asks for one job: HELLO says so, and the session waits for the job */
     int armed = !att_refuse && read_request(att_path);
     char text[sizeof att_text + 16];
