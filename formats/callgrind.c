@@ -94,7 +94,38 @@ typedef struct cg {
     uint64_t insns;
     fst_fx cost;
     fst_annot *an;          /* the listing's aggregate, when there is a listing */
+    const fst_filter *flt;  /* --routine, or NULL */
+    unsigned char *keep;    /* per routine, kept by it (made at the first event); only the
+                               stacks through a kept routine count (as folded's) */
+    size_t nkeep;
 } cg;
+
+/* The patterns against the profile's routines (fst-report binds them again after the
+** replay, and says so when one matches nothing). */
+static void keep_of(cg *g, const fst_profile *p)
+{
+    fst_filter f = *g->flt;
+    fst_err ignored;
+    fst_filter_bind(&f, p, 0, &ignored);
+    g->nkeep = p->nr;
+    g->keep = fst_xcalloc(p->nr + 1, 1);
+    for (size_t i = 0; i < p->nr; i++)
+        g->keep[i] = (unsigned char)fst_filter_keeps(&f, p->r[i].name);
+}
+
+/* Whether an event's stack runs through a routine --routine keeps (its own routine, or one
+** below it on the task's stack). */
+static int through(const cg *g, const fst_event *e)
+{
+    if (!g->flt)
+        return 1;
+    if (e->routine < g->nkeep && g->keep[e->routine] && (e->kind != FST_EV_EXEC || e->charged == FST_CHARGE_ROUTINE))
+        return 1;
+    for (size_t i = 0; i < e->depth; i++)
+        if (e->stack[i] < g->nkeep && g->keep[e->stack[i]])
+            return 1;
+    return 0;
+}
 
 static struct fstack *fstack_of(cg *g, uint32_t task)
 {
@@ -187,11 +218,15 @@ static void *cg_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
     g->unit = (fst_tunit)u;
     if (fc->out_file && !fc->lines)    /* --lines: the positions are the sources' lines */
         g->an = fst_annot_new();
+    if (fst_filter_has_routine(fc->filter))
+        g->flt = fc->filter;    /* the routines it keeps: at the first event (keep_of) */
     return g;
 }
 
 static void on_exec(cg *g, const fst_event *e)
 {
+    if (!through(g, e))
+        return;
     size_t fn = e->charged == FST_CHARGE_ROUTINE ? e->routine
               : e->charged == FST_CHARGE_OUTSIDE ? FN_OUTSIDE : FN_EXCLUDED;
     size_t i = cell_get(g, fn, e->insn->addr); /* may move the cells */
@@ -208,7 +243,7 @@ static void on_call(cg *g, const fst_event *e)
     frame f = { e->routine, FST_NONE, 1, e->tinsns, e->tcost };  /* the task's clock */
     f.outer = !fst_map_get(&s->active, e->routine);
     fst_map_inc(&s->active, e->routine);
-    if (e->counted) {
+    if (e->counted && through(g, e)) {
         f.rec = rec_get(g, e->caller == FST_NONE ? FN_OUTSIDE : e->caller, e->site, e->routine);
         ((crec *)g->recs.v)[f.rec].count++;
     }
@@ -237,6 +272,8 @@ static void cg_event(void *ctx, const fst_event *e)
 {
     cg *g = ctx;
     const fst_profile *p = e->profile;
+    if (g->flt && !g->keep)
+        keep_of(g, p);
     if (g->an)
         fst_annot_event(g->an, e);
     switch (e->kind) {
@@ -495,11 +532,18 @@ static int cg_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void *c
     int mrc = fclose(m);
     const char *u = g->unit == FST_TU_TOD ? "tod" : "ns";
     int rc = w.rc || mrc;
-    char win[320] = "desc: ";   /* a part of the run (--window): KCachegrind shows desc lines */
-    if (!fst_fmt_window(p, win + 6, sizeof win - 7))
+    char win[640] = "desc: ";   /* a part of the run (--window): KCachegrind shows desc lines */
+    if (!fst_fmt_window(p, win + 6, 320))
         win[0] = 0;
     else
         strcat(win, "\n");
+    if (g->flt) {               /* and the stacks kept (--routine) */
+        size_t k = strlen(win);
+        snprintf(win + k, sizeof win - k, "desc: Stacks: only those through ");
+        k = strlen(win);
+        fst_filter_said(fc->filter, win + k, sizeof win - k - 1);
+        strcat(win, "\n");
+    }
     if (!rc)
         rc = fprintf(out,
                      "# callgrind format\nversion: 1\ncreator: fst-report (fst, System/370 trace replay)\n"
@@ -528,6 +572,7 @@ static void cg_done(void *ctx)
     free(g->recs.v);
     free(g->recs.hash);
     fst_annot_free(g->an);
+    free(g->keep);
     for (size_t i = 0; i < g->nfr; i++) {
         free(g->fr[i].f);
         fst_map_free(&g->fr[i].active);
@@ -543,5 +588,5 @@ static const fst_option cg_opts[] = {
 
 const fst_format fst_format_callgrind = {
     "callgrind", "Callgrind profile (callgrind_annotate, KCachegrind): per-address Ir and time, exact calls", 0,
-    cg_opts, cg_init, cg_event, cg_write, cg_done,
+    cg_opts, cg_init, cg_event, cg_write, cg_done, FST_FILTER_ROUTINE,
 };

@@ -81,6 +81,10 @@ expect_eq "tree --routine='SUB*': their outermost contexts as roots (SUBA's from
 expect_eq "folded --routine=SUBB: the stacks through SUBB, its inclusive instructions as built" \
     "MAIN;SUBB 42|MAIN;SUBB;SUBA 78" \
     "$(fst-report --format=folded --unit=instructions --routine=SUBB fortg.trace 2> /dev/null | paste -sd'|')"
+fst-report --format=callgrind --routine=SUBB -o subb.cg fortg.trace 2> /dev/null
+expect_eq "callgrind --routine=SUBB: the stacks through SUBB (totals: its inclusive instructions; the calls MAIN to SUBB, 3, and SUBB to SUBA from its two sites, 3 each; not MAIN's own to SUBA), said in a desc line" \
+    "totals 120|calls 3 3 3|desc: Stacks: only those through --routine=SUBB" \
+    "$(awk '$1 == "totals:" { print "totals", $2 } /^calls=/ { sub(/calls=/, ""); c = c " " $1 } END { print "calls" c }' subb.cg | paste -sd'|')|$(grep '^desc: Stacks' subb.cg)"
 fst-report --format=svg --routine=SUBB fortg.trace > subb.svg 2> /dev/null
 expect_eq "svg --routine=SUBB: the whole is SUBB's inclusive instructions" "120" \
     "$(sed -n 's/.*<title>all: instructions \([0-9]*\) .*/\1/p' subb.svg)"
