@@ -117,11 +117,11 @@ want_big="$( (echo "MAIN 0 $(fact bigloop self "$PEXP" | awk '$1 == "MAIN" { pri
               echo "(outside) 0 $(fact bigloop outside "$PEXP")"; echo "(total) 0 $(fact bigloop instructions "$PEXP")"
               echo "(excluded) 0 0") | sort)"
 for a in 654321 $(( (RANDOM * 32768 + RANDOM) % 1100000 + 10 )); do
-    fst-report --format=csv --window=:$a -o x.csv bigloop.trace 2> /dev/null
-    fst-report --format=csv --window=$a: -o y.csv bigloop.trace 2> /dev/null
+    fst-report --format=csv --unnamed-ok --window=:$a -o x.csv bigloop.trace 2> /dev/null
+    fst-report --format=csv --unnamed-ok --window=$a: -o y.csv bigloop.trace 2> /dev/null
     expect_eq "bigloop: [0, $a) and [$a, end) add up to the run as built" "$want_big" "$(addup x.csv y.csv)"
-    FST_REPLAY_NOFOLD=1 fst-report --format=csv --window=$a: -o z.csv bigloop.trace 2> /dev/null
-    expect_eq "bigloop: --window=$a: is the same with FST_REPLAY_NOFOLD=1" "" "$(cmp y.csv z.csv 2>&1)"
+    FST_REPLAY_NOFOLD=1 fst-report --format=csv --unnamed-ok --window=$a: -o z.csv bigloop.trace 2> /dev/null
+    expect_eq "bigloop: --unnamed-ok --window=$a: is the same with FST_REPLAY_NOFOLD=1" "" "$(cmp y.csv z.csv 2>&1)"
 done
 
 # ---- random loop programs (gen.py): adjacent windows add up to the figures as built ----
@@ -130,8 +130,8 @@ for s in 3 19 $(( (RANDOM % 900) + 100 )); do
     fst-capture -q -o loop$s.trace loop$s.ins || { fail "loop$s: captured"; continue; }
     total=$(awk '$1 == "total" { print $2 }' loop$s.expect)
     a=$(( (RANDOM * 32768 + RANDOM) % (total - 20) + 10 ))
-    fst-report --format=csv --timed=all --window=:$a -o x.csv loop$s.trace 2> /dev/null
-    fst-report --format=csv --timed=all --window=$a: -o y.csv loop$s.trace 2> /dev/null
+    fst-report --format=csv --timed=all --unnamed-ok --window=:$a -o x.csv loop$s.trace 2> /dev/null
+    fst-report --format=csv --timed=all --unnamed-ok --window=$a: -o y.csv loop$s.trace 2> /dev/null
     expect_eq "loop$s: [0, $a) and [$a, end) add up to the calls and self instructions as built" \
         "$(awk '$1 != "total" { print $1, $2, $3 }' loop$s.expect | sort)" \
         "$(addup x.csv y.csv | grep -v '^(')"
@@ -158,14 +158,14 @@ want_tasks="$(fact tasks calls "$PEXP" | while read -r r c; do
               done | sort)"
 n=$(fst-dump --summary tasks.trace | sed -n 's/^count.insn=//p')
 for a in $(( RANDOM % (n - 2000) + 1000 )) $(( RANDOM % (n - 2000) + 1000 )); do
-    fst-report --format=csv -q --timed=all --cpu=problem --window=:$a -o x.csv tasks.trace 2> /dev/null
-    fst-report --format=csv -q --timed=all --cpu=problem --window=$a: -o y.csv tasks.trace 2> /dev/null
+    fst-report --format=csv -q --timed=all --cpu=problem --unnamed-ok --window=:$a -o x.csv tasks.trace 2> /dev/null
+    fst-report --format=csv -q --timed=all --cpu=problem --unnamed-ok --window=$a: -o y.csv tasks.trace 2> /dev/null
     expect_eq "tasks --cpu=problem: [0, $a) and [$a, end) add up to the problem-state figures as built" \
         "$want_tasks" "$(addup x.csv y.csv | grep -v '^(')"
     for o in --supervisor=row --exclude=ROUTX; do
         fst-report --format=csv -q --timed=all $o -o whole.csv tasks.trace
-        fst-report --format=csv -q --timed=all $o --window=:$a -o x.csv tasks.trace 2> /dev/null
-        fst-report --format=csv -q --timed=all $o --window=$a: -o y.csv tasks.trace 2> /dev/null
+        fst-report --format=csv -q --timed=all $o --unnamed-ok --window=:$a -o x.csv tasks.trace 2> /dev/null
+        fst-report --format=csv -q --timed=all $o --unnamed-ok --window=$a: -o y.csv tasks.trace 2> /dev/null
         expect_eq "tasks $o: [0, $a) and [$a, end) add up to the whole run" \
             "$(awk -F, 'NR > 1 { print $1, $3, $4 }' whole.csv | sort)" "$(addup x.csv y.csv)"
     done
@@ -177,8 +177,8 @@ if fst-capture -q --numcpu=2 -o two.trace "$FST_PROGS/twocpu.ins" 2> /dev/null; 
     n=$(fst-dump --summary two.trace | sed -n 's/^count.insn=//p')
     fst-report --format=csv -q --timed=all -o whole.csv two.trace
     for a in 1000 $(( RANDOM % (n - 200) + 100 )); do
-        if ! fst-report --format=csv -q --timed=all --window=:$a -o x.csv two.trace 2> err ||
-           ! fst-report --format=csv -q --timed=all --window=$a: -o y.csv two.trace 2>> err; then
+        if ! fst-report --format=csv -q --timed=all --unnamed-ok --window=:$a -o x.csv two.trace 2> err ||
+           ! fst-report --format=csv -q --timed=all --unnamed-ok --window=$a: -o y.csv two.trace 2>> err; then
             # the one refusal allowed: another CPU's branch waits for its successor at the edge
             expect_eq "two CPUs: a cut at $a refused only for a branch of the other CPU" 1 \
                 "$(grep -c "is a branch whose successor" err)"
@@ -190,8 +190,8 @@ if fst-capture -q --numcpu=2 -o two.trace "$FST_PROGS/twocpu.ins" 2> /dev/null; 
             "$(awk -F, 'NR > 1 { print $1, $3, $4 }' whole.csv | sort)" "$(addup x.csv y.csv)"
         expect_eq "two CPUs: [0, $a) and [$a, end) add up to the whole run's time, exactly (fx)" \
             "$(fst-report --format=json -q --timed=all two.trace | fxtotal)" \
-            "$(( $(fst-report --format=json -q --timed=all --window=:$a two.trace | fxtotal) +
-                 $(fst-report --format=json -q --timed=all --window=$a: two.trace | fxtotal) ))"
+            "$(( $(fst-report --format=json -q --timed=all --unnamed-ok --window=:$a two.trace | fxtotal) +
+                 $(fst-report --format=json -q --timed=all --unnamed-ok --window=$a: two.trace | fxtotal) ))"
     done
     expect_fail "two CPUs: a call window is refused (located on one CPU's traces only)" 2 \
         "--window=call:TICKA:3: a trace of several CPUs" fst-report --window=call:TICKA:3 two.trace
