@@ -32,7 +32,9 @@ static int by_time(const void *a, const void *b)
 static void pct(char *buf, size_t cap, fst_fx part, fst_fx whole)
 {
     unsigned long long t = whole ? (unsigned long long)(((__uint128_t)part * 1000 + whole / 2) / whole) : 0;
-    snprintf(buf, cap, "%5llu.%llu", t / 10, t % 10);
+    if (t > 1000)
+        t = 1000;   /* a part is never more than its whole: at most "100.0" */
+    snprintf(buf, cap, "%5u.%u", (unsigned)(t / 10), (unsigned)(t % 10));
 }
 
 static int routine(FILE *out, const fst_profile *p, const fst_fortstat_opts *o, const fst_stmt_tab *t,
