@@ -28,7 +28,7 @@ enum {
 ** frames pack better; memory stays one frame), and an IMAG frame up to 1 MiB of storage. */
 #define FST_TB_V2_PAYLOAD (256 * 1024)
 #define FST_TB_IMAG_MAX (1u << 20)
-#define FST_TB_ZSTD_LEVEL 7         /* chosen by measurement: see tracebin_zstd.c */
+#define FST_TB_ZSTD_LEVEL 5         /* chosen by measurement: see tracebin_zstd.c */
 
 /* zstd contexts (tracebin_zstd.c), made once per writer (level > 0: packs) or reader
 ** (level 0: unpacks) and reused for every frame. */

@@ -3,11 +3,15 @@
 ** damaged or missing frame costs only itself. The contexts are made once per writer or
 ** reader and reused for every frame (making one costs more than packing a small frame).
 **
-** The level (FST_TB_ZSTD_LEVEL, 7): measured with `zstd -b1 -e19` on version 1 traces of
-** a branchy program (callheavy -O0, 40 732 instructions, 12 463 bytes) and of bigloop
+** The level (FST_TB_ZSTD_LEVEL, 5): first chosen (7) with `zstd -b1 -e19` on version 1 traces
+** of a branchy program (callheavy -O0, 40 732 instructions, 12 463 bytes) and of bigloop
 ** (1.1 M instructions, 801 494 bytes, 256 KiB blocks). Branchy: level 1 1391 bytes, 3 1343,
-** 7 1217, 9 1217, 19 1140 — 7 is the knee; it packs at 185 MB/s, some 50 times what a
-** capture writes, so capture does not notice it. bigloop: 1097 (1) to 1073 (7), flat. */
+** 7 1217, 9 1217, 19 1140; bigloop: 1097 (1) to 1073 (7), flat. Then measured on module
+** captures where nothing repeats (issue 33: tests/shapes/branchy.c -O2, 200 M instructions,
+** where fst-capture must keep up with Hercules and zstd was a third of its time): level 3
+** 6.89 MB and 1.11 s of fst-capture's CPU, 5 4.95 MB and 1.30 s, 7 5.28 MB and 1.43-1.57 s;
+** fortgen.py's trace 64 861 bytes at 5, 64 468 at 7; recursion 32 KB at 5, 122 KB at 7.
+** 5 is smaller and cheaper than 7 where it matters, the same elsewhere. */
 #include "trace/tracebin_int.h"
 
 #include <stdlib.h>
