@@ -480,6 +480,11 @@ int fst_annot_write(fst_annot *a, FILE *out, const fst_fctx *fc, const fst_profi
              .fc = fc && fst_fopt(fc, "source") ? fc : NULL };
     if (fc->tr)
         w.segs = fst_tr_image(fc->tr, &w.nseg);
+    char win[300];
+    if (fst_fmt_window(p, win, sizeof win)) {   /* a part of the run (--window): said at the top */
+        emit(&w, "* %s", win);
+        emit(&w, "%s", "");
+    }
     if (p->sampled) {
         emit(&w, "* A SAMPLED TRACE: %llu samples, %u a second. Per instruction: the samples that fell on it and",
              (unsigned long long)p->samples, p->sample_hz);

@@ -18,6 +18,7 @@
 ** Ownership: the context is freed by done. Errors: --unit's value (init); writing.
 */
 #include "formats/format.h"
+#include "formats/formats.h"
 #include "formats/jsonw.h"
 
 #include <errno.h>
@@ -180,11 +181,13 @@ static int write_profile(FILE *out, const ss *s, const fst_profile *p, size_t k,
     while (c->nopen)
         push_ev(c, 'C', c->open[--c->nopen]);
     int rc = fprintf(out, "%s\n    {\"type\": \"evented\", \"name\": ", first ? "" : ",") < 0;
-    char title[300];
+    char title[600], win[300] = "";
+    if (fst_fmt_window(p, win + 2, sizeof win - 2)) /* a part of the run (--window): in the title */
+        win[0] = ',', win[1] = ' ';
     if (p->ntasks > 1)
-        snprintf(title, sizeof title, "%s (task %zu, clock %s)", name, k, p->clock);
+        snprintf(title, sizeof title, "%s (task %zu, clock %s%s)", name, k, p->clock, win);
     else
-        snprintf(title, sizeof title, "%s (clock %s)", name, p->clock);
+        snprintf(title, sizeof title, "%s (clock %s%s)", name, p->clock, win);
     rc |= fst_json_str(out, title) < 0;
     rc |= fprintf(out, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n     \"events\": [",
                   s->unit == FST_TU_INSNS ? "none" : "nanoseconds", (unsigned long long)c->now) < 0;

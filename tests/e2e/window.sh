@@ -68,6 +68,12 @@ expect_eq "folded --unit=instructions: the window's stacks, 40 instructions" "MA
 expect_eq "tree --unit=instructions: SUBB 40 inclusive under MAIN, SUBA 26 under it" "40 MAIN|40 SUBB|26 SUBA" \
     "$(fst-report --format=tree --unit=instructions $W fortg.trace 2> /dev/null |
        awk '$4 ~ /%$/ { print $1, $NF }' | sed 's/\*//' | paste -sd'|')"
+expect_eq "annotate: the window said at the top" "* WINDOW call:SUBB:3" \
+    "$(fst-report --format=annotate $W fortg.trace 2> /dev/null | head -1 | cut -d: -f1-3)"
+expect_eq "speedscope: the window in the profile's name" "1" \
+    "$(fst-report --format=speedscope $W fortg.trace 2> /dev/null | python3 -c '
+import json, sys
+print(sum("WINDOW call:SUBB:3" in p["name"] for p in json.load(sys.stdin)["profiles"]))')"
 fst-report --format=callgrind $W -o w.cg fortg.trace 2> /dev/null
 expect_eq "callgrind: the window in a desc line" "desc: WINDOW call:SUBB:3" "$(grep "^desc: WINDOW" w.cg | cut -d: -f1-4)"
 expect_eq "svg: the window in the title" "1" \
