@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_clock.c — analyze/clock: --clock specs, exact fixed-point costs for
+** tests/unit/test_clock.c — analyze/cost/clock: --clock specs, exact fixed-point costs for
 ** mips:R, the P/390 model (flat, per-byte, per-register, per-digit, branch variants,
 ** register lengths, class medians for instructions without a row), and the rejection of
 ** bad tables with file:line messages.
@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/clock.h"
-#include "analyze/decode.h"
+#include "analyze/cost/clock.h"
+#include "isa/decode.h"
 #include "trace/tracebin.h"
 
 #include <stdio.h>
@@ -393,7 +393,7 @@ static void test_model_every_op_priced(void **state)
     fst_clock_free(c);
 }
 
-/* The rules of analyze/costrule.h name decoder instructions, each once. */
+/* The rules of analyze/cost/costrule.h name decoder instructions, each once. */
 static void test_rule_table(void **state)
 {
     (void)state;
