@@ -8,6 +8,7 @@
 #include "analyze/profile/pricing.h"
 #include "analyze/profile/profile.h"
 #include "analyze/profile/sampled.h"
+#include "analyze/replay/replay.h"
 #include "analyze/replay/window.h"
 #include "capture/read/sniff.h"
 #include "model/mapspaces.h"

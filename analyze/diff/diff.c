@@ -7,6 +7,7 @@
 #include "analyze/diff/diff.h"
 #include "analyze/diff/diffstat.h"
 #include "analyze/profile/sampled.h"
+#include "analyze/replay/replay.h"
 #include "model/mapspaces.h"
 #include "common/quote.h"
 

@@ -1,7 +1,8 @@
 /*
-** analyze/profile/profile.h — replay a trace into a profile (DESIGN §2-§4, normative).
+** analyze/profile/profile.h — the profile a trace is replayed into, and the replay's rules
+** (DESIGN §2-§4, normative).
 **
-** fst_replay reads every record of a trace once, in order, and keeps, per task, the stack
+** fst_replay (analyze/replay/replay.h) reads every record of a trace once, in order, and keeps, per task, the stack
 ** of active routines (call reconstruction, DESIGN §3) and charges every instruction's
 ** cost (the clock, DESIGN §4) to the nearest *timed* routine on that stack. It tells
 ** what happens as a stream of events (analyze/profile/events.h) to its sinks; the call graph
@@ -287,11 +288,7 @@ static inline int fst_replay_keeps_space(const fst_replay_opts *o, uint64_t spac
     return 0;
 }
 
-/* Build the routine list from the model `pm` (which may be NULL: then the storage image
-** of the trace is scanned for FORTRAN identifiers), replay the trace into *prof and into
-** the `nsinks` extra sinks (may be 0). On error (-1) *prof holds nothing to free. */
-int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *prof, const fst_sink *sinks,
-               size_t nsinks, fst_err *err);
+/* fst_replay itself is declared in analyze/replay/replay.h: this folder never calls it. */
 void fst_profile_free(fst_profile *p);
 
 /* ---- inside analyze/ ---- */

@@ -34,6 +34,7 @@
 #include "analyze/replay/code.h"
 #include "isa/decode.h"
 #include "analyze/profile/profile.h"
+#include "analyze/replay/replay.h"
 #include "common/map.h"
 
 #include <stddef.h>

@@ -11,6 +11,7 @@
 #include "analyze/cost/clock.h"
 #include "analyze/profile/diagnose.h"
 #include "analyze/profile/profile.h"
+#include "analyze/replay/replay.h"
 #include "formats/format.h"
 #include "tests/fuzz/fuzz_mem.h"
 
