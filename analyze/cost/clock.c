@@ -294,6 +294,17 @@ int fst_clock_how(const fst_clock *c, unsigned op, const char **rule)
     return e->how;
 }
 
+uint64_t fst_clock_unmodeled(const fst_clock *c, const uint64_t *mix)
+{
+    uint64_t n = 0;
+    for (unsigned op = 0, nops = fst_op_count(); op < nops; op++)
+        if (mix[op]) {
+            int how = fst_clock_how(c, op, NULL);
+            n += how == FST_PRICE_RULE || how == FST_PRICE_DEFAULT ? mix[op] : 0;
+        }
+    return n;
+}
+
 const char *fst_clock_unmodeled_op(const fst_clock *c, size_t k, uint64_t *count)
 {
     if (!c->unmod)

@@ -174,6 +174,11 @@ const char *fst_clock_unmodeled_op(const fst_clock *c, size_t k, uint64_t *count
 enum { FST_PRICE_ROW, FST_PRICE_RULE, FST_PRICE_DEFAULT, FST_PRICE_RATE };
 int fst_clock_how(const fst_clock *c, unsigned op, const char **rule);
 
+/* Of an instruction mix (executed instructions per op id, fst_op_count() of them, [0] the
+** ones not decoded), how many this clock prices without a row: by a class rule or at the
+** default. The replay's count for fst_profile.unmodeled; 0 for a mips clock. */
+uint64_t fst_clock_unmodeled(const fst_clock *c, const uint64_t *mix);
+
 /* ---- inside analyze/: the shipped class rules (analyze/cost/costrule.c) ---- */
 typedef struct fst_cost_rule {
     const char *mnem;   /* "AGFR" */

@@ -439,7 +439,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     if (fst_rp_win_end(&x, err) < 0)
         goto out;
     snprintf(p->clock, sizeof p->clock, "%s", fst_clock_name(o->clock));
-    p->unmodeled = fst_rp_unmodeled(p, o->clock);
+    p->unmodeled = fst_clock_unmodeled(o->clock, p->op_insns);
     rc = fst_profile_check(p, err);
 out:
     for (size_t i = 0; i < x.nt; i++) {

@@ -200,16 +200,3 @@ void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n)
     if (d->op == FST_OP_UNKNOWN)
         fst_rp_count_unknown(p, d, n);
 }
-
-/* Instructions priced without a row of the cost model (by a class rule or the default):
-** from the instruction mix, as fst-report's pricing lines count them (analyze/profile/pricing.c). */
-uint64_t fst_rp_unmodeled(const fst_profile *p, const fst_clock *clk)
-{
-    uint64_t n = 0;
-    for (unsigned op = 0, nops = fst_op_count(); op < nops; op++)
-        if (p->op_insns[op]) {
-            int how = fst_clock_how(clk, op, NULL);
-            n += how == FST_PRICE_RULE || how == FST_PRICE_DEFAULT ? p->op_insns[op] : 0;
-        }
-    return n;
-}

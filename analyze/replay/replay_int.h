@@ -291,7 +291,6 @@ void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size
 void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->takes_batch */
 void fst_rp_count_unknown(fst_profile *p, const fst_insn *d, uint64_t n);
 void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n);   /* code.h fst_code_count */
-uint64_t fst_rp_unmodeled(const fst_profile *p, const fst_clock *clk);
 
 /* replay_stack.c */
 void fst_rp_build_hash(rp *x);                   /* x->hash, x->sup, x->mainline_fixed */
