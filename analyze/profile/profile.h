@@ -2,11 +2,11 @@
 ** analyze/profile/profile.h — the profile a trace is replayed into, and the replay's rules
 ** (DESIGN §2-§4, normative).
 **
-** fst_replay (analyze/replay/replay.h) reads every record of a trace once, in order, and keeps, per task, the stack
-** of active routines (call reconstruction, DESIGN §3) and charges every instruction's
-** cost (the clock, DESIGN §4) to the nearest *timed* routine on that stack. It tells
-** what happens as a stream of events (analyze/profile/events.h) to its sinks; the call graph
-** (analyze/profile/callgraph.c: calls, self and inclusive time, arcs) is always one of them and
+** fst_replay (analyze/replay/replay.h) reads every record of a trace once, in order, and
+** keeps, per task, the stack of active routines (call reconstruction, DESIGN §3) and
+** charges every instruction's cost (the clock, DESIGN §4) to the nearest *timed* routine
+** on that stack. It tells what happens as a stream of events (events.h) to its sinks; the
+** call graph (callgraph.c: calls, self and inclusive time, arcs) is always one of them and
 ** fills the fst_profile below. Every report format reads aggregates only.
 **
 ** Decisions where DESIGN is silent (written down here, as DESIGN asks):
