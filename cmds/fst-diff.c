@@ -1,8 +1,8 @@
 /*
 ** fst-diff — compare two runs of a program and fail when one got slower or its calls
-** changed (issue 7). Wiring only: analyze/diff.c loads the sides (traces replayed as
+** changed (issue 7). Wiring only: analyze/diff/diff.c loads the sides (traces replayed as
 ** fst-report replays them, or csv reports), checks that they are comparable, compares
-** and writes; analyze/csvprofile.c reads csv reports and the batch manifest.
+** and writes; analyze/diff/csvprofile.c reads csv reports and the batch manifest.
 **
 **   fst-diff [options] BASE NEW        one comparison
 **   fst-diff [options] --batch=FILE    every run of a manifest, one summary line each
@@ -10,10 +10,10 @@
 ** Exit: 0 within the thresholds, 1 outside them (each routine named on stderr, or each
 ** failed run's summary line), 2 unusable input (also: sides made with different clocks
 ** or timing, which are reported, not compared). When a side is a sampled trace, shares
-** are compared against a bound from the sample counts (analyze/diffstat.h).
+** are compared against a bound from the sample counts (analyze/diff/diffstat.h).
 */
-#include "analyze/diff.h"
-#include "analyze/diffstat.h"
+#include "analyze/diff/diff.h"
+#include "analyze/diff/diffstat.h"
 #include "formats/diffflame.h"
 #include "common/err.h"
 #include "common/opt.h"

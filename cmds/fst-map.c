@@ -2,7 +2,7 @@
 ** fst-map — print the program model that one or more maps give, as CSV (DESIGN §8).
 ** Wiring only: the readers are model/map_*.c, the model model/progmodel.c.
 */
-#include "analyze/decode.h"
+#include "isa/decode.h"
 #include "capture/hercules/ins.h"
 #include "model/mapspaces.h"
 #include "model/progmodel.h"

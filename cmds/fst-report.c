@@ -1,14 +1,15 @@
 /*
 ** fst-report — replay a trace into a profile and print it in one format. Wiring only:
-** analyze/replay.c does the work, model/progmodel.h reads maps, and the formats come
+** analyze/replay/replay.c does the work, model/progmodel.h reads maps, and the formats come
 ** from formats/registry.c, each with its own options (formats/format.h).
 */
-#include "analyze/clock.h"
-#include "analyze/diagnose.h"
-#include "analyze/pricing.h"
-#include "analyze/profile.h"
-#include "analyze/sampled.h"
-#include "analyze/window.h"
+#include "analyze/cost/clock.h"
+#include "analyze/profile/diagnose.h"
+#include "analyze/profile/pricing.h"
+#include "analyze/profile/profile.h"
+#include "analyze/profile/sampled.h"
+#include "analyze/replay/replay.h"
+#include "analyze/replay/window.h"
 #include "capture/read/sniff.h"
 #include "model/mapspaces.h"
 #include "model/progmodel.h"
@@ -83,7 +84,7 @@ typedef struct report {
     const char *filter_opt[3]; /* which of them were given, for a format they do not apply to */
     const char **wins;      /* the --window values, in order (maptime's own or fst-report's) */
     size_t nwins;
-    fst_window window;      /* fst-report's --window (analyze/window.h), when have_window */
+    fst_window window;      /* fst-report's --window (analyze/replay/window.h), when have_window */
     int have_window;
     fst_option *table;      /* the option table: fopts' names point into it */
     char **helps;
@@ -216,7 +217,7 @@ static void reject_foreign(const fst_optparser *p, const report *r)
 }
 
 /* --window: MAPTIME's own (a routine's name: no colon) with --format=maptime, else
-** fst-report's (analyze/window.h), once. */
+** fst-report's (analyze/replay/window.h), once. */
 static void windows(const fst_optparser *p, report *r)
 {
     int maptime = !strcmp(r->format, "maptime");
@@ -459,7 +460,7 @@ static void check_named(const report *r, const fst_profile *p, fst_tr *tr, const
             "instructions as outside", path, n);
 }
 
-/* A map that does not fit what ran (analyze/diagnose.h fst_diag_misfit): its names would
+/* A map that does not fit what ran (analyze/profile/diagnose.h fst_diag_misfit): its names would
 ** be on the wrong code. Dies naming the evidence and the likely fix, unless --misfit-ok. */
 static void check_fit(const report *r, const fst_diag *d, const fst_profile *p, fst_tr *tr, const char *path)
 {
@@ -528,7 +529,7 @@ static void check_output(const report *r, const char *trace)
         fst_die_err(&err);
 }
 
-/* A window of times or of a call (analyze/window.h): a first replay finds its instruction
+/* A window of times or of a call (analyze/replay/window.h): a first replay finds its instruction
 ** numbers; the trace is opened again for the report's. Returns that reader; *first is the
 ** one read, kept open (the program model was placed with it). */
 static fst_tr *locate(report *r, fst_tr *tr, fst_pm *pm, const char *path, fst_tr **first)
@@ -606,7 +607,7 @@ int main(int argc, char **argv)
         sinks[nsinks++] = (fst_sink){ fst_stmtprof_event, sp, FST_WANT(FST_EV_EXEC) };
     int sampled = fst_trace_sampled(tr);
     if (sampled) {
-        /* LOGTIME data, not a trace (analyze/sampled.h): say what it cannot tell */
+        /* LOGTIME data, not a trace (analyze/profile/sampled.h): say what it cannot tell */
         static const char *const need_calls[] = { "fortstat", "callgrind", "gmon", "speedscope", "tree", NULL };
         for (const char *const *f = need_calls; *f; f++)
             if (!strcmp(r.format, *f))

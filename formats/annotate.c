@@ -2,7 +2,7 @@
 #include "formats/annotate.h"
 #include "formats/formats.h"
 #include "formats/stmtprof.h"
-#include "analyze/sampled.h"
+#include "analyze/profile/sampled.h"
 #include "model/progmodel.h"
 #include "common/bytes.h"
 #include "common/map.h"
@@ -95,7 +95,7 @@ typedef struct wr {
     FILE *out;
     uint64_t line;          /* lines written so far */
     int rc, color;
-    int sampled;            /* samples, not executions (analyze/sampled.h) */
+    int sampled;            /* samples, not executions (analyze/profile/sampled.h) */
     uint32_t state;         /* sampled: the PSW state of the routine being listed */
     const fst_image_seg *segs;
     size_t nseg;

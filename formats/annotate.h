@@ -10,14 +10,14 @@
 **
 ** The listing of routine R covers R's code, from its entry to the next routine's entry
 ** (or the end of its piece of the storage image): an executed address prints its
-** instruction in the assembler's notation (analyze/decode.h fst_disasm), the FORTRAN
+** instruction in the assembler's notation (isa/decode.h fst_disasm), the FORTRAN
 ** identifier after a 47F0F00C entry prints as DC X'06'/X'07' and the name, and every
 ** other byte (constants, save areas, code that never ran) prints as data (DC). The
 ** instructions charged to R that lie outside that range (an untimed routine's, charged to
 ** its timed caller) follow under "charged to R, elsewhere". The three hottest lines are
 ** marked; colour is used only when `color` is set (the caller decides: a terminal).
 **
-** A sampled trace (fst_profile.sampled, analyze/sampled.h) lists samples instead: a
+** A sampled trace (fst_profile.sampled, analyze/profile/sampled.h) lists samples instead: a
 ** heading says so, each line has the samples that fell on the instruction and their share
 ** of the routine's, no time (host time, not the program's) and no branch counts (a sample
 ** does not see where control went); bytes no sample fell on are decoded from the storage

@@ -10,7 +10,7 @@
 **     SUBB                6     0.000021341   37.5%
 **
 ** the caller's name, its calls to the routine, the time the routine spent for it (inclusive:
-** its own and what it called, over those calls: the call graph's arc, analyze/profile.h
+** its own and what it called, over those calls: the call graph's arc, analyze/profile/profile.h
 ** fst_arc), and that time's share of the routine's inclusive time, one decimal, in
 ** integers. `--unit=instructions` prints instructions instead of seconds. Callers are the
 ** nearest timed routine below (an untimed caller is transparent, as in every report);

@@ -1,6 +1,6 @@
 /* formats/csv.c — the CSV report of DESIGN §8; see formats.h. */
-#include "analyze/diff.h"
-#include "analyze/pricing.h"
+#include "analyze/diff/diff.h"
+#include "analyze/profile/pricing.h"
 #include "common/quote.h"
 #include "formats/format.h"
 #include "formats/formats.h"
@@ -75,7 +75,7 @@ int fst_write_csv(FILE *out, const fst_profile *p)
 
 /* --meta, after the first line: how many instructions were priced without a row of the
 ** cost table (by a class rule, at the default) and how many were not decoded, then which
-** (analyze/pricing.h). fst-diff reads only the first line. */
+** (analyze/profile/pricing.h). fst-diff reads only the first line. */
 static void pricing_lines(FILE *out, const fst_fctx *fc, const fst_profile *p)
 {
     fst_pricing s;
@@ -103,7 +103,7 @@ static void pricing_lines(FILE *out, const fst_fctx *fc, const fst_profile *p)
 }
 
 /* --meta: a first line saying how the numbers were made, which fst-diff reads so that it
-** never compares two clocks or two timing choices as if alike (analyze/diff.h). */
+** never compares two clocks or two timing choices as if alike (analyze/diff/diff.h). */
 static int meta_line(FILE *out, const fst_fctx *fc, fst_err *err)
 {
     const fst_replay_opts *ro = fc->ro;
@@ -155,7 +155,7 @@ static int task_rows(FILE *out, const fst_profile *p, const fst_filter *f)
     return rc ? -1 : 0;
 }
 
-/* --meta, when fst had to guess which task ran (analyze/tasks.h): how much that leaves
+/* --meta, when fst had to guess which task ran (analyze/tasks/tasks.h): how much that leaves
 ** uncertain, in all and per routine (the true calls and self instructions lie within these
 ** of the printed ones); the same counts as json's "uncertain". */
 static void uncertain_lines(FILE *out, const fst_profile *p)

@@ -5,7 +5,7 @@
 ** them.
 **
 ** Each side is replayed with folded.c's aggregate as a sink (fst_dflame_sink, given to
-** analyze/diff.h's fst_dload_opts.sink); fst_dflame_take, called while the side's profile
+** analyze/diff/diff.h's fst_dload_opts.sink); fst_dflame_take, called while the side's profile
 ** lives (fst_dload_opts.replayed), merges its stacks by routine names into one tree, so
 ** that a stack found in one run only has 0 in the other. Figures are nanoseconds of the
 ** chosen clock (fst_fx_to_ns of each stack's exact sum) or, with `insns`, instructions.
@@ -23,8 +23,8 @@
 #ifndef FST_DIFFFLAME_H
 #define FST_DIFFFLAME_H
 
-#include "analyze/events.h"
-#include "analyze/profile.h"
+#include "analyze/profile/events.h"
+#include "analyze/profile/profile.h"
 
 #include <stdio.h>
 

@@ -24,7 +24,7 @@
 #ifndef FST_FILTER_H
 #define FST_FILTER_H
 
-#include "analyze/profile.h"
+#include "analyze/profile/profile.h"
 #include "common/err.h"
 
 #include <stddef.h>

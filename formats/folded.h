@@ -11,7 +11,7 @@
 #ifndef FST_FOLDED_H
 #define FST_FOLDED_H
 
-#include "analyze/clock.h"
+#include "analyze/cost/clock.h"
 
 #include <stddef.h>
 #include <stdint.h>

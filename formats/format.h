@@ -5,7 +5,7 @@
 ** in formats/registry.c. fst-report knows nothing else about it: the format brings its
 ** own command-line options (added to fst-report's table and shown in its --help under the
 ** format's name), and, when the call graph is not enough, its own aggregate: a sink of
-** the event stream (analyze/events.h) that collects what it needs during the replay
+** the event stream (analyze/profile/events.h) that collects what it needs during the replay
 ** (addresses, stacks, a timeline). `write` is then a pure function of the profile, that
 ** aggregate and the options: a format never reads the trace.
 **
@@ -20,8 +20,8 @@
 #ifndef FST_FORMAT_H
 #define FST_FORMAT_H
 
-#include "analyze/events.h"
-#include "analyze/profile.h"
+#include "analyze/profile/events.h"
+#include "analyze/profile/profile.h"
 #include "model/progmodel.h"
 #include "model/stmttab.h"
 #include "trace/tracebin.h"

@@ -6,7 +6,7 @@
 #ifndef FST_FORMATS_H
 #define FST_FORMATS_H
 
-#include "analyze/profile.h"
+#include "analyze/profile/profile.h"
 #include "formats/filter.h"
 
 #include <stdio.h>
@@ -22,7 +22,7 @@ void fst_fmt_secn(fst_fx x, int digits, char *buf);
 ** a whole one): "INCOMPLETE TRACE: its first N instructions only (WHY)" into buf; NULL when
 ** the trace is complete. (formats/fmt.c) */
 const char *fst_fmt_incomplete(const fst_profile *p, char *buf, size_t cap);
-/* A --window (analyze/window.h), as every report says it in itself: "WINDOW SPEC:
+/* A --window (analyze/replay/window.h), as every report says it in itself: "WINDOW SPEC:
 ** instructions FROM to LAST of the trace" into buf; NULL when the profile is the whole run.
 ** (formats/fmt.c) */
 const char *fst_fmt_window(const fst_profile *p, char *buf, size_t cap);

@@ -136,7 +136,7 @@ int fst_write_fortstat(FILE *out, const fst_profile *p, const fst_fortstat_opts 
         rc = line(out, o->asa, ' ', inc);
     if (!rc && fst_fmt_incomplete(p, inc, sizeof inc)) /* said at the top, and again at the end */
         rc = line(out, o->asa, ' ', inc);
-    if (!rc && fst_unc_any(p, ix, n)) /* fst had to guess which task ran (analyze/tasks.h): the rows it touched */
+    if (!rc && fst_unc_any(p, ix, n)) /* fst had to guess which task ran (analyze/tasks/tasks.h): the rows it touched */
         rc = line(out, o->asa, ' ', FST_UNC_HEADING);
     if (!rc)
         rc = line(out, o->asa, '0', "");

@@ -18,7 +18,7 @@
 **     tag 1, one per arc of the call graph: from_pc = the caller's entry, self_pc = the
 **         callee's entry (gprof needs only addresses inside each function), count (u32;
 **         larger counts are split over several records, which gprof adds up).
-** Counts are exact: the arcs are fst's call graph (analyze/callgraph.c), the bins the ticks
+** Counts are exact: the arcs are fst's call graph (analyze/profile/callgraph.c), the bins the ticks
 ** of formats/profout.h, one tick = 1/hz s of CPU time. Arcs from outside the program (no
 ** caller) are not written: gprof has no symbol for them. gprof splits a callee's time
 ** among its callers by call counts (its documented assumption); fst's exact arc times are

@@ -4,7 +4,7 @@
 ** Schema (version 1). Every count is an integer; an integer above 2^53 - 1, which a
 ** JavaScript number cannot hold exactly, is written as a string of its decimal digits
 ** ("9007199254740993"): read every integer field as "number or digit string". Times are
-** given twice: `*_fx` exact, in fst's fixed-point unit (analyze/clock.h: 1 ns = 512000 fx,
+** given twice: `*_fx` exact, in fst's fixed-point unit (analyze/cost/clock.h: 1 ns = 512000 fx,
 ** 1 TOD unit = 125000 fx, 1 s = 512e12 fx: 2^53 fx is 17.6 s, so a longer run has string
 ** time_fx values), and
 ** `*_ns` rounded to the nearest nanosecond, ties up, as csv's seconds are (so *_ns / 1e9
@@ -19,7 +19,7 @@
 **     "complete": bool,                  the capture ended normally and the trace is whole
 **     "incomplete": string | null        why not
 **   },
-**   "window": string,                    only with --window: the window as given (analyze/window.h),
+**   "window": string,                    only with --window: the window as given (analyze/replay/window.h),
 **   "window_instructions": { "from", "to" }   and the trace's instructions it covers, [from, to)
 **   "clock": string,                     the clock that priced the instructions (mips:R, model...)
 **   "units": { "fx_per_ns": 512000, "fx_per_tod": 125000 },
@@ -39,7 +39,7 @@
 **                                        leaves uncertain: guessed or inferred dispatches, and
 **                                        the calls and instructions of the tasks they touched
 **                                        (csv --meta's '# uncertain:' lines: the same counts)
-**   "pricing": {                         how the instructions were priced (analyze/pricing.h)
+**   "pricing": {                         how the instructions were priced (analyze/profile/pricing.h)
 **     "rule": int, "default": int,       instructions priced by a class rule, at the default
 **     "undecoded": int,                  instructions the decoder did not know
 **     "unpriced": [ {"mnemonic": string, "opcode": string, "instructions": int,
@@ -47,7 +47,7 @@
 **                                        per opcode priced without a row, most executed first
 **     "undecoded_opcodes": [ {"opcode": string, "instructions": int}, ... ]
 **   },
-**   "tasks": [ {                         every task, in order of appearance (analyze/tasks.h)
+**   "tasks": [ {                         every task, in order of appearance (analyze/tasks/tasks.h)
 **     "id": int, "space": string,        CR1 in hex, "real" (DAT off) or "unknown"
 **     "first": string,                   hex address of its first instruction
 **     "mainline": string | null,         the routine it entered as its mainline
@@ -87,7 +87,7 @@
 */
 #include "formats/format.h"
 #include "formats/jsonw.h"
-#include "analyze/pricing.h"
+#include "analyze/profile/pricing.h"
 
 #include <errno.h>
 #include <string.h>

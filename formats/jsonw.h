@@ -15,7 +15,7 @@
 #ifndef FST_JSONW_H
 #define FST_JSONW_H
 
-#include "analyze/clock.h"
+#include "analyze/cost/clock.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -23,7 +23,7 @@
 #define FST_MAPTIME_H
 
 #include "common/err.h"
-#include "analyze/profile.h"
+#include "analyze/profile/profile.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
 ** sampled pc histogram and a stub ELF with the routine symbols.
 **
 ** The histogram (formats/monout.c) is the profil(2) clock, made deterministic: a virtual
-** clock ticks `hz` times per second of the fst clock's CPU time (analyze/clock.h), and each
+** clock ticks `hz` times per second of the fst clock's CPU time (analyze/cost/clock.h), and each
 ** tick increments the count of the instruction executing when it fires (the one whose
 ** cost makes the running time cross a multiple of 1/hz s). So one histogram count is one
 ** tick = 1/hz s, counted in integers: ticks so far = floor(time * hz), never floating
@@ -38,7 +38,7 @@ typedef struct fst_phist_cell {
 /* "--hz" of the formats: 1 .. 10^9, or "insns" (0), default `def`. -1 with err naming the value. */
 int fst_phist_hz(const fst_fctx *fc, uint64_t def, uint64_t *hz, fst_err *err);
 fst_phist *fst_phist_new(uint64_t hz);
-void fst_phist_event(void *h, const fst_event *e);     /* a sink (analyze/events.h) */
+void fst_phist_event(void *h, const fst_event *e);     /* a sink (analyze/profile/events.h) */
 void fst_phist_free(fst_phist *h);
 uint64_t fst_phist_hzof(const fst_phist *h);
 uint64_t fst_phist_total(const fst_phist *h);         /* ticks taken */

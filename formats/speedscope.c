@@ -1,6 +1,6 @@
 /*
 ** formats/speedscope.c — a speedscope file (https://www.speedscope.app/file-format-schema.json,
-** notes/profformats.md §3.3): one "evented" profile per task (analyze/tasks.h), the timed routines opening
+** notes/profformats.md §3.3): one "evented" profile per task (analyze/tasks/tasks.h), the timed routines opening
 ** ('O') and closing ('C') in execution order, so speedscope's time-order view shows the
 ** run as it happened and its left-heavy and sandwich views the exact totals.
 **

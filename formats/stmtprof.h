@@ -21,8 +21,8 @@
 #ifndef FST_STMTPROF_H
 #define FST_STMTPROF_H
 
-#include "analyze/events.h"
-#include "analyze/profile.h"
+#include "analyze/profile/events.h"
+#include "analyze/profile/profile.h"
 #include "model/stmttab.h"
 
 #include <stddef.h>

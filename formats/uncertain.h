@@ -1,6 +1,6 @@
 /*
 ** formats/uncertain.h — one way for the listings people read (fortstat, prof, tree) to show
-** figures that a guess of which task ran could have changed (analyze/tasks.h; the routine's
+** figures that a guess of which task ran could have changed (analyze/tasks/tasks.h; the routine's
 ** calls_unc and self_unc, csv --meta's '# uncertain:' and json's "uncertain"): a mark after
 ** the row (" ?"), a line under the heading saying what the mark means, and a footnote with
 ** each marked routine's bounds (the true figures lie within them).
@@ -12,7 +12,7 @@
 #ifndef FST_UNCERTAIN_H
 #define FST_UNCERTAIN_H
 
-#include "analyze/profile.h"
+#include "analyze/profile/profile.h"
 
 #include <stddef.h>
 

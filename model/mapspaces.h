@@ -15,7 +15,7 @@
 ** An instruction's space is the CR1 of its CPU when DAT is on (shown with the instruction,
 ** or loaded by a traced LCTL: capture/read/herclog.h), FST_PLACE_REAL when DAT is off, and
 ** FST_PLACE_UNKNOWN when DAT is on and no CR1 was ever shown (a range trace without
-** registers): the same values as analyze/tasks.h's FST_SPACE_REAL and FST_SPACE_UNKNOWN.
+** registers): the same values as analyze/tasks/tasks.h's FST_SPACE_REAL and FST_SPACE_UNKNOWN.
 **
 ** A space *fits* the module at load point L when, of its addresses, at least two are
 ** routine starts at L (hits), more than twice as many as the other addresses inside the

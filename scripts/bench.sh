@@ -259,7 +259,7 @@ fi
 # range trace is), with registers (traceopt traditional) or without. Per way: traced
 # instructions a second (Hercules' text trace), log and trace.bin bytes per traced
 # instruction, and whether fst's figures are exact or come with bounds (what the trace's
-# evidence decides: analyze/tasks.h).
+# evidence decides: analyze/tasks/tasks.h).
 TASKS=$PWD/build/programs/tasks.ins
 # os_row NAME FST-CAPTURE-OPTIONS...: capture tasks.s so, and print its line
 os_row() {

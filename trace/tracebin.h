@@ -311,7 +311,7 @@ fst_tr *fst_tr_open(const char *path, fst_err *err);
 ** -1 on a damaged file (err names the byte offset). */
 int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 /* SEQ runs whole, for a caller that keeps its own decoded copy of the code (the replay,
-** analyze/code.h). fst_tr_seq_left: after fst_tr_next returned an instruction, how many
+** analyze/replay/code.h). fst_tr_seq_left: after fst_tr_next returned an instruction, how many
 ** more follow it in sequence with no other record between them — each at the previous
 ** one's address + length, on the same CPU, in the same state, with the bytes
 ** fst_tr_code gives for its address; 0 when the next record may be anything.
@@ -375,7 +375,7 @@ FST_NORETURN void fst_tr_seq_overrun(void);
 static inline unsigned fst_tr_jfast(int n) { return n <= 0 ? 0 : n == 1 ? 0xC0FF : n <= 3 ? 0xC0FE : 0xC0FC; }
 
 /* Repeated stretches of the op stream, for a caller that knows a stretch leaves it where it
-** found it (analyze/replay_fold.c: a loop's period). A mark is the reader's position and
+** found it (analyze/replay/replay_fold.c: a loop's period). A mark is the reader's position and
 ** state between two records (no SEQ run open); fst_tr_mark_here fills one and says 0 when the
 ** reader is inside a run. fst_tr_mark_span(a, b, ops, max, insns): the bytes from mark a to
 ** a later mark b, copied to ops, when the reader was in the same state at both (address,

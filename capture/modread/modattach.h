@@ -34,7 +34,7 @@
 ** about: a taken branch, SVC, LCTL, an interruption's point; after an LPSW or SSM, the
 ** instruction it went on with), with the registers and address space then, as a text trace switched on mid-run
 ** begins (`t+` at the console, --from-log of such a log). The replay takes it as it takes
-** such a trace (analyze/profile.h): the first instruction starts a task; calls already open
+** such a trace (analyze/profile/profile.h): the first instruction starts a task; calls already open
 ** at the window's start are not in its frames (their instructions, until they return, are
 ** outside the routines the trace saw entered, or are charged to the first routine entered
 ** when the model names the mainline); calls open at its end are closed there

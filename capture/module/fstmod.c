@@ -11,7 +11,7 @@
 ** PSW it leaves, and every program interruption (Hercules' debug_program_interrupt hook),
 ** so that with the program's storage image every executed instruction can be rebuilt
 ** (capture/modread/modstream.c); and what tells an operating system's tasks apart
-** (analyze/tasks.h), as a whole-system text trace with registers shows it: the general
+** (analyze/tasks/tasks.h), as a whole-system text trace with registers shows it: the general
 ** registers after every interruption and LPSW (only those that changed), the control
 ** registers an LCTL loaded (CR1: the address space), the operand of an LM or STM of all 16
 ** registers in supervisor state (a dispatcher's or handler's register block). How: it replaces the routines of those opcodes in Hercules'

@@ -1,4 +1,4 @@
-# tests/e2e/fold.sh — the replay folds loops (analyze/replay_fold.c): a period of runs it
+# tests/e2e/fold.sh — the replay folds loops (analyze/replay/replay_fold.c): a period of runs it
 # has replayed once is added up while the trace repeats it. Folding must change nothing:
 # every report, its warnings and its exit status are byte for byte those of a replay that
 # does not fold (FST_REPLAY_NOFOLD=1), over live captures of the test programs (loops with

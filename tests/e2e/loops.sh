@@ -2,7 +2,7 @@
 # branches on a period and on a pseudo-random bit), each built, run under Hercules and
 # reported: every routine's calls and self instructions and the total are what walking the
 # program's shape gives (gen.py --expect), and the folded replay gives the report the
-# unfolded one does (analyze/replay_fold.c; its speed against the unfolded one is
+# unfolded one does (analyze/replay/replay_fold.c; its speed against the unfolded one is
 # make bench's). Captured --via=module too (fst's module in Hercules 3.13, when built:
 # a loop's iterations come as one REP record, capture/module/fstmod_wire.h), the reports
 # must be the text trace's byte for byte. The seeds are drawn anew for every run

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/e2e/tasks.sh — jobs under an operating system (analyze/tasks.h, profile.h): the
+# tests/e2e/tasks.sh — jobs under an operating system (analyze/tasks/tasks.h, profile.h): the
 # multitasking supervisor of tests/programs/tasks.s (SVC, CPU-timer preemption with
 # round-robin LPSW dispatch, clock-comparator and I/O wake-ups, enabled waits, page faults
 # under DAT, two address spaces running one program at the same virtual addresses).

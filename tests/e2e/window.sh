@@ -1,4 +1,4 @@
-# tests/e2e/window.sh — fst-report --window=FROM:TO (analyze/window.h): a part of a run,
+# tests/e2e/window.sh — fst-report --window=FROM:TO (analyze/replay/window.h): a part of a run,
 # cut exactly, against the programs' construction:
 #   - fortg (tests/programs/fortg.s, EXPECTED): SUBA is 13 instructions a call, called 16
 #     times; SUBB is 14 of its own and calls SUBA twice (40 a call), called 3 times: every
@@ -9,7 +9,7 @@
 #     instructions): a call open at a counts in the first only (EXPECTED for fortg and
 #     bigloop, gen.py --expect for random loop programs);
 #   - times: under --clock=mips:1 every instruction takes 1 us (0x1000 TOD units), so
-#     tod:/s: edges are instruction numbers (the clock's definition, analyze/clock.h);
+#     tod:/s: edges are instruction numbers (the clock's definition, analyze/cost/clock.h);
 #   - a window is replayed without folding: bigloop's windows (folding would fold its loop)
 #     are the same with FST_REPLAY_NOFOLD=1;
 #   - bad values are errors naming --window (exit 2), never an empty report.

@@ -8,9 +8,10 @@
 ** format writes its report to /dev/null. Nothing is written to disk (fuzz_mem.h).
 */
 #define _GNU_SOURCE /* memfd_create */
-#include "analyze/clock.h"
-#include "analyze/diagnose.h"
-#include "analyze/profile.h"
+#include "analyze/cost/clock.h"
+#include "analyze/profile/diagnose.h"
+#include "analyze/profile/profile.h"
+#include "analyze/replay/replay.h"
 #include "formats/format.h"
 #include "tests/fuzz/fuzz_mem.h"
 

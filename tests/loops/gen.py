@@ -12,7 +12,7 @@ at all). Shapes are drawn from SEED until one executes at most MOST instructions
 With --expect it prints instead what the program executes, computed from the same shape by
 walking it (not by running it): `total N`, then `ROUTINE calls self` per routine. These are
 the figures fst must report (tests/e2e/loops.sh); the loops are what its replay may fold
-(analyze/replay_fold.c) and `make bench` times folded against unfolded on them.
+(analyze/replay/replay_fold.c) and `make bench` times folded against unfolded on them.
 """
 import random
 import sys

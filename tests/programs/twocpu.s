@@ -1,7 +1,7 @@
 # twocpu.s -- two CPUs, one job each (run with fst-capture --numcpu=2): CPU 0 starts
 # CPU 1 with SIGP restart, then both run a FORTRAN G mainline calling a leaf routine in
 # a loop, at the same time; Hercules interleaves their trace lines. Each CPU is its own
-# task (analyze/tasks.h): calls, self and inclusive time must be each CPU's own, never
+# task (analyze/tasks/tasks.h): calls, self and inclusive time must be each CPU's own, never
 # counting the other's instructions (issue 12 item 3). tests/e2e/twocpu.sh.
 #
 # CPU 0 (IPL, 0x20000, outside): BALR 12,0 / L 13 (its save areas) / MVC the restart new

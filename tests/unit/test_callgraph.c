@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_callgraph.c — analyze/callgraph.c's calls and returns (profile.h
+** tests/unit/test_callgraph.c — analyze/profile/callgraph.c's calls and returns (profile.h
 ** fst_callgraph_call, fst_callgraph_ret): arcs found by index, not by a search of the arc
 ** list (issue 12: 100 000 distinct arcs took 6 s). A synthetic stream: R routines, every routine calls every other once (R x (R-1) distinct
 ** arcs), each call returning at once. Figures by construction: each arc counted once,
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/profile.h"
+#include "analyze/profile/profile.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_clock.c — analyze/clock: --clock specs, exact fixed-point costs for
+** tests/unit/test_clock.c — analyze/cost/clock: --clock specs, exact fixed-point costs for
 ** mips:R, the P/390 model (flat, per-byte, per-register, per-digit, branch variants,
 ** register lengths, class medians for instructions without a row), and the rejection of
 ** bad tables with file:line messages.
@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/clock.h"
-#include "analyze/decode.h"
+#include "analyze/cost/clock.h"
+#include "isa/decode.h"
 #include "trace/tracebin.h"
 
 #include <stdio.h>
@@ -393,7 +393,7 @@ static void test_model_every_op_priced(void **state)
     fst_clock_free(c);
 }
 
-/* The rules of analyze/costrule.h name decoder instructions, each once. */
+/* The rules of analyze/cost/costrule.h name decoder instructions, each once. */
 static void test_rule_table(void **state)
 {
     (void)state;
@@ -465,6 +465,32 @@ static void test_rules(void **state)
     c = fst_clock_open("mips:1", &err);
     assert_int_equal(fst_clock_how(c, 1, NULL), FST_PRICE_RATE);
     fst_clock_free(c);
+}
+
+/* fst_clock_unmodeled: of a mix, what is priced by a rule or at the default (the replay's
+** fst_profile.unmodeled), never what has a row; nothing under a mips clock. */
+static void test_unmodeled_mix(void **state)
+{
+    (void)state;
+    const char *path = write_csv("mnemonic,base_ns\nLR,10\nAR,20\nL,100\n");
+    fst_err err = { "" };
+    fst_clock *c = fst_clock_load(path, &err);
+    unlink(path);
+    if (!c)
+        fail_msg("%s", err.msg);
+    uint64_t *mix = calloc(fst_op_count(), sizeof *mix);
+    assert_non_null(mix);
+    mix[dec("B9180012", STZ).op] = 600;     /* AGFR: by its rule, as AR */
+    mix[dec("1812", STZ).op] = 50;          /* LR: its row */
+    mix[dec("E31020000090", STZ).op] = 7;   /* LLGC: no row, its rule's IC has none: default */
+    mix[FST_OP_UNKNOWN] = 3;                /* not decoded: the default */
+    assert_int_equal(fst_clock_unmodeled(c, mix), 600 + 7 + 3);
+    fst_clock_free(c);
+    c = fst_clock_open("mips:1", &err);
+    assert_non_null(c);
+    assert_int_equal(fst_clock_unmodeled(c, mix), 0);
+    fst_clock_free(c);
+    free(mix);
 }
 
 /* ---- tables of one's own ---- */
@@ -675,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_model_every_op_priced),
         cmocka_unit_test(test_rule_table),
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_unmodeled_mix),
         cmocka_unit_test(test_class_medians),
         cmocka_unit_test(test_median_selection),
         cmocka_unit_test(test_comments_quotes_clamp),

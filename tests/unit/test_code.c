@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_code.c — analyze/code.c's blocks against the trace reader: a SEQ run read
+** tests/unit/test_code.c — analyze/replay/code.c's blocks against the trace reader: a SEQ run read
 ** a block at a time (fst_code_block, fst_tr_seq_take) is exactly the instructions written,
 ** also in a loop whose code is modified while it runs (the INS that changes it must make
 ** the block decoded before it stale: trace/tracebin.h fst_tr_code_epoch), and the
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/code.h"
+#include "analyze/replay/code.h"
 
 #include <stdio.h>
 #include <string.h>

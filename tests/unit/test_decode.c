@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_decode.c — analyze/decode: lengths, mnemonics, Hercules-style
+** tests/unit/test_decode.c — isa/decode: lengths, mnemonics, Hercules-style
 ** disassembly, and the branch classification of DESIGN §3, on instruction bytes taken
 ** from the Hercules fixture logs (../shared/fixtures/hercules-*).
 */
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/decode.h"
+#include "isa/decode.h"
 #include "trace/tracebin.h"
 #include "common/bytes.h"
 

@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_decode_binutils.c — analyze/decode against binutils, over every
+** tests/unit/test_decode_binutils.c — isa/decode against binutils, over every
 ** instruction binutils knows for z16: tests/decode/binutils-z16.tsv (made by
 ** tests/decode/gen-binutils.sh from binutils' opcode table, objdump's disassembly and
 ** as -march=z16) holds two instances of each of its 2641 mnemonics, base and extended.
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/decode.h"
+#include "isa/decode.h"
 #include "trace/tracebin.h"
 
 #include <ctype.h>

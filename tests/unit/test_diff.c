@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_diff.c — analyze/diff and analyze/csvprofile: percentages as integers,
+** tests/unit/test_diff.c — analyze/diff/diff and analyze/diff/csvprofile: percentages as integers,
 ** the csv report reader (numbers, metadata line, damaged files with file:line), the
 ** thresholds at their exact boundaries, new and vanished routines, the clock and timing
 ** checks (metadata, and inference from the numbers), the batch manifest.
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/diff.h"
+#include "analyze/diff/diff.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_diffstat.c — analyze/diffstat: the integer test of a difference of
+** tests/unit/test_diffstat.c — analyze/diff/diffstat: the integer test of a difference of
 ** shares, at its boundaries worked out by hand from the formulas of diffstat.h.
 */
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/diffstat.h"
+#include "analyze/diff/diffstat.h"
 
 static void two_sampled(void **state)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/decode.h"
+#include "isa/decode.h"
 #include "trace/tracebin.h"
 #include "formats/format.h"
 #include "formats/maptime.h"

@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_tasks.c — analyze/tasks: which task a dispatch resumes (tasks.h): state and
+** tests/unit/test_tasks.c — analyze/tasks/tasks: which task a dispatch resumes (tasks.h): state and
 ** space, the addresses a suspension allows (exact, anywhere, refined by an old PSW), the
 ** registers, the dispatcher's blocks (a task's own, a new one, a shared one, an old-PSW
 ** slot), guesses and new tasks.
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/tasks.h"
+#include "analyze/tasks/tasks.h"
 
 #define M31 0x7FFFFFFFull
 

@@ -1,5 +1,5 @@
 /*
-** tests/unit/test_window.c — analyze/window.c: --window values parsed (instruction numbers,
+** tests/unit/test_window.c — analyze/replay/window.c: --window values parsed (instruction numbers,
 ** tod:HEX and seconds exact in fst_fx: 1 us = 0x1000 TOD units = 512000000 fx, clock.h),
 ** bad ones refused naming --window; times and calls located from an event stream built by
 ** hand (an instruction belongs to a time window when it starts in it; a call from its
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/profile.h"
-#include "analyze/window.h"
+#include "analyze/profile/profile.h"
+#include "analyze/replay/window.h"
 
 #define US UINT64_C(512000000)  /* fst_fx per microsecond */
 

@@ -1,0 +1,239 @@
+/* analyze/profile/callgraph.c — the call-graph aggregate: per routine calls, self and inclusive
+** time, per arc count and time, and the same per task (--by-task). A sink of the event
+** stream (analyze/profile/events.h). Inclusive and arc times are measured on the task's own clock
+** (events.h: tinsns, tcost), so a task preempted inside a routine is not charged for the
+** tasks that ran meanwhile. */
+#include "analyze/profile/profile.h"
+#include "analyze/tasks/tasks.h"
+
+#include "common/map.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct open_frame {
+    size_t routine;
+    size_t arc;             /* FST_NONE when the call did not count */
+    int outer;              /* the outermost frame of its routine in the task */
+    int outer_arc;          /* the outermost frame of its arc in the task */
+    fst_fx cost0;           /* the task's clock at the call */
+    uint64_t insns0;
+    int excluded;           /* the task's space is not --space's: it counts nothing */
+} open_frame;
+
+typedef struct tstack {
+    open_frame *f;
+    size_t n, cap;
+    size_t *open;           /* per routine: its open frames ("outermost" without scanning
+                               the stack); made at the task's first call, as long as p->r */
+    uint32_t *arcopen;      /* per arc (p->arcs' index): its open frames in the task, as
+                               long as the arcs the task has entered (an array indexed by
+                               arc: a map lookup per call and return was a tenth of them) */
+    size_t narcopen;
+} tstack;
+
+struct fst_callgraph {
+    fst_profile *p;
+    fst_map arcidx;         /* (caller, callee) -> index in p->arcs */
+    uint64_t last_key;      /* the last arc looked up (a loop calls the same one) */
+    size_t last_arc;
+    tstack *t;              /* by task id */
+    size_t nt;
+};
+
+fst_callgraph *fst_callgraph_new(fst_profile *p)
+{
+    fst_callgraph *cg = fst_xcalloc(1, sizeof *cg);
+    cg->p = p;
+    return cg;
+}
+
+void fst_callgraph_free(fst_callgraph *cg)
+{
+    if (!cg)
+        return;
+    for (size_t i = 0; i < cg->nt; i++) {
+        free(cg->t[i].f);
+        free(cg->t[i].open);
+        free(cg->t[i].arcopen);
+    }
+    fst_map_free(&cg->arcidx);
+    free(cg->t);
+    free(cg);
+}
+
+void fst_callgraph_restart(fst_callgraph *cg)
+{
+    for (size_t i = 0; i < cg->nt; i++) {
+        tstack *s = &cg->t[i];
+        s->n = 0;
+        if (s->open)
+            memset(s->open, 0, (cg->p->nr + 1) * sizeof *s->open);
+        if (s->arcopen)
+            memset(s->arcopen, 0, s->narcopen * sizeof *s->arcopen);
+    }
+    fst_map_free(&cg->arcidx);
+    memset(&cg->arcidx, 0, sizeof cg->arcidx);
+    cg->p->narcs = 0;
+    cg->last_key = 0;
+    cg->last_arc = 0;
+}
+
+static inline tstack *stack_of(fst_callgraph *cg, uint32_t task)
+{
+    if (task >= cg->nt) {
+        size_t n = (size_t)task + 1;
+        cg->t = fst_xrealloc(cg->t, n * sizeof *cg->t);
+        memset(cg->t + cg->nt, 0, (n - cg->nt) * sizeof *cg->t);
+        cg->nt = n;
+    }
+    return &cg->t[task];
+}
+
+static size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
+{
+    fst_profile *p = cg->p;
+    uint64_t key = (uint64_t)(caller == FST_NONE ? 0 : caller + 1) << 32 | callee;
+    if (key == cg->last_key && p->narcs)
+        return cg->last_arc;
+    cg->last_key = key;
+    uint64_t *i = fst_map_put(&cg->arcidx, key, p->narcs);
+    if (*i < p->narcs)
+        return cg->last_arc = *i;
+    if (p->narcs == p->arccap) {
+        p->arccap = p->arccap ? p->arccap * 2 : 64;
+        p->arcs = fst_xrealloc(p->arcs, p->arccap * sizeof *p->arcs);
+    }
+    p->arcs[p->narcs] = (fst_arc){ caller, callee, 0, 0, 0 };
+    return cg->last_arc = p->narcs++;
+}
+
+void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
+                        uint64_t tinsns, fst_fx tcost)
+{
+    fst_profile *p = cg->p;
+    fst_routine *r = &p->r[routine];
+    tstack *s = stack_of(cg, task);
+    open_frame f = { routine, FST_NONE, 1, 1, tcost, tinsns, 0 };
+    if (task < p->ntasks && p->tasks[task].excluded)
+        counted = 0, f.excluded = 1;    /* another address space than --space's: nothing counts */
+    if (r->timed && counted) {
+        r->calls++;
+        if (task < p->ntasks)
+            p->tasks[task].r[routine].calls++;
+        f.arc = arc_get(cg, caller, routine);
+        p->arcs[f.arc].count++;
+    }
+    /* a recursion's time counts once: outermost */
+    if (!s->open)
+        s->open = fst_xcalloc(p->nr + 1, sizeof *s->open);
+    f.outer = !s->open[f.routine]++;
+    if (f.arc != FST_NONE) {
+        if (f.arc >= s->narcopen) {
+            size_t n = p->arccap;   /* > f.arc */
+            s->arcopen = fst_xrealloc(s->arcopen, n * sizeof *s->arcopen);
+            memset(s->arcopen + s->narcopen, 0, (n - s->narcopen) * sizeof *s->arcopen);
+            s->narcopen = n;
+        }
+        f.outer_arc = !s->arcopen[f.arc]++;
+    }
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->f = fst_xrealloc(s->f, s->cap * sizeof *s->f);
+    }
+    s->f[s->n++] = f;
+}
+
+void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t tinsns, fst_fx tcost)
+{
+    fst_profile *p = cg->p;
+    p->unwinds += unwind != 0;
+    tstack *s = stack_of(cg, task);
+    if (!s->n)
+        return;
+    open_frame f = s->f[--s->n];
+    s->open[f.routine]--;
+    if (f.arc != FST_NONE)
+        s->arcopen[f.arc]--;
+    if (f.outer && !f.excluded) {
+        p->r[f.routine].incl_cost += tcost - f.cost0;
+        p->r[f.routine].incl_insns += tinsns - f.insns0;
+        if (task < p->ntasks) {
+            p->tasks[task].r[f.routine].incl_cost += tcost - f.cost0;
+            p->tasks[task].r[f.routine].incl_insns += tinsns - f.insns0;
+        }
+    }
+    if (f.arc != FST_NONE && f.outer_arc) {
+        p->arcs[f.arc].cost += tcost - f.cost0;
+        p->arcs[f.arc].insns += tinsns - f.insns0;
+    }
+}
+
+void fst_callgraph_event(void *ctx, const fst_event *e)
+{
+    fst_callgraph *cg = ctx;
+    switch (e->kind) {
+    case FST_EV_INTERRUPT:
+        if (e->cls == FST_EV_PGM)
+            cg->p->pgmchks++;
+        else if (e->cls == FST_INTR_SVC)
+            cg->p->svcs++;
+        else
+            cg->p->intrs++;
+        break;
+    case FST_EV_WAIT: cg->p->waits++; break;
+    case FST_EV_MARK: break;
+    default: break;   /* EXEC, CALL, RETURN, UNWIND: by direct calls (profile.h) */
+    }
+}
+
+int fst_profile_check(const fst_profile *p, fst_err *err)
+{
+    fst_fx cost = p->outside_cost + p->excluded_cost;
+    uint64_t n = p->outside_insns + p->excluded_insns;
+    for (size_t i = 0; i < p->nr; i++) {
+        cost += p->r[i].self_cost;
+        n += p->r[i].self_insns;
+    }
+    if (cost != p->total_cost || n != p->total_insns)
+        return fst_errf(err, "internal: time not conserved (%llu of %llu instructions accounted for)",
+                        (unsigned long long)n, (unsigned long long)p->total_insns);
+    return 0;
+}
+
+int fst_profile_space_check(const fst_profile *p, uint64_t space, fst_err *err)
+{
+    char list[400], nm[24];
+    size_t len = 0, shown = 0;
+    list[0] = 0;
+    for (size_t i = 0; i < p->ntasks; i++)
+        if (p->tasks[i].space == space)
+            return 0;
+    for (size_t i = 0; i < p->ntasks && len + 1 < sizeof list; i++) {
+        uint64_t sp = p->tasks[i].space, n = 0;
+        size_t k = 0;
+        while (k < i && p->tasks[k].space != sp)
+            k++;
+        if (k < i)
+            continue;   /* listed already */
+        for (size_t j = i; j < p->ntasks; j++)
+            n += p->tasks[j].space == sp ? p->tasks[j].insns : 0;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s (%llu instructions)", shown++ ? ", " : "",
+                                fst_space_name(sp, nm), (unsigned long long)n);
+    }
+    return fst_errf(err, "--space=%llX: no task ran in that address space; the trace shows %s",
+                    (unsigned long long)space, shown ? list : "none");
+}
+
+void fst_profile_free(fst_profile *p)
+{
+    for (size_t i = 0; i < p->ntasks; i++)
+        free(p->tasks[i].r);
+    free(p->tasks);
+    free(p->r);
+    free(p->arcs);
+    free(p->op_insns);
+    free(p->undecoded);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,40 @@
+/*
+** analyze/profile/sampled.h — a profile from a sampled trace (fst-capture --sample, capture/
+** sample.h): LOGTIME's histogram, not a replay.
+**
+** A sampled trace holds where the CPU was, a few hundred times a second, and no
+** instructions: so no calls, no arcs, no inclusive time. fst_sampled_build fills the same
+** fst_profile as fst_replay so that every format prints it, with these meanings:
+**   - self_insns (and incl_insns, equal): the samples that fell in the routine; a sample
+**     belongs to the routine whose entry is the nearest at or below its address, within
+**     the program's extent (fst_profile lo..hi), else it is outside;
+**   - self_cost: estimated host time, each sample weighing the host time since the sample
+**     before it (the first: since the sampling began), so the total is the time sampled;
+**   - calls 0, no arcs; `sampled` = 1, `samples`, `wait_samples`, `sample_hz` set;
+**   - a sample whose PSW has the wait bit is not time: it is counted in wait_samples (and
+**     `waits`), as LOGTIME counted waits apart, and its interval goes nowhere;
+**   - EXEC events go to the sinks, one per sample, with the instruction decoded from the
+**     storage image at the sample's address (all zero bytes when the image lacks it) and
+**     a one-routine stack (flat: folded stacks are one frame deep);
+**   - --space (fst_replay_opts space_set): a sample counts only when its address space
+**     is that one (CR1 from the CR record in force on its CPU while DAT is on; "real"
+**     with DAT off), else it is excluded; a trace whose samples carry no CR1 (sampled
+**     from Hercules 3.13 or an SDL Hercules before 4.7) cannot be split: an error.
+** The bias, which every report states: samples fall where Hercules spends host time,
+** not where the modelled 370 would spend its time.
+**
+** Errors: -1 with err set (a damaged trace, a trace that is not sampled).
+*/
+#ifndef FST_SAMPLED_H
+#define FST_SAMPLED_H
+
+#include "analyze/profile/profile.h"
+
+/* 1 when the trace's header says it holds samples (source=sample). */
+int fst_trace_sampled(const fst_tr *tr);
+int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p, const fst_sink *sinks,
+                      size_t nsinks, fst_err *err);
+/* The sentence every sampled report carries. */
+#define FST_SAMPLED_BIAS "sampled PSWs: the time shown is where Hercules spent host time, not modelled S/370 time; no calls"
+
+#endif

@@ -1,0 +1,121 @@
+/*
+** analyze/replay/code.h — the replay's decoded code: each executed instruction is decoded and
+** priced once per address, not once per execution (loops run the same few addresses
+** millions of times; decoding and pricing were half of the replay).
+**
+** Two caches, both direct-mapped and of fixed size, so memory does not grow with the trace:
+**   - single instructions (fst_code_insn), keyed by address, PSW state and bytes: for an
+**     instruction the trace hands out with its bytes (fst_tr_next);
+**   - straight-line blocks (fst_code_block), keyed by address, PSW state and the reader's
+**     code epoch: for the instructions of a SEQ run (trace/tracebin.h fst_tr_seq_left),
+**     never looked up one by one. A block is up to FST_BLK_MAX instructions in sequence,
+**     read from the trace's code cache (fst_tr_code), all but the last of them *plain*
+**     (fst_code_plain: they cannot change the flow of control), with the sum of their
+**     costs as not taken, so that a run through them is priced in one addition. It stops
+**     early at an address the code cache does not know.
+**
+** What a block assumes (why it is sound): a SEQ instruction executes exactly the bytes
+** the trace's code cache holds for its address (tracebin.h), that cache changes only
+** by INS ops, and the reader's epoch changes whenever an INS replaces bytes it held. So
+** a block decoded under the current epoch is what a SEQ run through it executes, even in
+** a program that modifies its code (its INS ops change the epoch: blocks are decoded
+** again). The trace's storage image is never used: it is storage at IPL time. Decoding
+** depends on the PSW state (architecture, addressing mode), hence the state in the key.
+**
+** Prices: every entry comes priced, not taken and taken (clock.h fst_clock_cost with
+** taken 0 and 1): a caller copies both with the instruction, and needs the clock only for
+** an outcome it does not know.
+**
+** Counts: a caller that runs d[i..j-1] of a block says so with fst_blk_ran (two additions,
+** whatever the length); the counts reach the caller's `count` function (fst_code_new) per
+** instruction, times executed, when the block's slot is taken by another block and at
+** fst_code_fold. (The instruction mix is a sum: the order in which it is added up does not
+** matter.)
+**
+** Ownership: fst_code_new / fst_code_free; a cache serves one reader (fst_tr), open
+** while it is used. An entry returned stays where it is but is overwritten by a later
+** lookup that maps to its slot: copy what you keep.
+*/
+#ifndef FST_CODE_H
+#define FST_CODE_H
+
+#include "analyze/cost/clock.h"
+#include "isa/decode.h"
+#include "trace/tracebin.h"
+
+#include <string.h>
+
+#define FST_BLK_MAX 16
+
+typedef struct fst_code_ent {
+    fst_insn d;
+    uint32_t state;
+    uint8_t valid;
+    fst_fx cost[2];         /* not taken, taken */
+} fst_code_ent;
+
+typedef struct fst_blk {
+    uint64_t addr;          /* of the first instruction */
+    uint64_t epoch;         /* the reader's code epoch when decoded */
+    uint32_t state;
+    uint32_t n;             /* instructions; 0: an empty slot */
+    fst_insn d[FST_BLK_MAX];        /* the instructions, in a row (an EXEC run points here) */
+    fst_fx cost[FST_BLK_MAX][2];    /* their prices, not taken and taken */
+    fst_fx sum[FST_BLK_MAX];  /* sum[i]: the cost of the first i instructions, not taken */
+    uint64_t ran[FST_BLK_MAX + 1];  /* executions, as differences (fst_blk_ran) */
+} fst_blk;
+
+
+/* `count(ctx, d, n)`: instruction d executed n more times (n > 0). */
+typedef void fst_code_count(void *ctx, const fst_insn *d, uint64_t n);
+
+#define FST_CODE_NBLK 1024   /* block slots: one per halfword address, modulo */
+
+/* The cache; its fields are code.c's, here only for fst_code_block's inline lookup (a
+** block that is there costs no call). */
+typedef struct fst_code {
+    fst_clock *clk;
+    fst_code_count *count;
+    void *ctx;
+    struct fst_code_ent *insn;
+    fst_blk *blk;
+    uint8_t *used;      /* per block slot: ever built */
+    uint16_t *usedlist; /* those slots, in the order first built (nused of them): what
+                           fst_code_fold and the folding's snapshot read, so the others' pages
+                           are never touched and memory is what the code needs */
+    size_t nused;
+    const uint64_t *epoch;  /* the reader's epoch (fst_tr_code_epoch_at), set by the first
+                               block built: a block is there only after one was */
+    uint64_t builds;    /* blocks built so far (a folded loop builds none: replay_fold.c) */
+} fst_code;
+fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx);
+/* d[i..j-1] of b executed once more (i <= j <= b->n). */
+static inline void fst_blk_ran(fst_blk *b, uint32_t i, uint32_t j)
+{
+    b->ran[i]++;
+    b->ran[j]--;
+}
+/* Every block's counts to `count`, now. */
+void fst_code_fold(fst_code *c);
+void fst_code_free(fst_code *c);
+
+/* An instruction that cannot change the flow of control: no branch that can be taken, no
+** EX/EXRL, nothing that loads a PSW. The next one executes at its address + length. */
+static inline int fst_code_plain(const fst_insn *d)
+{
+    return !(d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW));
+}
+
+/* The decoded instruction `bytes` at addr in state. Never fails. */
+fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], uint32_t state);
+/* The block at addr in state, from tr's code cache; NULL when it knows no bytes at addr. */
+fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state);
+static inline fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
+{
+    fst_blk *b = &c->blk[(addr >> 1) & (FST_CODE_NBLK - 1)];
+    if (b->addr == addr && b->state == state && b->n && b->epoch == *c->epoch)
+        return b;
+    return fst_code_block_build(c, tr, addr, state);   /* built again: decoded anew */
+}
+
+#endif

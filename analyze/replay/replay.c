@@ -1,0 +1,467 @@
+/* analyze/replay/replay.c — call reconstruction (DESIGN §3) per task and the event stream
+** (events.h); see profile.h for the decisions taken where DESIGN is silent, tasks.h for
+** which task runs, replay_int.h for how the replayer's files divide the work. */
+#include "analyze/replay/replay_int.h"
+#include "analyze/profile/holder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A task's instruction: calls and returns in its stack (DESIGN §3). */
+static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
+{
+    fst_profile *p = x->p;
+    size_t tid = c->task;
+    rp_task *t = &x->t[tid];
+    int branched = 0, was_branch = 0;
+    if (t->have_prev) {
+        was_branch = (t->prev.flags & FST_I_BRANCH) && (t->prev.flags & FST_I_CANBRANCH);
+        branched = taken_to(&t->prev, rec->addr);
+    }
+    if (branched && was_branch) {
+        branched_to(x, tid, rec, d);
+        if ((t->prev.flags & FST_I_LINK) && t->prev.fmt == FST_FMT_RR)
+            c->psp_call = find_entry_for(x, tid, rec->addr);   /* a call the trace may not have shown */
+    }
+    else if (t->n == 0 && !t->had_mainline && x->mainline_fixed) {
+        size_t r = find_entry_for(x, tid, rec->addr); /* the mainline entered without a call */
+        if (r != FST_NONE && p->r[r].mainline) {
+            fst_rp_enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
+            p->tasks[tid].mainline = r;
+        }
+    }
+    t->prev = *d;
+    t->prev_state = rec->state;
+    t->have_prev = 1;
+}
+
+/* insn() for the common case, in a few tests: the task's next instruction on the CPU that
+** ran its previous one, in the same state, with no interruption, gap, SVC or dispatch
+** between them, no mainline to look for, nothing excluded and no supervisor row. Returns
+** 0, having done nothing, when that is not the case. */
+static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
+{
+    if (!c->ran || rec->state != c->prev_state || !x->plain)
+        return 0;
+    const fst_insn *pv = &c->prev;
+    unsigned fl = pv->flags;
+    int taken = (fl & FST_I_CANBRANCH) ? taken_to(pv, rec->addr) : 0;
+    size_t owner;
+    if (c->handler) {           /* handling, no dispatch due (c->ran) */
+        exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
+        c->dispatch = is_lpsw(d);
+        c->ran = !c->dispatch;
+        owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
+    } else {                    /* the task's instruction; pv is the task's prev too (c->ran) */
+        rp_task *t = &x->t[c->task];
+        int branched = taken && (fl & FST_I_BRANCH);
+        if (fl & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) {
+            if (pv->bytes[0] == 0x0A)
+                return 0;       /* SVC: the task is suspended (fst_rp_check_flow) */
+        } else if (rec->addr != fst_insn_next(pv))
+            return 0;           /* an interruption the trace does not show (fst_rp_check_flow) */
+        if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed)
+            return 0;           /* the mainline entered without a call? (run_insn) */
+        exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
+        if (branched)
+            branched_to(x, c->task, rec, d);
+        t->prev = *d;
+        owner = top_owner(t);
+    }
+    int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+    if (owner != c->prev_owner || charged != c->prev_charged)
+        fst_rp_flush(x, c);
+    c->prev = *d;
+    c->dirty |= d->wregs;   /* as insn(): the registers written since the trace last showed them */
+    c->prev_cost[0] = cost[0];
+    c->prev_cost[1] = cost[1];
+    c->prev_owner = owner;
+    c->prev_charged = charged;
+    return 1;
+}
+
+static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
+{
+    fst_profile *p = x->p;
+    rp_cpu *c = cpu_of(x, rec->cpu);
+    if (c->have_prev) {
+        int can = (c->prev.flags & FST_I_CANBRANCH) != 0;
+        exec_prev(x, c, rec->cpu, !can ? 0 : c->intr ? FST_TAKEN_UNKNOWN : taken_to(&c->prev, rec->addr));
+    }
+    if (c->task == FST_NONE && !c->handler) { /* the first instruction on this CPU */
+        c->task = fst_tasks_start(x->ids, rec->addr, fst_rp_space_of(c, rec->state));
+        fst_rp_task_room(x, c->task);
+        x->t[c->task].started = 1;
+        size_t r = find_entry_for(x, c->task, rec->addr); /* a trace that begins at a routine: its mainline */
+        if (r != FST_NONE) {
+            fst_rp_enter_mainline(x, c->task, rec->cpu, r, rec->addr, ~0ull, ~0ull);
+            p->tasks[c->task].mainline = r;
+        }
+    } else if (!c->handler)
+        fst_rp_check_flow(x, c, rec);
+    if (c->handler && (c->dispatch || (rec->state & FST_ST_PROBLEM)))
+        fst_rp_dispatch(x, c, rec);
+    size_t owner;
+    if (!c->handler) {
+        run_insn(x, c, rec, d);
+        owner = top_owner(&x->t[c->task]);
+    } else {
+        c->dispatch = is_lpsw(d);
+        owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
+    }
+    if (!c->handler && !x->t[c->task].taint && x->bases && owner == FST_NONE && x->t[c->task].had_mainline)
+        fst_rp_lost(x, c->task, rec->addr);  /* a task's code run with no frame: a switch not seen? */
+    if (!c->handler && x->t[c->task].taint)
+        fst_rp_uncertain(x, rec->addr, owner);
+    else if (!c->handler && x->bases) { /* until the registers agree again (replay_task.c late_switch) */
+        c->since[c->nsince & 63].addr = rec->addr;
+        c->since[c->nsince & 63].owner = owner;
+        c->nsince++;
+    }
+    int sup = !(rec->state & FST_ST_PROBLEM);
+    x->sup_seen |= sup;
+    if (sup && x->sup != FST_NONE)
+        owner = x->sup;
+    int excluded = x->may_exclude &&
+                   ((owner != FST_NONE && p->r[owner].excluded) || (x->o->cpu_problem && sup) ||
+                    (x->o->space_set && (c->task == FST_NONE || p->tasks[c->task].excluded)));
+    int charged = excluded ? FST_CHARGE_EXCLUDED : owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+    if (c->prev_state != rec->state || c->prev_task != c->task || c->prev_owner != owner || c->prev_charged != charged)
+        fst_rp_flush(x, c); /* what is pending was executed with the old ones */
+    c->prev = *d;
+    c->prev_cost[0] = cost[0];
+    c->prev_cost[1] = cost[1];
+    c->prev_state = rec->state;
+    c->prev_task = c->task;
+    c->have_prev = 1;
+    c->prev_owner = owner;
+    c->prev_charged = charged;
+    c->intr = c->gap = 0;
+    c->pgm = 0;
+    c->ran = !c->handler || (!c->dispatch && !(rec->state & FST_ST_PROBLEM));
+    c->dirty |= d->wregs;
+    c->fresh = c->have_opnd = c->space_new = c->intr_cls = 0;
+    c->gnow = 0;
+    c->grbad = 0;
+}
+
+/* ---- SEQ runs, block by block ---- */
+
+/* Whether the instruction after c's previous one, in sequence and in the same state, needs
+** none of insn()'s decisions: the previous one is plain (code.h), no interruption, gap or
+** dispatch is pending, and the mainline is not looked for at every instruction. */
+static int flows_on(const rp *x, const rp_cpu *c)
+{
+    if (!c->have_prev || c->intr || c->gap || x->bases || x->tainted || !fst_code_plain(&c->prev))
+        return 0;
+    if (c->handler)
+        return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
+    const rp_task *t = &x->t[c->task];
+    return t->n || t->had_mainline || !x->mainline_fixed;
+}
+
+/* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of
+** block b (code.h), insn() took: the rest of it, a block at a time while it flows on: then
+** insn() would only move the previous instruction along, so the EXECs of a block are
+** counted and priced together (one by one only for a sink that wants them). The reader is
+** told once what was taken; what does not flow on is left to it and insn(). */
+static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b,
+                                                           int take, uint32_t *took_, uint64_t *next_)
+{
+    uint16_t cpuno = rec->cpu;
+    rp_cpu *c = &x->cpus[cpuno];
+    uint32_t left = (uint32_t)rec->value - 1, took = 1, i = 1;  /* the run's length (fst_tr_next_run) */
+    while (left && flows_on(x, c)) {
+        if (i == b->n) {
+            b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
+            i = 0;
+            if (!b)
+                break;  /* the reader says what is wrong */
+        }
+        /* the EXECs of prev and of d[i..last-1]; d[last] becomes prev */
+        uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
+        int ch = c->prev_charged;
+        if (x->want_exec[ch] && !x->takes_batch[ch]) {
+            exec_prev(x, c, cpuno, 0);
+            for (uint32_t k = i; k < last; k++)
+                exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
+        } else {
+            fst_fx run = b->sum[last] - b->sum[i];
+            if (i) { /* prev is d[i - 1]: one run, counted in the block */
+                fst_blk_ran(b, i - 1, last);
+                exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
+            } else {
+                count_op(x->p, &c->prev);
+                fst_blk_ran(b, 0, last);
+                exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
+                if (m > 1)
+                    exec_n(x, c, cpuno, &b->d[0], m - 1, run, 0);
+            }
+        }
+        if (x->regs) /* as insn() does one by one */
+            for (uint32_t k = i; k <= last; k++)
+                c->dirty |= b->d[k].wregs;
+        c->prev = b->d[last];
+        c->prev_cost[0] = b->cost[last][0];
+        c->prev_cost[1] = b->cost[last][1];
+        c->have_prev = 1;
+        if (c->handler)
+            c->dispatch = is_lpsw(&c->prev);
+        c->ran = !c->handler || (!c->dispatch && !(c->prev_state & FST_ST_PROBLEM));
+        if (!c->handler) {  /* the task's prev too */
+            rp_task *t = &x->t[c->task];
+            t->prev = c->prev;
+            t->have_prev = 1;
+        }
+        left -= m;
+        took += m;
+        i = last + 1;
+    }
+    uint64_t next = fst_insn_next(&c->prev);   /* c->prev: the last one taken */
+    if (take)
+        fst_tr_seq_take(tr, took, next);
+    *took_ = took;
+    *next_ = next;
+}
+
+int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint32_t *took, uint64_t *next)
+{
+    int fast = insn_fast(x, cpu_of(x, rec->cpu), rec, &b->d[0], b->cost[0]);
+    if (!fast)
+        insn(x, rec, &b->d[0], b->cost[0]);
+    seq_rest(x, tr, rec, b, take, took, next);
+    return fast;
+}
+
+/* Registers the trace showed with the next instruction (tracebin.h REGS): the ones before
+** go to pgr, and a change that none of the instructions since the last REGS could make
+** says that another task runs now (replay_task.c, tasks.h). */
+static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
+{
+    uint16_t m = (uint16_t)rec->code, changed = 0, agreed = 0;
+    int bases = rec->kind == FST_REC_BASES;
+    uint64_t am = amask(rec->state);    /* BASES: address bits */
+    memcpy(c->pgr, c->gr, sizeof c->gr);
+    c->pgrv = c->grv;
+    c->pdirty = c->dirty;
+    for (int g = 0; g < 16; g++)
+        if (m >> g & 1) {
+            if ((c->grv >> g & 1) && ((c->gr[g] ^ rec->gr[g]) & (bases ? am : ~0ull)))
+                changed |= (uint16_t)(1u << g);
+            else if ((c->grv >> g & 1) && !(c->dirty >> g & 1) && (rec->gr[g] < x->p->lo || rec->gr[g] >= x->p->hi))
+                agreed |= (uint16_t)(1u << g);  /* a register telling tasks apart agrees */
+            c->gr[g] = rec->gr[g];
+        }
+    c->grv |= m;
+    c->grbad = changed & (uint16_t)~c->dirty;
+    if (agreed && !c->grbad)
+        c->nsince = 0;  /* the same task still: no switch came before */
+    c->dirty = bases ? c->dirty & (uint16_t)~m : 0;   /* a REGS shows every register */
+    c->gnow = m;
+    fst_rp_tent_regs(x, c, m, bases ? am : ~0ull);
+    if (!c->grbad)
+        c->psp_call = c->disp_entry = FST_NONE;
+    c->fresh = 1;
+    c->ran = 0;
+    x->regs = 1;    /* the fast paths keep c->dirty as insn() does: a REGS stops them once (c->ran) */
+    if (bases)      /* a range trace's bases: every instruction through insn() (its since ring, frames lost) */
+        x->plain = 0;
+    x->bases |= bases;
+}
+
+static void other(rp *x, const fst_rec *rec)
+{
+    rp_cpu *c = cpu_of(x, rec->cpu);
+    fst_event e = { .cpu = rec->cpu, .state = rec->state };
+    switch (rec->kind) {
+    case FST_REC_PGMCHK:
+        e.kind = FST_EV_INTERRUPT; e.cls = FST_EV_PGM; e.code = rec->code;
+        c->intr = 1;
+        c->ran = 0;
+        c->pgm = rec->code ? rec->code : 1;
+        break;
+    case FST_REC_INTR:
+        e.kind = FST_EV_INTERRUPT; e.cls = rec->cls; e.code = rec->code;
+        if (rec->cls != FST_INTR_SVC) /* the SVC instruction itself shows it */
+            c->intr = 1, c->ran = 0, c->intr_cls = rec->cls;
+        break;
+    case FST_REC_REGS:
+    case FST_REC_BASES:
+        regs(x, c, rec);
+        return;
+    case FST_REC_OPND:
+        fst_rp_opnd(x, c, rec);
+        c->ran = 0;     /* the next instruction may not continue the task (replay_task.c) */
+        return;
+    case FST_REC_OLDPSW:
+        fst_rp_oldpsw(x, c, rec);
+        return;
+    case FST_REC_WAIT:
+        e.kind = FST_EV_WAIT; e.cls = rec->cls;
+        fst_rp_wait_state(x, c, rec);
+        break;
+    case FST_REC_LPSW:
+        c->lpsw = rec->addr;
+        c->lpsw_pswlen = rec->pswlen;
+        memcpy(c->lpsw_psw, rec->psw, rec->pswlen);
+        return;
+    case FST_REC_CR:
+        if (rec->cls == 1) {
+            /* a CR1 a display showed changed under a running task (not its own LCTL): the
+            ** range trace did not show the supervisor switch tasks */
+            if (c->cr1_known && rec->value != c->cr1 && !c->handler && c->task != FST_NONE &&
+                !(c->have_prev && c->prev.bytes[0] == 0xB7) && !(c->have_prev && c->prev.bytes[0] == 0xEB))
+                c->space_new = 1, c->ran = 0;
+            c->cr1 = rec->value;
+            c->cr1_known = 1;
+        }
+        return;
+    case FST_REC_GAP: /* tracing was off: the next jump is not the program's */
+        for (size_t i = 0; i < x->ncpu; i++) {
+            if (x->cpus[i].have_prev)
+                exec_prev(x, &x->cpus[i], (uint16_t)i, FST_TAKEN_UNKNOWN);
+            x->cpus[i].gap = 1;
+            x->cpus[i].ran = 0;
+        }
+        e.kind = FST_EV_MARK;
+        e.code = FST_MARK_GAP;
+        break;
+    default: return;
+    }
+    fst_rp_emit(x, &e, c->task);
+}
+
+static void finish(rp *x)
+{
+    for (size_t i = 0; i < x->ncpu; i++)
+        if (x->cpus[i].have_prev)
+            exec_prev(x, &x->cpus[i], (uint16_t)i, FST_TAKEN_UNKNOWN);
+    for (size_t tid = 0; tid < x->nt; tid++) {
+        x->p->open_frames += x->t[tid].n;
+        while (x->t[tid].n)
+            fst_rp_pop(x, tid, 0, FST_EV_RETURN, 1);
+    }
+}
+
+int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p, const fst_sink *sinks,
+               size_t nsinks, fst_err *err)
+{
+    memset(p, 0, sizeof *p);
+    p->mainline = -1;
+    p->supervisor = o->supervisor;
+    rp x = { .p = p, .o = o, .batch_cpu = FST_NONE, .win_edge = UINT64_MAX };
+    fst_callgraph *cg = NULL;
+    int rc = -1;
+    if (fst_routines_build(p, tr, pm, o, err))
+        goto out;
+    fst_rp_build_hash(&x);
+    x.may_exclude = o->cpu_problem || o->space_set;
+    for (size_t r = 0; r < p->nr; r++)
+        x.may_exclude |= p->r[r].excluded != 0;
+    x.plain = !x.may_exclude && x.sup == FST_NONE;
+    x.ids = fst_tasks_new();
+    {
+        const char *e = getenv("FST_TASKS_DEBUG");
+        x.debug = e && *e && *e != '0';
+    }
+    cg = fst_callgraph_new(p);
+    x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
+    x.cg = cg;  /* CALL, RETURN, UNWIND: by direct calls (replay_int.h) */
+    x.sinks[0] = (fst_sink){ fst_callgraph_event, cg,
+                             FST_WANT(FST_EV_INTERRUPT) | FST_WANT(FST_EV_WAIT) | FST_WANT(FST_EV_MARK) };
+    for (size_t i = 0; i < nsinks; i++)
+        x.sinks[i + 1] = sinks[i];
+    x.nsinks = nsinks + 1;
+    fst_rp_win_init(&x);
+    fst_rp_sort_sinks(&x);
+    x.code = fst_code_new(o->clock, fst_rp_count_ops, &x);
+    p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
+    fst_rp_fold_init(&x);
+    fst_rp_win_nofold(&x);
+    fst_rp_cover_init(&x);
+    fst_rec rec;
+    int k;
+    while ((k = fst_tr_next_run(tr, &rec, err)) > 0) {
+        if (k == 2) {   /* a SEQ run (tracebin.h): its first instruction starts a block */
+            if (fst_rp_folds(&x, tr, &rec))
+                continue;
+            fst_blk *b = fst_code_block(x.code, tr, rec.addr, rec.state);
+            int f = b ? fst_rp_fold(&x, tr, &rec, b) : 0;   /* folding off: quiet for ever */
+            if (f == 1)
+                continue;
+            if (f == 2)
+                b = fst_code_block(x.code, tr, rec.addr, rec.state);
+            if (b) {
+                if (x.win_at == x.win_edge) {   /* --window: this instruction is an edge */
+                    if (fst_rp_win_edge(&x, &rec))
+                        break;
+                    insn(&x, &rec, &b->d[0], b->cost[0]);
+                } else if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
+                    insn(&x, &rec, &b->d[0], b->cost[0]);
+                if (x.win_edge - x.win_at < rec.value)
+                    rec.value = x.win_edge - x.win_at;  /* the run is cut at the next edge */
+                uint32_t took;
+                uint64_t next;
+                seq_rest(&x, tr, &rec, b, 1, &took, &next);
+                x.win_at += took;
+                continue;
+            }
+            if ((k = fst_tr_next(tr, &rec, err)) <= 0) /* no bytes there: the reader says so */
+                break;
+        }
+        if (x.fold.mode)
+            fst_rp_fold_break(&x, tr);
+        if (rec.kind == FST_REC_INSN) {
+            const fst_code_ent *ce = fst_code_insn(x.code, rec.addr, rec.bytes, rec.state);
+            if (x.win_at == x.win_edge) {
+                if (fst_rp_win_edge(&x, &rec))
+                    break;
+                insn(&x, &rec, &ce->d, ce->cost);
+            } else if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost))
+                insn(&x, &rec, &ce->d, ce->cost);
+            x.win_at++;
+        } else
+            other(&x, &rec);
+    }
+    if (k < 0)
+        goto out;
+    if (x.fold.mode)
+        fst_rp_fold_break(&x, tr);
+    finish(&x);
+    fst_rp_flush_all(&x);
+    fst_rp_fit_end(&x);
+    fst_code_fold(x.code);
+    const char *why;
+    p->complete = fst_tr_complete(tr, &why);
+    if (!p->complete)
+        snprintf(p->incomplete, sizeof p->incomplete, "%s", why);
+    if (fst_rp_win_end(&x, err) < 0)
+        goto out;
+    snprintf(p->clock, sizeof p->clock, "%s", fst_clock_name(o->clock));
+    p->unmodeled = fst_clock_unmodeled(o->clock, p->op_insns);
+    rc = fst_profile_check(p, err);
+out:
+    for (size_t i = 0; i < x.nt; i++) {
+        free(x.t[i].f);
+        free(x.t[i].routine);
+        free(x.t[i].rets);
+    }
+    free(x.t);
+    fst_tasks_free(x.ids);
+    fst_callgraph_free(cg);
+    free(x.sinks);
+    for (size_t w = 0; w <= FST_EV_MARK + 1; w++)
+        free(x.want[w]);
+    free(x.hash);
+    fst_code_free(x.code);
+    free(x.cpus);
+    fst_rp_fold_free(&x);
+    fst_holder_free(x.holder);
+    free(x.fit_prologue);
+    free(x.cover);
+    fst_rp_tent_free(&x);
+    if (rc < 0)
+        fst_profile_free(p);   /* a failed replay leaves nothing to free (fst-diff goes on) */
+    return rc;
+}

@@ -1,0 +1,202 @@
+/* analyze/replay/replay_exec.c — the replayer's EXECs (replay_int.h): pending per CPU and added
+** up in bulk, batches, events to the sinks that want them. */
+#include "analyze/replay/replay_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t no_stack[1];
+
+rp_cpu *fst_rp_cpu_grow(rp *x, uint16_t n)
+{
+    size_t m = (size_t)n + 1;
+    x->cpus = fst_xrealloc(x->cpus, m * sizeof *x->cpus);
+    memset(x->cpus + x->ncpu, 0, (m - x->ncpu) * sizeof *x->cpus);
+    for (size_t i = x->ncpu; i < m; i++)
+        x->cpus[i].task = x->cpus[i].prev_task = x->cpus[i].psp_call = x->cpus[i].disp_entry = FST_NONE;
+    x->ncpu = m;
+    return &x->cpus[n];
+}
+
+/* The EXECs pending on c: to the task's clock (events.h) and the call graph's profile. */
+void fst_rp_flush(rp *x, rp_cpu *c)
+{
+    /* c's batch: the last of its pending EXECs, emitted with the clocks they end at */
+    if (x->batch_cpu != FST_NONE && c == &x->cpus[x->batch_cpu])
+        fst_rp_batch_out(x);
+    if (!c->pend_n)
+        return;
+    size_t tid = c->prev_task;
+    if (tid != FST_NONE) {
+        x->t[tid].insns += c->pend_n;
+        x->t[tid].cost += c->pend_cost;
+    }
+    fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state, c->prev_charged,
+                         c->prev_owner, c->pend_n, c->pend_cost);
+    c->pend_n = 0;
+    c->pend_cost = 0;
+}
+
+void fst_rp_flush_all(rp *x)
+{
+    for (size_t i = 0; i < x->ncpu; i++)
+        fst_rp_flush(x, &x->cpus[i]);
+}
+
+/* Task tid's clock: its instructions and cost so far, the ones pending on CPUs included. */
+static inline void task_clock(const rp *x, size_t tid, uint64_t *n, fst_fx *cost)
+{
+    const rp_task *t = &x->t[tid];
+    *n = t->insns;
+    *cost = t->cost;
+    for (const rp_cpu *c = x->cpus, *end = c + x->ncpu; c < end; c++)
+        if (c->prev_task == tid) {
+            *n += c->pend_n;
+            *cost += c->pend_cost;
+        }
+}
+
+static void dispatch(rp *x, fst_event *e, size_t tid, size_t k)
+{
+    if (tid == FST_NONE) {
+        e->stack = no_stack;
+        e->depth = 0;
+    } else {
+        e->stack = x->t[tid].routine;
+        e->depth = x->t[tid].n;
+    }
+    e->profile = x->p;
+    e->other_space = x->o->space_set && (tid == FST_NONE || x->p->tasks[tid].excluded);
+    e->unnamed = tid != FST_NONE && x->p->tasks[tid].unnamed;
+    x->ndispatch++;
+    const fst_sink *s = x->want[k], *end = s + x->nwant[k];
+    for (; s < end; s++)
+        s->event(s->ctx, e);
+}
+
+/* To sinks: an event of task tid (FST_NONE: none), with the task's clocks, pending EXECs
+** included. (The profile's sums get the pending ones later: sinks read the event.) */
+void fst_rp_emit(rp *x, fst_event *e, size_t tid)
+{
+    if (x->batch_cpu != FST_NONE)
+        fst_rp_batch_out(x);
+    if (tid == FST_NONE) {
+        e->task = FST_NOTASK;
+        e->tinsns = 0;
+        e->tcost = 0;
+    } else {
+        e->task = (uint32_t)tid;
+        task_clock(x, tid, &e->tinsns, &e->tcost);
+    }
+    dispatch(x, e, tid, e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind);
+}
+
+void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid)
+{
+    if (x->batch_cpu != FST_NONE)
+        fst_rp_batch_out(x);
+    e->task = (uint32_t)tid;
+    task_clock(x, tid, &e->tinsns, &e->tcost);
+    if (e->kind == FST_EV_CALL)
+        fst_callgraph_call(x->cg, e->task, e->routine, e->caller, e->counted, e->tinsns, e->tcost);
+    else
+        fst_callgraph_ret(x->cg, e->task, e->kind == FST_EV_UNWIND, e->tinsns, e->tcost);
+    /* a task of an address space --space leaves out: its frames are no format's (the call
+    ** graph leaves them out itself) */
+    if (x->nwant[e->kind] && !(tid < x->p->ntasks && x->p->tasks[tid].excluded))
+        dispatch(x, e, tid, e->kind);
+}
+
+void fst_rp_batch_out(rp *x)
+{
+    rp_cpu *c = &x->cpus[x->batch_cpu];
+    fst_event *e = &c->exec;
+    e->kind = FST_EV_EXEC;
+    e->cpu = (uint16_t)x->batch_cpu;
+    e->insn = x->batch;
+    e->n = x->nbatch;
+    e->state = c->prev_state;
+    e->cost = x->batch_cost;
+    e->taken = FST_TAKEN_UNKNOWN;
+    e->routine = c->prev_owner;
+    e->charged = c->prev_charged;
+    x->batch_cpu = FST_NONE;
+    x->nbatch = c->batch_room = 0;
+    x->batch_cost = 0;
+    fst_rp_emit(x, e, c->prev_task);
+}
+
+void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
+{
+    if (x->batch_cpu != FST_NONE)
+        fst_rp_batch_out(x);
+    fst_event *e = &c->exec;
+    if (x->takes_batch[c->prev_charged] && n <= FST_RP_BATCH) {
+        memcpy(x->batch, d, n * sizeof *d);
+        x->nbatch = n;
+        c->batch_room = FST_RP_BATCH - n;
+        x->batch_cost = cost;
+        x->batch_cpu = cpuno;
+        return;
+    }
+    e->kind = FST_EV_EXEC;
+    e->cpu = cpuno;
+    e->insn = d;
+    e->n = n;
+    e->state = c->prev_state;
+    e->cost = cost;
+    e->taken = taken;
+    e->routine = c->prev_owner;
+    e->charged = c->prev_charged;
+    fst_rp_emit(x, e, c->prev_task);
+}
+
+/* Who gets what (events.h FST_WANT_*): a list per kind, so that an instruction nobody
+** but the call graph wants costs no loop over the sinks. */
+void fst_rp_sort_sinks(rp *x)
+{
+    for (size_t k = 0; k <= FST_EV_MARK + 1; k++) {
+        x->want[k] = fst_xcalloc(x->nsinks + 1, sizeof *x->want[k]);
+        x->nwant[k] = 0;    /* sorted again when a --window opens (replay_win.c) */
+        unsigned bit = k <= FST_EV_MARK ? FST_WANT(k) : FST_WANT(FST_EV_EXEC) | FST_WANT_EXEC_OUTSIDE;
+        for (size_t i = 0; i < x->nsinks; i++)
+            if (!x->sinks[i].kinds || (x->sinks[i].kinds & bit))
+                x->want[k][x->nwant[k]++] = x->sinks[i];
+    }
+    x->want_exec[FST_CHARGE_ROUTINE] = x->want_exec[FST_CHARGE_EXCLUDED] = x->nwant[FST_EV_EXEC] != 0;
+    x->want_exec[FST_CHARGE_OUTSIDE] = x->nwant[FST_EV_MARK + 1] != 0;
+    for (int ch = 0; ch < 3; ch++) {
+        size_t k = ch == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : FST_EV_EXEC;
+        x->takes_batch[ch] = 1;
+        for (size_t i = 0; i < x->nwant[k]; i++)
+            x->takes_batch[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_BATCH) != 0;
+    }
+}
+
+/* The instruction mix; an opcode the decoder does not know is counted by opcode, for
+** fst-report to say which (rare: a linear search is enough). */
+void fst_rp_count_unknown(fst_profile *p, const fst_insn *d, uint64_t n)
+{
+    uint32_t key = fst_opcode_key(d->bytes);
+    size_t i = 0;
+    while (i < p->nundecoded && p->undecoded[i].key != key)
+        i++;
+    if (i == p->nundecoded) {
+        if (!(p->nundecoded & (p->nundecoded + 1)))   /* 0, 1, 3, 7...: grow */
+            p->undecoded = fst_xrealloc(p->undecoded, (2 * p->nundecoded + 2) * sizeof *p->undecoded);
+        p->undecoded[p->nundecoded++] = (fst_opcount){ key, 0 };
+    }
+    p->undecoded[i].insns += n;
+}
+
+/* The counts a block kept (code.h fst_blk_ran). */
+void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n)
+{
+    rp *x = ctx;
+    fst_profile *p = x->p;
+    p->op_insns[d->op] += n;
+    if (x->ncover && d->addr - p->lo < p->hi - p->lo)
+        fst_rp_cover(x, d->addr, n);
+    if (d->op == FST_OP_UNKNOWN)
+        fst_rp_count_unknown(p, d, n);
+}

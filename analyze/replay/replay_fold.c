@@ -1,0 +1,534 @@
+/* analyze/replay/replay_fold.c — loops folded (replay_int.h): a period of SEQ runs that leaves the
+** replay as it found it, but for its counters, is replayed once, recorded, and from then on
+** added up while the trace repeats it run for run.
+**
+** Why it is exact. The replay is deterministic: what it does with a run depends on the run
+** (address, length, state, CPU) and on its state. Split that state in two: the *counters*
+** (the profile's sums, the task's clock, the EXECs pending, the blocks' execution counts,
+** the instruction mix), which the replay only ever adds to and never tests — except the
+** pending EXECs, which a flush tests for 0, and a period that flushes leaves them where it
+** found them — and everything else, the *key*: the CPU's previous instruction, owner and
+** charge, the task's stack and previous instruction (its return-address counters follow), how many
+** arcs, tasks, CPUs and blocks exist, and that no sink other than the call graph was told
+** anything. When the key after a period of P runs equals the key before it, and the
+** task's stack never went below its depth at the start (frames below are untouched; the
+** call graph's frames above are opened and closed inside the period, so their clocks count
+** only differences), the next P runs, if the trace repeats them, do exactly what the
+** recorded ones did: they add the same deltas to the same counters. So the folded replay
+** compares each run the reader hands out with the recorded one, takes it from the reader
+** as the replay took it, and counts whole periods; their deltas are added (times the count)
+** when the folding ends, since nothing reads the counters meanwhile. Cheaper still: at two
+** period ends in the same reader state (trace/tracebin.h fst_tr_mark), the op bytes between
+** them hand out exactly the compared runs; whole repeats of those bytes are skipped by the
+** reader without handing anything out (fst_rp_fold_skip). A run that differs ends the
+** folding: the runs read ahead of it in the period are then replayed as usual (the reader
+** has moved past them; fst_rp_run without take), and the replay goes on from there as if
+** nothing had been folded.
+**
+** When it applies (fst_rp_fold_init, and per run): one CPU; nothing excluded, no supervisor
+** row; no sink other than the call graph wants CALL, RETURN, UNWIND or EXECs charged to
+** routines (the call graph gets its calls and returns by direct calls, which are counters
+** here); the CPU runs a task, not an interruption handler, with nothing pending (insn_fast
+** takes every run of the period). Anything else — an interruption, a wait, a state change,
+** an instruction with new bytes, a block built, an EXEC charged outside (the diagnosis
+** wants those), another CPU — ends a recording or a folding. FST_REPLAY_NOFOLD=1 in the
+** environment turns folding off (tests compare the two replays byte for byte);
+** FST_REPLAY_FOLD=eager folds all it can, with no budget (see below), as tests want.
+**
+** Periods are found by signatures of run starts (address, length, state, the previous
+** instruction's address, the stack's depth): the last FST_FOLD_W (32) runs' signatures in a
+** row, seen again within FST_FOLD_PMAX (4096) runs, propose a period (window()). Not one
+** signature: a FORTRAN mainline calling SUB1 SUB2 SUB1 SUB3 ... repeats SUB1's runs at every
+** call of it, a part of the pattern, whose recording fails; the window recurs only where the
+** whole pattern does, however long (tests/loops/fortgen.py: 12-call patterns, a call every
+** 50 instructions, folded whole). A recording that fails costs its snapshot, so failures back off
+** (16 runs, doubling up to 1024). A recording that began inside a frame it then returned
+** from is no loop at that depth: for a while, periods are looked for only from the depth
+** it returned to (bigloop: not inside TICK, which returns every iteration, but in MAIN).
+** What it may cost. Looking for periods costs a signature per run, and a recording copies
+** every counter and the key and compares them at the period's end: some thousands of words,
+** whatever the period (the counters are the program's, not the period's). A loop that folds
+** for a few periods, or a period that fails, does not repay that: a replay that looked and
+** recorded at every such loop was 2 to 5 times slower than one that does not fold (random
+** loop shapes, tests/loops). So folding spends from a budget, in units of about one host
+** instruction: every run replayed earns FOLD_EARN_RUN (about 1 % of what replaying it
+** costs), every run folded FOLD_EARN_FOLDED (most of what replaying it would have cost);
+** looking at a run costs FOLD_LOOK, a recording what it copies and compares. When the
+** budget is spent, the folding is quiet (neither looks nor records) until the runs have paid
+** the debt and a window of FOLD_WINDOW runs of looking. However the trace's loops are
+** shaped, folding then adds about 1 % to a replay; where it folds, it earns its next
+** recordings (bigloop: 20 times faster).
+** Memory: the snapshot holds the counters of the routines, arcs, the one task, the
+** instruction mix and the block slots, all bounded by the program, not the trace; the
+** recorded period at most FST_FOLD_PMAX runs, the windows' table FOLD_WTAB slots.
+**
+** Not folded: formats whose sinks want every call or instruction (callgrind, folded, svg,
+** speedscope, annotate, gmon, monout, maptime), several CPUs at once, handler code. A sink
+** could be folded too if it said which of its sums a period adds to (not done).
+*/
+#include "analyze/replay/replay_int.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* regions() takes runs of adjacent uint64_t counters: they must stay adjacent */
+#define ADJ(T, a, b) _Static_assert(offsetof(T, b) == offsetof(T, a) + sizeof(uint64_t), #T ": " #a " then " #b)
+ADJ(fst_profile, total_insns, outside_insns);
+ADJ(fst_profile, outside_insns, excluded_insns);
+ADJ(fst_profile, excluded_insns, total_cost);
+ADJ(fst_profile, total_cost, outside_cost);
+ADJ(fst_profile, outside_cost, excluded_cost);
+ADJ(fst_profile, pgmchks, intrs);
+ADJ(fst_profile, intrs, svcs);
+ADJ(fst_profile, svcs, waits);
+ADJ(fst_profile, waits, unwinds);
+ADJ(fst_profile, unwinds, open_frames);
+ADJ(fst_profile, dispatches, new_tasks);
+ADJ(fst_profile, new_tasks, guessed);
+ADJ(fst_profile, guessed, intr_in_routine);
+ADJ(fst_profile, intr_in_routine, guess_left);
+ADJ(fst_profile, guess_left, guessed_same);
+ADJ(fst_profile, guessed_same, inferred);
+ADJ(fst_routine, calls, self_insns);
+ADJ(fst_routine, self_insns, incl_insns);
+ADJ(fst_routine, incl_insns, self_cost);
+ADJ(fst_routine, self_cost, incl_cost);
+ADJ(fst_arc, count, cost);
+ADJ(fst_arc, cost, insns);
+ADJ(fst_taskprof, insns, problem_insns);
+ADJ(fst_taskprof, problem_insns, cost);
+ADJ(rp_task, insns, cost);
+ADJ(rp_cpu, pend_n, pend_cost);
+_Static_assert(sizeof(fst_taskroutine) == 5 * sizeof(uint64_t), "fst_taskroutine: five counters");
+_Static_assert(sizeof(fst_fx) == sizeof(uint64_t), "fst_fx: a uint64_t");
+
+/* What a recording costs in budget units, measured with callgrind on tests/loops programs:
+** its own work and its folding's end (replay_ahead) whatever its size, each counter copied
+** and diffed, each word of the key copied and compared. */
+#define FOLD_REC_FIXED 3000
+#define FOLD_REC_COUNTER 8
+#define FOLD_REC_KEYWORD 1
+
+/* What a recording would cost now, in words, before the first one says (see the head). */
+static size_t estimate(const rp *x)
+{
+    size_t n = 6 + 6 + 7 + 3 + 2 + 2 + 5 * x->p->nr + 3 * x->p->narcs + x->p->nundecoded;
+    n += x->code->nused * (FST_BLK_MAX + 1 + FST_BLK_MAX);   /* blocks' counts, and their ops at most */
+    return FOLD_REC_FIXED + FOLD_REC_COUNTER * n +
+           FOLD_REC_KEYWORD * (sizeof(rp_cpu) + sizeof(rp_task)) / sizeof(uint64_t);
+}
+
+#define FOLD_EARN_RUN 1       /* budget units (see the head) a run replayed earns */
+#define FOLD_EARN_FOLDED 100  /* ... and a run folded: less than it saves (some 250), so that
+                                 what folding earns is a share of what it gains */
+#define FOLD_LOOK 80          /* what looking at a run costs (signature, table, eligible) */
+#define FOLD_WINDOW 256       /* runs looked at in a row, once paid for */
+#define FOLD_WTAB 4096        /* slots of the windows' hashes */
+#define FOLD_B 0x100000001B3ull /* the rolling hash's base (odd), and its W-th power */
+
+void fst_rp_fold_init(rp *x)
+{
+    rp_fold *f = &x->fold;
+    const char *no = getenv("FST_REPLAY_NOFOLD");
+    f->on = x->plain && !x->nwant[FST_EV_CALL] && !x->nwant[FST_EV_RETURN] && !x->nwant[FST_EV_UNWIND] &&
+            !x->want_exec[FST_CHARGE_ROUTINE] && !x->want_exec[FST_CHARGE_EXCLUDED] && !(no && *no && *no != '0');
+    f->backoff = 16;
+    f->low = f->maxdepth = SIZE_MAX;
+    if (f->on) {
+        f->wtab = fst_xcalloc(FOLD_WTAB, sizeof *f->wtab);
+        f->log = fst_xmalloc(FST_FOLD_PMAX * sizeof *f->log);
+        f->depths = fst_xcalloc(FST_FOLD_PMAX, sizeof *f->depths);
+    }
+    f->bw = 1;
+    for (int i = 0; i < FST_FOLD_W; i++)
+        f->bw *= FOLD_B;
+    f->cost = estimate(x);
+    f->spent = f->cost;     /* the first recording is paid by the runs before it */
+    f->quiet = f->seen = f->on ? f->spent / FOLD_EARN_RUN : UINT64_MAX;
+    const char *how = getenv("FST_REPLAY_FOLD");
+    f->eager = how && !strcmp(how, "eager");   /* no budget: the tests fold all they can */
+    if (f->eager && f->on)
+        f->quiet = f->seen = 0;
+}
+
+void fst_rp_fold_free(rp *x)
+{
+    rp_fold *f = &x->fold;
+    if (getenv("FST_REPLAY_FOLD_STATS"))
+        fprintf(stderr, "fst: replay: %llu runs folded\nfst: replay: %llu recordings, %llu failed, %llu foldings ended, "
+                "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes)\n",
+                (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
+                (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->nval, f->snaplen);
+    free(f->wtab);
+    free(f->log);
+    free(f->depths);
+    free(f->snap);
+    free(f->now);
+    free(f->reg);
+    free(f->val);
+    free(f->opstamp);
+    free(f->delta);
+}
+
+/* ---- the key: what must come back after a period ---- */
+
+static void put(unsigned char **buf, size_t *cap, size_t *n, const void *p, size_t len)
+{
+    if (!len)
+        return;     /* p may be NULL (a task with no frame yet) */
+    if (*n + len > *cap) {
+        *cap = (*n + len) * 2;
+        *buf = fst_xrealloc(*buf, *cap);
+    }
+    memcpy(*buf + *n, p, len);
+    *n += len;
+}
+
+/* The key of x (CPU 0 running task tid) into *buf; its length. */
+static size_t key(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
+{
+    size_t n = 0;
+    rp_cpu c = x->cpus[0];
+    c.pend_n = 0;           /* counters */
+    c.pend_cost = 0;
+    memset(&c.exec, 0, sizeof c.exec);   /* scratch */
+    put(buf, cap, &n, &c, sizeof c);
+    const rp_task *t = &x->t[tid];
+    rp_task tk = *t;
+    tk.f = NULL;
+    tk.routine = NULL;
+    tk.rets = NULL;
+    tk.cap = 0;
+    tk.insns = 0;           /* counters */
+    tk.cost = 0;
+    put(buf, cap, &n, &tk, sizeof tk);
+    put(buf, cap, &n, t->f, t->n * sizeof *t->f);
+    put(buf, cap, &n, t->routine, t->n * sizeof *t->routine);
+    /* not t->rets: they count the frames' return addresses, which the frames are */
+    size_t sizes[] = { tid, x->nt, x->ncpu, x->p->narcs, x->p->nundecoded, x->p->ntasks, x->nbatch, x->batch_cpu };
+    put(buf, cap, &n, sizes, sizeof sizes);
+    uint64_t counts[] = { x->code->builds, x->ndispatch };
+    put(buf, cap, &n, counts, sizeof counts);
+    return n;
+}
+
+/* ---- the counters ---- */
+
+static void region(rp_fold *f, void *p, size_t n)
+{
+    if (f->nreg == f->regcap) {
+        f->regcap = f->regcap ? f->regcap * 2 : 64;
+        f->reg = fst_xrealloc(f->reg, f->regcap * sizeof *f->reg);
+    }
+    f->reg[f->nreg].p = p;
+    f->reg[f->nreg++].n = n;
+}
+
+/* Every counter the replay of task tid's runs on CPU 0 can add to (see the file's head). */
+static void regions(rp *x, size_t tid)
+{
+    rp_fold *f = &x->fold;
+    fst_profile *p = x->p;
+    f->nreg = 0;
+    region(f, &p->total_insns, 6);      /* total, outside, excluded: insns, then cost */
+    region(f, &p->pgmchks, 6);          /* pgmchks .. open_frames */
+    region(f, &p->dispatches, 7);       /* dispatches .. inferred */
+    for (size_t i = 0; i < p->nr; i++)
+        region(f, &p->r[i].calls, 5);   /* calls, self_insns, incl_insns, self_cost, incl_cost */
+    for (size_t i = 0; i < p->narcs; i++)
+        region(f, &p->arcs[i].count, 3);
+    if (tid < p->ntasks) {
+        region(f, &p->tasks[tid].insns, 3);  /* insns, problem_insns, cost */
+        if (p->tasks[tid].r)
+            region(f, p->tasks[tid].r, 5 * p->nr);
+    }
+    for (size_t i = 0; i < p->nundecoded; i++)
+        region(f, &p->undecoded[i].insns, 1);
+    /* the instruction mix: only the ops of the blocks, since a period runs nothing else (its
+    ** first run counts the instruction before it, which its last run ran: in a block too) */
+    if (!f->opstamp)
+        f->opstamp = fst_xcalloc(fst_op_count(), sizeof *f->opstamp);
+    uint64_t stamp = f->recordings + 1;
+    for (size_t u = 0; u < x->code->nused; u++) {
+        fst_blk *b = &x->code->blk[x->code->usedlist[u]];
+        region(f, b->ran, FST_BLK_MAX + 1);
+        for (uint32_t k = 0; k < b->n; k++)
+            if (f->opstamp[b->d[k].op] != stamp) {
+                f->opstamp[b->d[k].op] = stamp;
+                region(f, &p->op_insns[b->d[k].op], 1);
+            }
+    }
+    region(f, &x->t[tid].insns, 2);     /* insns, cost */
+    region(f, &x->cpus[0].pend_n, 2);   /* pend_n, pend_cost */
+    size_t n = 0;
+    for (size_t i = 0; i < f->nreg; i++)
+        n += f->reg[i].n;
+    if (n > f->valcap) {
+        f->valcap = n;
+        f->val = fst_xrealloc(f->val, n * sizeof *f->val);
+    }
+    f->nval = 0;
+    for (size_t i = 0; i < f->nreg; i++) {
+        memcpy(f->val + f->nval, f->reg[i].p, f->reg[i].n * sizeof *f->val);
+        f->nval += f->reg[i].n;
+    }
+}
+
+/* The deltas since regions(): the counters that moved, and by how much. */
+static void deltas(rp_fold *f)
+{
+    f->ndelta = 0;
+    const uint64_t *v = f->val;
+    for (size_t i = 0; i < f->nreg; i++)
+        for (size_t k = 0; k < f->reg[i].n; k++, v++) {
+            uint64_t d = f->reg[i].p[k] - *v;
+            if (!d)
+                continue;
+            if (f->ndelta == f->deltacap) {
+                f->deltacap = f->deltacap ? f->deltacap * 2 : 64;
+                f->delta = fst_xrealloc(f->delta, f->deltacap * sizeof *f->delta);
+            }
+            f->delta[f->ndelta].p = &f->reg[i].p[k];
+            f->delta[f->ndelta++].d = d;
+        }
+}
+
+/* ---- the state machine ---- */
+
+/* The next n runs pass without a look (fst_rp_fold); the clock counts them now. */
+static void go_quiet(rp_fold *f, uint64_t n)
+{
+    f->quiet = n;
+    f->seen += n;
+}
+
+static void fail(rp_fold *f)
+{
+    f->failures++;
+    f->mode = 0;
+    go_quiet(f, f->backoff);
+    if (f->backoff < 1024)
+        f->backoff *= 2;
+}
+
+/* Whether rec may be part of a period: one CPU, running a task with nothing pending. */
+static int eligible(const rp *x, const fst_rec *rec)
+{
+    if (x->ncpu != 1 || rec->cpu || x->batch_cpu != FST_NONE)
+        return 0;
+    const rp_cpu *c = &x->cpus[0];
+    return c->ran && !c->handler && c->task != FST_NONE && rec->state == c->prev_state;
+}
+
+static uint64_t signature(const rp *x, const fst_rec *rec)
+{
+    const rp_cpu *c = &x->cpus[0];
+    uint64_t h = rec->addr * 0x9E3779B97F4A7C15ull;
+    h ^= (rec->value + ((uint64_t)rec->state << 32)) * 0xC2B2AE3D27D4EB4Full;
+    h ^= c->prev.addr * 0x165667B19E3779F9ull;
+    h ^= (uint64_t)x->t[c->task].n * 0x27D4EB2F165667C5ull;
+    return h ^ h >> 29;
+}
+
+/* This run's signature into the window of the last FST_FOLD_W runs looked at in a row; the
+** distance back to where the same window was last seen, when within FST_FOLD_PMAX, else 0:
+** a period to record. A window, not one run: in a call pattern (MAIN calling SUB1 SUB2 SUB1
+** SUB3 ...) one run recurs at every call of SUB1, a period of the pattern's parts that fails;
+** W runs in a row recur only where the whole pattern does. A run not looked at (quiet,
+** folded, not eligible) breaks the row: the window starts over. */
+static uint64_t window(rp_fold *f, uint64_t sig)
+{
+    if (f->seen != f->wlast + 1)
+        f->wfill = 0, f->wh = 0;
+    f->wlast = f->seen;
+    uint64_t *slot = &f->win[f->seen % FST_FOLD_W];
+    f->wh = f->wh * FOLD_B + sig - (f->wfill == FST_FOLD_W ? *slot * f->bw : 0);
+    *slot = sig;
+    if (f->wfill < FST_FOLD_W && ++f->wfill < FST_FOLD_W)
+        return 0;
+    size_t h = (size_t)(f->wh >> 52);
+    uint64_t at = f->wtab[h].h == f->wh ? f->wtab[h].at : 0;
+    f->wtab[h].h = f->wh;
+    f->wtab[h].at = f->seen;
+    return at && f->seen - at <= FST_FOLD_PMAX ? f->seen - at : 0;
+}
+
+/* The runs of the period read ahead of the one that differs: replayed as usual. */
+static void replay_ahead(rp *x, fst_tr *tr)
+{
+    rp_fold *f = &x->fold;
+    for (size_t i = 0; i < f->ndelta; i++)     /* the whole periods folded */
+        *f->delta[i].p += f->delta[i].d * f->folded;
+    f->runs += f->folded * f->period;
+    f->folded = 0;
+    f->ends++;
+    f->marked = 0;
+    f->nops = 0;
+    uint32_t n = f->j;
+    f->mode = 0;
+    f->j = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const rp_foldrec *lr = &f->log[i];
+        fst_blk *b = fst_code_block(x->code, tr, lr->rec.addr, lr->rec.state);
+        uint32_t took;
+        uint64_t next;
+        if (!b || (fst_rp_run(x, tr, &lr->rec, b, 0, &took, &next), took != lr->took || next != lr->next)) {
+            fprintf(stderr, "fst: internal error: a folded loop replayed differently\n");
+            abort();
+        }
+    }
+}
+
+
+/* Recording: rec is run j of the period. Returns 1 (it was run). */
+static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
+{
+    rp_fold *f = &x->fold;
+    rp_foldrec *lr = &f->log[f->j];
+    lr->rec = *rec;
+    if (!eligible(x, rec)) {
+        fail(f);
+        return 0;   /* the caller runs it */
+    }
+    if (!fst_rp_run(x, tr, rec, b, 1, &lr->took, &lr->next)) {
+        fail(f);    /* insn() took it: something happened between two runs */
+        return 1;
+    }
+    if (++f->j < f->period)
+        return 1;
+    /* the period's end: is the key back, and did the stack stay above its start? */
+    size_t tid = x->cpus[0].task;
+    size_t n = key(x, tid, &f->now, &f->nowcap);
+    if (f->low < f->depth) {    /* it returned from the frame it began in: look lower */
+        f->maxdepth = f->low;
+        f->maxdepth_until = f->seen + 4096;   /* for a while: loops may run deeper later */
+        f->failures++;
+        f->mode = 0;
+        return 1;
+    }
+    if (n != f->snaplen || memcmp(f->snap, f->now, n) || x->t[tid].n != f->depth) {
+        fail(f);
+        return 1;
+    }
+    deltas(f);
+    f->maxdepth = SIZE_MAX;
+    f->folded = 0;
+    f->mode = 2;
+    f->j = 0;
+    f->backoff = 16;
+    return 1;
+}
+
+/* What the folding has earned so far (see the head). */
+static uint64_t earned(const rp_fold *f)
+{
+    return f->seen * FOLD_EARN_RUN + (f->runs + f->folded * f->period) * FOLD_EARN_FOLDED;
+}
+
+/* Spend `units`: 1 if the budget holds them; if not, the folding goes quiet until the runs
+** have paid the debt and the next window of looking. */
+static int spend(rp_fold *f, uint64_t units)
+{
+    if (f->eager)
+        return 1;
+    uint64_t e = earned(f);
+    if (f->spent + units <= e) {
+        f->spent += units;
+        return 1;
+    }
+    go_quiet(f, (f->spent + units - e + FOLD_WINDOW * FOLD_LOOK) / FOLD_EARN_RUN + 1);
+    return 0;
+}
+
+/* A recording begins, of period runs. */
+static void begin(rp *x, uint32_t period)
+{
+    rp_fold *f = &x->fold;
+    size_t tid = x->cpus[0].task;
+    f->snaplen = key(x, tid, &f->snap, &f->snapcap);
+    regions(x, tid);
+    size_t cost = FOLD_REC_FIXED + FOLD_REC_COUNTER * f->nval + FOLD_REC_KEYWORD * f->snaplen / sizeof(uint64_t);
+    if (cost > f->cost)
+        f->spent += cost - f->cost;     /* spend() charged the last one's: the program grew */
+    f->cost = cost;
+    f->depth = f->low = x->t[tid].n;
+    f->period = period;
+    f->j = 0;
+    f->mode = 1;
+    f->recordings++;
+}
+
+int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
+{
+    rp_fold *f = &x->fold;
+    if (f->mode == 2) {     /* folding, and rec differs from the recorded run (fst_rp_folds) */
+        int ahead = f->j != 0;
+        replay_ahead(x, tr);
+        return ahead ? 2 : 0;
+    }
+    if (f->mode == 1)
+        return record(x, tr, rec, b);
+    if (!spend(f, FOLD_LOOK) || !eligible(x, rec))
+        return 0;
+    size_t depth = x->t[x->cpus[0].task].n;
+    f->depths[f->seen % FST_FOLD_PMAX] = depth < UINT32_MAX ? (uint32_t)depth : UINT32_MAX;
+    uint64_t period = window(f, signature(x, rec));
+    if (f->seen >= f->maxdepth_until)
+        f->maxdepth = SIZE_MAX;
+    if (!period || depth > f->maxdepth)
+        return 0;
+    /* a period begins where its stack is lowest: begun deeper (inside a routine the pattern
+    ** calls), it would return below its start and fail. The lowest of the last period's
+    ** runs, worked out once a proposal (every run proposes, once the pattern repeats) */
+    if (f->pr_period != period || f->seen > f->pr_until) {
+        f->pr_period = period;
+        f->pr_until = f->seen + period;
+        f->pr_depth = UINT32_MAX;
+        for (uint64_t i = 0; i < period; i++)
+            if (f->depths[(f->seen - i) % FST_FOLD_PMAX] < f->pr_depth)
+                f->pr_depth = f->depths[(f->seen - i) % FST_FOLD_PMAX];
+    }
+    if (depth > f->pr_depth)
+        return 0;
+    if (!spend(f, f->cost)) {
+        f->denied++;    /* a period found, not paid for yet */
+        return 0;
+    }
+    begin(x, (uint32_t)period);
+    return record(x, tr, rec, b);
+}
+
+/* At the end of a folded period the reader is between records, in the state it was in at
+** the end of the last one (the key is back, and the reader reads the trace's runs as it did):
+** two such ends in one frame, in the same reader state, span the period's op bytes. From then
+** on the reader skips them while they repeat: reading them again would hand out the runs just
+** compared with the recorded ones (tracebin.h fst_tr_mark). */
+void fst_rp_fold_skip(rp *x, fst_tr *tr)
+{
+    rp_fold *f = &x->fold;
+    if (!f->nops) {
+        fst_tr_mark m;
+        if (!fst_tr_mark_here(tr, &m)) {
+            f->marked = 0;
+            return;
+        }
+        if (!f->marked || !(f->nops = fst_tr_mark_span(&f->mark, &m, f->ops, sizeof f->ops, &f->opinsns))) {
+            f->mark = m;
+            f->marked = 1;
+            return;
+        }
+    }
+    f->folded += fst_tr_skip_repeats(tr, &f->mark, f->ops, f->nops, f->opinsns);
+}
+
+void fst_rp_fold_break(rp *x, fst_tr *tr)
+{
+    rp_fold *f = &x->fold;
+    if (f->mode == 2)
+        replay_ahead(x, tr);
+    else if (f->mode == 1)
+        fail(f);
+    f->mode = 0;
+}

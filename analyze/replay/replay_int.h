@@ -1,0 +1,524 @@
+/*
+** analyze/replay/replay_int.h — private to the replayer (analyze/replay/replay*.c): its state and the
+** helpers its files share. Not part of the library's interface; nothing else includes it.
+**
+**   replay.c        the record loop, the per-instruction decisions (insn, insn_fast) and
+**                   SEQ runs replayed a block at a time (inlined in the loop: no call per
+**                   run)
+**   replay_task.c   which task a CPU runs: interruptions, dispatches, switches a range
+**                   trace shows, wait states; the evidence of each (tasks.h)
+**   replay_unc.c    what a guess of which task ran leaves uncertain, and what settles it
+**   replay_stack.c  entry points and the stack of a task: calls, returns, unwinds, tail
+**                   calls (DESIGN §3), each a CALL/RETURN/UNWIND event
+**   replay_exec.c   the EXECs: pending per CPU and added up in bulk, batches, events to
+**                   the sinks
+**   replay_fold.c   loops folded: a period of SEQ runs that leaves the replay as it found
+**                   it, but for its counters, is replayed once and then added up
+**   replay_win.c    --window (window.h): the sinks muted and the figures dropped before
+**                   its first instruction, the frames open there announced, the replay
+**                   stopped at its end
+**
+** The pending EXECs (the contract between the three): a CPU's EXECs are added to its
+** task's clock and to the call graph's profile only by fst_rp_flush, all of them with the
+** CPU's prev_task, prev_state, prev_owner and prev_charged. So whoever changes one of those
+** four flushes first; an event's clocks count what is pending (fst_rp_emit), and the
+** replay flushes every CPU at its end (fst_rp_flush_all). Who executes an instruction
+** counts it in the instruction mix (count_op, or fst_blk_ran for a block's run).
+**
+** Ownership: everything is owned by the rp of one fst_replay call and freed there. No
+** function here fails: bad input was refused by the reader or is counted in the profile.
+*/
+#ifndef FST_REPLAY_INT_H
+#define FST_REPLAY_INT_H
+
+#include "analyze/replay/code.h"
+#include "isa/decode.h"
+#include "analyze/profile/profile.h"
+#include "analyze/replay/replay.h"
+#include "common/map.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct rp_frame {
+    size_t owner;     /* nearest timed routine: the routine itself when timed */
+    uint64_t ret;     /* return address, masked to the call's addressing mode; ~0: none */
+    uint64_t mask;
+    uint64_t unverified;  /* 1: a call through a register a range trace without registers did
+                             not show, which a task switch would look like: uncertain unless
+                             it returns to its caller (replay_stack.c) */
+} rp_frame;
+
+/* A task's call state: its stack and its previous instruction. */
+typedef struct rp_task {
+    rp_frame *f;
+    size_t *routine;  /* the routine of every frame: the `stack` of events */
+    size_t n, cap;
+    uint32_t *rets;   /* FST_RP_RETS counters (made at the first push): frames whose return
+                         address hashes there (rets_slot). A branch whose target and the four
+                         words below it hash to counters at 0 returns to no open frame: most
+                         branches are ruled out without a scan (depth-independent), the others
+                         scan the stack (a collision costs a scan, never a wrong answer) */
+    int have_prev;
+    fst_insn prev;
+    uint32_t prev_state;
+    int had_mainline;
+    int started;      /* a dispatch ran its first instruction (its mainline is entered then) */
+    int taint;        /* a guess among tasks whose call states differed took it or left it: its
+                         calls and instructions are uncertain from then on (profile.h) */
+    uint64_t insns;   /* its clock (events.h) */
+    fst_fx cost;
+} rp_task;
+
+#define FST_RP_BATCH 64
+#define FST_RP_RETS 256
+
+static inline size_t rets_slot(uint64_t ret) { return (size_t)(ret >> 1) & (FST_RP_RETS - 1); }
+
+typedef struct rp_cpu {
+    size_t task;            /* the task it runs, or works for while handling; FST_NONE: none */
+    int handler;            /* handling an interruption (profile.h) */
+    int dispatch;           /* the handler's last instruction loaded a PSW: the next is a dispatch */
+    int intr;               /* an interruption record since the last instruction */
+    uint32_t pgm;           /* its program-check code, 0 for other classes */
+    int gap;                /* tracing was off since the last instruction */
+    uint64_t lpsw;          /* operand of the last LPSW record, 0 = none */
+    uint8_t lpsw_pswlen;    /* the PSW it loaded (0 = not known) */
+    uint8_t lpsw_psw[16];
+    uint64_t cr1;
+    int cr1_known;
+    /* the evidence of which task runs (tasks.h), as the trace shows it on this CPU */
+    uint64_t gr[16];        /* registers shown with the current instruction (REGS: all of
+                               them; BASES: the base registers known of the running task), */
+    uint64_t pgr[16];       /* and as they were before the last REGS or BASES (fresh) */
+    uint16_t grv, pgrv;     /* which of them the trace has shown */
+    uint16_t dirty, pdirty; /* of those, the ones an instruction since may have written */
+    uint16_t gnow;          /* BASES: the ones the current instruction's operands showed */
+    uint16_t grbad;         /* the last REGS or BASES changed registers no instruction could:
+                               a task switch */
+    int fresh;              /* a REGS or BASES came since the last instruction */
+    int space_new;          /* a CR1 the display showed changed the space under a task */
+    int have_opnd;          /* OPND of the last instruction (tracebin.h) */
+    uint64_t opnd;
+    uint64_t lmblk;         /* the block the handler's LM 0,15 restored from, 0 = none */
+    size_t not_plus1;       /* a switch the registers showed: 1 + the task switched from, which
+                               the dispatch that follows cannot choose; 0 = none */
+    int intr_cls;           /* the class of an INTR record since the last instruction */
+    int susp_cls;           /* the class of the interruption the handler handles, 0 unknown */
+    int refined;            /* the suspended task's old PSW was taken (tasks.h) */
+    size_t psp_call;        /* the routine a branch on a register the trace did not show
+                               called since the last BASES, FST_NONE: none (late_switch) */
+    int late;               /* the switch due was seen late (replay_task.c late_switch) */
+    size_t disp_entry;      /* the routine whose entry the running task was dispatched at, until
+                               a BASES agrees with it: a late switch began there */
+    struct { uint64_t addr; size_t owner; } since[64];  /* BASES: the instructions since the
+                               registers last agreed with the task's (a late switch may have
+                               come anywhere among them), the last 64 */
+    size_t nsince;
+    /* the last instruction, waiting for its successor to be priced */
+    int have_prev;
+    int ran;                /* no interruption, gap or wait came after prev, and either prev
+                               was run for the task (not handling: it is the task's prev too)
+                               or the handler goes on (no dispatch due): insn_fast may take
+                               the next instruction */
+    fst_insn prev;
+    uint32_t prev_state;
+    size_t prev_task;
+    size_t prev_owner;      /* owner when prev executed: FST_NONE = outside */
+    int prev_charged;       /* FST_CHARGE_* */
+    fst_fx prev_cost[2];    /* prev's cost not taken, taken (code.h) */
+    /* EXECs not yet added to the clocks and the profile, all of prev_task, prev_state,
+    ** prev_owner and prev_charged: added at once when one of those changes (flush) and at
+    ** the end; an event's clocks count them (emit) */
+    uint64_t pend_n;
+    fst_fx pend_cost;
+    size_t batch_room;      /* room left in rp's batch when it is this CPU's, else 0 */
+    fst_event exec;         /* the EXEC event, reused: set up once, per instruction only
+                               the fields that change (building one was a fifth of the replay) */
+} rp_cpu;
+
+/* replay_fold.c's state (see there): one recorded period of runs and what it adds. */
+#define FST_FOLD_PMAX 4096  /* the longest period looked for, in runs */
+#define FST_FOLD_W 32       /* a period is proposed when the last W runs repeat (replay_fold.c) */
+typedef struct rp_foldrec {
+    fst_rec rec;            /* the run as the reader handed it out */
+    uint32_t took;          /* what the replay took of it, and where the next one starts */
+    uint64_t next;
+} rp_foldrec;
+
+typedef struct rp_fold {
+    int on;                 /* the replay's sinks and options allow folding at all */
+    int mode;               /* 0 looking, 1 recording, 2 folding */
+    uint64_t seen;          /* runs looked at (a clock for the period) */
+    uint64_t quiet;         /* runs left before it looks again (counted in seen already):
+                               after a failure, or until the budget pays; folding off: all */
+    uint64_t backoff;
+    uint64_t win[FST_FOLD_W];   /* the signatures of the last runs looked at in a row (a ring) */
+    uint64_t wh;            /* their rolling hash */
+    uint64_t bw;            /* its base to the power W (replay_fold.c FOLD_B) */
+    uint64_t wlast;         /* `seen` at the last of them */
+    uint32_t wfill;         /* how many (W: the hash is of a whole window) */
+    struct { uint64_t h, at; } *wtab;   /* windows' hashes, where last seen (FOLD_WTAB) */
+    rp_foldrec *log;        /* FST_FOLD_PMAX: the recorded period */
+    uint32_t *depths;       /* FST_FOLD_PMAX: the stack depth of each run looked at (a ring) */
+    uint64_t pr_period, pr_until;   /* the last period proposed, until when it stands, and */
+    uint32_t pr_depth;      /* the lowest depth of its runs: where a recording may begin */
+    uint32_t period, j;     /* the period's length; recording or folding: the next run's index */
+    size_t low;             /* the task's lowest stack depth since the recording began */
+    /* the key at the period's start (replay_fold.c: what must come back), at its end */
+    unsigned char *snap, *now;
+    size_t snaplen, snapcap, nowcap;
+    size_t depth;           /* the task's stack depth at the start */
+    size_t maxdepth;        /* periods are looked for from this depth down: a recording
+                               that returned below its start depth lowers it, until */
+    uint64_t maxdepth_until;
+    /* the counters: regions of uint64_t, their values at the start, then the deltas */
+    struct { uint64_t *p; size_t n; } *reg;
+    size_t nreg, regcap;
+    uint64_t *val;
+    size_t nval, valcap;
+    struct { uint64_t *p; uint64_t d; } *delta;
+    size_t ndelta, deltacap;
+    uint64_t folded;        /* whole periods folded since folding began, their deltas not
+                               added yet (added when it ends: nothing reads them meanwhile) */
+    /* a period's op bytes (tracebin.h fst_tr_mark): from two period ends in the same reader
+    ** state, skipped whole while the trace repeats them */
+    int marked;
+    fst_tr_mark mark;
+    uint8_t ops[16384];
+    size_t nops;
+    uint64_t opinsns;
+    uint64_t runs;          /* runs folded in all, recordings, failed ones, foldings ended
+                               (FST_REPLAY_FOLD_STATS) */
+    uint64_t recordings, failures, ends;
+    uint64_t spent;         /* words of counters and key the recordings copied and compared */
+    size_t cost;            /* what the last recording cost, in those words (0: not known) */
+    uint64_t denied;        /* periods found but not recorded: not paid for yet */
+    uint64_t *opstamp;      /* per op: the recording that took its counter (regions) */
+    int eager;              /* FST_REPLAY_FOLD=eager: no budget */
+} rp_fold;
+
+/* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */
+typedef struct rp_tent {
+    int on;
+    size_t task;            /* the task it chose */
+    size_t *ids;            /* the candidates, and their taint and uncertain flags before */
+    uint8_t *taint;
+    size_t n, cap;
+    uint64_t *unc;          /* per routine: calls_unc, self_unc before */
+    uint64_t dispatches, calls, insns;
+} rp_tent;
+
+typedef struct rp {
+    fst_profile *p;
+    const fst_replay_opts *o;
+    fst_sink *sinks;
+    size_t nsinks;
+    fst_callgraph *cg;  /* sinks[0], but told of CALL, RETURN and UNWIND by direct calls
+                           (fst_rp_emit_frame), before the other sinks */
+    /* the sinks that want each event kind, in order; [NKINDS]: an EXEC charged outside */
+    fst_sink *want[FST_EV_MARK + 2];
+    size_t nwant[FST_EV_MARK + 2];
+    int want_exec[3];   /* by FST_CHARGE_*: a sink wants those EXECs (the call graph is not asked) */
+    int takes_batch[3]; /* by FST_CHARGE_*: every sink that wants them takes batches */
+    /* EXECs for sinks that take batches (events.h FST_WANT_EXEC_BATCH), not yet emitted:
+    ** the last nbatch of the pending ones of one CPU (one at a time: events stay in order) */
+    size_t batch_cpu;   /* that CPU, FST_NONE: none */
+    size_t nbatch;
+    fst_fx batch_cost;
+    fst_insn batch[FST_RP_BATCH];
+    fst_event fev;      /* CALL, RETURN and UNWIND events, reused (replay_stack.c): per event
+                           only the fields of its kind are set, the others stay 0 */
+    fst_code *code;     /* decoded instructions and blocks (code.h) */
+    size_t *hash;       /* entry address -> routine index (open addressing) */
+    size_t hcap;
+    int mainline_fixed; /* the model named the mainline */
+    size_t sup;         /* the "(supervisor)" routine, FST_NONE unless --supervisor=row */
+    fst_tasks *ids;     /* task identity (tasks.h) */
+    rp_task *t;         /* call state, by task id */
+    size_t nt, tcap;
+    rp_cpu *cpus;       /* by CPU number (up to 65535, as trace.bin allows), grown on use */
+    size_t ncpu;
+    int regs;           /* the trace shows registers (REGS or BASES records): the fast paths
+                           keep c->dirty as insn() does (a record stops them once: c->ran);
+                           with BASES every instruction goes through insn() */
+    int bases;          /* of them, BASES only: what is known of a task's registers is
+                           partial and its own (replay_task.c) */
+    int tainted;        /* a task is uncertain (rp_task.taint): every instruction goes through
+                           insn(), which counts what is uncertain (loops are not folded) */
+    struct fst_holder *holder;  /* which routine holds an address (holder.h), once tainted or
+                                   a call went to no entry (replay_fit.c) */
+    uint64_t *fit_prologue;     /* per routine: calls onto a prologue inside it (replay_fit.c) */
+    uint64_t *cover;            /* the sections' extents, [cover[2i], cover[2i+1]) sorted and
+                                   merged, when every length is known (replay_fit.c) */
+    size_t ncover;
+    int inferring;      /* the dispatch due follows an inferred switch (replay_task.c) */
+    int sup_seen;       /* a supervisor-state instruction was traced: the trace shows the
+                           supervisor's handlers, no switch hides between two instructions */
+    rp_tent tent;       /* replay_unc.c */
+    int debug;          /* FST_TASKS_DEBUG: every task decision and its evidence on stderr */
+    int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */
+    int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
+    uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
+                           calls not counted */
+    rp_fold fold;       /* replay_fold.c */
+    /* --window (replay_win.c): the record loop counts the instructions it takes (win_at:
+    ** the next one's number) and, at win_edge, calls fst_rp_win_edge before that
+    ** instruction is replayed; a SEQ run is cut at the edge */
+    int win;            /* a window is cut */
+    int win_open;       /* its first instruction was reached */
+    int win_cpus;       /* it stopped: another CPU had a branch pending at an edge, */
+    uint16_t win_cpu;   /* that CPU and the branch's address */
+    uint64_t win_addr;
+    uint64_t win_at, win_edge;  /* win_edge: from, then to (UINT64_MAX: the trace's end) */
+    size_t win_nsinks;  /* all the sinks, x->nsinks while they are muted */
+} rp;
+
+/* replay_exec.c */
+rp_cpu *fst_rp_cpu_grow(rp *x, uint16_t n);      /* CPUs up to n, zeroed, no task */
+void fst_rp_flush(rp *x, rp_cpu *c);             /* c's pending EXECs to clocks and profile */
+void fst_rp_flush_all(rp *x);
+/* To the sinks that want it: e of task tid (FST_NONE: none), with its clocks; a batch
+** not yet emitted goes first. */
+void fst_rp_emit(rp *x, fst_event *e, size_t tid);
+void fst_rp_batch_out(rp *x);                    /* the batch of x->batch_cpu, to the sinks */
+/* fst_rp_emit for e a CALL, RETURN or UNWIND of task tid: to the call graph (x->cg) by a
+** direct call, then to the other sinks that want it. */
+void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid);
+/* exec_n's event: emitted, or the first of a batch. */
+void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken);
+void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->takes_batch */
+void fst_rp_count_unknown(fst_profile *p, const fst_insn *d, uint64_t n);
+void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n);   /* code.h fst_code_count */
+
+/* replay_stack.c */
+void fst_rp_build_hash(rp *x);                   /* x->hash, x->sup, x->mainline_fixed */
+void fst_rp_push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask,
+                 int counted);
+void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code);
+void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret,
+                           uint64_t mask);
+/* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
+void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d); /* d: rec's instruction */
+/* replay_fit.c: a call (linking through register 14) from `site` to d, an instruction at no
+** entry: counted in the profile's misfit_* when it lands inside another routine. */
+void fst_rp_misfit(rp *x, size_t tid, uint64_t site, const fst_insn *d);
+/* After the replay: the profile's misfit_stray from the prologues called inside routines
+** never entered; frees what fst_rp_misfit kept. */
+void fst_rp_fit_end(rp *x);
+/* Before the replay: x->cover from the routines' sections, or none when a length is not known. */
+void fst_rp_cover_init(rp *x);
+/* n executions of the instruction at addr, inside the extent: counted in the profile's
+** gap_insns when no section holds it. */
+void fst_rp_cover(rp *x, uint64_t addr, uint64_t n);
+
+/* replay.c: run rec, a SEQ run whose first instruction starts block b, as the record loop
+** does: insn_fast or insn, then the rest of the run. With take, what was taken is taken from
+** the reader; else the reader has moved on already (replay_fold.c replays a run it read).
+** *took and *next: what was taken and where the next instruction is. Returns whether
+** insn_fast took the first instruction. */
+int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint32_t *took, uint64_t *next);
+
+/* replay_fold.c */
+void fst_rp_fold_init(rp *x);           /* after fst_rp_sort_sinks: may loops be folded? */
+void fst_rp_fold_free(rp *x);
+/* rec, a SEQ run at block b: 0 when the caller runs it as usual; 1 when it was run or
+** folded; 2 when the caller runs it, but looks its block up again first (runs replayed
+** meanwhile may have taken b's slot). */
+int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b);
+/* Inline: while the folding is quiet (replay_fold.c, its budget), a run costs it a count. */
+static inline int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
+{
+    if (x->fold.quiet) {
+        x->fold.quiet--;
+        return 0;
+    }
+    x->fold.seen++;
+    return fst_rp_fold_run(x, tr, rec, b);
+}
+/* A record other than a SEQ run: folding stops (the runs read ahead are replayed). */
+void fst_rp_fold_break(rp *x, fst_tr *tr);
+/* Folding, at a period's end: whole repeats of the period's op bytes, skipped. */
+void fst_rp_fold_skip(rp *x, fst_tr *tr);
+
+/* Folding, and rec (a SEQ run) is the recorded one: taken from the reader as the recorded
+** one was, and 1; else 0 and the caller goes on as usual (fst_rp_fold says what differs).
+** Inline: a folded run costs a comparison. */
+static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
+{
+    rp_fold *f = &x->fold;
+    if (f->mode != 2)
+        return 0;
+    const rp_foldrec *lr = &f->log[f->j];
+    if (rec->addr != lr->rec.addr || rec->value != lr->rec.value || rec->state != lr->rec.state ||
+        rec->cpu != lr->rec.cpu)
+        return 0;
+    fst_tr_seq_take(tr, lr->took, lr->next);
+    if (++f->j == f->period) {
+        f->j = 0;
+        f->folded++;
+        fst_rp_fold_skip(x, tr);
+    }
+    return 1;
+}
+
+/* replay_win.c */
+void fst_rp_win_init(rp *x);            /* before fst_rp_sort_sinks: mutes the sinks */
+void fst_rp_win_nofold(rp *x);          /* after fst_rp_fold_init: an edge falls between runs */
+/* The instruction at rec, number x->win_at, is the edge's: its predecessor on the CPU gets
+** its EXEC; at the window's start the figures so far are dropped, the sinks hear from here
+** on (first, of the frames open: CALLs that count no call); at its end the frames open are
+** closed. Returns 1 when the replay stops there (the end, or win_cpus), 0 when it goes on
+** with rec (insn(), not insn_fast: the predecessor's EXEC is done). */
+int fst_rp_win_edge(rp *x, const fst_rec *rec);
+/* After the record loop: -1 when the window was not all in the trace (err set). */
+int fst_rp_win_end(rp *x, fst_err *err);
+
+/* replay_task.c */
+void fst_rp_task_room(rp *x, size_t tid);        /* call state and profile for task tid */
+void fst_rp_task_space(rp *x, size_t tid, uint64_t space);   /* its space, excluded by --space? */
+uint64_t fst_rp_space_of(const rp_cpu *c, uint32_t state);   /* the address space (tasks.h) */
+/* The handler dispatches a task at rec (or goes on handling: no task resumes there). */
+void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec);
+/* Running a task: does rec continue it, or did an interruption come (then c handles)? */
+void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec);
+void fst_rp_wait_state(rp *x, rp_cpu *c, const fst_rec *rec);   /* c waits: no task */
+void fst_rp_oldpsw(rp *x, rp_cpu *c, const fst_rec *rec);       /* an OLDPSW record */
+/* replay_unc.c. An instruction at addr, charged to owner, of a task a guess made uncertain:
+** counted in the uncertainty of owner and of the routine that holds addr. */
+void fst_rp_uncertain(rp *x, uint64_t addr, size_t owner);
+/* Dispatch of tid was a guess (fst_tasks_candidates says among which) at addr. */
+void fst_rp_guessed(rp *x, size_t tid, uint64_t addr);
+/* Registers m of c->gr shown (address bits am) while the guessed task runs: settled? */
+void fst_rp_tent_regs(rp *x, const rp_cpu *c, uint16_t m, uint64_t am);
+void fst_rp_tent_end(rp *x, size_t tid);    /* the task was suspended: nothing settled it */
+/* Task tid is uncertain from here on (its figures; insn_fast is off): 1 if it was not. */
+int fst_rp_taint(rp *x, size_t tid);
+/* A range trace without registers: task tid, its mainline returned, runs the program's code
+** at addr with no frame: a switch the trace did not show, most likely; it is uncertain. */
+void fst_rp_lost(rp *x, size_t tid, uint64_t addr);
+void fst_rp_tent_free(rp *x);
+void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec);         /* an OPND record */
+#define FST_INTR_PGM_ 16    /* a program check, among the FST_INTR_* classes (susp_cls) */
+
+
+static inline rp_cpu *cpu_of(rp *x, uint16_t n) { return n < x->ncpu ? &x->cpus[n] : fst_rp_cpu_grow(x, n); }
+
+static inline size_t top_owner(const rp_task *t) { return t->n ? t->f[t->n - 1].owner : FST_NONE; }
+
+static inline void count_op(fst_profile *p, const fst_insn *d)
+{
+    p->op_insns[d->op]++;
+    if (d->op == FST_OP_UNKNOWN)
+        fst_rp_count_unknown(p, d, 1);
+}
+
+/* The cost of prev: priced when it was decoded, but for an outcome not known. */
+static inline fst_fx price(const rp *x, const rp_cpu *c, int taken)
+{
+    return taken >= 0 ? c->prev_cost[taken] : fst_clock_cost(x->o->clock, &c->prev, taken);
+}
+
+/* n EXECs on c, of d[0..n-1] in c's previous state, owner and task (n > 1: a run, for
+** sinks that take them): pending (flush), and an event when a sink other than the call
+** graph wants them, or added to the batch when they take batches. The instruction mix is
+** counted by the caller. */
+static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
+{
+    c->pend_n += n;
+    c->pend_cost += cost;
+    if (!x->want_exec[c->prev_charged])
+        return;
+    if (n <= c->batch_room) {   /* c is x->batch_cpu, its batch of these EXECs' charge */
+        c->batch_room -= n;
+        if (n == 1)
+            x->batch[x->nbatch] = *d;
+        else
+            memcpy(x->batch + x->nbatch, d, n * sizeof *d);
+        x->nbatch += n;
+        x->batch_cost += cost;
+        return;
+    }
+    fst_rp_exec_event(x, c, cpuno, d, n, cost, taken);
+}
+
+static inline void exec_one(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, fst_fx cost, int taken)
+{
+    count_op(x->p, d);
+    exec_n(x, c, cpuno, d, 1, cost, taken);
+}
+
+/* The EXEC of the previous instruction, now that its successor shows whether it branched. */
+static inline void exec_prev(rp *x, rp_cpu *c, uint16_t cpuno, int taken)
+{
+    exec_one(x, c, cpuno, &c->prev, price(x, c, taken), taken);
+    c->have_prev = c->ran = 0;
+}
+
+/* Whether d, followed by an instruction at addr, branched. An unconditional branch always
+** does, even to the next instruction (gcc's `jg f` at the end of a function that f
+** follows): the address alone cannot show it. */
+static inline int taken_to(const fst_insn *d, uint64_t addr)
+{
+    return addr != fst_insn_next(d) ||
+           ((d->flags & (FST_I_BRANCH | FST_I_CANBRANCH | FST_I_COND)) == (FST_I_BRANCH | FST_I_CANBRANCH));
+}
+
+/* LPSW or LPSWE (both FST_I_PSW, whatever the architecture: the flag rules most out). */
+static inline int is_lpsw(const fst_insn *d)
+{
+    return (d->flags & FST_I_PSW) && (d->bytes[0] == 0x82 || (d->bytes[0] == 0xB2 && d->bytes[1] == 0xB2));
+}
+
+static inline uint64_t amask(uint32_t state)
+{
+    int amode = fst_st_amode(state);
+    return amode == 2 ? ~0ull : amode == 1 ? 0x7FFFFFFFull : 0xFFFFFFull;
+}
+
+static inline size_t hslot(const rp *x, uint64_t a)
+{
+    return (size_t)((a >> 1) * 0x9E3779B97F4A7C15ull >> 24) & (x->hcap - 1);
+}
+
+static inline size_t find_entry(const rp *x, uint64_t a)
+{
+    for (size_t i = hslot(x, a);; i = (i + 1) & (x->hcap - 1)) {
+        size_t r = x->hash[i];
+        if (r == FST_NONE || x->p->r[r].entry == a)
+            return r;
+    }
+}
+
+/* find_entry for an instruction of task tid: none in an address space the map's program
+** does not run in (fst_profile tasks' `unnamed`). */
+static inline size_t find_entry_for(const rp *x, size_t tid, uint64_t a)
+{
+    return tid < x->nt && x->p->tasks[tid].unnamed ? FST_NONE : find_entry(x, a);
+}
+
+/* A branch that can return (DESIGN §3.3): its target comes from a register that can hold
+** a return address — an RR branch (BR 14, BCR 15,14, BR 4, BSM 0,14) — or it is an RX
+** branch based or indexed on the link register (B 4(,14)). Never BCTR (a loop), a relative
+** branch (J, JNE, BRC, BRCL: compiled code's jumps to a function's exit label), a
+** branch-and-link, or an RX branch on any other base (FORTRAN's B EXIT on its code base). */
+static inline int returnlike(const fst_insn *d)
+{
+    if (d->flags & FST_I_LINK)
+        return 0;
+    if (d->fmt == FST_FMT_RR)
+        return d->bytes[0] != 0x06; /* BCTR */
+    return d->fmt == FST_FMT_RX && ((d->bytes[1] & 0x0F) == 14 || d->bytes[2] >> 4 == 14);
+}
+
+/* fst_rp_branched_to when it can do something: the branch links through register 14 (a
+** call), can return, or --tail-calls is on. A loop's jumps cost no call. */
+static inline void branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d)
+{
+    const rp_task *t = &x->t[tid];
+    if ((t->prev.flags & FST_I_LINK) ? t->prev.link == 14 : x->o->tail_calls || (t->n && returnlike(&t->prev)))
+        fst_rp_branched_to(x, tid, rec, d);
+}
+
+#endif

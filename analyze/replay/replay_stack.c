@@ -1,0 +1,180 @@
+/* analyze/replay/replay_stack.c — entry points and the stack of a task (DESIGN §3, replay_int.h):
+** calls, returns, unwinds and tail calls, each an event. */
+#include "analyze/replay/replay_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void fst_rp_build_hash(rp *x)
+{
+    x->hcap = 64;
+    while (x->hcap < x->p->nr * 2)
+        x->hcap *= 2;
+    x->hash = fst_xmalloc(x->hcap * sizeof *x->hash);
+    for (size_t i = 0; i < x->hcap; i++)
+        x->hash[i] = FST_NONE;
+    x->sup = FST_NONE;
+    for (size_t r = 0; r < x->p->nr; r++) {
+        if (!strcmp(x->p->r[r].name, FST_SUPERVISOR_NAME) && x->p->r[r].entry == UINT64_MAX) {
+            x->sup = r;     /* a pseudo-routine: no address */
+            continue;
+        }
+        size_t i = hslot(x, x->p->r[r].entry);
+        while (x->hash[i] != FST_NONE && x->p->r[x->hash[i]].entry != x->p->r[r].entry)
+            i = (i + 1) & (x->hcap - 1);
+        if (x->hash[i] == FST_NONE) /* two names at one address: the first in module order */
+            x->hash[i] = r;
+        if (x->p->r[r].mainline)
+            x->mainline_fixed = 1;
+    }
+}
+
+/* Push routine r, called from `caller` (the owner on top, or a replaced frame's). */
+static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller, uint64_t site, uint64_t ret,
+                      uint64_t mask, int counted)
+{
+    rp_task *t = &x->t[tid];
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 64;
+        t->f = fst_xrealloc(t->f, t->cap * sizeof *t->f);
+        t->routine = fst_xrealloc(t->routine, t->cap * sizeof *t->routine);
+    }
+    size_t owner = x->p->r[r].timed ? r : caller;
+    t->f[t->n] = (rp_frame){ owner, ret & mask, mask, counted && x->bases && t->prev.fmt == FST_FMT_RR };
+    t->routine[t->n++] = r;
+    if (!t->rets)
+        t->rets = fst_xcalloc(FST_RP_RETS, sizeof *t->rets);
+    t->rets[rets_slot(ret & mask)]++;
+    if (counted && t->taint) {  /* a task a guess made uncertain (tasks.h) */
+        x->p->r[r].calls_unc++;
+        x->p->unc_calls++;
+    }
+    fst_event *e = &x->fev;
+    e->kind = FST_EV_CALL;
+    e->cpu = cpuno;
+    e->routine = r;
+    e->owner = owner;
+    e->caller = caller;
+    e->counted = counted;
+    e->site = site;
+    e->ret = ret & mask;
+    e->code = 0;
+    fst_rp_emit_frame(x, e, tid);
+}
+
+void fst_rp_push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask, int counted)
+{
+    push_from(x, tid, cpuno, r, top_owner(&x->t[tid]), site, ret, mask, counted);
+}
+
+void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code)
+{
+    rp_task *t = &x->t[tid];
+    t->n--;
+    if (t->n < x->fold.low)
+        x->fold.low = t->n;   /* a recorded period that pops below its start is no loop */
+    t->rets[rets_slot(t->f[t->n].ret)]--;
+    if (kind == FST_EV_UNWIND && x->bases && fst_rp_taint(x, tid))
+        x->p->unc_dispatches++;  /* a range trace without registers: frames abandoned are a
+                                    sign of a switch it did not show (replay_unc.c) */
+    if (t->f[t->n].unverified && (kind == FST_EV_UNWIND || code)) {
+        x->p->r[t->routine[t->n]].calls_unc++;  /* it never returned to its caller: maybe no call */
+        x->p->unc_calls++;
+    }
+    fst_event *e = &x->fev;
+    e->kind = kind;
+    e->cpu = cpuno;
+    e->routine = t->routine[t->n];
+    e->owner = t->f[t->n].owner;
+    e->caller = 0;
+    e->counted = 0;
+    e->site = e->ret = 0;
+    e->code = code;
+    fst_rp_emit_frame(x, e, tid);
+}
+
+/* The mainline: a frame that counts no call; entered without a return address, it
+** returns by leaving the program (profile.h). */
+void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask)
+{
+    fst_profile *p = x->p;
+    p->r[r].mainline = p->r[r].timed = 1;
+    if (p->mainline < 0)
+        p->mainline = (int)r;
+    x->t[tid].had_mainline = 1;
+    fst_rp_push(x, tid, cpuno, r, site, ret, mask, 0);
+}
+
+static int at_return(const rp_frame *f, uint64_t addr)
+{
+    uint64_t a = addr & f->mask;
+    return a >= f->ret && a - f->ret <= 16 && !((a - f->ret) & 3); /* B 4k(,14), k <= 4 */
+}
+
+/* Whether some open frame may have addr as its return address (+4k, k <= 4): the counters
+** (replay_int.h rp_task.rets) answer no for the common case, a branch that returns
+** nowhere, without a scan. */
+static int maybe_return(const rp_task *t, uint64_t addr)
+{
+    for (uint64_t k = 0; k <= 16; k += 4)
+        if (t->rets[rets_slot(addr - k)])
+            return 1;
+    return 0;
+}
+
+/* After a taken branch that is not a call: a return to the top frame, or to an older
+** frame's (UNWIND), when the branch is return-like. */
+static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
+{
+    rp_task *t = &x->t[tid];
+    if (!t->n || !returnlike(&t->prev))
+        return 0;
+    if (at_return(&t->f[t->n - 1], addr)) {
+        fst_rp_pop(x, tid, cpuno, FST_EV_RETURN, 0);
+        return 1;
+    }
+    for (size_t i = maybe_return(t, addr) ? t->n - 1 : 0; i-- > 0;) /* the nearest older frame */
+        if (at_return(&t->f[i], addr)) {
+            while (t->n > i)
+                fst_rp_pop(x, tid, cpuno, FST_EV_UNWIND, 0);
+            return 1;
+        }
+    if (t->n == 1 && t->f[0].ret == (~0ull & t->f[0].mask) && (addr < x->p->lo || addr >= x->p->hi)) {
+        fst_rp_pop(x, tid, cpuno, FST_EV_RETURN, 0); /* the mainline leaves the program */
+        return 1;
+    }
+    return 0;
+}
+
+/* --tail-calls: a branch without link to routine r's entry replaces the top frame
+** (profile.h). The mainline's frame is never replaced: it has no caller to return to. */
+static void tail_call(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site)
+{
+    rp_task *t = &x->t[tid];
+    if (t->n < 2 || t->routine[t->n - 1] == r)
+        return;
+    rp_frame f = t->f[t->n - 1];
+    fst_rp_pop(x, tid, cpuno, FST_EV_RETURN, 0);
+    push_from(x, tid, cpuno, r, f.owner, site, f.ret, f.mask, 1);
+}
+
+/* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
+void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d)
+{
+    fst_profile *p = x->p;
+    rp_task *t = &x->t[tid];
+    size_t r = find_entry_for(x, tid, rec->addr);
+    if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14 && r != FST_NONE) {
+        uint64_t mask = amask(t->prev_state);
+        if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
+            fst_rp_enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
+            p->tasks[tid].mainline = r;
+        } else
+            fst_rp_push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
+    } else if (returns(x, tid, rec->cpu, rec->addr))
+        return;
+    else if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14)
+        fst_rp_misfit(x, tid, t->prev.addr, d);
+    else if (x->o->tail_calls && r != FST_NONE && !(t->prev.flags & FST_I_LINK))
+        tail_call(x, tid, rec->cpu, r, t->prev.addr);
+}

@@ -1,0 +1,280 @@
+/*
+** isa/optable_z.h — the z/Architecture 6-byte groups E3, E5, E6, E7, EB, EC and ED
+** of the opcode tables (included by isa/decode.c only; notation: isa/optable.h).
+** E3, E6, E7, EB, EC and ED are indexed by the sixth byte, E5 by the second.
+*/
+/* ---- E3xx (RXY; ESA/390 RXE ones decode alike, their 5th byte being 0) ---- */
+#define OPS_E3(Z_) \
+    Z_(LTG, E302, RXY, "R2-Y43", 0) Z_(LRAG, E303, RXY, "R2-Y43", 0) \
+    Z_(LG, E304, RXY, "R2-Y43", 0) Z_(CVBY, E306, RXY, "R2-Y43", 0) \
+    Z_(AG, E308, RXY, "R2-Y43", 0) Z_(SG, E309, RXY, "R2-Y43", 0) \
+    Z_(ALG, E30A, RXY, "R2-Y43", 0) Z_(SLG, E30B, RXY, "R2-Y43", 0) \
+    Z_(MSG, E30C, RXY, "R2-Y43", 0) Z_(DSG, E30D, RXY, "R2-Y43", 0) \
+    Z_(CVBG, E30E, RXY, "R2-Y43", 0) Z_(LRVG, E30F, RXY, "R2-Y43", 0) \
+    Z_(LT, E312, RXY, "R2-Y43", 0) Z_(LRAY, E313, RXY, "R2-Y43", 0) \
+    Z_(LGF, E314, RXY, "R2-Y43", 0) Z_(LGH, E315, RXY, "R2-Y43", 0) \
+    Z_(LLGF, E316, RXY, "R2-Y43", 0) Z_(LLGT, E317, RXY, "R2-Y43", 0) \
+    Z_(AGF, E318, RXY, "R2-Y43", 0) Z_(SGF, E319, RXY, "R2-Y43", 0) \
+    Z_(ALGF, E31A, RXY, "R2-Y43", 0) Z_(SLGF, E31B, RXY, "R2-Y43", 0) \
+    Z_(MSGF, E31C, RXY, "R2-Y43", 0) Z_(DSGF, E31D, RXY, "R2-Y43", 0) \
+    Z_(LRV, E31E, RXY, "R2-Y43", 0) Z_(LRVH, E31F, RXY, "R2-Y43", 0) \
+    Z_(CG, E320, RXY, "R2-Y43", 0) Z_(CLG, E321, RXY, "R2-Y43", 0) \
+    Z_(STG, E324, RXY, "R2-Y43", 0) Z_(NTSTG, E325, RXY, "R2-Y43", 0) \
+    Z_(CVDY, E326, RXY, "R2-Y43", 0) Z_(LZRG, E32A, RXY, "R2-Y43", 0) \
+    Z_(CVDG, E32E, RXY, "R2-Y43", 0) Z_(STRVG, E32F, RXY, "R2-Y43", 0) \
+    Z_(CGF, E330, RXY, "R2-Y43", 0) Z_(CLGF, E331, RXY, "R2-Y43", 0) \
+    Z_(LTGF, E332, RXY, "R2-Y43", 0) Z_(CGH, E334, RXY, "R2-Y43", 0) \
+    Z_(PFD, E336, RXY, "U21Y43", 0) Z_(AGH, E338, RXY, "R2-Y43", 0) \
+    Z_(SGH, E339, RXY, "R2-Y43", 0) Z_(LLZRGF, E33A, RXY, "R2-Y43", 0) \
+    Z_(LZRF, E33B, RXY, "R2-Y43", 0) Z_(MGH, E33C, RXY, "R2-Y43", 0) \
+    Z_(STRV, E33E, RXY, "R2-Y43", 0) Z_(STRVH, E33F, RXY, "R2-Y43", 0) \
+    Z_(BCTG, E346, RXY, "R2-Y43", B_RXY | F_CO) Z_(BIC, E347, RXY, "U21Y43", B_IND | M_2) \
+    Z_(LLGFSG, E348, RXY, "R2-Y43", 0) Z_(STGSC, E349, RXY, "R2-Y43", 0) \
+    Z_(LGG, E34C, RXY, "R2-Y43", 0) Z_(LGSC, E34D, RXY, "R2-Y43", 0) \
+    Z_(STY, E350, RXY, "R2-Y43", 0) Z_(MSY, E351, RXY, "R2-Y43", 0) \
+    Z_(MSC, E353, RXY, "R2-Y43", 0) Z_(NY, E354, RXY, "R2-Y43", 0) \
+    Z_(CLY, E355, RXY, "R2-Y43", 0) Z_(OY, E356, RXY, "R2-Y43", 0) \
+    Z_(XY, E357, RXY, "R2-Y43", 0) Z_(LY, E358, RXY, "R2-Y43", 0) Z_(CY, E359, RXY, "R2-Y43", 0) \
+    Z_(AY, E35A, RXY, "R2-Y43", 0) Z_(SY, E35B, RXY, "R2-Y43", 0) \
+    Z_(MFY, E35C, RXY, "R2-Y43", 0) Z_(ALY, E35E, RXY, "R2-Y43", 0) \
+    Z_(SLY, E35F, RXY, "R2-Y43", 0) Z_(STHY, E370, RXY, "R2-Y43", 0) \
+    Z_(LAY, E371, RXY, "R2-Y43", 0) Z_(STCY, E372, RXY, "R2-Y43", 0) \
+    Z_(ICY, E373, RXY, "R2-Y43", 0) Z_(LAEY, E375, RXY, "R2-Y43", 0) \
+    Z_(LB, E376, RXY, "R2-Y43", 0) Z_(LGB, E377, RXY, "R2-Y43", 0) \
+    Z_(LHY, E378, RXY, "R2-Y43", 0) Z_(CHY, E379, RXY, "R2-Y43", 0) \
+    Z_(AHY, E37A, RXY, "R2-Y43", 0) Z_(SHY, E37B, RXY, "R2-Y43", 0) \
+    Z_(MHY, E37C, RXY, "R2-Y43", 0) Z_(NG, E380, RXY, "R2-Y43", 0) \
+    Z_(OG, E381, RXY, "R2-Y43", 0) Z_(XG, E382, RXY, "R2-Y43", 0) \
+    Z_(MSGC, E383, RXY, "R2-Y43", 0) Z_(MG, E384, RXY, "R2-Y43", 0) \
+    Z_(LGAT, E385, RXY, "R2-Y43", 0) Z_(MLG, E386, RXY, "R2-Y43", 0) \
+    Z_(DLG, E387, RXY, "R2-Y43", 0) Z_(ALCG, E388, RXY, "R2-Y43", 0) \
+    Z_(SLBG, E389, RXY, "R2-Y43", 0) Z_(STPQ, E38E, RXY, "R2-Y43", 0) \
+    Z_(LPQ, E38F, RXY, "R2-Y43", 0) Z_(LLGC, E390, RXY, "R2-Y43", 0) \
+    Z_(LLGH, E391, RXY, "R2-Y43", 0) Z_(LLC, E394, RXY, "R2-Y43", 0) \
+    Z_(LLH, E395, RXY, "R2-Y43", 0) Z_(ML, E396, RXY, "R2-Y43", 0) \
+    Z_(DL, E397, RXY, "R2-Y43", 0) Z_(ALC, E398, RXY, "R2-Y43", 0) \
+    Z_(SLB, E399, RXY, "R2-Y43", 0) Z_(LLGTAT, E39C, RXY, "R2-Y43", 0) \
+    Z_(LLGFAT, E39D, RXY, "R2-Y43", 0) Z_(LAT, E39F, RXY, "R2-Y43", 0) \
+    Z_(LBH, E3C0, RXY, "R2-Y43", 0) Z_(LLCH, E3C2, RXY, "R2-Y43", 0) \
+    Z_(STCH, E3C3, RXY, "R2-Y43", 0) Z_(LHH, E3C4, RXY, "R2-Y43", 0) \
+    Z_(LLHH, E3C6, RXY, "R2-Y43", 0) Z_(STHH, E3C7, RXY, "R2-Y43", 0) \
+    Z_(LFHAT, E3C8, RXY, "R2-Y43", 0) Z_(LFH, E3CA, RXY, "R2-Y43", 0) \
+    Z_(STFH, E3CB, RXY, "R2-Y43", 0) Z_(CHF, E3CD, RXY, "R2-Y43", 0) \
+    Z_(CLHF, E3CF, RXY, "R2-Y43", 0)
+
+/* ---- E5xx (SSE, SIL) ---- */
+#define OPS_E5(Z_) \
+    Z_(LASP, E500, SSE, "X4-X8-", 0) Z_(TPROT, E501, SSE, "X4-X8-", 0) \
+    Z_(STRAG, E502, SSE, "X4-X8-", 0) Z_(MVCRL, E50A, SSE, "X4-X8-", F_RN) \
+    Z_(MVCSK, E50E, SSE, "X4-X8-", F_RN) Z_(MVCDK, E50F, SSE, "X4-X8-", F_RN) \
+    Z_(MVHHI, E544, SIL, "X4-S84", 0) Z_(MVGHI, E548, SIL, "X4-S84", 0) \
+    Z_(MVHI, E54C, SIL, "X4-S84", 0) Z_(CHHSI, E554, SIL, "X4-S84", 0) \
+    Z_(CLHHSI, E555, SIL, "X4-U84", 0) Z_(CGHSI, E558, SIL, "X4-S84", 0) \
+    Z_(CLGHSI, E559, SIL, "X4-U84", 0) Z_(CHSI, E55C, SIL, "X4-S84", 0) \
+    Z_(CLFHSI, E55D, SIL, "X4-U84", 0) Z_(TBEGIN, E560, SIL, "X4-U84", 0) \
+    Z_(TBEGINC, E561, SIL, "X4-U84", 0)
+
+/* ---- E6xx: vector decimal and byte-reversed (z14-z16) ---- */
+#define OPS_E6(Z_) \
+    Z_(VLEBRH, E601, VRX, "V2-X43U81", 0) Z_(VLEBRG, E602, VRX, "V2-X43U81", 0) \
+    Z_(VLEBRF, E603, VRX, "V2-X43U81", 0) Z_(VLLEBRZ, E604, VRX, "V2-X43U81", 0) \
+    Z_(VLBRREP, E605, VRX, "V2-X43U81", 0) Z_(VLBR, E606, VRX, "V2-X43U81", 0) \
+    Z_(VLER, E607, VRX, "V2-X43U81", 0) Z_(VSTEBRH, E609, VRX, "V2-X43U81", 0) \
+    Z_(VSTEBRG, E60A, VRX, "V2-X43U81", 0) Z_(VSTEBRF, E60B, VRX, "V2-X43U81", 0) \
+    Z_(VSTBR, E60E, VRX, "V2-X43U81", 0) Z_(VSTER, E60F, VRX, "V2-X43U81", 0) \
+    Z_(VPKZ, E634, VSI, "V8-X4-U22", 0) Z_(VLRL, E635, VSI, "V8-X4-U22", 0) \
+    Z_(VLRLR, E637, VRS, "V8-R3-X4-", 0) Z_(VUPKZ, E63C, VSI, "V8-X4-U22", 0) \
+    Z_(VSTRL, E63D, VSI, "V8-X4-U22", 0) Z_(VSTRLR, E63F, VRS, "V8-R3-X4-", 0) \
+    Z_(VLIP, E649, VRI, "V2-U44U81", 0) Z_(VCVB, E650, VRR, "R2-V3-U61U71", 0) \
+    Z_(VCLZDP, E651, VRR, "V2-V3-U61", 0) Z_(VCVBG, E652, VRR, "R2-V3-U61U71", 0) \
+    Z_(VUPKZH, E654, VRR, "V2-V3-U61", 0) Z_(VCNF, E655, VRR, "V2-V3-U81U71", 0) \
+    Z_(VCLFNH, E656, VRR, "V2-V3-U81U71", 0) Z_(VCVD, E658, VRI, "V2-R3-U72U61", 0) \
+    Z_(VSRP, E659, VRI, "V2-V3-U72U42U61", 0) Z_(VCVDG, E65A, VRI, "V2-R3-U72U61", 0) \
+    Z_(VPSOP, E65B, VRI, "V2-V3-U72U42U61", 0) Z_(VUPKZL, E65C, VRR, "V2-V3-U61", 0) \
+    Z_(VCFN, E65D, VRR, "V2-V3-U81U71", 0) Z_(VCLFNL, E65E, VRR, "V2-V3-U81U71", 0) \
+    Z_(VTP, E65F, VRR, "V3-", 0) Z_(VPKZR, E670, VRI, "V2-V3-V4-U72U61", 0) \
+    Z_(VAP, E671, VRI, "V2-V3-V4-U72U61", 0) Z_(VSRPR, E672, VRI, "V2-V3-V4-U72U61", 0) \
+    Z_(VSP, E673, VRI, "V2-V3-V4-U72U61", 0) Z_(VSCHP, E674, VRR, "V2-V3-V4-U81U61", 0) \
+    Z_(VCRNF, E675, VRR, "V2-V3-V4-U81U71", 0) Z_(VCP, E677, VRR, "V3-V4-U61", 0) \
+    Z_(VMP, E678, VRI, "V2-V3-V4-U72U61", 0) Z_(VMSP, E679, VRI, "V2-V3-V4-U72U61", 0) \
+    Z_(VDP, E67A, VRI, "V2-V3-V4-U72U61", 0) Z_(VRP, E67B, VRI, "V2-V3-V4-U72U61", 0) \
+    Z_(VSCSHP, E67C, VRR, "V2-V3-V4-", 0) Z_(VCSPH, E67D, VRR, "V2-V3-V4-U61", 0) \
+    Z_(VSDP, E67E, VRI, "V2-V3-V4-U72U61", 0)
+
+/* ---- E7xx: vector facility (z13-z16) ---- */
+#define OPS_E7(Z_) \
+    Z_(VLEB, E700, VRX, "V2-X43U81", 0) Z_(VLEH, E701, VRX, "V2-X43U81", 0) \
+    Z_(VLEG, E702, VRX, "V2-X43U81", 0) Z_(VLEF, E703, VRX, "V2-X43U81", 0) \
+    Z_(VLLEZ, E704, VRX, "V2-X43U81", 0) Z_(VLREP, E705, VRX, "V2-X43U81", 0) \
+    Z_(VL, E706, VRX, "V2-X43U81", 0) Z_(VLBB, E707, VRX, "V2-X43U81", 0) \
+    Z_(VSTEB, E708, VRX, "V2-X43U81", 0) Z_(VSTEH, E709, VRX, "V2-X43U81", 0) \
+    Z_(VSTEG, E70A, VRX, "V2-X43U81", 0) Z_(VSTEF, E70B, VRX, "V2-X43U81", 0) \
+    Z_(VST, E70E, VRX, "V2-X43U81", 0) Z_(VGEG, E712, VRV, "V2-v43U81", 0) \
+    Z_(VGEF, E713, VRV, "V2-v43U81", 0) Z_(VSCEG, E71A, VRV, "V2-v43U81", 0) \
+    Z_(VSCEF, E71B, VRV, "V2-v43U81", 0) Z_(VLGV, E721, VRS, "R2-V3-X4-U81", 0) \
+    Z_(VLVG, E722, VRS, "V2-R3-X4-U81", 0) Z_(LCBB, E727, RXE, "R2-X43U81", 0) \
+    Z_(VESL, E730, VRS, "V2-V3-X4-U81", 0) Z_(VERLL, E733, VRS, "V2-V3-X4-U81", 0) \
+    Z_(VLM, E736, VRS, "V2-V3-X4-U81", 0) Z_(VLL, E737, VRS, "V2-R3-X4-", 0) \
+    Z_(VESRL, E738, VRS, "V2-V3-X4-U81", 0) Z_(VESRA, E73A, VRS, "V2-V3-X4-U81", 0) \
+    Z_(VSTM, E73E, VRS, "V2-V3-X4-U81", 0) Z_(VSTL, E73F, VRS, "V2-R3-X4-", 0) \
+    Z_(VLEIB, E740, VRI, "V2-S44U81", 0) Z_(VLEIH, E741, VRI, "V2-S44U81", 0) \
+    Z_(VLEIG, E742, VRI, "V2-S44U81", 0) Z_(VLEIF, E743, VRI, "V2-S44U81", 0) \
+    Z_(VGBM, E744, VRI, "V2-U44", 0) Z_(VREPI, E745, VRI, "V2-S44U81", 0) \
+    Z_(VGM, E746, VRI, "V2-U42U62U81", 0) Z_(VFTCI, E74A, VRI, "V2-V3-U43U81U71", 0) \
+    Z_(VREP, E74D, VRI, "V2-V3-U44U81", 0) Z_(VPOPCT, E750, VRR, "V2-V3-U81", 0) \
+    Z_(VCTZ, E752, VRR, "V2-V3-U81", 0) Z_(VCLZ, E753, VRR, "V2-V3-U81", 0) \
+    Z_(VLR, E756, VRR, "V2-V3-", 0) Z_(VISTR, E75C, VRR, "V2-V3-U81U61", 0) \
+    Z_(VSEG, E75F, VRR, "V2-V3-U81", 0) Z_(VMRL, E760, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VMRH, E761, VRR, "V2-V3-V4-U81", 0) Z_(VLVGP, E762, VRR, "V2-R3-R4-", 0) \
+    Z_(VSUM, E764, VRR, "V2-V3-V4-U81", 0) Z_(VSUMG, E765, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VCKSM, E766, VRR, "V2-V3-V4-", 0) Z_(VSUMQ, E767, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VN, E768, VRR, "V2-V3-V4-", 0) Z_(VNC, E769, VRR, "V2-V3-V4-", 0) \
+    Z_(VO, E76A, VRR, "V2-V3-V4-", 0) Z_(VNO, E76B, VRR, "V2-V3-V4-", 0) \
+    Z_(VNX, E76C, VRR, "V2-V3-V4-", 0) Z_(VX, E76D, VRR, "V2-V3-V4-", 0) \
+    Z_(VNN, E76E, VRR, "V2-V3-V4-", 0) Z_(VOC, E76F, VRR, "V2-V3-V4-", 0) \
+    Z_(VESLV, E770, VRR, "V2-V3-V4-U81", 0) Z_(VERIM, E772, VRI, "V2-V3-V4-U62U81", 0) \
+    Z_(VERLLV, E773, VRR, "V2-V3-V4-U81", 0) Z_(VSL, E774, VRR, "V2-V3-V4-", 0) \
+    Z_(VSLB, E775, VRR, "V2-V3-V4-", 0) Z_(VSLDB, E777, VRI, "V2-V3-V4-U62", 0) \
+    Z_(VESRLV, E778, VRR, "V2-V3-V4-U81", 0) Z_(VESRAV, E77A, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VSRL, E77C, VRR, "V2-V3-V4-", 0) Z_(VSRLB, E77D, VRR, "V2-V3-V4-", 0) \
+    Z_(VSRA, E77E, VRR, "V2-V3-V4-", 0) Z_(VSRAB, E77F, VRR, "V2-V3-V4-", 0) \
+    Z_(VFEE, E780, VRR, "V2-V3-V4-U81U61", 0) Z_(VFENE, E781, VRR, "V2-V3-V4-U81U61", 0) \
+    Z_(VFAE, E782, VRR, "V2-V3-V4-U81U61", 0) Z_(VPDI, E784, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VBPERM, E785, VRR, "V2-V3-V4-", 0) Z_(VSLD, E786, VRI, "V2-V3-V4-U62", 0) \
+    Z_(VSRD, E787, VRI, "V2-V3-V4-U62", 0) Z_(VSTRC, E78A, VRR, "V2-V3-V4-V8-U51U61", 0) \
+    Z_(VSTRS, E78B, VRR, "V2-V3-V4-V8-U51U61", 0) Z_(VPERM, E78C, VRR, "V2-V3-V4-V8-", 0) \
+    Z_(VSEL, E78D, VRR, "V2-V3-V4-V8-", 0) Z_(VFMS, E78E, VRR, "V2-V3-V4-V8-U71U51", 0) \
+    Z_(VFMA, E78F, VRR, "V2-V3-V4-V8-U71U51", 0) Z_(VPK, E794, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VPKLS, E795, VRR, "V2-V3-V4-U81U61", 0) Z_(VPKS, E797, VRR, "V2-V3-V4-U81U61", 0) \
+    Z_(VFNMS, E79E, VRR, "V2-V3-V4-V8-U71U51", 0) Z_(VFNMA, E79F, VRR, "V2-V3-V4-V8-U71U51", 0) \
+    Z_(VMLH, E7A1, VRR, "V2-V3-V4-U81", 0) Z_(VML, E7A2, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VMH, E7A3, VRR, "V2-V3-V4-U81", 0) Z_(VMLE, E7A4, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VMLO, E7A5, VRR, "V2-V3-V4-U81", 0) Z_(VME, E7A6, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VMO, E7A7, VRR, "V2-V3-V4-U81", 0) Z_(VMALH, E7A9, VRR, "V2-V3-V4-V8-U51", 0) \
+    Z_(VMAL, E7AA, VRR, "V2-V3-V4-V8-U51", 0) Z_(VMAH, E7AB, VRR, "V2-V3-V4-V8-U51", 0) \
+    Z_(VMALE, E7AC, VRR, "V2-V3-V4-V8-U51", 0) Z_(VMALO, E7AD, VRR, "V2-V3-V4-V8-U51", 0) \
+    Z_(VMAE, E7AE, VRR, "V2-V3-V4-V8-U51", 0) Z_(VMAO, E7AF, VRR, "V2-V3-V4-V8-U51", 0) \
+    Z_(VGFM, E7B4, VRR, "V2-V3-V4-U81", 0) Z_(VMSL, E7B8, VRR, "V2-V3-V4-V8-U51U61", 0) \
+    Z_(VACCC, E7B9, VRR, "V2-V3-V4-V8-U51", 0) Z_(VAC, E7BB, VRR, "V2-V3-V4-V8-U51", 0) \
+    Z_(VGFMA, E7BC, VRR, "V2-V3-V4-V8-U51", 0) Z_(VSBCBI, E7BD, VRR, "V2-V3-V4-V8-U51", 0) \
+    Z_(VSBI, E7BF, VRR, "V2-V3-V4-V8-U51", 0) Z_(VCLFP, E7C0, VRR, "V2-V3-U81U71U61", 0) \
+    Z_(VCFPL, E7C1, VRR, "V2-V3-U81U71U61", 0) Z_(VCSFP, E7C2, VRR, "V2-V3-U81U71U61", 0) \
+    Z_(VCFPS, E7C3, VRR, "V2-V3-U81U71U61", 0) Z_(VFLL, E7C4, VRR, "V2-V3-U81U71", 0) \
+    Z_(VFLR, E7C5, VRR, "V2-V3-U81U71U61", 0) Z_(VFI, E7C7, VRR, "V2-V3-U81U71U61", 0) \
+    Z_(WFK, E7CA, VRR, "V2-V3-U81U71", 0) Z_(WFC, E7CB, VRR, "V2-V3-U81U71", 0) \
+    Z_(VFPSO, E7CC, VRR, "V2-V3-U81U71U61", 0) Z_(VFSQ, E7CE, VRR, "V2-V3-U81U71", 0) \
+    Z_(VUPLL, E7D4, VRR, "V2-V3-U81", 0) Z_(VUPLH, E7D5, VRR, "V2-V3-U81", 0) \
+    Z_(VUPL, E7D6, VRR, "V2-V3-U81", 0) Z_(VUPH, E7D7, VRR, "V2-V3-U81", 0) \
+    Z_(VTM, E7D8, VRR, "V2-V3-", 0) Z_(VECL, E7D9, VRR, "V2-V3-U81", 0) \
+    Z_(VEC, E7DB, VRR, "V2-V3-U81", 0) Z_(VLC, E7DE, VRR, "V2-V3-U81", 0) \
+    Z_(VLP, E7DF, VRR, "V2-V3-U81", 0) Z_(VFS, E7E2, VRR, "V2-V3-V4-U81U71", 0) \
+    Z_(VFA, E7E3, VRR, "V2-V3-V4-U81U71", 0) Z_(VFD, E7E5, VRR, "V2-V3-V4-U81U71", 0) \
+    Z_(VFM, E7E7, VRR, "V2-V3-V4-U81U71", 0) Z_(VFCE, E7E8, VRR, "V2-V3-V4-U81U71U61", 0) \
+    Z_(VFCHE, E7EA, VRR, "V2-V3-V4-U81U71U61", 0) Z_(VFCH, E7EB, VRR, "V2-V3-V4-U81U71U61", 0) \
+    Z_(VFMIN, E7EE, VRR, "V2-V3-V4-U81U71U61", 0) Z_(VFMAX, E7EF, VRR, "V2-V3-V4-U81U71U61", 0) \
+    Z_(VAVGL, E7F0, VRR, "V2-V3-V4-U81", 0) Z_(VACC, E7F1, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VAVG, E7F2, VRR, "V2-V3-V4-U81", 0) Z_(VA, E7F3, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VSCBI, E7F5, VRR, "V2-V3-V4-U81", 0) Z_(VS, E7F7, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VCEQ, E7F8, VRR, "V2-V3-V4-U81U61", 0) Z_(VCHL, E7F9, VRR, "V2-V3-V4-U81U61", 0) \
+    Z_(VCH, E7FB, VRR, "V2-V3-V4-U81U61", 0) Z_(VMNL, E7FC, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VMXL, E7FD, VRR, "V2-V3-V4-U81", 0) Z_(VMN, E7FE, VRR, "V2-V3-V4-U81", 0) \
+    Z_(VMX, E7FF, VRR, "V2-V3-V4-U81", 0)
+
+/* ---- EBxx (RSY, SIY, RSL) ---- */
+#define OPS_EB(Z_) \
+    Z_(LMG, EB04, RSY, "R2-R3-Y4-", F_RL) Z_(SRAG, EB0A, RSY, "R2-R3-Y4-", 0) \
+    Z_(SLAG, EB0B, RSY, "R2-R3-Y4-", 0) Z_(SRLG, EB0C, RSY, "R2-R3-Y4-", 0) \
+    Z_(SLLG, EB0D, RSY, "R2-R3-Y4-", 0) Z_(TRACG, EB0F, RSY, "R2-R3-Y4-", F_RL) \
+    Z_(CSY, EB14, RSY, "R2-R3-Y4-", 0) Z_(RLLG, EB1C, RSY, "R2-R3-Y4-", 0) \
+    Z_(RLL, EB1D, RSY, "R2-R3-Y4-", 0) Z_(CLMH, EB20, RSY, "R2-U31Y4-", 0) \
+    Z_(CLMY, EB21, RSY, "R2-U31Y4-", 0) Z_(CLT, EB23, RSY, "R2-U31Y4-", 0) \
+    Z_(STMG, EB24, RSY, "R2-R3-Y4-", F_RL) Z_(STCTG, EB25, RSY, "R2-R3-Y4-", F_RL) \
+    Z_(STMH, EB26, RSY, "R2-R3-Y4-", F_RL) Z_(CLGT, EB2B, RSY, "R2-U31Y4-", 0) \
+    Z_(STCMH, EB2C, RSY, "R2-U31Y4-", 0) Z_(STCMY, EB2D, RSY, "R2-U31Y4-", 0) \
+    Z_(LCTLG, EB2F, RSY, "R2-R3-Y4-", F_RL) Z_(CSG, EB30, RSY, "R2-R3-Y4-", 0) \
+    Z_(CDSY, EB31, RSY, "R2-R3-Y4-", 0) Z_(CDSG, EB3E, RSY, "R2-R3-Y4-", 0) \
+    Z_(BXHG, EB44, RSY, "R2-R3-Y4-", B_RSY | F_CO) \
+    Z_(BXLEG, EB45, RSY, "R2-R3-Y4-", B_RSY | F_CO) Z_(ECAG, EB4C, RSY, "R2-R3-Y4-", 0) \
+    Z_(TMY, EB51, SIY, "Y4-U22", 0) Z_(MVIY, EB52, SIY, "Y4-U22", 0) \
+    Z_(NIY, EB54, SIY, "Y4-U22", 0) Z_(CLIY, EB55, SIY, "Y4-U22", 0) \
+    Z_(OIY, EB56, SIY, "Y4-U22", 0) Z_(XIY, EB57, SIY, "Y4-U22", 0) \
+    Z_(ASI, EB6A, SIY, "Y4-S22", 0) Z_(ALSI, EB6E, SIY, "Y4-S22", 0) \
+    Z_(LPSWEY, EB71, SIY, "Y4-", F_PS) Z_(AGSI, EB7A, SIY, "Y4-S22", 0) \
+    Z_(ALGSI, EB7E, SIY, "Y4-S22", 0) Z_(ICMH, EB80, RSY, "R2-U31Y4-", 0) \
+    Z_(ICMY, EB81, RSY, "R2-U31Y4-", 0) Z_(MVCLU, EB8E, RSY, "R2-R3-Y4-", F_RN) \
+    Z_(CLCLU, EB8F, RSY, "R2-R3-Y4-", F_RN) Z_(STMY, EB90, RSY, "R2-R3-Y4-", F_RL) \
+    Z_(LMH, EB96, RSY, "R2-R3-Y4-", F_RL) Z_(LMY, EB98, RSY, "R2-R3-Y4-", F_RL) \
+    Z_(LAMY, EB9A, RSY, "R2-R3-Y4-", F_RL) Z_(STAMY, EB9B, RSY, "R2-R3-Y4-", F_RL) \
+    Z_(TP, EBC0, RSL, "l42", LN_L4) Z_(SRAK, EBDC, RSY, "R2-R3-Y4-", 0) \
+    Z_(SLAK, EBDD, RSY, "R2-R3-Y4-", 0) Z_(SRLK, EBDE, RSY, "R2-R3-Y4-", 0) \
+    Z_(SLLK, EBDF, RSY, "R2-R3-Y4-", 0) Z_(LOCFH, EBE0, RSY, "R2-Y4-U31", 0) \
+    Z_(STOCFH, EBE1, RSY, "R2-Y4-U31", 0) Z_(LOCG, EBE2, RSY, "R2-Y4-U31", 0) \
+    Z_(STOCG, EBE3, RSY, "R2-Y4-U31", 0) Z_(LANG, EBE4, RSY, "R2-R3-Y4-", 0) \
+    Z_(LAOG, EBE6, RSY, "R2-R3-Y4-", 0) Z_(LAXG, EBE7, RSY, "R2-R3-Y4-", 0) \
+    Z_(LAAG, EBE8, RSY, "R2-R3-Y4-", 0) Z_(LAALG, EBEA, RSY, "R2-R3-Y4-", 0) \
+    Z_(LOC, EBF2, RSY, "R2-Y4-U31", 0) Z_(STOC, EBF3, RSY, "R2-Y4-U31", 0) \
+    Z_(LAN, EBF4, RSY, "R2-R3-Y4-", 0) Z_(LAO, EBF6, RSY, "R2-R3-Y4-", 0) \
+    Z_(LAX, EBF7, RSY, "R2-R3-Y4-", 0) Z_(LAA, EBF8, RSY, "R2-R3-Y4-", 0) \
+    Z_(LAAL, EBFA, RSY, "R2-R3-Y4-", 0)
+
+/* ---- ECxx (RIE, RRS, RIS) ---- */
+#define OPS_EC(Z_) \
+    Z_(LOCHI, EC42, RIE, "R2-S44U31", 0) Z_(BRXHG, EC44, RIE, "R2-R3-J44", B_REL | F_CO) \
+    Z_(BRXLG, EC45, RIE, "R2-R3-J44", B_REL | F_CO) Z_(LOCGHI, EC46, RIE, "R2-S44U31", 0) \
+    Z_(LOCHHI, EC4E, RIE, "R2-S44U31", 0) Z_(RISBLG, EC51, RIE, "R2-R3-U42U62U82", 0) \
+    Z_(RNSBG, EC54, RIE, "R2-R3-U42U62U82", 0) Z_(RISBG, EC55, RIE, "R2-R3-U42U62U82", 0) \
+    Z_(ROSBG, EC56, RIE, "R2-R3-U42U62U82", 0) Z_(RXSBG, EC57, RIE, "R2-R3-U42U62U82", 0) \
+    Z_(RISBGN, EC59, RIE, "R2-R3-U42U62U82", 0) Z_(RISBHG, EC5D, RIE, "R2-R3-U42U62U82", 0) \
+    Z_(CGRJ, EC64, RIE, "R2-R3-U81J44", B_REL | M_8) \
+    Z_(CLGRJ, EC65, RIE, "R2-R3-U81J44", B_REL | M_8) Z_(CGIT, EC70, RIE, "R2-S44U81", 0) \
+    Z_(CLGIT, EC71, RIE, "R2-U44U81", 0) Z_(CIT, EC72, RIE, "R2-S44U81", 0) \
+    Z_(CLFIT, EC73, RIE, "R2-U44U81", 0) Z_(CRJ, EC76, RIE, "R2-R3-U81J44", B_REL | M_8) \
+    Z_(CLRJ, EC77, RIE, "R2-R3-U81J44", B_REL | M_8) \
+    Z_(CGIJ, EC7C, RIE, "R2-S82U31J44", B_REL | M_3) \
+    Z_(CLGIJ, EC7D, RIE, "R2-U82U31J44", B_REL | M_3) \
+    Z_(CIJ, EC7E, RIE, "R2-S82U31J44", B_REL | M_3) \
+    Z_(CLIJ, EC7F, RIE, "R2-U82U31J44", B_REL | M_3) Z_(AHIK, ECD8, RIE, "R2-R3-S44", 0) \
+    Z_(AGHIK, ECD9, RIE, "R2-R3-S44", 0) Z_(ALHSIK, ECDA, RIE, "R2-R3-S44", 0) \
+    Z_(ALGHSIK, ECDB, RIE, "R2-R3-S44", 0) Z_(CGRB, ECE4, RRS, "R2-R3-U81X4-", B_RS | M_8) \
+    Z_(CLGRB, ECE5, RRS, "R2-R3-U81X4-", B_RS | M_8) \
+    Z_(CRB, ECF6, RRS, "R2-R3-U81X4-", B_RS | M_8) \
+    Z_(CLRB, ECF7, RRS, "R2-R3-U81X4-", B_RS | M_8) \
+    Z_(CGIB, ECFC, RIS, "R2-S82U31X4-", B_RS | M_3) \
+    Z_(CLGIB, ECFD, RIS, "R2-U82U31X4-", B_RS | M_3) \
+    Z_(CIB, ECFE, RIS, "R2-S82U31X4-", B_RS | M_3) \
+    Z_(CLIB, ECFF, RIS, "R2-U82U31X4-", B_RS | M_3)
+
+/* ---- EDxx (RXE, RXF, RXY, RSL) ---- */
+#define OPS_ED(Z_) \
+    Z_(LDEB, ED04, RXE, "R2-X43", 0) Z_(LXDB, ED05, RXE, "R2-X43", 0) \
+    Z_(LXEB, ED06, RXE, "R2-X43", 0) Z_(MXDB, ED07, RXE, "R2-X43", 0) \
+    Z_(KEB, ED08, RXE, "R2-X43", 0) Z_(CEB, ED09, RXE, "R2-X43", 0) \
+    Z_(AEB, ED0A, RXE, "R2-X43", 0) Z_(SEB, ED0B, RXE, "R2-X43", 0) \
+    Z_(MDEB, ED0C, RXE, "R2-X43", 0) Z_(DEB, ED0D, RXE, "R2-X43", 0) \
+    Z_(MAEB, ED0E, RXF, "R8-R2-X43", 0) Z_(MSEB, ED0F, RXF, "R8-R2-X43", 0) \
+    Z_(TCEB, ED10, RXE, "R2-X43", 0) Z_(TCDB, ED11, RXE, "R2-X43", 0) \
+    Z_(TCXB, ED12, RXE, "R2-X43", 0) Z_(SQEB, ED14, RXE, "R2-X43", 0) \
+    Z_(SQDB, ED15, RXE, "R2-X43", 0) Z_(MEEB, ED17, RXE, "R2-X43", 0) \
+    Z_(KDB, ED18, RXE, "R2-X43", 0) Z_(CDB, ED19, RXE, "R2-X43", 0) \
+    Z_(ADB, ED1A, RXE, "R2-X43", 0) Z_(SDB, ED1B, RXE, "R2-X43", 0) \
+    Z_(MDB, ED1C, RXE, "R2-X43", 0) Z_(DDB, ED1D, RXE, "R2-X43", 0) \
+    Z_(MADB, ED1E, RXF, "R8-R2-X43", 0) Z_(MSDB, ED1F, RXF, "R8-R2-X43", 0) \
+    Z_(LDE, ED24, RXE, "R2-X43", 0) Z_(LXD, ED25, RXE, "R2-X43", 0) \
+    Z_(LXE, ED26, RXE, "R2-X43", 0) Z_(MAE, ED2E, RXF, "R8-R2-X43", 0) \
+    Z_(MSE, ED2F, RXF, "R8-R2-X43", 0) Z_(SQE, ED34, RXE, "R2-X43", 0) \
+    Z_(SQD, ED35, RXE, "R2-X43", 0) Z_(MEE, ED37, RXE, "R2-X43", 0) \
+    Z_(MAYL, ED38, RXF, "R8-R2-X43", 0) Z_(MYL, ED39, RXF, "R8-R2-X43", 0) \
+    Z_(MAY, ED3A, RXF, "R8-R2-X43", 0) Z_(MY, ED3B, RXF, "R8-R2-X43", 0) \
+    Z_(MAYH, ED3C, RXF, "R8-R2-X43", 0) Z_(MYH, ED3D, RXF, "R8-R2-X43", 0) \
+    Z_(MAD, ED3E, RXF, "R8-R2-X43", 0) Z_(MSD, ED3F, RXF, "R8-R2-X43", 0) \
+    Z_(SLDT, ED40, RXF, "R8-R2-X43", 0) Z_(SRDT, ED41, RXF, "R8-R2-X43", 0) \
+    Z_(SLXT, ED48, RXF, "R8-R2-X43", 0) Z_(SRXT, ED49, RXF, "R8-R2-X43", 0) \
+    Z_(TDCET, ED50, RXE, "R2-X43", 0) Z_(TDGET, ED51, RXE, "R2-X43", 0) \
+    Z_(TDCDT, ED54, RXE, "R2-X43", 0) Z_(TDGDT, ED55, RXE, "R2-X43", 0) \
+    Z_(TDCXT, ED58, RXE, "R2-X43", 0) Z_(TDGXT, ED59, RXE, "R2-X43", 0) \
+    Z_(LEY, ED64, RXY, "R2-Y43", 0) Z_(LDY, ED65, RXY, "R2-Y43", 0) \
+    Z_(STEY, ED66, RXY, "R2-Y43", 0) Z_(STDY, ED67, RXY, "R2-Y43", 0) \
+    Z_(CZDT, EDA8, RSL, "R8-L42U91", LN_L8) Z_(CZXT, EDA9, RSL, "R8-L42U91", LN_L8) \
+    Z_(CDZT, EDAA, RSL, "R8-L42U91", LN_L8) Z_(CXZT, EDAB, RSL, "R8-L42U91", LN_L8) \
+    Z_(CPDT, EDAC, RSL, "R8-L42U91", LN_L8) Z_(CPXT, EDAD, RSL, "R8-L42U91", LN_L8) \
+    Z_(CDPT, EDAE, RSL, "R8-L42U91", LN_L8) Z_(CXPT, EDAF, RSL, "R8-L42U91", LN_L8)
