@@ -1,6 +1,6 @@
 /*
 ** capture/modread/modattach.h — fst-capture --via=module --attach=FIFO: a window of a
-** running system (MVS 3.8J under TK4- or MVS/CE, VM/370, any S/370 system) recorded by
+** running system (MVS 3.8J under TK4- or MVS/CE, any S/370 system) recorded by
 ** fst's module inside a Hercules the user started and keeps running (docs/module.md, "A
 ** running system").
 **
