@@ -323,8 +323,9 @@ fi
 # trace bytes per instruction (goal <= 0.01); replay into FORTSTAT / untraced 3.13 (goal
 # <= 0.25), with its instructions a second. None of these was tuned on: fortgen.py was
 # written for this row, its seeds and the C programs' rounds are not the tests'.
-shape_row() {   # NAME INS ARCH
+shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its user gives it]
     local name=$1 ins=$2 arch=$3 cnf=$W/shape.cnf
+    shift 3
     sed "s#^ARCHMODE .*#ARCHMODE $arch#" "$W/h.cnf" > "$cnf"
     printf 'hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl %s\n' "$ins" > "$W/shape.rc"
     printf 'hao tgt HHC00809I\nhao cmd quit\nipl %s\n' "$ins" > "$W/shape4.rc"
@@ -339,7 +340,7 @@ shape_row() {   # NAME INS ARCH
     n=$("$BIN/fst-dump" --summary "$W/shape.trace" | sed -n 's/^count.insn=//p')
     b=$(stat -c %s "$W/shape.trace")
     local tr
-    tr=$(best 3 "$BIN/fst-report" -o "$W/shape.txt" "$W/shape.trace")
+    tr=$(best 3 "$BIN/fst-report" "$@" -o "$W/shape.txt" "$W/shape.trace")
     if [ -n "${H4:-}" ] && [ -x "$H4" ] && [ -f "$PWD/build/release/lib/fst-hercules4.so" ]; then
         sh_unt4() { (cd "$W" && "$H4" -f "$cnf" -r "$W/shape4.rc" < <(sleep 300) > /dev/null 2>&1); }
         sh_cap4() { "$BIN/fst-capture" -q --via=module --hercules="$H4" --arch="$arch" -o "$W/shape4.trace" "$ins"; }
@@ -359,7 +360,9 @@ shape_row() {   # NAME INS ARCH
 FST_GEN=fortgen.py FST_EXPECT=0 tests/loops/build.sh 3 "$W" 300000 > /dev/null
 shape_row "fortran" "$W/loop3.ins" S/370
 FST_CDEFS="-DROUNDS=100000" sh tests/cprogs/build.sh tests/shapes/branchy.c m31-z900-O2 "$W/branchy" > /dev/null
-shape_row "branchy -O2" "$W/branchy.ins" ESA/390
+s390x-linux-gnu-nm -P "$W/branchy.elf" > "$W/branchy.nm"
+shape_row "branchy -O2" "$W/branchy.ins" ESA/390 --map="$W/branchy.nm" --timed=all
 FST_CDEFS="-DROUNDS=40 -DDEPTH=25" sh tests/cprogs/build.sh tests/shapes/recurse.c m31-z900-O2 "$W/recurse" > /dev/null
-shape_row "recursion -O2" "$W/recurse.ins" ESA/390
+s390x-linux-gnu-nm -P "$W/recurse.elf" > "$W/recurse.nm"
+shape_row "recursion -O2" "$W/recurse.ins" ESA/390 --map="$W/recurse.nm" --timed=all
 shape_row "tight (shares)" "$W/sh.ins" S/370
