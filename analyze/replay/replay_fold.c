@@ -125,7 +125,7 @@ static size_t estimate(const rp *x)
                                  what folding earns is a share of what it gains */
 #define FOLD_LOOK 80          /* what looking at a run costs (signature, table, eligible) */
 #define FOLD_WINDOW 256       /* runs looked at in a row, once paid for */
-#define FOLD_WTAB 4096        /* slots of the windows' hashes */
+#define FOLD_WTAB 1024        /* slots of the windows' hashes (16 KiB: a look costs no cache miss) */
 #define FOLD_B 0x100000001B3ull /* the rolling hash's base (odd), and its W-th power */
 
 void fst_rp_fold_init(rp *x)
@@ -348,7 +348,7 @@ static uint64_t window(rp_fold *f, uint64_t sig)
     *slot = sig;
     if (f->wfill < FST_FOLD_W && ++f->wfill < FST_FOLD_W)
         return 0;
-    size_t h = (size_t)(f->wh >> 52);
+    size_t h = (size_t)(f->wh >> 54);   /* FOLD_WTAB slots */
     uint64_t at = f->wtab[h].h == f->wh ? f->wtab[h].at : 0;
     f->wtab[h].h = f->wh;
     f->wtab[h].at = f->seen;
