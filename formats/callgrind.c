@@ -100,19 +100,6 @@ typedef struct cg {
     size_t nkeep;
 } cg;
 
-/* The patterns against the profile's routines (fst-report binds them again after the
-** replay, and says so when one matches nothing). */
-static void keep_of(cg *g, const fst_profile *p)
-{
-    fst_filter f = *g->flt;
-    fst_err ignored;
-    fst_filter_bind(&f, p, 0, &ignored);
-    g->nkeep = p->nr;
-    g->keep = fst_xcalloc(p->nr + 1, 1);
-    for (size_t i = 0; i < p->nr; i++)
-        g->keep[i] = (unsigned char)fst_filter_keeps(&f, p->r[i].name);
-}
-
 /* Whether an event's stack runs through a routine --routine keeps (its own routine, or one
 ** below it on the task's stack). */
 static int through(const cg *g, const fst_event *e)
@@ -272,8 +259,10 @@ static void cg_event(void *ctx, const fst_event *e)
 {
     cg *g = ctx;
     const fst_profile *p = e->profile;
-    if (g->flt && !g->keep)
-        keep_of(g, p);
+    if (g->flt && !g->keep) {
+        g->keep = fst_filter_keep_table(g->flt, p);
+        g->nkeep = p->nr;
+    }
     if (g->an)
         fst_annot_event(g->an, e);
     switch (e->kind) {

@@ -76,6 +76,17 @@ int fst_filter_keeps(const fst_filter *f, const char *name)
     return 0;
 }
 
+unsigned char *fst_filter_keep_table(const fst_filter *f, const fst_profile *p)
+{
+    fst_filter b = *f;
+    fst_err ignored;
+    fst_filter_bind(&b, p, 0, &ignored);
+    unsigned char *keep = fst_xcalloc(p->nr + 1, 1);
+    for (size_t i = 0; i < p->nr; i++)
+        keep[i] = (unsigned char)fst_filter_keeps(&b, p->r[i].name);
+    return keep;
+}
+
 static int matches_any(fst_filter *f, size_t k, const fst_profile *p, int untimed)
 {
     for (size_t i = 0; i < p->nr; i++)

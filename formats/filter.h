@@ -65,6 +65,11 @@ int fst_filter_bind(fst_filter *f, const fst_profile *p, int untimed, fst_err *e
 
 /* Whether a routine's name is kept by --routine (1 when no pattern was given; f may be NULL). */
 int fst_filter_keeps(const fst_filter *f, const char *name);
+/* For a format that filters as the replay goes (callgrind, speedscope: the stacks through
+** the routines kept), before fst-report binds f: per routine of p, 1 when --routine keeps
+** it (a copy of f bound to p, its errors left for fst-report's own bind to say). malloc'd,
+** p->nr + 1 bytes; free it. */
+unsigned char *fst_filter_keep_table(const fst_filter *f, const fst_profile *p);
 /* Whether --routine was given at all (f may be NULL). */
 static inline int fst_filter_has_routine(const fst_filter *f) { return f && f->npat; }
 

@@ -15,6 +15,8 @@
 ** rounded self times, is within 1 ns per routine of their sum rounded once, and a frame's
 ** inclusive time (from its 'O' to its 'C') is within 1 ns per routine below it of csv's. Untimed routines are transparent; a
 ** recursion opens one frame per level. Frames still open at the end are closed there.
+** --routine keeps only the stacks through the routines it names (as folded's): the time
+** axis advances only while one of them is on the task's stack, said in each profile's name.
 ** Ownership: the context is freed by done. Errors: --unit's value (init); writing.
 */
 #include "formats/format.h"
@@ -53,7 +55,23 @@ typedef struct ss {
     size_t nself;
     cpu **c;            /* by task: each task is a profile with its own time axis */
     size_t nc;
+    const fst_filter *flt;  /* --routine: only the stacks through the routines it keeps */
+    unsigned char *keep;    /* per routine (fst_filter_keep_table, at the first event) */
+    size_t nkeep;
 } ss;
+
+/* Whether task c's stack, with the routine charged on top, runs through a routine kept. */
+static int through(const ss *s, const cpu *c, size_t routine)
+{
+    if (!s->flt)
+        return 1;
+    if (routine < s->nkeep && s->keep[routine])
+        return 1;
+    for (size_t i = 0; i < c->nwant; i++)
+        if (c->want[i] < s->nkeep && s->keep[c->want[i]])
+            return 1;
+    return 0;
+}
 
 static void *ss_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
 {
@@ -64,6 +82,8 @@ static void *ss_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
                         fst_fopt(fc, "unit")), NULL;
     ss *s = fst_xcalloc(1, sizeof *s);
     s->unit = (fst_tunit)u;
+    if (fst_filter_has_routine(fc->filter))
+        s->flt = fc->filter;
     return s;
 }
 
@@ -142,6 +162,12 @@ static void ss_event(void *ctx, const fst_event *e)
     }
     if (e->kind != FST_EV_EXEC || e->charged != FST_CHARGE_ROUTINE)
         return;
+    if (s->flt && !s->keep) {
+        s->keep = fst_filter_keep_table(s->flt, e->profile);
+        s->nkeep = e->profile->nr;
+    }
+    if (!through(s, c, e->routine))
+        return;     /* not a stack through a routine --routine keeps: no time passes */
     sync_stack(c, e);
     c->insns++;
     if (e->routine >= s->nself) {
@@ -181,13 +207,17 @@ static int write_profile(FILE *out, const ss *s, const fst_profile *p, size_t k,
     while (c->nopen)
         push_ev(c, 'C', c->open[--c->nopen]);
     int rc = fprintf(out, "%s\n    {\"type\": \"evented\", \"name\": ", first ? "" : ",") < 0;
-    char title[600], win[300] = "";
+    char title[900], win[300] = "", only[300] = "";
     if (fst_fmt_window(p, win + 2, sizeof win - 2)) /* a part of the run (--window): in the title */
         win[0] = ',', win[1] = ' ';
+    if (s->flt) {   /* and the stacks kept (--routine) */
+        snprintf(only, sizeof only, ", only the stacks through ");
+        fst_filter_said(s->flt, only + strlen(only), sizeof only - strlen(only));
+    }
     if (p->ntasks > 1)
-        snprintf(title, sizeof title, "%s (task %zu, clock %s%s)", name, k, p->clock, win);
+        snprintf(title, sizeof title, "%s (task %zu, clock %s%s%s)", name, k, p->clock, win, only);
     else
-        snprintf(title, sizeof title, "%s (clock %s%s)", name, p->clock, win);
+        snprintf(title, sizeof title, "%s (clock %s%s%s)", name, p->clock, win, only);
     rc |= fst_json_str(out, title) < 0;
     rc |= fprintf(out, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n     \"events\": [",
                   s->unit == FST_TU_INSNS ? "none" : "nanoseconds", (unsigned long long)c->now) < 0;
@@ -236,6 +266,7 @@ static void ss_done(void *ctx)
     ss *s = ctx;
     if (!s)
         return;
+    free(s->keep);
     for (size_t i = 0; i < s->nc; i++)
         if (s->c[i]) {
             if (s->c[i]->spill)
@@ -256,5 +287,5 @@ static const fst_option ss_opts[] = {
 
 const fst_format fst_format_speedscope = {
     "speedscope", "speedscope JSON: an evented profile per task, timed routines opening and closing in order", 0,
-    ss_opts, ss_init, ss_event, ss_write, ss_done,
+    ss_opts, ss_init, ss_event, ss_write, ss_done, FST_FILTER_ROUTINE,
 };

@@ -85,6 +85,12 @@ fst-report --format=callgrind --routine=SUBB -o subb.cg fortg.trace 2> /dev/null
 expect_eq "callgrind --routine=SUBB: the stacks through SUBB (totals: its inclusive instructions; the calls MAIN to SUBB, 3, and SUBB to SUBA from its two sites, 3 each; not MAIN's own to SUBA), said in a desc line" \
     "totals 120|calls 3 3 3|desc: Stacks: only those through --routine=SUBB" \
     "$(awk '$1 == "totals:" { print "totals", $2 } /^calls=/ { sub(/calls=/, ""); c = c " " $1 } END { print "calls" c }' subb.cg | paste -sd'|')|$(grep '^desc: Stacks' subb.cg)"
+expect_eq "speedscope --routine=SUBB --unit=instructions: the time axis only through SUBB (its 120 inclusive instructions as built), said in the profile's name" \
+    "120 True" \
+    "$(fst-report --format=speedscope --unit=instructions --routine=SUBB fortg.trace 2> /dev/null | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["profiles"][0]
+print(p["endValue"], "only the stacks through --routine=SUBB" in p["name"])')"
 fst-report --format=svg --routine=SUBB fortg.trace > subb.svg 2> /dev/null
 expect_eq "svg --routine=SUBB: the whole is SUBB's inclusive instructions" "120" \
     "$(sed -n 's/.*<title>all: instructions \([0-9]*\) .*/\1/p' subb.svg)"
