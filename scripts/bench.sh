@@ -35,7 +35,9 @@
 #   shape ...          issue 33's shapes, each against itself untraced: call-heavy FORTRAN
 #                      (tests/loops/fortgen.py), gcc -O2 branchy and recursive (tests/shapes),
 #                      tight (shares.s): module capture 3.13 and 4.9 (goal <= 1.25), bytes
-#                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25)
+#                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25);
+#                      and where a capture's cost lies: the module alone (a reader that
+#                      discards its stream) and fst-capture's own CPU
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -336,6 +338,27 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
         tu=$(printf '%s\n' $tu "$(best 1 sh_unt)" | sort -n | head -1)
         tc=$(printf '%s\n' $tc "$(best 1 sh_cap)" | sort -n | head -1)
     done
+    # where the capture's cost lies: Hercules with the module and a reader that only
+    # discards the stream (the module's own cost), and fst-capture's own CPU (perf stat
+    # --no-inherit: without Hercules), which must stay under the untraced run's to keep up
+    local ta="-" cpu="-" mso=$PWD/build/release/lib/fst-hercules313.so
+    if [ -f "$mso" ]; then
+        sed "/^000C/i LDMOD $mso" "$cnf" > "$W/shapem.cnf"
+        sh_alone() {
+            rm -f "$W/shape.fifo"; mkfifo "$W/shape.fifo"
+            cat "$W/shape.fifo" > /dev/null &
+            (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/shape.fifo LD_PRELOAD=${mso%.so}-irq.so \
+                HERCULES_RC="$W/shape.rc" hercules -d -f "$W/shapem.cnf" < /dev/null > /dev/null 2>&1)
+            wait
+        }
+        ta=$(ratio "$(best 3 sh_alone)" "$tu")
+    fi
+    if command -v perf > /dev/null; then
+        cpu=$(perf stat --no-inherit -x, -e task-clock -- "$BIN/fst-capture" -q --via=module --arch="$arch" \
+              -o "$W/shape.trace" "$ins" 2>&1 >/dev/null | awk -F, '$3 == "task-clock" { print $1 / 1000 }')
+        cpu=$(ratio "${cpu:-0}" "$tu")
+    fi
+    printf '%-18s the module alone %s, fst-capture'"'"'s own CPU %s (of the untraced run)\n' "shape $name" "$ta" "$cpu"
     local n b
     n=$("$BIN/fst-dump" --summary "$W/shape.trace" | sed -n 's/^count.insn=//p')
     b=$(stat -c %s "$W/shape.trace")
