@@ -26,12 +26,10 @@
 */
 #include "model/stmttab_int.h"
 #include "model/progmodel.h"
-#include "common/quote.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 enum { MAX_UNITS = 512 };
 
@@ -63,25 +61,6 @@ typedef struct freader {
     size_t c_sta, c_label;  /* its STA NUM and LABEL columns */
     long isn;
 } freader;
-
-/* the first 60 characters of a line, printable, for a message */
-static const char *shown(const char *l, char *buf, size_t cap)
-{
-    char raw[61];
-    size_t n = strlen(l) < 60 ? strlen(l) : 60;
-    memcpy(raw, l, n);
-    raw[n] = 0;
-    return fst_printable(raw, buf, cap);
-}
-
-static int has(const char *s, const char *w)
-{
-    size_t n = strlen(w);
-    for (; *s; s++)
-        if (!strncasecmp(s, w, n))
-            return 1;
-    return 0;
-}
 
 /* A page title: the compiler, its level, the unit's name. 1 when l is one. */
 static int title(freader *r, const char *l)
@@ -296,13 +275,14 @@ int fst_stmt_read_fort(fst_stmt_tab *t, const char *path, const char *buf, size_
         if (r.objlist) {
             if (objline(&r, l, n))
                 continue;
-            if (has(l, "MAP") || has(l, "STATISTICS") || has(l, "OPTIONS IN EFFECT") || has(l, "SUBPROGRAMS")) {
+            if (fst_stmt_has(l, "MAP") || fst_stmt_has(l, "STATISTICS") || fst_stmt_has(l, "OPTIONS IN EFFECT") ||
+                fst_stmt_has(l, "SUBPROGRAMS")) {
                 r.objlist = 0;
                 continue;
             }
             char sh[256];
             rc = fst_errf(err, "%s:%lu: not a line of a FORTRAN IV object listing (LIST): '%s'", path,
-                          lines[i].lineno, shown(l, sh, sizeof sh));
+                          lines[i].lineno, fst_stmt_shown(l, sh, sizeof sh));
             continue;
         }
         srcline(&r, l, n);  /* or anything else of the listing: the MAP, messages, options */

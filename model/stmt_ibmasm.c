@@ -24,12 +24,10 @@
 */
 #include "model/stmttab_int.h"
 #include "model/progmodel.h"
-#include "common/quote.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 enum { MAX_OBJ = 64 };
 
@@ -76,26 +74,6 @@ static int heading(const char *l, size_t len, cols *c)
     return 1;
 }
 
-/* s holds w, any case (w in upper case) */
-/* the first 60 characters of a line, printable, for a message */
-static const char *shown(const char *l, char *buf, size_t cap)
-{
-    char raw[61];
-    size_t n = strlen(l) < 60 ? strlen(l) : 60;
-    memcpy(raw, l, n);
-    raw[n] = 0;
-    return fst_printable(raw, buf, cap);
-}
-
-static int has_word(const char *s, const char *w)
-{
-    size_t n = strlen(w);
-    for (; *s; s++)
-        if (!strncasecmp(s, w, n))
-            return 1;
-    return 0;
-}
-
 /* Lines that end the source and object section until the next heading. */
 static int section_end(const char *l)
 {
@@ -103,7 +81,7 @@ static int section_end(const char *l)
                                         "DIAGNOSTIC", "EXTERNAL SYMBOL DICTIONARY", "USING MAP", "STATISTICS",
                                         "ORDINARY SYMBOL", "MACRO AND COPY", "GENERAL PURPOSE REGISTER", NULL };
     for (const char *const *e = ends; *e; e++)
-        if (has_word(l, *e))
+        if (fst_stmt_has(l, *e))
             return 1;
     return 0;
 }
@@ -303,7 +281,7 @@ int fst_stmt_read_ibmasm(fst_stmt_tab *t, const char *path, const char *buf, siz
         size_t sp = 0;
         while (sp < n && l[sp] == ' ')
             sp++;
-        if (sp == n || !strncmp(l + sp, "***", 3) || has_word(l, "ACTIVE USINGS"))
+        if (sp == n || !strncmp(l + sp, "***", 3) || fst_stmt_has(l, "ACTIVE USINGS"))
             continue;
         if (section_end(l)) {
             in = 0;
@@ -311,11 +289,11 @@ int fst_stmt_read_ibmasm(fst_stmt_tab *t, const char *path, const char *buf, siz
         }
         if (statement(&r, &c, l, n))
             continue;
-        if (has_word(l, "PAGE"))      /* a title line: the heading follows */
+        if (fst_stmt_has(l, "PAGE"))      /* a title line: the heading follows */
             continue;
         char sh[256];
         rc = fst_errf(err, "%s:%lu: not a line of an IBM assembler listing's source and object section: '%s'", path,
-                      lines[i].lineno, shown(l, sh, sizeof sh));
+                      lines[i].lineno, fst_stmt_shown(l, sh, sizeof sh));
     }
     if (!rc && !seen)
         rc = fst_errf(err, "%s: no 'LOC OBJECT CODE ADDR1 ADDR2 STMT SOURCE STATEMENT' heading: not an IBM assembler "

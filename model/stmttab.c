@@ -2,10 +2,12 @@
 ** Placement is model/stmt_place.c; the readers are model/stmt_*.c. */
 #include "model/stmttab_int.h"
 #include "common/lines.h"
+#include "common/quote.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 fst_stmt_tab *fst_stmt_new(void) { return fst_xcalloc(1, sizeof(fst_stmt_tab)); }
 
@@ -159,6 +161,24 @@ const char *fst_memstr(const char *buf, size_t len, const char *s)
         if (buf[i] == s[0] && !memcmp(buf + i, s, n))
             return buf + i;
     return NULL;
+}
+
+int fst_stmt_has(const char *l, const char *w)
+{
+    size_t n = strlen(w);
+    for (; *l; l++)
+        if (!strncasecmp(l, w, n))
+            return 1;
+    return 0;
+}
+
+const char *fst_stmt_shown(const char *l, char *buf, size_t cap)
+{
+    char raw[61];
+    size_t n = strlen(l) < 60 ? strlen(l) : 60;
+    memcpy(raw, l, n);
+    raw[n] = 0;
+    return fst_printable(raw, buf, cap);
 }
 
 int fst_stmt_load(fst_stmt_tab *t, const char *path, fst_err *err)

@@ -51,6 +51,10 @@ struct fst_stmt_tab {
 const char *fst_stmt_keep(fst_stmt_tab *t, const char *s);
 /* The first s in buf[0..len), NULL when none. */
 const char *fst_memstr(const char *buf, size_t len, const char *s);
+/* Whether line l holds w, in any case (the listing readers' headings). */
+int fst_stmt_has(const char *l, const char *w);
+/* The first 60 characters of line l, printable, in buf[cap]: for a reader's message. */
+const char *fst_stmt_shown(const char *l, char *buf, size_t cap);
 /* Object code the open unit must have at off (an ELF's code sections). */
 void fst_stmt_add_code(fst_stmt_tab *t, uint64_t off, const void *bytes, size_t n);
 /* A reader that failed: drop the open unit and what was added since the counts given. */

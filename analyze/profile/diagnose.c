@@ -222,44 +222,11 @@ static int from_start(fst_tr *tr)
     return src && !strcmp(src, "capture") && !partial(tr);
 }
 
-/* A call went onto a prologue at no entry, and the identifier over it names a routine the
-** map puts elsewhere: the map is another program's or another build's. (An identifier naming
-** no routine of the map, as a PL/I internal procedure's, says nothing.) */
-static int named_elsewhere(const fst_profile *p, fst_tr *tr, char *msg, size_t cap)
-{
-    size_t nseg;
-    const fst_image_seg *seg = fst_tr_image(tr, &nseg);
-    for (size_t i = 0; i < p->nmisfit_pro; i++) {
-        uint64_t a = p->misfit_pro[i];
-        char name[9];
-        size_t s = nseg;
-        while (s-- && !(a >= seg[s].addr && a - seg[s].addr < seg[s].len))
-            ;   /* a later segment overlays an earlier one */
-        if (s == (size_t)-1 || !fst_ident_at(seg[s].data + (a - seg[s].addr), seg[s].len - (a - seg[s].addr),
-                                             FST_SCAN_OS, name))
-            continue;
-        for (size_t r = 0; r < p->nr; r++)
-            if (!strcmp(p->r[r].name, name) && p->r[r].entry != a && p->r[r].entry != UINT64_MAX) {
-                char in[160];
-                fst_holder *h = fst_holder_new(p);
-                place(in, sizeof in, p, fst_holder_of(h, a), a);
-                fst_holder_free(h);
-                snprintf(msg, cap, "a call went onto the prologue of %s (its identifier, at %llX, in %s), but the "
-                         "map puts %s at %llX", name, (unsigned long long)a, in, name,
-                         (unsigned long long)p->r[r].entry);
-                return 1;
-            }
-    }
-    return 0;
-}
-
 int fst_diag_misfit(const fst_diag *d, const fst_profile *p, fst_tr *tr, char *msg, size_t cap)
 {
     uint64_t insns;
     if (!d || !d->pm)
         return 0;   /* the image's identifiers: found where they are, no map to be wrong */
-    if (named_elsewhere(p, tr, msg, cap))
-        return 1;
     if (p->misfit_stray) {
         char first[160];
         place(first, cap < sizeof first ? cap : sizeof first, p, p->misfit_from, p->misfit_site);

@@ -180,10 +180,6 @@ typedef struct fst_profile {
     uint64_t misfit_stray;  /* of them, calls onto a routine's prologue inside a routine the model
                                names that no call entered at its entry: the map has it elsewhere */
     size_t misfit_stray_in; /* the first such routine */
-    uint64_t misfit_pro[8]; /* the first distinct targets of those calls onto a B n(,15)
-                               prologue at no entry: its identifier may name a routine the
-                               model puts elsewhere (fst_diag_misfit reads them) */
-    size_t nmisfit_pro;
     uint64_t gap_insns;     /* instructions run inside the extent (lo..hi) in no routine's section,
                                when every section's length is known: code the map says is none */
     uint64_t gap_first;     /* the address of the first of them */

@@ -54,11 +54,6 @@ void fst_rp_misfit(rp *x, size_t tid, uint64_t site, const fst_insn *d)
     if (from == to && !kind)
         return;     /* an internal subroutine (but a prologue is a routine's entry) */
     if (kind) {
-        size_t i = 0;
-        while (i < p->nmisfit_pro && p->misfit_pro[i] != a)
-            i++;
-        if (i == p->nmisfit_pro && i < sizeof p->misfit_pro / sizeof *p->misfit_pro && d->bytes[0] == 0x47)
-            p->misfit_pro[p->nmisfit_pro++] = a;
         if (!x->fit_prologue)
             x->fit_prologue = fst_xcalloc(p->nr, sizeof *x->fit_prologue);
         x->fit_prologue[to]++;

@@ -18,9 +18,8 @@ NM=${S390_NM:-s390x-linux-gnu-nm}
 figures() { awk -F, 'NR > 1 && $1 == "(total)" { print "total " $4 } NR > 1 && $1 !~ /^\(/ && ($3 > 0 || $4 > 0) { print $1 " " $3 " " $4 }' "$1" | sort; }
 
 # fixed seeds, so that CI is the same run each time; FST_MISFIT_SEEDS="..." runs others (26
-# seeds by hand, 650 wrong maps, all refused or right: see issue 32's notes). 13/22: a
-# prologue call whose identifier the map names elsewhere; 27/43: an identifier the map
-# puts at another address
+# seeds by hand, 650 wrong maps, all refused or right: see issue 32's notes). 13/22 and
+# 27/43: a FORTRAN identifier whose name the map puts at another address
 seeds=${FST_MISFIT_SEEDS:-"11 12 13 15 22 27 43 2662"}
 echo "# seeds: $seeds"
 built=""

@@ -9,35 +9,7 @@
 cd "$T" || exit 1
 CHROMIUM=${CHROMIUM:-chromium}
 
-# png.py: the pixels of a PNG (argv[1]) that Chromium wrote: w, hh, px(x, y) -> "#RRGGBB"
-cat > png.py <<'EOF'
-import re, struct, sys, zlib
-d = open(sys.argv[1], "rb").read()
-assert d[:8] == b"\x89PNG\r\n\x1a\n"
-pos, idat, ihdr = 8, b"", None
-while pos < len(d):
-    n, typ = struct.unpack(">I4s", d[pos:pos + 8])
-    body = d[pos + 8:pos + 8 + n]
-    if typ == b"IHDR": ihdr = struct.unpack(">IIBBBBB", body)
-    if typ == b"IDAT": idat += body
-    pos += 12 + n
-w, hh, depth, ctype = ihdr[:4]
-bpp = {2: 3, 6: 4}[ctype]
-raw, rows, prev = zlib.decompress(idat), [], bytearray(w * bpp)
-for y in range(hh):
-    f, line = raw[y * (w * bpp + 1)], bytearray(raw[y * (w * bpp + 1) + 1:(y + 1) * (w * bpp + 1)])
-    for i in range(len(line)):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line); prev = line
-px = lambda x, y: "#%02X%02X%02X" % tuple(rows[y][x * bpp:x * bpp + 3])
-EOF
+cp "$FST_ROOT/tests/png.py" png.py   # w, hh, px(x, y) of the PNG in argv[1]
 # render SVG PNG WIDTH HEIGHT: headless Chromium draws the SVG at its size
 render() {
     timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$T/$2" \

@@ -43,17 +43,5 @@ class FortProg(gen.Prog):
         self.bodies["SUB5"] = [("straight", r.randint(5, 15))]
 
 
-def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    p = FortProg(int(args[0]), int(args[1]))
-    if "--expect" in sys.argv:
-        p.run()
-        print("total %d" % p.total)
-        for n in p.names:
-            print("%s %d %d" % (n, p.calls[n], p.self_[n]))
-    else:
-        sys.stdout.write(p.source())
-
-
 if __name__ == "__main__":
-    main()
+    gen.main(FortProg, default=None)

@@ -196,9 +196,12 @@ class Prog:
         return cnt
 
 
-def main():
+def main(make=None, default=1500000):
+    """SEED [N] [--expect]: make(SEED, N) (Prog: N the most instructions) as source or figures."""
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    p = Prog(int(args[0]), int(args[1]) if len(args) > 1 else 1500000)
+    if len(args) < (1 if default else 2):
+        sys.exit("usage: %s SEED %s [--expect]" % (sys.argv[0], "[MOST]" if default else "ROUNDS"))
+    p = (make or Prog)(int(args[0]), int(args[1]) if len(args) > 1 else default)
     if "--expect" in sys.argv:
         p.run()
         print("total %d" % p.total)
