@@ -1368,7 +1368,7 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
     c->rep_p = 0;
     code_check(c, regs, dat_on(regs), c->last, fall);
     unsigned was = c->rix[rix_of(at, to)], p = c->nbr + 1 - was;
-    if (was && p >= 1 && p <= FSTMOD_REP_MAXP) {
+    if (was && p <= FSTMOD_REP_MAXP) {  /* was <= nbr: p >= 1 */
         unsigned j = (c->nbr - p) % FSTMOD_REP_MAXP;
         if (c->bat[j] == at && c->bto[j] == to) {
             c->rep_p = p;
