@@ -38,6 +38,10 @@
 #                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25);
 #                      and where a capture's cost lies: the module alone (a reader that
 #                      discards its stream) and fst-capture's own CPU
+#   many tasks         a system that runs thousands of tasks one after another, each of which
+#                      ends (tests/programs/mvsjob.s, 2 tasks a round): fst-report's time at
+#                      8000 rounds over 2000 (linear: 4; goal <= 5) and its memory per task
+#                      (peak RSS difference over the task difference)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -389,3 +393,17 @@ FST_CDEFS="-DROUNDS=40 -DDEPTH=25" sh tests/cprogs/build.sh tests/shapes/recurse
 s390x-linux-gnu-nm -P "$W/recurse.elf" > "$W/recurse.nm"
 shape_row "recursion -O2" "$W/recurse.ins" ESA/390 --map="$W/recurse.nm" --timed=all
 shape_row "tight (shares)" "$W/sh.ins" S/370
+
+# Many tasks (tests/programs/mvsjob.s): a task that ends is never seen to end (it stays
+# suspended), so a dispatch must not look at every task there ever was, nor keep its stack.
+export FST_ROOT=$PWD FST_BIN=$BIN FST_TMP=$W
+. tests/lib.sh  # mvsjob_build: the program and its job's map
+for r in 2000 8000; do
+    mvsjob_build "$W/mt$r" 0x50000 0x100 20 "$r"
+    "$BIN/fst-capture" -q --via=module -o "$W/mt$r.trace" "$W/mt$r.ins"
+    mt_t[$r]=$(best 3 "$BIN/fst-report" --map="$W/mt$r.job.csv" --timed=all --format=csv --by-task -o "$W/mt.csv" "$W/mt$r.trace")
+    mt_m[$r]=$( { /usr/bin/time -f '%M' "$BIN/fst-report" --map="$W/mt$r.job.csv" --timed=all -o /dev/null "$W/mt$r.trace" > /dev/null; } 2>&1 | tail -1)
+done
+printf '%-18s %s s at 2000 rounds, %s s at 8000: %s (linear 4, goal <= 5); %s KB a task\n' "many tasks" \
+    "${mt_t[2000]}" "${mt_t[8000]}" "$(ratio "${mt_t[8000]}" "${mt_t[2000]}")" \
+    "$(awk -v a="${mt_m[2000]}" -v b="${mt_m[8000]}" 'BEGIN { printf "%.2f", (b - a) / 12000 }')"

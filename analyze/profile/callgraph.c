@@ -63,6 +63,17 @@ void fst_callgraph_free(fst_callgraph *cg)
     free(cg);
 }
 
+void fst_callgraph_idle(fst_callgraph *cg, uint32_t task)
+{
+    if (task >= cg->nt || cg->t[task].n)
+        return;
+    tstack *s = &cg->t[task];
+    free(s->f);
+    free(s->open);
+    free(s->arcopen);
+    *s = (tstack){ 0 };
+}
+
 void fst_callgraph_restart(fst_callgraph *cg)
 {
     for (size_t i = 0; i < cg->nt; i++) {

@@ -303,6 +303,9 @@ void fst_callgraph_free(fst_callgraph *cg);
 /* --window's start (analyze/replay/replay_win.c): no frame open, no arc; the profile's figures are
 ** zeroed by the replay, which then calls again for the frames open there. */
 void fst_callgraph_restart(fst_callgraph *cg);
+/* Task `task` has no frame open: what its stack holds is freed (made again at its next
+** call); a task that is never seen to end costs no stack (analyze/replay/replay_task.c). */
+void fst_callgraph_idle(fst_callgraph *cg, uint32_t task);
 /* A CALL, and a RETURN or UNWIND (unwind != 0), with the task's clock after it. */
 void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost);

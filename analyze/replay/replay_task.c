@@ -35,6 +35,26 @@ void fst_rp_task_room(rp *x, size_t tid)
     }
 }
 
+/* Task tid stops running (tasks.h). With no frame open it keeps no stack: a task that
+** ended is never seen to end (it stays suspended), and a system runs thousands of them,
+** so their stacks (and the call graph's, as long as the map) are freed, made again at
+** the task's next call. */
+static void stop_task(rp *x, size_t tid, const fst_resume *r)
+{
+    fst_tasks_suspend(x->ids, tid, r);
+    rp_task *t = &x->t[tid];
+    if (t->n)
+        return;
+    free(t->f);
+    free(t->routine);
+    free(t->rets);
+    t->f = NULL;
+    t->routine = NULL;
+    t->rets = NULL;
+    t->cap = 0;
+    fst_callgraph_idle(x->cg, (uint32_t)tid);
+}
+
 void fst_rp_task_space(rp *x, size_t tid, uint64_t space)
 {
     fst_taskprof *tp = &x->p->tasks[tid];
@@ -179,7 +199,7 @@ static void suspend(rp *x, rp_cpu *c, int kind, int exact, int intr)
         r.anywhere = 1;
         r.grv = 0;
     }
-    fst_tasks_suspend(x->ids, c->task, &r);
+    stop_task(x, c->task, &r);
     fst_rp_tent_end(x, c->task);
     c->susp_cls = kind == SUSP_SVC ? FST_INTR_SVC : c->pgm ? FST_INTR_PGM_ : c->intr_cls;
     c->refined = 0;
@@ -260,7 +280,7 @@ static int dispatched_interrupted(rp *x, rp_cpu *c, const fst_rec *rec)
     size_t tid = dispatch_of(x, &d);
     fst_resume r = { .at = { ia }, .n = 1, .mask = amask(st), .problem = 1, .grv = c->grv };
     memcpy(r.gr, c->gr, sizeof r.gr);
-    fst_tasks_suspend(x->ids, tid, &r);
+    stop_task(x, tid, &r);
     c->task = tid;
     c->susp_cls = c->intr_cls;
     c->refined = 1;     /* its PSW is known: an old PSW shown now is this one */
@@ -419,7 +439,7 @@ void fst_rp_wait_state(rp *x, rp_cpu *c, const fst_rec *rec)
             r.at[r.n++] = fst_psw_ia(rec->psw, rec->pswlen);
         else
             r.anywhere = 1;
-        fst_tasks_suspend(x->ids, c->task, &r);
+        stop_task(x, c->task, &r);
     }
     c->task = FST_NONE;
     c->handler = 1;

@@ -14,10 +14,33 @@
 #define B_SAVED (1ull << 61)
 #define B_SHARED (1ull << 62)
 
+/* The suspended tasks by where they resume, so that a dispatch looks at the tasks that can
+** resume there, not at every task there ever was (a system runs thousands in a day, and a
+** task that ended stays suspended: nothing in the trace says it ended). A bucket holds the
+** ids of the tasks suspended at one address (under the task's address mask), `anywhere`
+** those that may resume anywhere. Entries are not removed when a task resumes or its
+** resume changes: a bucket is checked against the task when read (stale entries go then),
+** and compacted before it grows, so it holds at most twice the tasks suspended there. */
+typedef struct bucket {
+    uint32_t *id;
+    uint32_t n, cap;
+} bucket;
+
 struct fst_tasks {
     fst_task *t;
     size_t n, cap;
     uint64_t seq;       /* suspension counter */
+    fst_map byaddr;     /* masked resume address -> 1 + its bucket's index */
+    bucket *b;
+    size_t nb, bcap;
+    bucket anywhere;
+    uint64_t masks[4];  /* the address masks of the tasks suspended so far: the keys to try */
+    int nmasks;
+    int scan_all;       /* more masks than that: every task is looked at */
+    uint64_t *stamp;    /* per task: the gather that last took it (dedup) */
+    uint64_t gathers;
+    size_t *ids;        /* the last gather's tasks, in order of id */
+    size_t nids, idscap;
     fst_map blk[2];     /* LM blocks (and save areas), LPSW operands */
     int debug;          /* FST_TASKS_DEBUG: each dispatch's candidates on stderr */
     size_t *left;       /* the candidates the last dispatch left (fst_tasks_candidates) */
@@ -38,6 +61,13 @@ void fst_tasks_free(fst_tasks *ts)
         return;
     free(ts->t);
     free(ts->left);
+    for (size_t i = 0; i < ts->nb; i++)
+        free(ts->b[i].id);
+    free(ts->b);
+    free(ts->anywhere.id);
+    fst_map_free(&ts->byaddr);
+    free(ts->stamp);
+    free(ts->ids);
     fst_map_free(&ts->blk[0]);
     fst_map_free(&ts->blk[1]);
     free(ts);
@@ -51,9 +81,123 @@ size_t fst_tasks_start(fst_tasks *ts, uint64_t addr, uint64_t space)
     if (ts->n == ts->cap) {
         ts->cap = ts->cap ? ts->cap * 2 : 16;
         ts->t = fst_xrealloc(ts->t, ts->cap * sizeof *ts->t);
+        ts->stamp = fst_xrealloc(ts->stamp, ts->cap * sizeof *ts->stamp);
     }
+    ts->stamp[ts->n] = 0;
     ts->t[ts->n] = (fst_task){ .id = (uint32_t)ts->n, .space = space, .first = addr };
     return ts->n++;
+}
+
+/* ---- the suspended tasks by resume address (struct fst_tasks) ---- */
+
+/* Whether entry id of bucket bk (the addresses' bucket of key, or `anywhere`) is current. */
+static int current(const fst_tasks *ts, uint32_t id, const bucket *bk, uint64_t key)
+{
+    const fst_task *t = &ts->t[id];
+    if (!t->suspended)
+        return 0;
+    if (bk == &ts->anywhere)
+        return t->r.anywhere;
+    for (int i = 0; i < t->r.n; i++)
+        if ((t->r.at[i] & t->r.mask) == key)
+            return 1;
+    return 0;
+}
+
+static void bucket_add(fst_tasks *ts, bucket *bk, uint64_t key, uint32_t id)
+{
+    if (bk->n == bk->cap) {     /* full: the stale entries and repeats go first */
+        uint64_t g = ++ts->gathers;
+        uint32_t j = 0;
+        for (uint32_t i = 0; i < bk->n; i++)
+            if (ts->stamp[bk->id[i]] != g && current(ts, bk->id[i], bk, key)) {
+                ts->stamp[bk->id[i]] = g;
+                bk->id[j++] = bk->id[i];
+            }
+        bk->n = j;
+        if (2 * bk->n >= bk->cap) {
+            bk->cap = bk->cap ? 2 * bk->cap : 4;
+            bk->id = fst_xrealloc(bk->id, bk->cap * sizeof *bk->id);
+        }
+    }
+    bk->id[bk->n++] = id;
+}
+
+/* Task id was suspended, or its resume changed: it is found where it resumes now. */
+static void index_task(fst_tasks *ts, size_t id)
+{
+    const fst_resume *r = &ts->t[id].r;
+    if (r->anywhere)
+        bucket_add(ts, &ts->anywhere, 0, (uint32_t)id);
+    int m = 0;
+    while (m < ts->nmasks && ts->masks[m] != r->mask)
+        m++;
+    if (m == ts->nmasks && r->n) {
+        if (ts->nmasks < (int)(sizeof ts->masks / sizeof ts->masks[0]))
+            ts->masks[ts->nmasks++] = r->mask;
+        else
+            ts->scan_all = 1;   /* never with the three addressing modes */
+    }
+    for (int i = 0; i < r->n; i++) {
+        uint64_t key = r->at[i] & r->mask;
+        if (i && key == (r->at[0] & r->mask))
+            continue;
+        uint64_t *v = fst_map_put(&ts->byaddr, key, 0);
+        if (!*v) {
+            if (ts->nb == ts->bcap) {
+                ts->bcap = ts->bcap ? 2 * ts->bcap : 16;
+                ts->b = fst_xrealloc(ts->b, ts->bcap * sizeof *ts->b);
+            }
+            ts->b[ts->nb] = (bucket){ 0 };
+            *v = ++ts->nb;
+        }
+        bucket_add(ts, &ts->b[*v - 1], key, (uint32_t)id);
+    }
+}
+
+static void take(fst_tasks *ts, const bucket *bk, uint64_t g)
+{
+    if (ts->nids + bk->n > ts->idscap) {
+        ts->idscap = 2 * (ts->nids + bk->n);
+        ts->ids = fst_xrealloc(ts->ids, ts->idscap * sizeof *ts->ids);
+    }
+    for (uint32_t i = 0; i < bk->n; i++)
+        if (ts->stamp[bk->id[i]] != g) {
+            ts->stamp[bk->id[i]] = g;
+            ts->ids[ts->nids++] = bk->id[i];
+        }
+}
+
+static int by_id(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ts->ids: in order of id, every task that may resume at addr (and, with anywhere, every
+** one that may resume anywhere), and perhaps others: the caller's rules decide. */
+static void gather(fst_tasks *ts, uint64_t addr, int anywhere)
+{
+    ts->nids = 0;
+    if (ts->scan_all) {
+        if (ts->n > ts->idscap) {
+            ts->idscap = 2 * ts->n;
+            ts->ids = fst_xrealloc(ts->ids, ts->idscap * sizeof *ts->ids);
+        }
+        for (size_t i = 0; i < ts->n; i++)
+            ts->ids[ts->nids++] = i;
+        return;
+    }
+    uint64_t g = ++ts->gathers;
+    for (int m = 0; m < ts->nmasks; m++) {
+        const uint64_t *v = fst_map_get(&ts->byaddr, addr & ts->masks[m]);
+        if (v)
+            take(ts, &ts->b[*v - 1], g);
+    }
+    if (anywhere)
+        take(ts, &ts->anywhere, g);
+    if (ts->nids > 1)
+        qsort(ts->ids, ts->nids, sizeof *ts->ids, by_id);
 }
 
 void fst_tasks_suspend(fst_tasks *ts, size_t id, const fst_resume *r)
@@ -67,6 +211,7 @@ void fst_tasks_suspend(fst_tasks *ts, size_t id, const fst_resume *r)
     t->r = *r;
     t->r.problem = r->problem != 0;
     t->since = ++ts->seq;
+    index_task(ts, id);
 }
 
 int fst_tasks_refine(fst_tasks *ts, size_t id, uint64_t addr)
@@ -79,6 +224,7 @@ int fst_tasks_refine(fst_tasks *ts, size_t id, uint64_t addr)
         r->at[0] = addr;
         r->n = 1;
         r->anywhere = 0;
+        index_task(ts, id);
     }
     return ok;
 }
@@ -100,10 +246,11 @@ static int address_verdict(const fst_resume *r, uint64_t addr)
     return r->anywhere;
 }
 
-int fst_tasks_resumes_at(const fst_tasks *ts, uint64_t addr, uint64_t space, int problem)
+int fst_tasks_resumes_at(fst_tasks *ts, uint64_t addr, uint64_t space, int problem)
 {
-    for (size_t i = 0; i < ts->n; i++) {
-        const fst_task *t = &ts->t[i];
+    gather(ts, addr, 0);
+    for (size_t k = 0; k < ts->nids; k++) {
+        const fst_task *t = &ts->t[ts->ids[k]];
         if (t->suspended && t->r.problem == (problem != 0) && same_space(t->space, space) &&
             address_verdict(&t->r, addr) == 2)
             return 1;
@@ -176,9 +323,11 @@ typedef struct cand {
 size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t *left)
 {
     int problem = d->problem != 0;
-    cand stack[16], *c = ts->n <= 16 ? stack : fst_xmalloc(ts->n * sizeof *c);
+    gather(ts, d->addr, 1);
+    cand stack[16], *c = ts->nids <= 16 ? stack : fst_xmalloc(ts->nids * sizeof *c);
     size_t nc = 0;
-    for (size_t i = 0; i < ts->n; i++) {
+    for (size_t j = 0; j < ts->nids; j++) {
+        size_t i = ts->ids[j];
         const fst_task *t = &ts->t[i];
         if (!t->suspended || t->r.problem != problem || !same_space(t->space, d->space) || i + 1 == d->not_plus1)
             continue;

@@ -122,7 +122,7 @@ void fst_tasks_saved(fst_tasks *ts, size_t id, uint64_t block);
 size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t *left);
 /* Whether a suspended task in `space`, problem state or not, resumes exactly at addr (not
 ** merely anywhere): the evidence that a jump the trace does not explain is a task switch. */
-int fst_tasks_resumes_at(const fst_tasks *ts, uint64_t addr, uint64_t space, int problem);
+int fst_tasks_resumes_at(fst_tasks *ts, uint64_t addr, uint64_t space, int problem);
 /* The candidates the last fst_tasks_dispatch left (its *left of them; valid until the
 ** next dispatch): for a guess, the tasks it could have been. */
 const size_t *fst_tasks_candidates(const fst_tasks *ts, size_t *n);

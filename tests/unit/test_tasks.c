@@ -2,7 +2,7 @@
 ** tests/unit/test_tasks.c — analyze/tasks/tasks: which task a dispatch resumes (tasks.h): state and
 ** space, the addresses a suspension allows (exact, anywhere, refined by an old PSW), the
 ** registers, the dispatcher's blocks (a task's own, a new one, a shared one, an old-PSW
-** slot), guesses and new tasks.
+** slot), guesses and new tasks, and thousands of tasks that ended.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -210,11 +210,56 @@ static void test_state(void **state)
     fst_tasks_free(ts);
 }
 
+/* Thousands of tasks that ended (suspended for ever at their exit): a dispatch elsewhere
+** finds the one task that resumes there; resumes and refinements leave no stale candidate;
+** at the exit itself every one of them is a candidate, in order of id. */
+static void test_many(void **state)
+{
+    (void)state;
+    fst_tasks *ts = fst_tasks_new();
+    int how;
+    size_t left, ended[3000];
+    for (size_t i = 0; i < 3000; i++) {
+        ended[i] = go(ts, disp(0x40000, 0x11000), &how);
+        assert_int_equal(how, FST_TASK_NEW);
+        suspend(ts, ended[i], at(0x50002, 0, 0));
+    }
+    size_t live = go(ts, disp(0x41000, 0x11000), &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    for (int k = 0; k < 100; k++) {     /* resumed and suspended at the same address again */
+        suspend(ts, live, at(0x41010, 0, 0));
+        fst_dispatch d = disp(0x41010, 0x11000);
+        assert_int_equal(fst_tasks_dispatch(ts, &d, &how, &left), live);
+        assert_int_equal(how, FST_TASK_BY_EVIDENCE);
+        assert_int_equal(left, 1);
+    }
+    /* resumed, then suspended elsewhere: not a candidate where it was */
+    suspend(ts, live, at(0x41020, 0x41030, 0));
+    assert_true(fst_tasks_refine(ts, live, 0x41030));
+    assert_int_not_equal(go(ts, disp(0x41020, 0x11000), &how), live);
+    assert_int_equal(how, FST_TASK_NEW);
+    assert_int_equal(go(ts, disp(0x41030, 0x11000), &how), live);
+    /* at the exit: a guess among all the ended tasks, the one suspended longest */
+    fst_dispatch d = disp(0x50002, 0x11000);
+    assert_int_equal(fst_tasks_dispatch(ts, &d, &how, &left), ended[0]);
+    assert_int_equal(how, FST_TASK_GUESSED);
+    assert_int_equal(left, 3000);
+    size_t n;
+    const size_t *c = fst_tasks_candidates(ts, &n);
+    assert_int_equal(n, 3000);
+    for (size_t i = 1; i < n; i++)
+        assert_true(c[i - 1] < c[i]);
+    assert_true(fst_tasks_resumes_at(ts, 0x50002, 0x11000, 1));
+    assert_false(fst_tasks_resumes_at(ts, 0x50002, 0x11000, 0));
+    assert_false(fst_tasks_resumes_at(ts, 0x41010, 0x11000, 1));
+    fst_tasks_free(ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spaces),    cmocka_unit_test(test_addresses), cmocka_unit_test(test_registers),
-        cmocka_unit_test(test_blocks),    cmocka_unit_test(test_state),
+        cmocka_unit_test(test_blocks),    cmocka_unit_test(test_state),     cmocka_unit_test(test_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
