@@ -133,7 +133,8 @@ static int task_rows(FILE *out, const fst_profile *p, const fst_filter *f)
             continue;   /* of an address space --space leaves out */
         fst_space_name(tp->space, space);
         for (size_t i = 0; i < p->nr && !rc; i++) {
-            const fst_taskroutine *r = &tp->r[i];
+            static const fst_taskroutine none;  /* a task that entered no routine */
+            const fst_taskroutine *r = tp->r ? &tp->r[i] : &none;
             if (!keep[i] || (!r->calls && !r->self_insns && !r->incl_insns && tp->mainline != i))
                 continue;
             char s1[32], s2[32];

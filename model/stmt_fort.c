@@ -9,7 +9,8 @@
 **     the unit, placed by that routine name (its FORTRAN identifier in the image) or its code;
 **   - the source listing: "  ISN  card image": a card with an ISN in the first field starts
 **     a statement, its text is that card; cards without one (continuations, comments) add
-**     nothing;
+**     nothing (G's layout checked against real LEVEL 21 listings, CMS and TK4-); H's lines
+**     may read "ISN 0002  card" (an OCR'd H listing): the text is the rest of the line;
 **   - the object listing (LIST), after its heading "LOCATION  STA NUM  LABEL  OP  OPERAND
 **     ..." (G) or with "ISN" for "STA NUM" (H): a line per instruction or constant, its
 **     location (hex) first; a number in the STA NUM column starts the code of that ISN; a
@@ -185,18 +186,28 @@ static int srcline(freader *r, const char *l, size_t len)
     size_t i = 0;
     while (i < len && l[i] == ' ')
         i++;
+    int word = len - i > 4 && !memcmp(l + i, "ISN ", 4);   /* H: "ISN 0002      SUBROUTINE ..." */
+    if (word)
+        i += 4;
     size_t b = i;
     while (i < len && isdigit((unsigned char)l[i]))
         i++;
     if (i - b != 4 || i >= len || l[i] != ' ')
         return 0;
     long isn = strtol(l + b, NULL, 10);
-    /* the card image starts 8 columns after the ISN ("    0001" + 8, as G prints it):
-    ** its columns 1-72 are the statement, 73-80 its sequence number */
-    i += 8;
-    if (i > len)
-        i = len;
-    size_t n = len - i < 72 ? len - i : 72;
+    /* G: the card image starts 8 columns after the ISN ("   0001" + 8, as a real TK4- G
+    ** LEVEL 21 listing prints it): its columns 1-72 are the statement, 73-80 its sequence
+    ** number. H's "ISN nnnn": where column 1 falls is not known (no real listing seen, only
+    ** an OCR'd one): the text is the rest of the line, up to 80 columns */
+    size_t n;
+    if (word) {
+        n = len - i < 80 ? len - i : 80;
+    } else {
+        i += 8;
+        if (i > len)
+            i = len;
+        n = len - i < 72 ? len - i : 72;
+    }
     while (n && l[i] == ' ')
         i++, n--;
     while (n && l[i + n - 1] == ' ')

@@ -132,7 +132,7 @@ void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t
     if (r->timed && counted) {
         r->calls++;
         if (task < p->ntasks)
-            p->tasks[task].r[routine].calls++;
+            fst_task_routines(p, &p->tasks[task])[routine].calls++;
         f.arc = arc_get(cg, caller, routine);
         p->arcs[f.arc].count++;
     }
@@ -171,8 +171,9 @@ void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t ti
         p->r[f.routine].incl_cost += tcost - f.cost0;
         p->r[f.routine].incl_insns += tinsns - f.insns0;
         if (task < p->ntasks) {
-            p->tasks[task].r[f.routine].incl_cost += tcost - f.cost0;
-            p->tasks[task].r[f.routine].incl_insns += tinsns - f.insns0;
+            fst_taskroutine *tr = fst_task_routines(p, &p->tasks[task]);
+            tr[f.routine].incl_cost += tcost - f.cost0;
+            tr[f.routine].incl_insns += tinsns - f.insns0;
         }
     }
     if (f.arc != FST_NONE && f.outer_arc) {

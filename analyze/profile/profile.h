@@ -209,7 +209,9 @@ typedef struct fst_taskprof {
     size_t mainline;        /* its mainline routine, FST_NONE when none */
     uint64_t insns, problem_insns;
     fst_fx cost;
-    fst_taskroutine *r;
+    fst_taskroutine *r;     /* per routine (p->nr), made at the first figure (fst_task_routines):
+                               NULL while the task entered no routine, which most tasks of a
+                               system never do (no memory as long as the map per task) */
     int excluded;           /* not of the address space --space chose: none of its calls,
                                instructions or times counts in any figure */
     int unnamed;            /* of an address space the map's program does not run in
@@ -315,6 +317,14 @@ void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t ti
 ** replayer to do it without a call per instruction, and for a whole straight-line run at
 ** once when no other sink wants its EXECs (it asks the sink for the other kinds only);
 ** the order is the same: the call graph first, then the other sinks. */
+/* The task's figures per routine, made (zeroed) when it has none yet. */
+static inline fst_taskroutine *fst_task_routines(const fst_profile *p, fst_taskprof *tp)
+{
+    if (!tp->r)
+        tp->r = fst_xcalloc(p->nr + 1, sizeof *tp->r);
+    return tp->r;
+}
+
 static inline void fst_callgraph_exec_n(fst_profile *p, uint32_t task, uint32_t state, int charged, size_t routine,
                                         uint64_t n, fst_fx cost)
 {
@@ -336,8 +346,9 @@ static inline void fst_callgraph_exec_n(fst_profile *p, uint32_t task, uint32_t 
         p->r[routine].self_cost += cost;
         p->r[routine].self_insns += n;
         if (tp) {
-            tp->r[routine].self_cost += cost;
-            tp->r[routine].self_insns += n;
+            fst_taskroutine *tr = fst_task_routines(p, tp);
+            tr[routine].self_cost += cost;
+            tr[routine].self_insns += n;
         }
     }
 }

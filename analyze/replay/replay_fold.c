@@ -241,8 +241,7 @@ static void regions(rp *x, size_t tid)
         region(f, &p->arcs[i].count, 3);
     if (tid < p->ntasks) {
         region(f, &p->tasks[tid].insns, 3);  /* insns, problem_insns, cost */
-        if (p->tasks[tid].r)
-            region(f, p->tasks[tid].r, 5 * p->nr);
+        region(f, fst_task_routines(p, &p->tasks[tid]), 5 * p->nr);   /* made now: a period may make it */
     }
     for (size_t i = 0; i < p->nundecoded; i++)
         region(f, &p->undecoded[i].insns, 1);

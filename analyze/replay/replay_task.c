@@ -27,8 +27,7 @@ void fst_rp_task_room(rp *x, size_t tid)
         }
         const fst_task *id = fst_tasks_get(x->ids, x->nt);
         x->t[x->nt] = (rp_task){ 0 };
-        p->tasks[x->nt] = (fst_taskprof){ .id = (uint32_t)x->nt, .first = id->first, .mainline = FST_NONE,
-                                          .r = fst_xcalloc(p->nr + 1, sizeof(fst_taskroutine)) };
+        p->tasks[x->nt] = (fst_taskprof){ .id = (uint32_t)x->nt, .first = id->first, .mainline = FST_NONE };
         fst_rp_task_space(x, x->nt, id->space);
         x->nt++;
         p->ntasks = x->nt;

@@ -61,7 +61,8 @@ static void drop_figures(rp *x)
         fst_taskprof *tp = &p->tasks[t];
         tp->insns = tp->problem_insns = 0;
         tp->cost = 0;
-        memset(tp->r, 0, p->nr * sizeof *tp->r);
+        if (tp->r)
+            memset(tp->r, 0, p->nr * sizeof *tp->r);
     }
     p->total_insns = p->outside_insns = p->excluded_insns = 0;
     p->total_cost = p->outside_cost = p->excluded_cost = 0;
