@@ -366,8 +366,16 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
     local n b
     n=$("$BIN/fst-dump" --summary "$W/shape.trace" | sed -n 's/^count.insn=//p')
     b=$(stat -c %s "$W/shape.trace")
-    local tr
+    local tr ent
     tr=$(best 3 "$BIN/fst-report" "$@" -o "$W/shape.txt" "$W/shape.trace")
+    # what the branches' outcomes weigh: each conditional branch's taken / not taken counts
+    # (annotate) as that many draws of a coin of its own, in bytes an instruction. A trace
+    # that keeps every outcome and models no branch with another cannot be smaller
+    ent=$("$BIN/fst-report" "$@" --format=annotate "$W/shape.trace" 2> /dev/null | awk -v n="$n" '
+        function h(k, m) { return k ? -k * log(k / m) / log(2) : 0 }
+        match($0, /taken [0-9]+, not taken [0-9]+/) { split(substr($0, RSTART, RLENGTH), f, /[ ,]+/)
+            bits += h(f[2], f[2] + f[5]) + h(f[5], f[2] + f[5]) }
+        END { printf "%.4f", bits / 8 / n }')
     if [ -n "${H4:-}" ] && [ -x "$H4" ] && [ -f "$PWD/build/release/lib/fst-hercules4.so" ]; then
         sh_unt4() { (cd "$W" && "$H4" -f "$cnf" -r "$W/shape4.rc" < <(sleep 300) > /dev/null 2>&1); }
         sh_cap4() { "$BIN/fst-capture" -q --via=module --hercules="$H4" --arch="$arch" -o "$W/shape4.trace" "$ins"; }
@@ -378,6 +386,7 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
         r4=$(ratio "$tc4" "$tu4")
         rm -f "$W/shape4.trace"
     fi
+    printf '%-18s branch outcomes alone %s B/instruction (each branch its own coin)\n' "shape $name" "$ent"
     printf '%-18s capture %5s (4.9: %5s; goal <= 1.25)  %s B/instruction (goal <= 0.01)  replay %5s (goal <= 0.25), %s M instructions/s; %s M instructions, untraced %s s\n' \
         "shape $name" "$(ratio "$tc" "$tu")" "$r4" "$(bpi "$b" "$n")" "$(ratio "$tr" "$tu")" \
         "$(awk -v n="$n" -v t="$tr" 'BEGIN { printf "%.0f", n / t / 1e6 }')" \

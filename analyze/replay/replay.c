@@ -172,7 +172,9 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     uint16_t cpuno = rec->cpu;
     rp_cpu *c = &x->cpus[cpuno];
     uint32_t left = (uint32_t)rec->value - 1, took = 1, i = 1;  /* the run's length (fst_tr_next_run) */
-    while (left && flows_on(x, c)) {
+    /* flows_on once: of what it looks at, only c->prev changes below (the loop does not
+    ** call, return, handle or dispatch), so then only whether c->prev is plain */
+    for (int on = left && flows_on(x, c); on; on = left && fst_code_plain(&c->prev)) {
         if (i == b->n) {
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
             i = 0;
