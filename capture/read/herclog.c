@@ -56,6 +56,8 @@ struct fst_hlog {
     pcre2_match_data *md;
     fst_em *em;                 /* what the lines say, as records (shared with the tf reader) */
     int regs_pending;           /* register lines seen since the last PSW line */
+    int pgm_head;               /* a 3.13 program check's "HHCCP014I " came with another
+                                   message after it: its rest is on a later line (other_line) */
     int saw_regs_first, saw_regs_after, saw_psw;
     int order_told;             /* the emitter was told the log shows no registers */
     int kind;                   /* IN_*: what the input is, from its first bytes */
@@ -628,6 +630,26 @@ static void other_line(fst_hlog *h, const char *s, size_t n)
     if (n == 0) {
         h->st.blank++;
         return;
+    }
+    /* 3.13 writes a program check's "HHCCP014I " and its rest apart, and another thread's
+    ** whole message can come between: "HHCCP014I HHCPN013I EOF reached on SCRIPT file. ...",
+    ** then "CPU0000: Page-translation exception CODE=0011 ILC=4" (seen in a generated
+    ** system's log, tests/os seed 105). The head waits for the rest: a line of a CPU prefix
+    ** with one blank (a trace line's has two) that reads as the message's rest. */
+    if (n > 13 && !memcmp(s, "HHCCP014I HHC", 13)) {
+        h->pgm_head = 1;
+        other_line(h, s + 10, n - 10);
+        return;
+    }
+    if (h->pgm_head && n > 10 && n < 500 && !memcmp(s, "CPU", 3) && s[7] == ':' && s[8] == ' ' && s[9] != ' ') {
+        char msg[512];
+        memcpy(msg, "HHCCP014I ", 10);
+        memcpy(msg + 10, s, n);
+        if (rx(h, RX_PGM313, msg, n + 10)) {
+            h->pgm_head = 0;
+            message(h, msg, n + 10);
+            return;
+        }
     }
     /* 4.x trace message ids: the body follows */
     int msg4 = 0;

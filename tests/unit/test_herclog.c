@@ -398,6 +398,30 @@ static void test_cr_display_313(void **state)
     assert_int_equal(st.unknown + st.malformed, 0);
 }
 
+/* 3.13 writes "HHCCP014I " and the rest of a program check apart; another thread's whole
+** message came between them in a generated system's log (tests/os seed 105, lines as
+** Hercules wrote them): the program check is still read, and the copy of the instruction
+** Hercules prints after it is still no record. */
+static const char pgm_spliced_313[] =
+    "PSW=07890000 0003000C INST=90ECD00C     STM   14,12,12(13)           store_multiple\n"
+    "V:00080EA4: Translation exception 0011\n"
+    "GR12=00000000  GR13=00080E98  GR14=0002F000  GR15=00030000\n"
+    "HHCCP014I HHCPN013I EOF reached on SCRIPT file. Processing complete.\n"
+    "CPU0000: Page-translation exception CODE=0011 ILC=4\n"
+    "PSW=07890000 0003000C INST=90ECD00C     STM   14,12,12(13)           store_multiple\n"
+    "V:00080EA4: Translation exception 0011\n"
+    "GR12=00000000  GR13=00080E98  GR14=0002F000  GR15=00030000\n";
+
+static void test_pgm_spliced_313(void **state)
+{
+    (void)state;
+    static char out[1024];
+    fst_hlog_stats st = records(pgm_spliced_313, 1024, out, sizeof out);
+    assert_string_equal(out, "0 insn 3000C 90ECD00C\n"
+                             "0 pgmchk 11\n");
+    assert_int_equal(st.unknown + st.malformed + st.spliced, 0);
+}
+
 /* regsfirst mode: the CR block before a PSW line is the next instruction's, so an LCTL's
 ** value shows there before its record is due; it is written once. */
 static const char regsfirst_313[] =
@@ -661,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_classify_49),
         cmocka_unit_test(test_svc_lpsw_lctl_313),
         cmocka_unit_test(test_cr_display_313),
+        cmocka_unit_test(test_pgm_spliced_313),
         cmocka_unit_test(test_cr_regsfirst_313),
         cmocka_unit_test(test_lpsw_then_fetch_error),
         cmocka_unit_test(test_task_records_49),
