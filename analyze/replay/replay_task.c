@@ -159,9 +159,12 @@ static void resume_of(const rp_cpu *c, const rp_task *t, const fst_insn *d, uint
         ** the trace did not show (a switch seen by its jump, or a handler's instruction
         ** with no interruption record: a range trace's page fault) */
         unsigned k = c->pgm & 0xFF;
-        if ((kind == SUSP_INTR && c->pgm && (k == 0x10 || k == 0x11 || (k >= 0x38 && k <= 0x3B))) ||
-            (kind == SUSP_INTR && !c->intr) || kind == SUSP_SWITCH)
+        if (kind == SUSP_INTR && c->pgm && (k == 0x10 || k == 0x11 || (k >= 0x38 && k <= 0x3B)))
             r->at[r->n++] = d->addr;    /* (or the fetch of the next one faulted) */
+        else if ((kind == SUSP_INTR && !c->intr) || kind == SUSP_SWITCH) {
+            r->weak |= 1u << r->n;      /* nothing shows a fault: as weak as anywhere */
+            r->at[r->n++] = d->addr;
+        }
         r->at[r->n++] = next;
         return;
     }

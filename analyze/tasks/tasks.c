@@ -224,6 +224,7 @@ int fst_tasks_refine(fst_tasks *ts, size_t id, uint64_t addr)
         r->at[0] = addr;
         r->n = 1;
         r->anywhere = 0;
+        r->weak = 0;
         index_task(ts, id);
     }
     return ok;
@@ -240,10 +241,14 @@ static int same_space(uint64_t a, uint64_t b) { return a == b || a == FST_SPACE_
 /* 2: the address is one it resumes at; 1: it may resume anywhere; 0: not there. */
 static int address_verdict(const fst_resume *r, uint64_t addr)
 {
+    int v = r->anywhere;
     for (int i = 0; i < r->n; i++)
-        if ((r->at[i] & r->mask) == (addr & r->mask))
-            return 2;
-    return r->anywhere;
+        if ((r->at[i] & r->mask) == (addr & r->mask)) {
+            if (!(r->weak >> i & 1))
+                return 2;
+            v = 1;
+        }
+    return v;
 }
 
 int fst_tasks_resumes_at(fst_tasks *ts, uint64_t addr, uint64_t space, int problem)

@@ -16,7 +16,8 @@
 **      trace never showed CR1 (a noregs range trace), which matches any space.
 **   Address (hard). A suspended task resumes at one of the addresses its suspension allows:
 **      the instruction after an interrupted one (or the same one, nullified by a page
-**      fault), after an SVC, a branch's target or fall-through — its target from the
+**      fault; where the trace shows no interruption at all, the same one only as weakly
+**      as "anywhere": fst_resume.weak), after an SVC, a branch's target or fall-through — its target from the
 **      instruction (relative, or no base), from the operand the trace showed (tracebin.h
 **      OPND), from the registers shown (an RR branch) — and, where the handler showed the
 **      old PSW it stored (tracebin.h OLDPSW), exactly that one. A branch on a register
@@ -64,6 +65,8 @@ typedef struct fst_resume {
     uint64_t at[2];     /* the addresses it can resume at (n of them, 0-2) */
     int n;
     int anywhere;       /* also (or only) at an address the trace did not show */
+    unsigned weak;      /* of at[], those it only may resume at (bit i: at[i]): as weak as
+                           anywhere, for where nothing shows it (tasks.h's rules) */
     uint64_t mask;      /* address mask of its addressing mode (24, 31 or 64 bits) */
     int problem;        /* suspended in problem state */
     uint16_t grv;       /* registers shown (bit r = register r), their values */

@@ -255,11 +255,35 @@ static void test_many(void **state)
     fst_tasks_free(ts);
 }
 
+/* A fault the trace did not show may have nullified a task's last instruction: it may
+** resume there again, but only as weakly as "anywhere" (tasks.h): a task that resumes
+** there by evidence goes first; alone, the weak one is a guess, not a new task. */
+static void test_weak(void **state)
+{
+    (void)state;
+    fst_tasks *ts = fst_tasks_new();
+    int how;
+    size_t a = go(ts, disp(0x30000, 0x1000), &how);
+    fst_resume r = at(0x30010, 0x30014, 0);
+    r.weak = 1;                                      /* 30010 again, or after it */
+    suspend(ts, a, r);
+    size_t c = go(ts, disp(0x30100, 0x1000), &how);
+    suspend(ts, c, at(0x30010, 0, 0));               /* exactly there */
+    assert_int_equal(go(ts, disp(0x30010, 0x1000), &how), c);
+    assert_int_equal(how, FST_TASK_BY_EVIDENCE);
+    assert_int_equal(go(ts, disp(0x30010, 0x1000), &how), a);   /* a alone: it, a guess */
+    assert_int_equal(how, FST_TASK_GUESSED);
+    suspend(ts, a, r);
+    assert_false(fst_tasks_resumes_at(ts, 0x30010, 0x1000, 1));  /* weak: no evidence of a switch */
+    assert_true(fst_tasks_resumes_at(ts, 0x30014, 0x1000, 1));
+    fst_tasks_free(ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spaces),    cmocka_unit_test(test_addresses), cmocka_unit_test(test_registers),
-        cmocka_unit_test(test_blocks),    cmocka_unit_test(test_state),     cmocka_unit_test(test_many),
+        cmocka_unit_test(test_blocks),    cmocka_unit_test(test_state),     cmocka_unit_test(test_many),      cmocka_unit_test(test_weak),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
