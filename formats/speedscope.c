@@ -33,19 +33,28 @@ typedef struct sev {
     char type;          /* 'O' or 'C' */
 } sev;
 
-enum { EVBUF = 4096 };  /* events kept in memory per task; more go to a temporary file */
+/* Events kept in memory per task, at most; more go to the temporary file all tasks share,
+** in chunks of EVBUF. A task's buffer grows from a few events: a system runs thousands of
+** tasks, most of which open few frames (16 000 tasks held 1 GB when each had a full
+** buffer, and a file of its own each would run out of file descriptors). */
+enum { EVBUF = 4096 };
+
+typedef struct chunk {
+    long off;           /* where in the spill file */
+    uint32_t n;         /* events */
+} chunk;
 
 typedef struct cpu {
-    sev ev[EVBUF];
-    size_t nev;         /* in ev[] */
-    FILE *spill;        /* the earlier events, or NULL */
+    sev *ev;
+    size_t nev, capev;  /* in ev[] */
+    chunk *ch;          /* the earlier events, in the spill file */
+    size_t nch, capch;
     uint64_t total;     /* events in all */
     size_t *want;       /* the task's stack of timed routines, kept by CALL and RETURN */
     size_t nwant, capwant;
     size_t *open;       /* the frames open in the profile */
     size_t nopen, capopen;
     size_t same;        /* open[0..same) == want[0..same): no scan of the stack at any depth */
-    int spill_err;
     uint64_t insns, now;    /* the time axis */
 } cpu;
 
@@ -58,6 +67,8 @@ typedef struct ss {
     const fst_filter *flt;  /* --routine: only the stacks through the routines it keeps */
     unsigned char *keep;    /* per routine (fst_filter_keep_table, at the first event) */
     size_t nkeep;
+    FILE *spill;        /* the tasks' earlier events (chunk), or NULL */
+    int spill_err;
 } ss;
 
 /* Whether task c's stack, with the routine charged on top, runs through a routine kept. */
@@ -87,13 +98,22 @@ static void *ss_init(const fst_fctx *fc, const fst_profile *p, fst_err *err)
     return s;
 }
 
-static void push_ev(cpu *c, char type, size_t routine)
+static void push_ev(ss *s, cpu *c, char type, size_t routine)
 {
-    if (c->nev == EVBUF) {  /* memory stays the same however long the trace */
-        if (!c->spill && !(c->spill = tmpfile()))
-            c->spill_err = 1;
-        if (c->spill && fwrite(c->ev, sizeof *c->ev, c->nev, c->spill) != c->nev)
-            c->spill_err = 1;
+    if (c->nev == c->capev && c->capev < EVBUF) {
+        c->capev = c->capev ? 2 * c->capev : 16;
+        c->ev = fst_xrealloc(c->ev, c->capev * sizeof *c->ev);
+    } else if (c->nev == EVBUF) {   /* memory stays the same however long the trace */
+        if (!s->spill && !(s->spill = tmpfile()))
+            s->spill_err = 1;
+        if (c->nch == c->capch) {
+            c->capch = c->capch ? 2 * c->capch : 4;
+            c->ch = fst_xrealloc(c->ch, c->capch * sizeof *c->ch);
+        }
+        long off = s->spill && !fseek(s->spill, 0, SEEK_END) ? ftell(s->spill) : -1;
+        if (off < 0 || fwrite(c->ev, sizeof *c->ev, c->nev, s->spill) != c->nev)
+            s->spill_err = 1;
+        c->ch[c->nch++] = (chunk){ off, (uint32_t)c->nev };
         c->nev = 0;
     }
     c->ev[c->nev++] = (sev){ c->now, (uint32_t)routine, type };
@@ -121,22 +141,22 @@ static void follow(cpu *c, const fst_event *e)
 }
 
 /* make `open` the task's stack with the charged routine on top, from where they differ */
-static void sync_stack(cpu *c, const fst_event *e)
+static void sync_stack(ss *s, cpu *c, const fst_event *e)
 {
     int extra = !c->nwant || c->want[c->nwant - 1] != e->routine; /* (supervisor): not on the stack */
     size_t n = c->nwant + (size_t)extra;
     if (c->same == c->nwant && c->nopen == n && (!extra || c->open[c->nwant] == e->routine))
         return;
     while (c->nopen > c->same)
-        push_ev(c, 'C', c->open[--c->nopen]);
+        push_ev(s, c, 'C', c->open[--c->nopen]);
     grow(&c->open, &c->capopen, n);
     for (; c->nopen < c->nwant; c->nopen++) {
         c->open[c->nopen] = c->want[c->nopen];
-        push_ev(c, 'O', c->open[c->nopen]);
+        push_ev(s, c, 'O', c->open[c->nopen]);
     }
     if (extra) {
         c->open[c->nopen++] = e->routine;
-        push_ev(c, 'O', e->routine);
+        push_ev(s, c, 'O', e->routine);
     }
     c->same = c->nwant;
 }
@@ -168,7 +188,7 @@ static void ss_event(void *ctx, const fst_event *e)
     }
     if (!through(s, c, e->routine))
         return;     /* not a stack through a routine --routine keeps: no time passes */
-    sync_stack(c, e);
+    sync_stack(s, c, e);
     c->insns++;
     if (e->routine >= s->nself) {
         size_t n = e->profile->nr > e->routine ? e->profile->nr : e->routine + 1;
@@ -189,23 +209,25 @@ static int put_ev(FILE *out, const sev *v, int first)
 }
 
 /* the task's events: the spilled ones, then those in memory */
-static int put_events(FILE *out, cpu *c)
+static int put_events(FILE *out, const ss *s, cpu *c)
 {
-    int rc = c->spill_err || (c->spill && fseek(c->spill, 0, SEEK_SET));
+    int rc = s->spill_err;
     uint64_t done = 0;
     sev buf[EVBUF];
-    for (size_t n; !rc && c->spill && (n = fread(buf, sizeof *buf, EVBUF, c->spill)) > 0;)
-        for (size_t i = 0; i < n && !rc; i++)
+    for (size_t k = 0; k < c->nch && !rc; k++) {
+        rc = fseek(s->spill, c->ch[k].off, SEEK_SET) || fread(buf, sizeof *buf, c->ch[k].n, s->spill) != c->ch[k].n;
+        for (size_t i = 0; i < c->ch[k].n && !rc; i++)
             rc = put_ev(out, &buf[i], !done++);
+    }
     for (size_t i = 0; i < c->nev && !rc; i++)
         rc = put_ev(out, &c->ev[i], !done++);
     return rc || done != c->total ? -1 : 0;
 }
 
-static int write_profile(FILE *out, const ss *s, const fst_profile *p, size_t k, cpu *c, const char *name, int first)
+static int write_profile(FILE *out, ss *s, const fst_profile *p, size_t k, cpu *c, const char *name, int first)
 {
     while (c->nopen)
-        push_ev(c, 'C', c->open[--c->nopen]);
+        push_ev(s, c, 'C', c->open[--c->nopen]);
     int rc = fprintf(out, "%s\n    {\"type\": \"evented\", \"name\": ", first ? "" : ",") < 0;
     char title[900], win[300] = "", only[300] = "";
     if (fst_fmt_window(p, win + 2, sizeof win - 2)) /* a part of the run (--window): in the title */
@@ -221,7 +243,7 @@ static int write_profile(FILE *out, const ss *s, const fst_profile *p, size_t k,
     rc |= fst_json_str(out, title) < 0;
     rc |= fprintf(out, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n     \"events\": [",
                   s->unit == FST_TU_INSNS ? "none" : "nanoseconds", (unsigned long long)c->now) < 0;
-    rc = rc || put_events(out, c);
+    rc = rc || put_events(out, s, c);
     return rc | (fprintf(out, "\n     ]}") < 0);
 }
 
@@ -269,14 +291,16 @@ static void ss_done(void *ctx)
     free(s->keep);
     for (size_t i = 0; i < s->nc; i++)
         if (s->c[i]) {
-            if (s->c[i]->spill)
-                fclose(s->c[i]->spill);
+            free(s->c[i]->ev);
+            free(s->c[i]->ch);
             free(s->c[i]->open);
             free(s->c[i]->want);
             free(s->c[i]);
         }
     free(s->c);
     free(s->self);
+    if (s->spill)
+        fclose(s->spill);
     free(s);
 }
 

@@ -158,6 +158,24 @@ expect_fail "--space of a space the trace never shows: refused, naming the space
     fst-report --map="$T/job.csv" --load-point="$LP" --space=12345 "$TR"
 expect_fail "--space that is not hex: refused" 2 "wants the hex CR1" fst-report --space=A-B "$TR"
 
+# ---- many tasks: each run of JOBPROG is a task that ends (SVC 3) and is never seen to end ----
+# (tasks.c indexes the suspended tasks; the replay and speedscope keep no full buffer per task)
+MR=600
+if mvsjob_build "$T/many" 0x50000 0x100 5 "$MR" && fst-capture -q --via=module -o "$T/many.trace" "$T/many.ins"; then
+    fst-report --map="$T/many.job.csv" --timed=all --format=csv "$T/many.trace" > "$T/r.csv" 2> "$T/rerr"
+    expect_eq "$MR rounds ($((2 * MR + 2)) tasks): the profile exact" "$(mvsjob_want $((MR + 1)) 5)" "$(got "$T/r.csv")"
+    fst-report --map="$T/many.job.csv" --timed=all --format=csv --by-task "$T/many.trace" > "$T/r.csv" 2> "$T/rerr"
+    expect_eq "$MR rounds: a task per run of the job's program, each with its figures (--by-task)" \
+        "$((MR + 1)) $((MR + 1))" \
+        "$(awk -F, '$1 == "MAIN" { m++ } $1 == "WORK" && $3 == 2 && $4 == 2 * (5 + 8) { w++ } END { print m + 0, w + 0 }' "$T/r.csv")"
+    fst-report --map="$T/many.job.csv" --timed=all --format=speedscope -o "$T/many.json" "$T/many.trace" 2> "$T/rerr"
+    expect_eq "$MR rounds: speedscope, a profile per run, each opening MAIN, WORK twice, LEAF twice, WORK2" \
+        "$((MR + 1)) $((6 * (MR + 1)))" \
+        "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["profiles"]; print(len(p), sum(1 for q in p for e in q["events"] if e["type"] == "O"))' "$T/many.json")"
+else
+    fail "assemble and capture mvsjob.s with $MR rounds"
+fi
+
 # ---- --attach's HTTP user and password: a file or the environment ----
 printf 'fst:secret\n' > "$T/auth"
 chmod 644 "$T/auth"
