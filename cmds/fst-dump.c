@@ -140,7 +140,7 @@ int main(int argc, char **argv)
             printf("count.%s=%llu\n", ev[k - FST_REC_REGS], (unsigned long long)kinds[k]);
     static const char *fkeys[] = { FST_FK_COMPLETE, FST_FK_END, FST_FK_INSNS, FST_FK_PGMCHKS, FST_FK_INTRS,
                                    FST_FK_WAITS, FST_FK_LINES, FST_FK_UNKNOWN, FST_FK_MALFORMED, "redisplays",
-                                   "traceopt-seen", "hercules", "arch-at-end", "tf-format", "tf-bytes", "tf-records",
+                                   "traceopt-seen", FST_FK_RANGE, "hercules", "arch-at-end", "tf-format", "tf-bytes", "tf-records",
                                    "tf-instruction-records", "tf-device-records", "tf-unknown-records", "tf-closed",
                                    "tf-header-instructions", FST_FK_SAMPLES, "sample-wait-samples", "sample-ns",
                                    "sample-errors", "sample-out-of-range", "sample-requests", "sample-rtt-median-ns",

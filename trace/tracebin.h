@@ -152,6 +152,9 @@
 #define FST_FK_MALFORMED    "log-lines-malformed"
 #define FST_FK_SPLICED      "log-lines-spliced"     /* of them: several CPUs' lines run together */
 #define FST_FK_SAMPLES      "samples"       /* SAMPLE records (a sampled trace) */
+#define FST_FK_RANGE        "range-seen"    /* a log's traced range, as Hercules said it when
+                                               tracing went on ("all": no range); the header's
+                                               range is what fst-capture was asked for */
 
 /* PSW state word. */
 enum {

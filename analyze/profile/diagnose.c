@@ -210,8 +210,9 @@ static int other_spaces(const fst_profile *p)
 
 static int partial(fst_tr *tr)
 {
-    const char *w = fst_tr_header(tr, FST_HK_WINDOW), *rg = fst_tr_header(tr, FST_HK_RANGE);
-    return (w && !strcmp(w, "attach")) || (rg && strcmp(rg, "all"));
+    const char *w = fst_tr_header(tr, FST_HK_WINDOW), *rg = fst_tr_header(tr, FST_HK_RANGE),
+               *seen = fst_tr_footer(tr, FST_FK_RANGE);   /* a log's, once read to its end */
+    return (w && !strcmp(w, "attach")) || (rg && strcmp(rg, "all")) || (seen && strcmp(seen, "all"));
 }
 
 /* A trace fst-capture made from the program's start (not a log or tf file, which may

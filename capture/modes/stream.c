@@ -361,6 +361,7 @@ static int footer(const fst_hlog_stats *st, fst_kv *ftr, int nf, char store[][32
         add_num(ftr, &nf, store, FST_FK_SPLICED, st->spliced);
     add_num(ftr, &nf, store, "redisplays", st->redisplays);
     ftr[nf++] = (fst_kv){ "traceopt-seen", st->traceopt };
+    ftr[nf++] = (fst_kv){ FST_FK_RANGE, st->range[0] ? st->range : "all" };
     ftr[nf++] = (fst_kv){ FST_HK_HERCULES, st->hercules[0] ? st->hercules : "unknown" };
     ftr[nf++] = (fst_kv){ "arch-at-end", fst_arch_name(st->arch) };
     ftr[nf] = (fst_kv){ NULL, NULL };

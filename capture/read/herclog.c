@@ -472,7 +472,15 @@ static int message(fst_hlog *h, const char *s, size_t n)
         if (g[1] == 'f') { /* tracing off: what follows was not traced */
             fst_em_gap(h->em);
         }
-        fst_em_bases(h->em, g[1] != 'f' && grp(h, s, 2, &gl) != NULL);   /* a range */
+        int on = g[1] != 'f';
+        const char *rg = grp(h, s, 2, &gl);
+        fst_em_bases(h->em, on && rg != NULL);   /* a range */
+        if (on) {   /* the footer says it (the header was written before the log said) */
+            size_t k = rg ? (gl < sizeof h->st.range - 1 ? gl : sizeof h->st.range - 1) : 0;
+            for (size_t i = 0; i < k; i++)
+                h->st.range[i] = (char)(rg[i] >= 'a' && rg[i] <= 'f' ? rg[i] - 32 : rg[i]);
+            h->st.range[k] = 0;
+        }
         return 1;
     }
     if (rx(h, RX_TRACEOPT, s, n)) {

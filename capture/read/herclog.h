@@ -91,6 +91,8 @@ typedef struct fst_hlog_stats {
     char hercules[48];     /* version from the banner or HHC01413I, "" when not seen */
     int arch;              /* FST_ARCH_* from the last architecture message (or the hint) */
     char traceopt[16];     /* traditional | regsfirst | noregs, inferred */
+    char range[40];        /* the range tracing was last turned on for ("t+ 30000-3BFFF",
+                              Hercules saying so), "" when none: the whole machine */
     int disabled_wait;     /* a disabled wait was seen (of any CPU) */
     int ended;             /* the program has ended (capture/read/progend.h: every CPU that ran is
                               in a disabled wait or stopped), as the input so far leaves it */
