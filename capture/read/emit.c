@@ -349,6 +349,8 @@ void fst_em_bases(fst_em *e, int on)
     hold_set(e);
 }
 
+void fst_em_display_drop(fst_em *e) { display_drop(cpu_of(e, e->cpu)); }
+
 void fst_em_regs_order(fst_em *e, int order)
 {
     if (order == e->order)

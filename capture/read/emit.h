@@ -132,6 +132,9 @@ void fst_em_gr(fst_em *e, unsigned r, uint64_t value);
 ** registers given before it), not at all (noregs). */
 enum { FST_EM_REGS_UNKNOWN, FST_EM_REGS_AFTER, FST_EM_REGS_BEFORE, FST_EM_REGS_NONE };
 void fst_em_regs_order(fst_em *e, int order);
+/* What the current CPU's display has shown so far belongs to no instruction written: dropped
+** (register lines of an instruction before the log's start). */
+void fst_em_display_drop(fst_em *e);
 /* The trace is a range trace (on 1): where no register is shown, what the operand addresses
 ** show of base registers is written (tracebin.h BASES), before its instruction (held until
 ** its display has ended). A whole-system trace shows the supervisor instead. */

@@ -59,6 +59,9 @@ struct fst_hlog {
     int pgm_head;               /* a 3.13 program check's "HHCCP014I " came with another
                                    message after it: its rest is on a later line (other_line) */
     int saw_regs_first, saw_regs_after, saw_psw;
+    int blank_after_regs;       /* a blank line came after the last register line: 3.13's
+                                   regsfirst ends each register block with one, traditional
+                                   never does (hscmisc.c display_inst_regs) */
     int order_told;             /* the emitter was told the log shows no registers */
     int kind;                   /* IN_*: what the input is, from its first bytes */
     int want_tf;
@@ -191,9 +194,15 @@ static void malformed(fst_hlog *h, const char *s, size_t n)
 static inline __attribute__((always_inline)) void psw_seen(fst_hlog *h)
 {
     h->st.trace_lines++;
-    if (h->regs_pending && !h->saw_psw) {
+    if (h->regs_pending && !h->saw_psw && h->blank_after_regs) {
         h->saw_regs_first = 1;
         fst_em_regs_order(h->em, FST_EM_REGS_BEFORE);   /* regsfirst: this one's came before it */
+    } else if (h->regs_pending && !h->saw_psw) {
+        /* register lines with no blank line after them, before the first instruction: the
+        ** end of a traditional record whose instruction came before the log's start (a
+        ** job's window begins at the console's line, which Hercules wrote between an
+        ** instruction and its registers): not this instruction's, and no sign of regsfirst */
+        fst_em_display_drop(h->em);
     } else if (!h->order_told && h->saw_psw && !h->regs_pending && !h->saw_regs_first && !h->saw_regs_after) {
         fst_em_regs_order(h->em, FST_EM_REGS_NONE);     /* noregs, so far */
         h->order_told = 1;
@@ -392,6 +401,7 @@ static void reg_line(fst_hlog *h, const char *s, size_t n)
             fst_em_regs_order(h->em, FST_EM_REGS_AFTER);
     }
     h->regs_pending = 1;
+    h->blank_after_regs = 0;
     if ((s[0] == 'G' && s[1] == 'R') || (s[0] == 'R' && s[2] == '=')) {
         gr_shown(h, s, n);
         return;
@@ -637,6 +647,7 @@ static void other_line(fst_hlog *h, const char *s, size_t n)
     n -= k;
     if (n == 0) {
         h->st.blank++;
+        h->blank_after_regs |= h->regs_pending;
         return;
     }
     /* 3.13 writes a program check's "HHCCP014I " and its rest apart, and another thread's

@@ -649,6 +649,35 @@ static void test_evidence_313(void **state)
                              "0 insn 20090 1812\n");
 }
 
+/* A traditional log that begins between an instruction and its registers (a job's window
+** begins at the console's line, which Hercules wrote there; tests/os seed 148): the register
+** lines before the first instruction are that earlier instruction's, followed by no blank
+** line, so no sign of regsfirst (whose blocks each end with one): dropped, and the order
+** is the traditional one, as the lines after the first instruction show. */
+static const char cut_trad_313[] =
+    "R:00020496:K:06=9D00 00094720 C49607FB 090204B8 2000 ......Do........\n"
+    "GR00=00000000  GR01=00000640  GR02=00000003  GR03=000204A0\n"
+    "GR12=00020000  GR13=000827A0  GR14=0002F000  GR15=000201E2\n"
+    "PSW=00082000 00020496 INST=9D000009     TIO   9(0)                   test_io\n"
+    "GR00=00000000  GR01=00000777  GR02=00000003  GR03=000204A0\n"
+    "GR12=00020000  GR13=000827A0  GR14=0002F000  GR15=000201E2\n"
+    "PSW=00081000 0002049A INST=4720C496     BC    2,1174(0,12)           branch_on_condition\n"
+    "GR00=00000000  GR01=00000777  GR02=00000003  GR03=000204A0\n"
+    "GR12=00020000  GR13=000827A0  GR14=0002F000  GR15=000201E2\n";
+
+static void test_cut_traditional_313(void **state)
+{
+    (void)state;
+    static char out[1024];
+    show_evidence = 1;
+    fst_hlog_stats st = records(cut_trad_313, 4096, out, sizeof out);
+    show_evidence = 0;
+    assert_string_equal(out, "0 regs r0=0 r1=777 r2=3 r3=204A0 r12=20000 r13=827A0 r14=2F000 r15=201E2\n"
+                             "0 insn 20496 9D000009\n"
+                             "0 insn 2049A 4720C496\n");
+    assert_string_equal(st.traceopt, "traditional");
+}
+
 /* A range trace without registers: the base registers its operand addresses show (BASES),
 ** the ones that changed, before their instruction. */
 static const char bases_313[] =
@@ -686,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_svc_lpsw_lctl_313),
         cmocka_unit_test(test_cr_display_313),
         cmocka_unit_test(test_pgm_spliced_313),
+        cmocka_unit_test(test_cut_traditional_313),
         cmocka_unit_test(test_cr_regsfirst_313),
         cmocka_unit_test(test_lpsw_then_fetch_error),
         cmocka_unit_test(test_task_records_49),
