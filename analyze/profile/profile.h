@@ -175,6 +175,9 @@ typedef struct fst_profile {
     uint64_t settled;       /* guesses the registers shown later settled (no longer uncertain) */
     /* the program model against what ran (analyze/replay/replay_fit.c) */
     uint64_t misfit_calls;  /* calls into the middle of a routine the model names, from another */
+    uint64_t misfit_unc;    /* of them, by a task a guess or an inference made uncertain: where
+                               the trace leaves switches to inference (a range trace without
+                               registers), a call that lands elsewhere may be another task's */
     uint64_t misfit_site, misfit_target; /* the first of them: the linking branch, its target */
     size_t misfit_from, misfit_to;       /* the routines holding those (from: FST_NONE = outside) */
     uint64_t misfit_stray;  /* of them, calls onto a routine's prologue inside a routine the model

@@ -58,6 +58,7 @@ void fst_rp_misfit(rp *x, size_t tid, uint64_t site, const fst_insn *d)
             x->fit_prologue = fst_xcalloc(p->nr, sizeof *x->fit_prologue);
         x->fit_prologue[to]++;
     }
+    p->misfit_unc += tid < x->nt && x->t[tid].taint;
     if (!p->misfit_calls++) {
         p->misfit_site = site;
         p->misfit_target = a;
