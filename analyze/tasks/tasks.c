@@ -155,12 +155,18 @@ static void index_task(fst_tasks *ts, size_t id)
     }
 }
 
-static void take(fst_tasks *ts, const bucket *bk, uint64_t g)
+/* Room in ts->ids for n more. */
+static void ids_room(fst_tasks *ts, size_t n)
 {
-    if (ts->nids + bk->n > ts->idscap) {
-        ts->idscap = 2 * (ts->nids + bk->n);
+    if (ts->nids + n > ts->idscap) {
+        ts->idscap = 2 * (ts->nids + n);
         ts->ids = fst_xrealloc(ts->ids, ts->idscap * sizeof *ts->ids);
     }
+}
+
+static void take(fst_tasks *ts, const bucket *bk, uint64_t g)
+{
+    ids_room(ts, bk->n);
     for (uint32_t i = 0; i < bk->n; i++)
         if (ts->stamp[bk->id[i]] != g) {
             ts->stamp[bk->id[i]] = g;
@@ -180,10 +186,7 @@ static void gather(fst_tasks *ts, uint64_t addr, int anywhere)
 {
     ts->nids = 0;
     if (ts->scan_all) {
-        if (ts->n > ts->idscap) {
-            ts->idscap = 2 * ts->n;
-            ts->ids = fst_xrealloc(ts->ids, ts->idscap * sizeof *ts->ids);
-        }
+        ids_room(ts, ts->n);
         for (size_t i = 0; i < ts->n; i++)
             ts->ids[ts->nids++] = i;
         return;
