@@ -30,7 +30,8 @@
 #                      system nothing measurable
 #   tf conversion      fst-capture --from-tf / --from-log on the 4.9 text log of the same
 #                      program (fixtures), instructions/s; bytes/instruction from a tf file
-#   fold / unfolded    host instructions (valgrind) of a folded replay over an unfolded one on
+#   fold / unfolded    host instructions (valgrind) of a folded replay (loops folded, calls
+#                      memoized: analyze/replay/replay_memo.c) over an unfolded one on
 #                      8 random loop programs (tests/loops) and bigloop  goal <= 1.01
 #   shape ...          issue 33's shapes, each against itself untraced: call-heavy FORTRAN
 #                      (tests/loops/fortgen.py), gcc -O2 branchy and recursive (tests/shapes),
@@ -299,20 +300,24 @@ fi
 # for comparison. Goal: folding never slower (<= 1.01, the budget's bookkeeping).
 ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
-fold_ratio() {
+fold_ratio() {   # TRACE [VARIABLE]: the default replay over one with VARIABLE=1 (folding and memo off)
     local f n
     f=$(ir "$BIN/fst-report" --format=csv -o /dev/null "$1")
-    n=$(FST_REPLAY_NOFOLD=1 ir "$BIN/fst-report" --format=csv -o /dev/null "$1")
+    n=$(env "${2:-FST_REPLAY_NOFOLD}=1" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        "$BIN/fst-report" --format=csv -o /dev/null "$1" 2>&1 > /dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
     ratio3 "$f" "$n"
 }
 ratio3() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 if command -v valgrind > /dev/null; then
     rs=()
+    ms=()
     for s in 1 2 3 4 5 6 7 8; do
         tests/loops/build.sh "$s" "$W" > /dev/null
         "$BIN/fst-capture" -q -o "$W/loop$s.trace" "$W/loop$s.ins"
         rs+=("$(fold_ratio "$W/loop$s.trace")")
+        ms+=("$(fold_ratio "$W/loop$s.trace" FST_REPLAY_NOMEMO)")
     done
+    printf '%-18s memoized calls alone (folding on in both): %s\n' "memo / no memo" "${ms[*]}"
     sorted=$(printf '%s\n' "${rs[@]}" | sort -n)
     "$BIN/fst-capture" -q -o "$W/bl.trace" "$PROG"
     printf '%-18s worst %s, median %s of 8 random loop programs (goal <= 1.01): %s; bigloop %s\n' \

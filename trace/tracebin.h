@@ -395,6 +395,15 @@ typedef struct fst_tr_mark {
     uint64_t frame;     /* which EVNT frame (the reader reuses its buffers) */
 } fst_tr_mark;
 int fst_tr_mark_here(const fst_tr *r, fst_tr_mark *m);
+/* Stretches that do not come back (analyze/replay/replay_memo.c: a call's whole subtree):
+** fst_tr_mark_copy is fst_tr_mark_span without the same state at both ends (ops may be NULL:
+** only the length and *insns). fst_tr_skip_to(r, at, a, ops, n, b): at is a mark taken at
+** the reader's position (the records read since are dropped); when it is in a's state, in
+** the reader's frame, and the next n bytes are ops (copied from a to b), the reader moves
+** past them into b's state, as reading them would, and 1; else 0 and nothing moved. */
+size_t fst_tr_mark_copy(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns);
+int fst_tr_skip_to(fst_tr *r, const fst_tr_mark *at, const fst_tr_mark *a, const uint8_t *ops, size_t n,
+                   const fst_tr_mark *b);
 size_t fst_tr_mark_span(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns);
 uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops, size_t n, uint64_t insns);
 

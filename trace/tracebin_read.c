@@ -698,15 +698,34 @@ static int same_state(const fst_tr_cursor *a, const fst_tr_cursor *b)
     return 1;
 }
 
-size_t fst_tr_mark_span(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns)
+size_t fst_tr_mark_copy(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns)
 {
-    if (a->frame != b->frame || b->c.p <= a->c.p || (size_t)(b->c.p - a->c.p) > max ||
-        !same_state(&a->c, &b->c))
+    if (a->frame != b->frame || b->c.p <= a->c.p || (size_t)(b->c.p - a->c.p) > max || a->c.seq || b->c.seq)
         return 0;
     size_t n = (size_t)(b->c.p - a->c.p);
-    memcpy(ops, a->c.p, n);
+    if (ops)
+        memcpy(ops, a->c.p, n);
     *insns = b->c.insns - a->c.insns;
     return n;
+}
+
+size_t fst_tr_mark_span(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns)
+{
+    return same_state(&a->c, &b->c) ? fst_tr_mark_copy(a, b, ops, max, insns) : 0;
+}
+
+int fst_tr_skip_to(fst_tr *r, const fst_tr_mark *at, const fst_tr_mark *a, const uint8_t *ops, size_t n,
+                   const fst_tr_mark *b)
+{
+    if (at->frame != r->frames || !n || !same_state(&a->c, &at->c) || (size_t)(at->c.end - at->c.p) < n ||
+        memcmp(at->c.p, ops, n))
+        return 0;
+    fst_tr_cursor c = b->c;     /* b's state, at's frame */
+    c.p = at->c.p + n;
+    c.end = at->c.end;
+    c.insns = at->c.insns + (b->c.insns - a->c.insns);
+    r->c = c;
+    return 1;
 }
 
 uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops, size_t n, uint64_t insns)

@@ -182,6 +182,16 @@ void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t ti
     }
 }
 
+int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine)
+{
+    return task < cg->nt && cg->t[task].open && cg->t[task].open[routine];
+}
+
+int fst_callgraph_arc_open(const fst_callgraph *cg, uint32_t task, size_t arc)
+{
+    return task < cg->nt && arc < cg->t[task].narcopen && cg->t[task].arcopen[arc];
+}
+
 void fst_callgraph_event(void *ctx, const fst_event *e)
 {
     fst_callgraph *cg = ctx;

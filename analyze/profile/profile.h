@@ -315,6 +315,10 @@ void fst_callgraph_idle(fst_callgraph *cg, uint32_t task);
 void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost);
 void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t tinsns, fst_fx tcost);
+/* Whether the task has a frame of `routine` open, or of arc `arc` (an index of p->arcs):
+** what makes a call's time count as outermost (analyze/replay/replay_memo.c asks). */
+int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine);
+int fst_callgraph_arc_open(const fst_callgraph *cg, uint32_t task, size_t arc);
 /* The call graph's part of EXECs: n of them, run in a
 ** row for one task in one state, charged alike, costing `cost` together. Inline, for the
 ** replayer to do it without a call per instruction, and for a whole straight-line run at

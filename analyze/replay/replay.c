@@ -85,6 +85,7 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
 {
     fst_profile *p = x->p;
     rp_cpu *c = cpu_of(x, rec->cpu);
+    x->nslow++;
     if (c->have_prev) {
         int can = (c->prev.flags & FST_I_CANBRANCH) != 0;
         exec_prev(x, c, rec->cpu, !can ? 0 : c->intr ? FST_TAKEN_UNKNOWN : taken_to(&c->prev, rec->addr));
@@ -381,11 +382,22 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     p->op_insns = fst_xcalloc(fst_op_count(), sizeof *p->op_insns);
     fst_rp_fold_init(&x);
     fst_rp_win_nofold(&x);
+    fst_rp_memo_init(&x);
     fst_rp_cover_init(&x);
     fst_rec rec;
     int k;
-    while ((k = fst_tr_next_run(tr, &rec, err)) > 0) {
+    for (;;) {
+        fst_tr_mark ma;
+        int call = 0;
+        if (x.memo.rec)
+            fst_rp_memo_after(&x, tr);
+        if (fst_rp_memo_wants(&x))
+            call = fst_tr_mark_here(tr, &ma);   /* a call may come: where its bytes begin */
+        if ((k = fst_tr_next_run(tr, &rec, err)) <= 0)
+            break;
         if (k == 2) {   /* a SEQ run (tracebin.h): its first instruction starts a block */
+            if (call && fst_rp_memo_call(&x, tr, &rec, &ma))
+                continue;
             if (fst_rp_folds(&x, tr, &rec))
                 continue;
             fst_blk *b = fst_code_block(x.code, tr, rec.addr, rec.state);
@@ -414,6 +426,8 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         }
         if (x.fold.mode)
             fst_rp_fold_break(&x, tr);
+        if (x.memo.rec)
+            fst_rp_memo_stop(&x);
         if (rec.kind == FST_REC_INSN) {
             const fst_code_ent *ce = fst_code_insn(x.code, rec.addr, rec.bytes, rec.state);
             if (x.win_at == x.win_edge) {
@@ -459,6 +473,7 @@ out:
     fst_code_free(x.code);
     free(x.cpus);
     fst_rp_fold_free(&x);
+    fst_rp_memo_free(&x);
     fst_holder_free(x.holder);
     free(x.fit_prologue);
     free(x.cover);

@@ -160,15 +160,13 @@ void fst_rp_fold_free(rp *x)
         fprintf(stderr, "fst: replay: %llu runs folded\nfst: replay: %llu recordings, %llu failed, %llu foldings ended, "
                 "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes)\n",
                 (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
-                (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->nval, f->snaplen);
+                (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->rs.nval, f->snaplen);
     free(f->wtab);
     free(f->log);
     free(f->depths);
     free(f->snap);
     free(f->now);
-    free(f->reg);
-    free(f->val);
-    free(f->opstamp);
+    fst_rp_regions_free(&f->rs);
     free(f->delta);
 }
 
@@ -209,87 +207,118 @@ static size_t key(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
     /* not t->rets: they count the frames' return addresses, which the frames are */
     size_t sizes[] = { tid, x->nt, x->ncpu, x->p->narcs, x->p->nundecoded, x->p->ntasks, x->nbatch, x->batch_cpu };
     put(buf, cap, &n, sizes, sizeof sizes);
-    uint64_t counts[] = { x->code->builds, x->ndispatch };
+    uint64_t counts[] = { x->code->builds, x->ndispatch, x->p->misfit_calls };
     put(buf, cap, &n, counts, sizeof counts);
     return n;
 }
 
 /* ---- the counters ---- */
 
-static void region(rp_fold *f, void *p, size_t n)
+static void region(rp_regs *rs, void *p, size_t n, int kind, size_t idx)
 {
-    if (f->nreg == f->regcap) {
-        f->regcap = f->regcap ? f->regcap * 2 : 64;
-        f->reg = fst_xrealloc(f->reg, f->regcap * sizeof *f->reg);
+    if (rs->nreg == rs->regcap) {
+        rs->regcap = rs->regcap ? rs->regcap * 2 : 64;
+        rs->reg = fst_xrealloc(rs->reg, rs->regcap * sizeof *rs->reg);
     }
-    f->reg[f->nreg].p = p;
-    f->reg[f->nreg++].n = n;
+    rs->reg[rs->nreg++] = (rp_reg){ p, n, idx, kind };
+}
+
+uint64_t *fst_rp_region_at(rp *x, size_t tid, int kind, size_t idx)
+{
+    fst_profile *p = x->p;
+    switch (kind) {
+    case RP_K_PROF_INSNS: return &p->total_insns;
+    case RP_K_PROF_EVENTS: return &p->pgmchks;
+    case RP_K_PROF_TASKS: return &p->dispatches;
+    case RP_K_ROUTINE: return &p->r[idx].calls;
+    case RP_K_ARC: return idx < p->narcs ? &p->arcs[idx].count : NULL;
+    case RP_K_TASKPROF: return tid < p->ntasks ? &p->tasks[tid].insns : NULL;
+    case RP_K_TASKROUTINES: return tid < p->ntasks ? (uint64_t *)(void *)fst_task_routines(p, &p->tasks[tid]) : NULL;
+    case RP_K_UNDECODED: return idx < p->nundecoded ? &p->undecoded[idx].insns : NULL;
+    case RP_K_BLOCK: return x->code->blk[idx].ran;
+    case RP_K_OP: return &p->op_insns[idx];
+    case RP_K_OPS: return p->op_insns;
+    case RP_K_TASK: return tid < x->nt ? &x->t[tid].insns : NULL;
+    case RP_K_PEND: return &x->cpus[0].pend_n;
+    case RP_K_GAP: return &p->gap_insns;
+    default: return NULL;
+    }
 }
 
 /* Every counter the replay of task tid's runs on CPU 0 can add to (see the file's head). */
-static void regions(rp *x, size_t tid)
+void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo)
 {
-    rp_fold *f = &x->fold;
     fst_profile *p = x->p;
-    f->nreg = 0;
-    region(f, &p->total_insns, 6);      /* total, outside, excluded: insns, then cost */
-    region(f, &p->pgmchks, 6);          /* pgmchks .. open_frames */
-    region(f, &p->dispatches, 7);       /* dispatches .. inferred */
+    rs->nreg = 0;
+    region(rs, &p->total_insns, 6, RP_K_PROF_INSNS, 0);   /* total, outside, excluded: insns, then cost */
+    region(rs, &p->pgmchks, 6, RP_K_PROF_EVENTS, 0);      /* pgmchks .. open_frames */
+    region(rs, &p->dispatches, 7, RP_K_PROF_TASKS, 0);    /* dispatches .. inferred */
     for (size_t i = 0; i < p->nr; i++)
-        region(f, &p->r[i].calls, 5);   /* calls, self_insns, incl_insns, self_cost, incl_cost */
+        region(rs, &p->r[i].calls, 5, RP_K_ROUTINE, i);   /* calls, self_insns, incl_insns, self_cost, incl_cost */
     for (size_t i = 0; i < p->narcs; i++)
-        region(f, &p->arcs[i].count, 3);
+        region(rs, &p->arcs[i].count, 3, RP_K_ARC, i);
     if (tid < p->ntasks) {
-        region(f, &p->tasks[tid].insns, 3);  /* insns, problem_insns, cost */
-        region(f, fst_task_routines(p, &p->tasks[tid]), 5 * p->nr);   /* made now: a period may make it */
+        region(rs, &p->tasks[tid].insns, 3, RP_K_TASKPROF, 0);  /* insns, problem_insns, cost */
+        region(rs, fst_task_routines(p, &p->tasks[tid]), 5 * p->nr, RP_K_TASKROUTINES, 0); /* made now: a period may make it */
     }
     for (size_t i = 0; i < p->nundecoded; i++)
-        region(f, &p->undecoded[i].insns, 1);
+        region(rs, &p->undecoded[i].insns, 1, RP_K_UNDECODED, i);
+    if (memo) {
+        region(rs, p->op_insns, fst_op_count(), RP_K_OPS, 0);
+        region(rs, &p->gap_insns, 1, RP_K_GAP, 0);
+    } else if (!rs->opstamp)
+        rs->opstamp = fst_xcalloc(fst_op_count(), sizeof *rs->opstamp);
+    rs->stamp++;
     /* the instruction mix: only the ops of the blocks, since a period runs nothing else (its
     ** first run counts the instruction before it, which its last run ran: in a block too) */
-    if (!f->opstamp)
-        f->opstamp = fst_xcalloc(fst_op_count(), sizeof *f->opstamp);
-    uint64_t stamp = f->recordings + 1;
     for (size_t u = 0; u < x->code->nused; u++) {
         fst_blk *b = &x->code->blk[x->code->usedlist[u]];
-        region(f, b->ran, FST_BLK_MAX + 1);
-        for (uint32_t k = 0; k < b->n; k++)
-            if (f->opstamp[b->d[k].op] != stamp) {
-                f->opstamp[b->d[k].op] = stamp;
-                region(f, &p->op_insns[b->d[k].op], 1);
+        region(rs, b->ran, FST_BLK_MAX + 1, RP_K_BLOCK, x->code->usedlist[u]);
+        for (uint32_t k = 0; !memo && k < b->n; k++)
+            if (rs->opstamp[b->d[k].op] != rs->stamp) {
+                rs->opstamp[b->d[k].op] = rs->stamp;
+                region(rs, &p->op_insns[b->d[k].op], 1, RP_K_OP, b->d[k].op);
             }
     }
-    region(f, &x->t[tid].insns, 2);     /* insns, cost */
-    region(f, &x->cpus[0].pend_n, 2);   /* pend_n, pend_cost */
+    region(rs, &x->t[tid].insns, 2, RP_K_TASK, 0);     /* insns, cost */
+    if (!memo)
+        region(rs, &x->cpus[0].pend_n, 2, RP_K_PEND, 0);   /* pend_n, pend_cost */
     size_t n = 0;
-    for (size_t i = 0; i < f->nreg; i++)
-        n += f->reg[i].n;
-    if (n > f->valcap) {
-        f->valcap = n;
-        f->val = fst_xrealloc(f->val, n * sizeof *f->val);
+    for (size_t i = 0; i < rs->nreg; i++)
+        n += rs->reg[i].n;
+    if (n > rs->valcap) {
+        rs->valcap = n;
+        rs->val = fst_xrealloc(rs->val, n * sizeof *rs->val);
     }
-    f->nval = 0;
-    for (size_t i = 0; i < f->nreg; i++) {
-        memcpy(f->val + f->nval, f->reg[i].p, f->reg[i].n * sizeof *f->val);
-        f->nval += f->reg[i].n;
+    rs->nval = 0;
+    for (size_t i = 0; i < rs->nreg; i++) {
+        memcpy(rs->val + rs->nval, rs->reg[i].p, rs->reg[i].n * sizeof *rs->val);
+        rs->nval += rs->reg[i].n;
     }
+}
+
+void fst_rp_regions_free(rp_regs *rs)
+{
+    free(rs->reg);
+    free(rs->val);
+    free(rs->opstamp);
 }
 
 /* The deltas since regions(): the counters that moved, and by how much. */
 static void deltas(rp_fold *f)
 {
     f->ndelta = 0;
-    const uint64_t *v = f->val;
-    for (size_t i = 0; i < f->nreg; i++)
-        for (size_t k = 0; k < f->reg[i].n; k++, v++) {
-            uint64_t d = f->reg[i].p[k] - *v;
+    const uint64_t *v = f->rs.val;
+    for (size_t i = 0; i < f->rs.nreg; i++)
+        for (size_t k = 0; k < f->rs.reg[i].n; k++, v++) {
+            uint64_t d = f->rs.reg[i].p[k] - *v;
             if (!d)
                 continue;
             if (f->ndelta == f->deltacap) {
                 f->deltacap = f->deltacap ? f->deltacap * 2 : 64;
                 f->delta = fst_xrealloc(f->delta, f->deltacap * sizeof *f->delta);
             }
-            f->delta[f->ndelta].p = &f->reg[i].p[k];
+            f->delta[f->ndelta].p = &f->rs.reg[i].p[k];
             f->delta[f->ndelta++].d = d;
         }
 }
@@ -447,8 +476,8 @@ static void begin(rp *x, uint32_t period)
     rp_fold *f = &x->fold;
     size_t tid = x->cpus[0].task;
     f->snaplen = key(x, tid, &f->snap, &f->snapcap);
-    regions(x, tid);
-    size_t cost = FOLD_REC_FIXED + FOLD_REC_COUNTER * f->nval + FOLD_REC_KEYWORD * f->snaplen / sizeof(uint64_t);
+    fst_rp_regions(x, tid, &f->rs, 0);
+    size_t cost = FOLD_REC_FIXED + FOLD_REC_COUNTER * f->rs.nval + FOLD_REC_KEYWORD * f->snaplen / sizeof(uint64_t);
     if (cost > f->cost)
         f->spent += cost - f->cost;     /* spend() charged the last one's: the program grew */
     f->cost = cost;

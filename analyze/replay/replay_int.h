@@ -14,6 +14,8 @@
 **                   the sinks
 **   replay_fold.c   loops folded: a period of SEQ runs that leaves the replay as it found
 **                   it, but for its counters, is replayed once and then added up
+**   replay_memo.c   calls memoized: a call's whole subtree, replayed once, is added up
+**                   when it comes again from the same state with the same bytes
 **   replay_win.c    --window (window.h): the sinks muted and the figures dropped before
 **                   its first instruction, the frames open there announced, the replay
 **                   stopped at its end
@@ -138,6 +140,26 @@ typedef struct rp_cpu {
                                the fields that change (building one was a fifth of the replay) */
 } rp_cpu;
 
+/* The counters a stretch of runs of one task on CPU 0 can add to (replay_fold.c
+** fst_rp_regions): regions of adjacent uint64_t, each named by a kind and an index so that
+** a memo (replay_memo.c) finds it again after the arrays moved, and their values when taken. */
+enum { RP_K_PROF_INSNS, RP_K_PROF_EVENTS, RP_K_PROF_TASKS, RP_K_ROUTINE, RP_K_ARC, RP_K_TASKPROF,
+       RP_K_TASKROUTINES, RP_K_UNDECODED, RP_K_BLOCK, RP_K_OP, RP_K_OPS, RP_K_TASK, RP_K_PEND, RP_K_GAP };
+typedef struct rp_reg {
+    uint64_t *p;
+    size_t n;
+    size_t idx;             /* routine, arc, undecoded, block slot or op; 0 for the others */
+    int kind;               /* RP_K_* */
+} rp_reg;
+typedef struct rp_regs {
+    rp_reg *reg;
+    size_t nreg, regcap;
+    uint64_t *val;          /* every region's values, in order */
+    size_t nval, valcap;
+    uint64_t *opstamp;      /* per op: the taking that has its counter (fold: ops of blocks) */
+    uint64_t stamp;
+} rp_regs;
+
 /* replay_fold.c's state (see there): one recorded period of runs and what it adds. */
 #define FST_FOLD_PMAX 4096  /* the longest period looked for, in runs */
 #define FST_FOLD_W 32       /* a period is proposed when the last W runs repeat (replay_fold.c) */
@@ -174,10 +196,7 @@ typedef struct rp_fold {
                                that returned below its start depth lowers it, until */
     uint64_t maxdepth_until;
     /* the counters: regions of uint64_t, their values at the start, then the deltas */
-    struct { uint64_t *p; size_t n; } *reg;
-    size_t nreg, regcap;
-    uint64_t *val;
-    size_t nval, valcap;
+    rp_regs rs;
     struct { uint64_t *p; uint64_t d; } *delta;
     size_t ndelta, deltacap;
     uint64_t folded;        /* whole periods folded since folding began, their deltas not
@@ -195,9 +214,37 @@ typedef struct rp_fold {
     uint64_t spent;         /* words of counters and key the recordings copied and compared */
     size_t cost;            /* what the last recording cost, in those words (0: not known) */
     uint64_t denied;        /* periods found but not recorded: not paid for yet */
-    uint64_t *opstamp;      /* per op: the recording that took its counter (regions) */
     int eager;              /* FST_REPLAY_FOLD=eager: no budget */
 } rp_fold;
+
+/* replay_memo.c's state (see there): the call being recorded, and the memo. */
+typedef struct rp_memo_ent rp_memo_ent;
+typedef struct rp_memo {
+    int on;                 /* as folding, and not FST_REPLAY_NOMEMO */
+    int eager;              /* FST_REPLAY_FOLD=eager: no budget, no second sight needed */
+    int rec;                /* a call is being recorded: */
+    uint64_t sig;           /* its signature, task, stack depth before the call and the */
+    size_t tid, depth, low; /* lowest since (fst_rp_pop) */
+    fst_tr_mark a;          /* the reader at the call */
+    unsigned char *key;     /* the key then (replay_memo.c mkey) */
+    size_t keylen, keycap;
+    rp_regs rs;             /* the counters then */
+    uint64_t rets[32];      /* return-like branches' targets the top frame did not take */
+    size_t nrets;
+    size_t routines[64];    /* the routines called */
+    size_t nroutines;
+    int spoiled;            /* too many of either */
+    uint64_t runs;          /* runs since the call */
+    uint64_t was[8];        /* what must not change meanwhile (replay_memo.c still_good) */
+    rp_memo_ent **slot;     /* the memo, by signature */
+    struct memo_seen *seen; /* signatures seen: a call is recorded the second time */
+    unsigned char *kbuf;    /* the key now, to compare */
+    size_t kcap;
+    size_t bytes;           /* the memo's */
+    uint64_t spent;         /* the budget (replay_memo.c spend) */
+    uint32_t quiet;         /* calls left that are not looked at: the budget was spent */
+    uint64_t hits, skipped, insns, recordings, kept, dropped;  /* FST_REPLAY_FOLD_STATS */
+} rp_memo;
 
 /* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */
 typedef struct rp_tent {
@@ -263,6 +310,8 @@ typedef struct rp {
     uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
                            calls not counted */
     rp_fold fold;       /* replay_fold.c */
+    rp_memo memo;       /* replay_memo.c */
+    uint64_t nslow;     /* instructions insn() took (replay.c): not the common case */
     /* --window (replay_win.c): the record loop counts the instructions it takes (win_at:
     ** the next one's number) and, at win_edge, calls fst_rp_win_edge before that
     ** instruction is replayed; a SEQ run is cut at the edge */
@@ -327,6 +376,13 @@ void fst_rp_fold_free(rp *x);
 ** folded; 2 when the caller runs it, but looks its block up again first (runs replayed
 ** meanwhile may have taken b's slot). */
 int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b);
+/* The counters the runs of task tid on CPU 0 can add to, and their values, into rs. The
+** instruction mix: with `memo`, all of it and the profile's gap_insns, without the CPU's
+** pending EXECs (a memo keys on them); else the ops of the blocks and the pending EXECs. */
+void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo);
+void fst_rp_regions_free(rp_regs *rs);
+/* Its region of kind and idx now (the arrays may have moved), NULL when it is gone. */
+uint64_t *fst_rp_region_at(rp *x, size_t tid, int kind, size_t idx);
 /* Inline: while the folding is quiet (replay_fold.c, its budget), a run costs it a count. */
 static inline int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
 {
@@ -362,6 +418,34 @@ static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
     }
     return 1;
 }
+
+/* replay_memo.c */
+void fst_rp_memo_init(rp *x);           /* after fst_rp_fold_init */
+void fst_rp_memo_free(rp *x);
+/* Before the next run, when CPU 0's last instruction links through register 14 (a call may
+** follow) and the reader is between records: ma marks where it is. */
+static inline int fst_rp_memo_wants(rp *x)
+{
+    if (!x->memo.on || x->ncpu != 1 || !(x->cpus[0].prev.flags & FST_I_LINK) || x->cpus[0].prev.link != 14 ||
+        x->fold.mode)
+        return 0;
+    if (x->memo.quiet) {    /* the budget is spent (replay_memo.c spend) */
+        x->memo.quiet--;
+        return 0;
+    }
+    return 1;
+}
+/* rec, a SEQ run read from mark ma, goes to a routine's entry: 1 when the call's subtree was
+** memoized and is taken (the reader is past its return); else 0, the caller runs rec as usual
+** (a recording may have begun). */
+int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *ma);
+/* Recording: after every record the loop handled. */
+void fst_rp_memo_after(rp *x, fst_tr *tr);
+void fst_rp_memo_stop(rp *x);           /* a record other than a SEQ run */
+void fst_rp_memo_note_ret(rp *x, uint64_t addr);    /* replay_stack.c, recording */
+void fst_rp_memo_note_call(rp *x, size_t r);
+/* replay_stack.c: whether a return-like branch to addr would return to an open frame. */
+int fst_rp_returns_open(const rp_task *t, uint64_t addr);
 
 /* replay_win.c */
 void fst_rp_win_init(rp *x);            /* before fst_rp_sort_sinks: mutes the sinks */

@@ -42,6 +42,8 @@ static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller
     size_t owner = x->p->r[r].timed ? r : caller;
     t->f[t->n] = (rp_frame){ owner, ret & mask, mask, counted && x->bases && t->prev.fmt == FST_FMT_RR };
     t->routine[t->n++] = r;
+    if (x->memo.rec)
+        fst_rp_memo_note_call(x, r);
     if (!t->rets)
         t->rets = fst_xcalloc(FST_RP_RETS, sizeof *t->rets);
     t->rets[rets_slot(ret & mask)]++;
@@ -73,6 +75,8 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
     t->n--;
     if (t->n < x->fold.low)
         x->fold.low = t->n;   /* a recorded period that pops below its start is no loop */
+    if (t->n < x->memo.low)
+        x->memo.low = t->n;   /* nor a recorded call a subtree */
     t->rets[rets_slot(t->f[t->n].ret)]--;
     if (kind == FST_EV_UNWIND && x->bases && fst_rp_taint(x, tid))
         x->p->unc_dispatches++;  /* a range trace without registers: frames abandoned are a
@@ -122,6 +126,16 @@ static int maybe_return(const rp_task *t, uint64_t addr)
     return 0;
 }
 
+int fst_rp_returns_open(const rp_task *t, uint64_t addr)
+{
+    if (!t->n || !maybe_return(t, addr))
+        return 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (at_return(&t->f[i], addr))
+            return 1;
+    return 0;
+}
+
 /* After a taken branch that is not a call: a return to the top frame, or to an older
 ** frame's (UNWIND), when the branch is return-like. */
 static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
@@ -133,6 +147,8 @@ static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
         fst_rp_pop(x, tid, cpuno, FST_EV_RETURN, 0);
         return 1;
     }
+    if (x->memo.rec)
+        fst_rp_memo_note_ret(x, addr);  /* frames below the call may be scanned */
     for (size_t i = maybe_return(t, addr) ? t->n - 1 : 0; i-- > 0;) /* the nearest older frame */
         if (at_return(&t->f[i], addr)) {
             while (t->n > i)

@@ -1,0 +1,526 @@
+/* analyze/replay/replay_memo.c — calls memoized (replay_int.h): a call whose whole subtree,
+** from the call to its return, was replayed once is, when it comes again from the same
+** state with the same op bytes, not replayed but added up: its counters' deltas added, the
+** replay's state set to what it was after the return, the reader moved past the bytes.
+** Recursion (fib(n) calls fib(n-1) and fib(n-2) the same way every time) and a mainline
+** calling the same routines over the same data then cost a lookup per call.
+**
+** Why it is exact. As for a folded loop (replay_fold.c's head): the replay is deterministic,
+** and its state splits into counters, which it only adds to, and the rest. What the replay of
+** a call's subtree does depends on:
+**   - the reader's state and the op bytes from there to the return (fst_tr_mark): equal,
+**     they hand out the same runs;
+**   - CPU 0's whole state and the task's (its previous instruction, flags, the pending
+**     EXECs), but for the task's clock and stack depth: the key, compared byte for byte;
+**   - of the frames below the call (which the subtree never pops: a recording that returns
+**     below its start is dropped), only the owner of the top one (the caller charged), the
+**     return addresses that a return-like branch of the subtree could have unwound to
+**     (replay_stack.c returns(): it scans below only for targets its top frame does not
+**     take; those targets are kept, and at reuse none of them may return to a frame below),
+**     and which routines and arcs the subtree calls are open below (the call graph's
+**     outermost rule: kept, and compared at reuse);
+**   - the arcs and undecoded ops that exist (the subtree's are there again: both only grow).
+** Then the subtree adds the same deltas to the same counters, and leaves the state as it
+** left it before. Its frames' clocks are opened and closed inside it (differences only).
+** A recording is dropped when anything else happens: a record other than a SEQ run, an
+** instruction through insn() (replay.c: a dispatch, an interruption, the first one), an
+** event to a sink, a block built (a slot's counts flushed), a misfit, a folding left open.
+** The block counts it made are kept as counts per instruction (fst_rp_count_ops at reuse:
+** block slots are reused).
+**
+** When: as folding (replay_fold.c fst_rp_fold_init: one CPU, nothing excluded, no sink that
+** wants calls or EXECs charged to routines, no --window), no folding in progress, a task
+** that is certain, no range trace's bases. FST_REPLAY_NOFOLD=1 turns it off with folding,
+** FST_REPLAY_NOMEMO=1 alone; FST_REPLAY_FOLD=eager memoizes all it can.
+**
+** Which calls. A recording begins at a call that is not memoized, when its signature (the
+** reader's state, the call's site and target, the caller, the pending EXECs) was seen
+** before, and the budget allows; a deeper call that is not memoized takes the recording
+** over (a subtree whose calls are all memoized is recorded: bottom up, fib(2) after fib(1)).
+** A subtree of fewer than MEMO_MIN_RUNS runs is not worth a lookup: its signature is marked
+** small for a while. What it costs: a recording copies every counter twice (as a folding's
+** does) and its key; it spends from a budget that every run replayed earns a unit of and
+** every run skipped MEMO_EARN_SKIPPED, so a program whose calls never repeat pays about 1 %.
+** Memory: MEMO_SLOTS entries at most, their bytes at most MEMO_BYTES in all.
+*/
+#include "analyze/replay/replay_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MEMO_SLOTS 4096
+#define MEMO_SEEN 4096
+#define MEMO_MIN_RUNS 12        /* fewer: a lookup and a key compared cost what the runs do */
+#define MEMO_MISSES 8           /* lookups in a row that took nothing: the signature backs off */
+#define MEMO_BACKOFF 65536      /* for at most so many calls */
+#define MEMO_WAYS 32            /* subtrees kept per slot (one call site calls with many arguments) */
+#define MEMO_OPS_MAX (256 * 1024)
+#define MEMO_BYTES (32u << 20)
+#define MEMO_RETS 32
+#define MEMO_ROUTINES 64
+#define MEMO_REC_FIXED 3000     /* budget units (replay_fold.c's head) of a recording */
+#define MEMO_REC_COUNTER 8
+#define MEMO_EARN_RUN 1         /* a run replayed earns (about 1 % of what it costs) */
+#define MEMO_EARN_SKIPPED 100   /* a run skipped: less than it saves */
+#define MEMO_LOOK 300
+#define MEMO_SIG 60              /* a signature and its sightings */
+#define MEMO_QUIET 256
+
+typedef struct memo_seen memo_seen;
+/* A signature seen: whether its calls were worth looking up lately. */
+struct memo_seen {
+    uint64_t sig;
+    uint32_t misses;        /* looked up in a row, no subtree taken */
+    uint32_t skip;          /* calls left that are not looked up */
+    uint32_t backoff;       /* the last skip */
+};
+
+typedef struct memo_delta {
+    int kind;
+    size_t idx, k;
+    uint64_t d;
+} memo_delta;
+
+typedef struct memo_count {
+    fst_insn d;
+    uint64_t n;
+} memo_count;
+
+struct rp_memo_ent {
+    rp_memo_ent *next;      /* the slot's list, the last one reused first */
+    uint64_t sig;
+    uint64_t head;          /* its first 8 bytes (fewer: zeros after), compared first */
+    int small;              /* a subtree too short to be worth a key: its bytes only */
+    size_t keylen;
+    unsigned char *key;
+    fst_tr_mark a, b;       /* the reader's states at the call and after the return */
+    uint8_t *ops;
+    size_t nops;
+    uint64_t insns, runs;
+    rp_cpu cpu;             /* CPU 0 and the task after the return */
+    rp_task task;
+    memo_delta *delta;
+    size_t ndelta;
+    memo_count *count;
+    size_t ncount;
+    uint64_t rets[MEMO_RETS];
+    size_t nrets;
+    struct { size_t r; int open; } routine[MEMO_ROUTINES], arc[MEMO_ROUTINES];
+    size_t nroutine, narc;
+    size_t narcs, nundecoded;
+    size_t bytes;
+};
+
+void fst_rp_memo_init(rp *x)
+{
+    rp_memo *m = &x->memo;
+    const char *no = getenv("FST_REPLAY_NOMEMO");
+    m->on = x->fold.on && !(no && *no && *no != '0');
+    m->eager = x->fold.eager;
+    if (m->on) {
+        m->slot = fst_xcalloc(MEMO_SLOTS, sizeof *m->slot);
+        m->seen = fst_xcalloc(MEMO_SEEN, sizeof *m->seen);
+    }
+}
+
+static void ent_free(rp_memo *m, rp_memo_ent *e)
+{
+    if (!e)
+        return;
+    m->bytes -= e->bytes;
+    free(e->key);
+    free(e->ops);
+    free(e->delta);
+    free(e->count);
+    free(e);
+}
+
+void fst_rp_memo_free(rp *x)
+{
+    rp_memo *m = &x->memo;
+    if (m->on && getenv("FST_REPLAY_FOLD_STATS"))
+        fprintf(stderr, "fst: replay: calls memoized: %llu hits (%llu runs, %llu instructions skipped), %llu recordings, "
+                "%llu kept, %llu dropped, %zu bytes\n", (unsigned long long)m->hits, (unsigned long long)m->skipped,
+                (unsigned long long)m->insns,
+                (unsigned long long)m->recordings, (unsigned long long)m->kept,
+                (unsigned long long)m->dropped, m->bytes);
+    for (size_t i = 0; m->slot && i < MEMO_SLOTS; i++)
+        while (m->slot[i]) {
+            rp_memo_ent *e = m->slot[i];
+            m->slot[i] = e->next;
+            ent_free(m, e);
+        }
+    free(m->slot);
+    free(m->seen);
+    free(m->key);
+    free(m->kbuf);
+    fst_rp_regions_free(&m->rs);
+}
+
+/* ---- the key ---- */
+
+/* CPU 0's state and task tid's, less the clock, the stack and the scratch event, and what
+** of the frames below matters beyond the lists (the file's head), into *buf; its length. */
+static size_t mkey(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
+{
+    const rp_task *t = &x->t[tid];
+    size_t tail[] = { tid, t->f[t->n - 1].owner, t->n == 1, (size_t)x->regs, x->nt, x->ncpu };
+    size_t n = sizeof(rp_cpu) + sizeof(rp_task) + sizeof tail;
+    if (n > *cap) {
+        *cap = n;
+        *buf = fst_xrealloc(*buf, n);
+    }
+    unsigned char *b = *buf;
+    memcpy(b, &x->cpus[0], sizeof(rp_cpu));
+    memset(b + offsetof(rp_cpu, exec), 0, sizeof(fst_event));
+    rp_task tk = *t;
+    tk.f = NULL;
+    tk.routine = NULL;
+    tk.rets = NULL;
+    tk.n = tk.cap = 0;
+    tk.insns = 0;
+    tk.cost = 0;
+    memcpy(b + sizeof(rp_cpu), &tk, sizeof tk);
+    memcpy(b + sizeof(rp_cpu) + sizeof(rp_task), tail, sizeof tail);
+    return n;
+}
+
+static uint64_t signature(const rp *x, const fst_rec *rec, const fst_tr_mark *ma)
+{
+    const rp_cpu *c = &x->cpus[0];
+    const rp_task *t = &x->t[c->task];
+    uint64_t h = rec->addr * 0x9E3779B97F4A7C15ull ^ ma->c.cur * 0xC2B2AE3D27D4EB4Full;
+    h ^= (c->prev.addr + ((uint64_t)ma->c.state << 32)) * 0x165667B19E3779F9ull;
+    h ^= ((uint64_t)c->task * 0x10001 + t->f[t->n - 1].owner * 0x1000193) * 0x27D4EB2F165667C5ull;
+    for (int i = 0; i < ma->c.jm.n && i < 4; i++)  /* the others are compared with the bytes */
+        h = (h ^ ma->c.jm.a[i]) * 0x100000001B3ull;
+    return h ^ h >> 31;
+}
+
+/* ---- recording ---- */
+
+static void stop(rp_memo *m)
+{
+    m->rec = 0;
+    m->dropped++;
+}
+
+static void begin(rp *x, uint64_t sig, const fst_tr_mark *ma)
+{
+    rp_memo *m = &x->memo;
+    fst_profile *p = x->p;
+    size_t tid = x->cpus[0].task;
+    if (m->rec)
+        m->dropped++;   /* a deeper call takes it over */
+    m->rec = 1;
+    m->sig = sig;
+    m->tid = tid;
+    m->depth = m->low = x->t[tid].n;
+    m->a = *ma;
+    m->keylen = mkey(x, tid, &m->key, &m->keycap);
+    fst_rp_regions(x, tid, &m->rs, 1);
+    m->nrets = m->nroutines = 0;
+    m->spoiled = 0;
+    m->runs = 0;
+    m->was[0] = x->nslow;
+    m->was[1] = x->ndispatch;
+    m->was[2] = x->code->builds;
+    m->was[3] = p->misfit_calls;
+    m->was[4] = p->narcs;
+    m->was[5] = p->nundecoded;
+    m->was[6] = p->ntasks;
+    m->was[7] = x->nt;
+    m->recordings++;
+}
+
+/* Whether what came meanwhile leaves the recording good (the file's head). */
+static int still_good(const rp *x)
+{
+    const rp_memo *m = &x->memo;
+    const fst_profile *p = x->p;
+    uint64_t now[] = { x->nslow, x->ndispatch, x->code->builds, p->misfit_calls, p->narcs, p->nundecoded,
+                       p->ntasks, x->nt };
+    return !m->spoiled && !memcmp(now, m->was, sizeof now) && x->fold.mode != 2 && !x->tainted && !x->bases &&
+           x->ncpu == 1 && x->cpus[0].task == m->tid && !x->cpus[0].handler;
+}
+
+void fst_rp_memo_note_ret(rp *x, uint64_t addr)
+{
+    rp_memo *m = &x->memo;
+    for (size_t i = 0; i < m->nrets; i++)
+        if (m->rets[i] == addr)
+            return;
+    if (m->nrets == MEMO_RETS)
+        m->spoiled = 1;
+    else
+        m->rets[m->nrets++] = addr;
+}
+
+void fst_rp_memo_note_call(rp *x, size_t r)
+{
+    rp_memo *m = &x->memo;
+    for (size_t i = 0; i < m->nroutines; i++)
+        if (m->routines[i] == r)
+            return;
+    if (m->nroutines == MEMO_ROUTINES)
+        m->spoiled = 1;
+    else
+        m->routines[m->nroutines++] = r;
+}
+
+/* The deltas since begin(): counters by kind, index and offset; a block's counts as counts
+** per instruction. */
+static void deltas(rp *x, rp_memo_ent *e)
+{
+    rp_memo *m = &x->memo;
+    size_t cap = 0, ccap = 0;
+    const uint64_t *v = m->rs.val;
+    for (size_t i = 0; i < m->rs.nreg; i++) {
+        const rp_reg *g = &m->rs.reg[i];
+        if (g->kind == RP_K_BLOCK) {
+            const fst_blk *b = &x->code->blk[g->idx];
+            uint64_t run = 0;
+            for (uint32_t k = 0; k < b->n; k++) {
+                run += g->p[k] - v[k];
+                if (!run)
+                    continue;
+                if (e->ncount == ccap) {
+                    ccap = ccap ? ccap * 2 : 16;
+                    e->count = fst_xrealloc(e->count, ccap * sizeof *e->count);
+                }
+                e->count[e->ncount++] = (memo_count){ b->d[k], run };
+            }
+            v += g->n;
+            continue;
+        }
+        for (size_t k = 0; k < g->n; k++, v++) {
+            uint64_t d = g->p[k] - *v;
+            if (!d)
+                continue;
+            if (e->ndelta == cap) {
+                cap = cap ? cap * 2 : 16;
+                e->delta = fst_xrealloc(e->delta, cap * sizeof *e->delta);
+            }
+            e->delta[e->ndelta++] = (memo_delta){ g->kind, g->idx, k, d };
+        }
+    }
+}
+
+/* What the subtree did, into e (the file's head); 0 when it cannot be kept. */
+static int keep(rp *x, rp_memo_ent *e)
+{
+    rp_memo *m = &x->memo;
+    e->keylen = m->keylen;
+    e->key = fst_xmalloc(m->keylen);
+    memcpy(e->key, m->key, m->keylen);
+    e->cpu = x->cpus[0];
+    e->task = x->t[m->tid];
+    deltas(x, e);
+    memcpy(e->rets, m->rets, m->nrets * sizeof *e->rets);
+    e->nrets = m->nrets;
+    for (size_t i = 0; i < m->nroutines; i++) {  /* the subtree's frames are closed: what is open is below */
+        e->routine[i].r = m->routines[i];
+        e->routine[i].open = fst_callgraph_open(x->cg, (uint32_t)m->tid, m->routines[i]);
+    }
+    e->nroutine = m->nroutines;
+    for (size_t i = 0; i < e->ndelta; i++)
+        if (e->delta[i].kind == RP_K_ARC && e->delta[i].k == 0) {  /* a counted call: its arc opened */
+            if (e->narc == MEMO_ROUTINES)
+                return 0;
+            e->arc[e->narc].r = e->delta[i].idx;
+            e->arc[e->narc++].open = fst_callgraph_arc_open(x->cg, (uint32_t)m->tid, e->delta[i].idx);
+        }
+    e->narcs = x->p->narcs;
+    e->nundecoded = x->p->nundecoded;
+    return 1;
+}
+
+/* The call returned: keep what it did. */
+static void finish(rp *x, fst_tr *tr)
+{
+    rp_memo *m = &x->memo;
+    m->rec = 0;
+    fst_tr_mark b;
+    uint64_t insns;
+    size_t nops;
+    if (!still_good(x) || !fst_tr_mark_here(tr, &b) ||
+        !(nops = fst_tr_mark_copy(&m->a, &b, NULL, MEMO_OPS_MAX, &insns))) {
+        m->dropped++;
+        return;
+    }
+    rp_memo_ent *e = fst_xcalloc(1, sizeof *e);
+    e->sig = m->sig;
+    e->a = m->a;
+    e->b = b;
+    e->ops = fst_xmalloc(nops);
+    e->nops = fst_tr_mark_copy(&m->a, &b, e->ops, nops, &e->insns);
+    memcpy(&e->head, e->ops, e->nops < 8 ? e->nops : 8);
+    e->runs = m->runs;
+    e->small = m->runs < MEMO_MIN_RUNS;
+    if (!e->small && !keep(x, e)) {
+        ent_free(m, e);
+        m->dropped++;
+        return;
+    }
+    e->bytes = sizeof *e + e->keylen + e->nops + e->ndelta * sizeof *e->delta + e->ncount * sizeof *e->count;
+    m->bytes += e->bytes;
+    rp_memo_ent **slot = &m->slot[m->sig % MEMO_SLOTS];
+    e->next = *slot;
+    *slot = e;
+    size_t n = 1;
+    for (rp_memo_ent **q = &e->next; *q; n++)
+        if (n >= MEMO_WAYS || m->bytes > MEMO_BYTES) {    /* the ones reused least lately go */
+            rp_memo_ent *o = *q;
+            *q = o->next;
+            ent_free(m, o);
+        } else
+            q = &(*q)->next;
+    m->kept++;
+}
+
+void fst_rp_memo_after(rp *x, fst_tr *tr)
+{
+    rp_memo *m = &x->memo;
+    m->runs++;
+    size_t n = m->tid < x->nt ? x->t[m->tid].n : 0;
+    if (m->low < m->depth || n < m->depth)
+        stop(m);    /* it returned below the call: no subtree */
+    else if (n == m->depth && !fst_tr_seq_left(tr))
+        finish(x, tr);  /* returned, and the reader is between records (else at the run's end) */
+}
+
+void fst_rp_memo_stop(rp *x)
+{
+    stop(&x->memo);
+}
+
+/* ---- reuse ---- */
+
+/* Whether e may stand for the call at hand (the file's head); then it is applied and 1. */
+static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
+{
+    rp_memo *m = &x->memo;
+    fst_profile *p = x->p;
+    rp_cpu *c = &x->cpus[0];
+    size_t tid = c->task;
+    rp_task *t = &x->t[tid];
+    if (e->narcs > p->narcs || e->nundecoded > p->nundecoded || tid >= p->ntasks || e->small)
+        return 0;
+    size_t n = mkey(x, tid, &m->kbuf, &m->kcap);
+    if (n != e->keylen || memcmp(m->kbuf, e->key, n))
+        return 0;
+    for (size_t i = 0; i < e->nrets; i++)
+        if (fst_rp_returns_open(t, e->rets[i]))
+            return 0;
+    for (size_t i = 0; i < e->nroutine; i++)
+        if (fst_callgraph_open(x->cg, (uint32_t)tid, e->routine[i].r) != e->routine[i].open)
+            return 0;
+    for (size_t i = 0; i < e->narc; i++)
+        if (fst_callgraph_arc_open(x->cg, (uint32_t)tid, e->arc[i].r) != e->arc[i].open)
+            return 0;
+    if (!fst_tr_skip_to(tr, ma, &e->a, e->ops, e->nops, &e->b))
+        return 0;
+    /* from here on it is done */
+    for (size_t i = 0; i < e->ndelta; i++)
+        fst_rp_region_at(x, tid, e->delta[i].kind, e->delta[i].idx)[e->delta[i].k] += e->delta[i].d;
+    for (size_t i = 0; i < e->ncount; i++)
+        fst_rp_count_ops(x, &e->count[i].d, e->count[i].n);
+    rp_task keep = *t;
+    *c = e->cpu;
+    *t = e->task;
+    t->f = keep.f;
+    t->routine = keep.routine;
+    t->rets = keep.rets;
+    t->n = keep.n;
+    t->cap = keep.cap;
+    t->insns = keep.insns;
+    t->cost = keep.cost;
+    m->hits++;
+    m->skipped += e->runs;
+    m->insns += e->insns;
+    return 1;
+}
+
+/* The budget (replay_fold.c's head): whether `units` may be spent now. When not, the next
+** MEMO_QUIET calls are not looked at. */
+static int spend(rp *x, uint64_t units)
+{
+    rp_memo *m = &x->memo;
+    if (m->eager)
+        return 1;
+    uint64_t earned = x->fold.seen * MEMO_EARN_RUN + m->skipped * MEMO_EARN_SKIPPED;
+    if (m->spent + units > earned) {
+        m->quiet = MEMO_QUIET;
+        return 0;
+    }
+    m->spent += units;
+    return 1;
+}
+
+/* What a recording costs: its counters copied and compared, its key. */
+static uint64_t rec_cost(const rp_memo *m)
+{
+    return MEMO_REC_FIXED + MEMO_REC_COUNTER * (m->rs.nval ? m->rs.nval : 1024) +
+           (sizeof(rp_cpu) + sizeof(rp_task)) / sizeof(uint64_t);
+}
+
+int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *ma)
+{
+    rp_memo *m = &x->memo;
+    rp_cpu *c = &x->cpus[0];
+    if (x->ncpu != 1 || rec->cpu || x->batch_cpu != FST_NONE || !c->ran || c->handler || c->task == FST_NONE ||
+        rec->state != c->prev_state || x->tainted || x->bases || x->fold.mode)
+        return 0;
+    rp_task *t = &x->t[c->task];
+    if (!t->n || !taken_to(&c->prev, rec->addr) || find_entry_for(x, c->task, rec->addr) == FST_NONE)
+        return 0;
+    if (!spend(x, MEMO_SIG))
+        return 0;
+    uint64_t sig = signature(x, rec, ma);
+    memo_seen *s = &m->seen[sig % MEMO_SEEN];
+    if (s->sig != sig) {        /* seen once: recorded the second time */
+        *s = (memo_seen){ .sig = sig };
+        if (!m->eager)
+            return 0;
+    }
+    if (s->skip) {              /* its calls have not been worth it lately */
+        s->skip--;
+        return 0;
+    }
+    if (!spend(x, MEMO_LOOK))
+        return 0;
+    /* what is pending goes to the clocks now, which count it already (replay_exec.c): the
+    ** same sums, and the key need not hold how many EXECs the caller had run since its
+    ** last change of owner (in a recursion, all of them) */
+    fst_rp_flush(x, c);
+    /* the slot's subtrees of this signature whose bytes come next: one at most (a subtree's
+    ** bytes end at its return, which no other subtree's bytes can hold at the same place) */
+    size_t left = (size_t)(ma->c.end - ma->c.p);
+    uint64_t head = 0;
+    memcpy(&head, ma->c.p, left < 8 ? left : 8);
+    rp_memo_ent **first = &m->slot[sig % MEMO_SLOTS];
+    int known = 0;
+    for (rp_memo_ent **q = first, *e; (e = *q); q = &e->next)
+        if (e->sig == sig && e->head == (e->nops < 8 ? head & ((1ull << 8 * e->nops) - 1) : head) &&
+            e->nops <= left && !memcmp(ma->c.p, e->ops, e->nops)) {
+            known = e->small;
+            if (e->small || !reuse(x, tr, e, ma))
+                break;      /* not worth it, or not from here */
+            *q = e->next;   /* to the front */
+            e->next = *first;
+            *first = e;
+            s->misses = 0;
+            s->backoff = 0;
+            return 1;
+        }
+    if (++s->misses >= MEMO_MISSES && !m->eager) {  /* back off: a call costs a look then */
+        s->backoff = s->backoff ? (s->backoff < MEMO_BACKOFF ? s->backoff * 2 : s->backoff) : 16;
+        s->skip = s->backoff;
+        s->misses = 0;
+        return 0;
+    }
+    if (!known && spend(x, rec_cost(m)))
+        begin(x, sig, ma);  /* (a subtree known to be small is not recorded again) */
+    return 0;
+}

@@ -1,0 +1,86 @@
+# tests/e2e/memo.sh — memoized calls (analyze/replay/replay_memo.c): a call whose whole
+# subtree was replayed once is added up when it comes again. Over recursion (fib, by its
+# definition), mutual recursion called from two callers (tests/shapes/mutual.c: which
+# routines and arcs are open below a call differs from call to call), gcc's branchy code,
+# the call-heavy FORTRAN shape and random loop programs with calls (tests/loops):
+#   - the figures are those the construction gives (calls of fib, walk, odd, via);
+#   - every report is byte for byte the replay's without memo (FST_REPLAY_NOMEMO=1), with
+#     no folding at all (FST_REPLAY_NOFOLD=1), and memoizing all it can (eager), in the
+#     formats that allow it, with and without --by-task;
+#   - where subtrees repeat, the replay takes most of its runs from the memo.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+
+same() {    # NAME TRACE [REPORT OPTIONS]: every way of replaying gives one report
+    local name=$1 trace=$2 f
+    shift 2
+    for f in fortstat csv "csv --by-task" json prof tree; do
+        # shellcheck disable=SC2086
+        FST_REPLAY_NOFOLD=1 fst-report "$@" --format=$f -o base.out "$trace" 2> base.err
+        local bad=""
+        for how in NOMEMO EAGER DEFAULT; do
+            case $how in
+                NOMEMO) FST_REPLAY_NOMEMO=1 fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
+                EAGER) FST_REPLAY_FOLD=eager fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
+                DEFAULT) fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
+            esac
+            cmp -s base.out how.out && cmp -s base.err how.err || bad="$bad $how"
+        done
+        if [ -z "$bad" ]; then ok "$name: $f as without memo"
+        else fail "$name: $f as without memo" "differs:$bad" "$(diff base.out how.out | head -6)"; fi
+    done
+}
+
+# calls taken from the memo, and their instructions (FST_REPLAY_FOLD_STATS)
+skipped() { FST_REPLAY_FOLD_STATS=1 fst-report "$@" -o /dev/null 2>&1 |
+            sed -n 's/^fst: replay: calls memoized: \([0-9]*\) hits ([0-9]* runs, \([0-9]*\) instructions skipped).*/\1 \2/p'; }
+
+mkdir -p c
+for v in O0 O2; do
+    for p in recurse mutual; do
+        case $p in recurse) defs="-DROUNDS=6 -DDEPTH=14" ;; mutual) defs="-DROUNDS=5 -DDEPTH=11" ;; esac
+        b=c/$p-$v
+        if ! FST_CDEFS="$defs" sh "$FST_ROOT/tests/cprogs/build.sh" "$FST_ROOT/tests/shapes/$p.c" "m31-z900-$v" "$b" > build.err 2>&1 ||
+           ! "${S390_NM:-s390x-linux-gnu-nm}" -P "$b.elf" > "$b.nm" ||
+           ! fst-capture -q --via=trace --arch=ESA/390 -o "$b.trace" "$b.ins" 2> cap.err; then
+            fail "$p -$v: built and captured" "$(head -3 build.err cap.err)"
+            continue
+        fi
+        same "$p -$v" "$b.trace" --timed=all --map="$b.nm"
+        if [ $v = O0 ]; then    # gcc -O2 turns some of the recursion into loops
+            fst-report --timed=all --map="$b.nm" --format=csv -o "$b.csv" "$b.trace" 2> /dev/null
+            got=$(awk -F, 'NR > 1 && $1 ~ /^(fib|walk|odd|via)$/ { print $1 " " $3 }' "$b.csv" | sort | tr '\n' ' ')
+            case $p in
+                recurse) want="fib $((6 * (2 * 610 - 1))) " ;;     # fib(15) = 610
+                mutual) want=$(awk 'BEGIN { w[0] = 1; u[0] = 0; v[0] = 0; q[0] = 1
+                                        for (n = 1; n <= 11; n++) { w[n] = 1 + w[n-1] + u[n-1]; u[n] = w[n-1]
+                                                                    v[n] = v[n-1] + q[n-1]; q[n] = 1 + v[n-1] }
+                                        printf "odd %d via 5 walk %d ", 5 * 2 * v[11], 5 * 2 * w[11] }') ;;
+            esac
+            expect_eq "$p -$v: calls as built" "$want" "$got"
+        fi
+        # the rounds after the first two repeat the first's calls whole, and the first repeats
+        # its own deeper ones: memoizing all it can, most of the instructions come from the memo
+        read -r hits insns <<< "$(FST_REPLAY_FOLD=eager skipped --timed=all --map="$b.nm" "$b.trace")"
+        total=$(fst-dump --summary "$b.trace" | sed -n 's/^count.insn=//p')
+        if [ "${hits:-0}" -gt 0 ] && [ "${insns:-0}" -ge $((total / 2)) ]; then ok "$p -$v: subtrees memoized ($hits hits, $insns of $total instructions)"
+        else fail "$p -$v: subtrees memoized" "${hits:-?} hits, ${insns:-?} of $total instructions skipped"; fi
+    done
+done
+
+# what does not repeat, and what folds: the same reports, whatever the memo does
+FST_CDEFS="-DROUNDS=4" sh "$FST_ROOT/tests/cprogs/build.sh" "$FST_ROOT/tests/shapes/branchy.c" m31-z900-O2 c/branchy > build.err 2>&1 &&
+    "${S390_NM:-s390x-linux-gnu-nm}" -P c/branchy.elf > c/branchy.nm &&
+    fst-capture -q --via=trace --arch=ESA/390 -o c/branchy.trace c/branchy.ins 2> cap.err &&
+    same "branchy -O2" c/branchy.trace --timed=all --map=c/branchy.nm || fail "branchy: built and captured" "$(head -3 build.err cap.err)"
+for s in 5 23; do
+    if FST_GEN=fortgen.py FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" "$s" . 40 > build.err 2>&1 &&
+       fst-capture -q -o "fort$s.trace" "loop$s.ins" 2> cap.err; then same "fortgen $s" "fort$s.trace" --timed=all
+    else fail "fortgen $s: built and captured" "$(head -3 build.err cap.err)"; fi
+done
+for s in 31 32 33 34; do
+    if "$FST_ROOT/tests/loops/build.sh" "$s" . > build.err 2>&1 && fst-capture -q -o "gen$s.trace" "loop$s.ins" 2> cap.err; then
+        same "loops $s" "gen$s.trace"
+    else fail "loops $s: built and captured" "$(head -3 build.err cap.err)"; fi
+done
+echo "1..$N"
