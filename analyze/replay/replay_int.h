@@ -426,7 +426,8 @@ void fst_rp_memo_free(rp *x);
 ** follow) and the reader is between records: ma marks where it is. */
 static inline int fst_rp_memo_wants(rp *x)
 {
-    if (!x->memo.on || x->ncpu != 1 || !(x->cpus[0].prev.flags & FST_I_LINK) || x->cpus[0].prev.link != 14 ||
+    /* memo.on: CPU 0 is there (fst_rp_memo_init), and most runs end in no call */
+    if (!x->memo.on || !(x->cpus[0].prev.flags & FST_I_LINK) || x->cpus[0].prev.link != 14 || x->ncpu != 1 ||
         x->fold.mode)
         return 0;
     if (x->memo.quiet) {    /* the budget is spent (replay_memo.c spend) */

@@ -34,8 +34,8 @@
 ** FST_REPLAY_NOMEMO=1 alone; FST_REPLAY_FOLD=eager memoizes all it can.
 **
 ** Which calls. A recording begins at a call that is not memoized, when its signature (the
-** reader's state, the call's site and target, the caller, the pending EXECs) was seen
-** before, and the budget allows; a deeper call that is not memoized takes the recording
+** reader's state, the call's site and target, the caller, and the trace's next 16 bytes,
+** where one site's subtrees part) was seen before, and the budget allows; a deeper call that is not memoized takes the recording
 ** over (a subtree whose calls are all memoized is recorded: bottom up, fib(2) after fib(1)).
 ** A subtree of fewer than MEMO_MIN_RUNS runs is not worth a lookup: its signature is marked
 ** small for a while. What it costs: a recording copies every counter twice (as a folding's
@@ -53,7 +53,7 @@
 #define MEMO_SEEN 4096
 #define MEMO_MIN_RUNS 12        /* fewer: a lookup and a key compared cost what the runs do */
 #define MEMO_MISSES 8           /* lookups in a row that took nothing: the signature backs off */
-#define MEMO_BACKOFF 65536      /* for at most so many calls */
+#define MEMO_BACKOFF 16         /* for at most 2^16 calls */
 #define MEMO_WAYS 32            /* subtrees kept per slot (one call site calls with many arguments) */
 #define MEMO_OPS_MAX (256 * 1024)
 #define MEMO_BYTES (32u << 20)
@@ -64,16 +64,16 @@
 #define MEMO_EARN_RUN 1         /* a run replayed earns (about 1 % of what it costs) */
 #define MEMO_EARN_SKIPPED 100   /* a run skipped: less than it saves */
 #define MEMO_LOOK 300
-#define MEMO_SIG 60              /* a signature and its sightings */
+#define MEMO_SIG 60
 #define MEMO_QUIET 256
 
 typedef struct memo_seen memo_seen;
 /* A signature seen: whether its calls were worth looking up lately. */
 struct memo_seen {
     uint64_t sig;
-    uint32_t misses;        /* looked up in a row, no subtree taken */
     uint32_t skip;          /* calls left that are not looked up */
-    uint32_t backoff;       /* the last skip */
+    uint16_t misses;        /* looked up in a row, no subtree taken */
+    uint16_t backoff;       /* the last skip, log 2 */
 };
 
 typedef struct memo_delta {
@@ -90,7 +90,6 @@ typedef struct memo_count {
 struct rp_memo_ent {
     rp_memo_ent *next;      /* the slot's list, the last one reused first */
     uint64_t sig;
-    uint64_t head;          /* its first 8 bytes (fewer: zeros after), compared first */
     int small;              /* a subtree too short to be worth a key: its bytes only */
     size_t keylen;
     unsigned char *key;
@@ -118,10 +117,15 @@ void fst_rp_memo_init(rp *x)
     const char *no = getenv("FST_REPLAY_NOMEMO");
     m->on = x->fold.on && !(no && *no && *no != '0');
     m->eager = x->fold.eager;
-    if (m->on) {
-        m->slot = fst_xcalloc(MEMO_SLOTS, sizeof *m->slot);
-        m->seen = fst_xcalloc(MEMO_SEEN, sizeof *m->seen);
-    }
+    if (m->on && !x->ncpu)
+        fst_rp_cpu_grow(x, 0);  /* as the first record of any CPU would: fst_rp_memo_wants reads it */
+}
+
+/* The tables, at the first call looked at (a replay with no call pays nothing). */
+static void tables(rp_memo *m)
+{
+    m->slot = fst_xcalloc(MEMO_SLOTS, sizeof *m->slot);
+    m->seen = fst_xcalloc(MEMO_SEEN, sizeof *m->seen);
 }
 
 static void ent_free(rp_memo *m, rp_memo_ent *e)
@@ -355,7 +359,6 @@ static void finish(rp *x, fst_tr *tr)
     e->b = b;
     e->ops = fst_xmalloc(nops);
     e->nops = fst_tr_mark_copy(&m->a, &b, e->ops, nops, &e->insns);
-    memcpy(&e->head, e->ops, e->nops < 8 ? e->nops : 8);
     e->runs = m->runs;
     e->small = m->runs < MEMO_MIN_RUNS;
     if (!e->small && !keep(x, e)) {
@@ -376,6 +379,12 @@ static void finish(rp *x, fst_tr *tr)
             ent_free(m, o);
         } else
             q = &(*q)->next;
+    if (m->bytes > MEMO_BYTES) {    /* the others' slots hold the memory: not this one */
+        *slot = e->next;
+        ent_free(m, e);
+        m->dropped++;
+        return;
+    }
     m->kept++;
 }
 
@@ -477,7 +486,17 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
         return 0;
     if (!spend(x, MEMO_SIG))
         return 0;
-    uint64_t sig = signature(x, rec, ma);
+    if (!m->seen)
+        tables(m);
+    /* the signature, and the trace's next 16 bytes: where the subtrees of one call site part
+    ** (a tree walked, a function of its arguments), so that each has a slot of its own */
+    size_t left = (size_t)(ma->c.end - ma->c.p);
+    if (left < 16)
+        return 0;
+    uint64_t w[2];
+    memcpy(w, ma->c.p, sizeof w);
+    uint64_t sig = signature(x, rec, ma) ^ w[0] * 0xD6E8FEB86659FD93ull ^ w[1] * 0xA0761D6478BD642Full;
+    sig ^= sig >> 29;
     memo_seen *s = &m->seen[sig % MEMO_SEEN];
     if (s->sig != sig) {        /* seen once: recorded the second time */
         *s = (memo_seen){ .sig = sig };
@@ -496,14 +515,10 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
     fst_rp_flush(x, c);
     /* the slot's subtrees of this signature whose bytes come next: one at most (a subtree's
     ** bytes end at its return, which no other subtree's bytes can hold at the same place) */
-    size_t left = (size_t)(ma->c.end - ma->c.p);
-    uint64_t head = 0;
-    memcpy(&head, ma->c.p, left < 8 ? left : 8);
     rp_memo_ent **first = &m->slot[sig % MEMO_SLOTS];
     int known = 0;
     for (rp_memo_ent **q = first, *e; (e = *q); q = &e->next)
-        if (e->sig == sig && e->head == (e->nops < 8 ? head & ((1ull << 8 * e->nops) - 1) : head) &&
-            e->nops <= left && !memcmp(ma->c.p, e->ops, e->nops)) {
+        if (e->sig == sig && e->nops <= left && !memcmp(ma->c.p, e->ops, e->nops)) {
             known = e->small;
             if (e->small || !reuse(x, tr, e, ma))
                 break;      /* not worth it, or not from here */
@@ -515,8 +530,8 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
             return 1;
         }
     if (++s->misses >= MEMO_MISSES && !m->eager) {  /* back off: a call costs a look then */
-        s->backoff = s->backoff ? (s->backoff < MEMO_BACKOFF ? s->backoff * 2 : s->backoff) : 16;
-        s->skip = s->backoff;
+        s->backoff = s->backoff ? (s->backoff < MEMO_BACKOFF ? s->backoff + 1 : s->backoff) : 4;
+        s->skip = 1u << s->backoff;
         s->misses = 0;
         return 0;
     }

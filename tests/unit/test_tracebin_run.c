@@ -397,6 +397,78 @@ static void test_repeats_skipped_as_read(void **state)
         }
 }
 
+/* fst_tr_mark_copy and fst_tr_skip_to (analyze/replay/replay_memo.c): the bytes of
+** iterations 10-12, copied, are skipped at the end of iteration 20 after the next run was
+** read (it is dropped): the reader hands out what reading iterations 21-23 would have, and
+** a mark in another state, or a stretch whose bytes differ, moves nothing. */
+static void test_stretch_skipped_to(void **state)
+{
+    (void)state;
+    for (int flush = 0; flush <= 20; flush += 20) {
+        make_loop(path, 2, 40, flush);
+        read_all(path, 0, &one);
+        fst_err err;
+        fst_tr *r = fst_tr_open(path, &err);
+        assert_non_null(r);
+        fst_rec rec;
+        fst_tr_mark a, b, at, mid;
+        uint8_t ops[256];
+        size_t nops = 0;
+        uint64_t per = 0;
+        int it = 0, k, skipped = 0, refused = 0;
+        two.n = 0;
+        while ((k = fst_tr_next_run(r, &rec, &err)) > 0) {
+            if (k == 1) {
+                record(&two, &rec);
+                continue;
+            }
+            uint64_t x = rec.addr;
+            for (uint32_t i = 0; i < rec.value; i++, x += 2)
+                add(&two, &rec, x, 2, 0);
+            fst_tr_seq_take(r, (uint32_t)rec.value, x);
+            if (rec.addr == A + 0x100 && it == 25) {
+                assert_true(fst_tr_mark_here(r, &mid));   /* inside an iteration: another state */
+                refused += !fst_tr_skip_to(r, &mid, &a, ops, nops, &b);
+            }
+            if (rec.addr != A + 3 * 0x100)
+                continue;
+            it++;
+            if (it == 10)
+                assert_true(fst_tr_mark_here(r, &a));
+            if (it == 13) {
+                assert_true(fst_tr_mark_here(r, &b));
+                nops = fst_tr_mark_copy(&a, &b, ops, sizeof ops, &per);
+                assert_true(nops > 0);
+                assert_int_equal(per, 3 * 6);
+                uint64_t q;
+                assert_int_equal(fst_tr_mark_copy(&a, &b, ops, nops - 1, &q), 0);  /* too long */
+            }
+            if (it == 20) {
+                assert_true(fst_tr_mark_here(r, &at));
+                assert_int_equal(fst_tr_next_run(r, &rec, &err), 2);  /* read, then dropped */
+                if (!fst_tr_skip_to(r, &at, &a, ops, nops, &b))
+                    fail_msg("frames of %d: not skipped", flush);
+                skipped = 1;
+                for (int i = 0; i < 3; i++, it++)   /* what reading them would have handed out */
+                    for (unsigned blk = 1; blk < 4; blk++)
+                        for (unsigned j = 0; j < (blk == 2 ? 3u : blk == 1 ? 2u : 1u); j++)
+                            add(&two, &rec, A + blk * 0x100 + 2 * j, 2, 0);
+            }
+        }
+        assert_int_equal(k, 0);
+        two.insns = fst_tr_insns(r);
+        fst_tr_close(r);
+        assert_true(skipped);
+        assert_int_equal(refused, 1);
+        assert_int_equal(one.n, two.n);
+        for (size_t i = 0; i < one.n; i++)
+            if (one.e[i].addr != two.e[i].addr)
+                fail_msg("frames of %d: instruction %zu at %llx, skipping %llx", flush, i,
+                         (unsigned long long)one.e[i].addr, (unsigned long long)two.e[i].addr);
+        assert_int_equal(one.insns, two.insns);
+    }
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/fst-test-tracebin-run.%d", (int)getpid());
@@ -405,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_runs_read_what_next_reads),
         cmocka_unit_test(test_damaged_ops_read_alike),
         cmocka_unit_test(test_repeats_skipped_as_read),
+        cmocka_unit_test(test_stretch_skipped_to),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
