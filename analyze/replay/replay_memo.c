@@ -50,7 +50,7 @@
 #include <string.h>
 
 #define MEMO_SLOTS 4096
-#define MEMO_SEEN 4096
+#define MEMO_SEEN 8192
 #define MEMO_MIN_RUNS 12        /* fewer: a lookup and a key compared cost what the runs do */
 #define MEMO_MISSES 8           /* lookups in a row that took nothing: the signature backs off */
 #define MEMO_BACKOFF 16         /* for at most 2^16 calls */
@@ -64,7 +64,7 @@
 #define MEMO_EARN_RUN 1         /* a run replayed earns (about 1 % of what it costs) */
 #define MEMO_EARN_SKIPPED 100   /* a run skipped: less than it saves */
 #define MEMO_LOOK 300
-#define MEMO_SIG 60
+#define MEMO_SIG 300             /* a signature and its sightings (what memo_call costs, measured) */
 #define MEMO_QUIET 256
 
 typedef struct memo_seen memo_seen;
@@ -121,11 +121,14 @@ void fst_rp_memo_init(rp *x)
         fst_rp_cpu_grow(x, 0);  /* as the first record of any CPU would: fst_rp_memo_wants reads it */
 }
 
-/* The tables, at the first call looked at (a replay with no call pays nothing). */
+/* The tables, at the first call looked at (a replay with no call pays nothing), in one
+** block of 160 KiB: the C library maps so large a block from the system, zeroed, without
+** writing it, and a page costs only once a call touches it. */
 static void tables(rp_memo *m)
 {
-    m->slot = fst_xcalloc(MEMO_SLOTS, sizeof *m->slot);
-    m->seen = fst_xcalloc(MEMO_SEEN, sizeof *m->seen);
+    _Static_assert(MEMO_SLOTS * sizeof(rp_memo_ent *) % _Alignof(memo_seen) == 0, "the seen table after the slots");
+    m->slot = fst_xcalloc(1, MEMO_SLOTS * sizeof *m->slot + MEMO_SEEN * sizeof *m->seen);
+    m->seen = (memo_seen *)(void *)(m->slot + MEMO_SLOTS);
 }
 
 static void ent_free(rp_memo *m, rp_memo_ent *e)
@@ -155,8 +158,7 @@ void fst_rp_memo_free(rp *x)
             m->slot[i] = e->next;
             ent_free(m, e);
         }
-    free(m->slot);
-    free(m->seen);
+    free(m->slot);      /* and the seen table with it (tables) */
     free(m->key);
     free(m->kbuf);
     fst_rp_regions_free(&m->rs);
