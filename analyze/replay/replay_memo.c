@@ -453,16 +453,18 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
     return 1;
 }
 
-/* The budget (replay_fold.c's head): whether `units` may be spent now. When not, the next
-** MEMO_QUIET calls are not looked at. */
-static int spend(rp *x, uint64_t units)
+/* The budget (replay_fold.c's head): whether `units` may be spent now. When a look may
+** not, the next MEMO_QUIET calls are not looked at; a recording that may not only waits
+** (the calls memoized meanwhile earn it). */
+static int spend(rp *x, uint64_t units, int look)
 {
     rp_memo *m = &x->memo;
     if (m->eager)
         return 1;
     uint64_t earned = x->fold.seen * MEMO_EARN_RUN + m->skipped * MEMO_EARN_SKIPPED;
     if (m->spent + units > earned) {
-        m->quiet = MEMO_QUIET;
+        if (look)
+            m->quiet = MEMO_QUIET;
         return 0;
     }
     m->spent += units;
@@ -486,7 +488,7 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
     rp_task *t = &x->t[c->task];
     if (!t->n || !taken_to(&c->prev, rec->addr) || find_entry_for(x, c->task, rec->addr) == FST_NONE)
         return 0;
-    if (!spend(x, MEMO_SIG))
+    if (!spend(x, MEMO_SIG, 1))
         return 0;
     if (!m->seen)
         tables(m);
@@ -509,7 +511,7 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
         s->skip--;
         return 0;
     }
-    if (!spend(x, MEMO_LOOK))
+    if (!spend(x, MEMO_LOOK, 1))
         return 0;
     /* what is pending goes to the clocks now, which count it already (replay_exec.c): the
     ** same sums, and the key need not hold how many EXECs the caller had run since its
@@ -537,7 +539,7 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
         s->misses = 0;
         return 0;
     }
-    if (!known && spend(x, rec_cost(m)))
+    if (!known && spend(x, rec_cost(m), 0))
         begin(x, sig, ma);  /* (a subtree known to be small is not recorded again) */
     return 0;
 }
