@@ -191,6 +191,8 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
                 exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
         } else {
             fst_fx run = b->sum[last] - b->sum[i];
+            if (x->memo.rec && b->mstamp != x->memo.stamp)
+                fst_rp_memo_touch(x, b);    /* its counts as they were, for the call recorded */
             if (i) { /* prev is d[i - 1]: one run, counted in the block */
                 fst_blk_ran(b, i - 1, last);
                 exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);

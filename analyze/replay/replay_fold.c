@@ -271,10 +271,10 @@ void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo)
     rs->stamp++;
     /* the instruction mix: only the ops of the blocks, since a period runs nothing else (its
     ** first run counts the instruction before it, which its last run ran: in a block too) */
-    for (size_t u = 0; u < x->code->nused; u++) {
+    for (size_t u = 0; !memo && u < x->code->nused; u++) {
         fst_blk *b = &x->code->blk[x->code->usedlist[u]];
         region(rs, b->ran, FST_BLK_MAX + 1, RP_K_BLOCK, x->code->usedlist[u]);
-        for (uint32_t k = 0; !memo && k < b->n; k++)
+        for (uint32_t k = 0; k < b->n; k++)
             if (rs->opstamp[b->d[k].op] != rs->stamp) {
                 rs->opstamp[b->d[k].op] = rs->stamp;
                 region(rs, &p->op_insns[b->d[k].op], 1, RP_K_OP, b->d[k].op);

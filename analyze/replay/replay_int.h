@@ -228,7 +228,10 @@ typedef struct rp_memo {
     fst_tr_mark a;          /* the reader at the call */
     unsigned char *key;     /* the key then (replay_memo.c mkey) */
     size_t keylen, keycap;
-    rp_regs rs;             /* the counters then */
+    rp_regs rs;             /* the counters then, but the blocks': */
+    uint64_t stamp;         /* the recording's number: a block with it has its counts in */
+    struct { size_t slot; uint64_t ran[FST_BLK_MAX + 1]; } *jblk;  /* the blocks' as they were */
+    size_t njblk, jblkcap;
     uint64_t rets[32];      /* return-like branches' targets the top frame did not take */
     size_t nrets;
     size_t routines[64];    /* the routines called */
@@ -376,9 +379,10 @@ void fst_rp_fold_free(rp *x);
 ** folded; 2 when the caller runs it, but looks its block up again first (runs replayed
 ** meanwhile may have taken b's slot). */
 int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b);
-/* The counters the runs of task tid on CPU 0 can add to, and their values, into rs. The
-** instruction mix: with `memo`, all of it and the profile's gap_insns, without the CPU's
-** pending EXECs (a memo keys on them); else the ops of the blocks and the pending EXECs. */
+/* The counters the runs of task tid on CPU 0 can add to, and their values, into rs. With
+** `memo`: all the instruction mix and the profile's gap_insns, not the CPU's pending EXECs
+** (a memo keys on them) nor the blocks' counts (a memo takes a block's when it first runs:
+** fst_rp_memo_touch); else the ops of the blocks, the blocks' counts and the pending EXECs. */
 void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo);
 void fst_rp_regions_free(rp_regs *rs);
 /* Its region of kind and idx now (the arrays may have moved), NULL when it is gone. */
@@ -443,6 +447,7 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
 /* Recording: after every record the loop handled. */
 void fst_rp_memo_after(rp *x, fst_tr *tr);
 void fst_rp_memo_stop(rp *x);           /* a record other than a SEQ run */
+void fst_rp_memo_touch(rp *x, fst_blk *b);  /* recording: b's counts change for the first time */
 void fst_rp_memo_note_ret(rp *x, uint64_t addr);    /* replay_stack.c, recording */
 void fst_rp_memo_note_call(rp *x, size_t r);
 /* replay_stack.c: whether a return-like branch to addr would return to an open frame. */

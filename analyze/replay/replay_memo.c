@@ -26,7 +26,9 @@
 ** instruction through insn() (replay.c: a dispatch, an interruption, the first one), an
 ** event to a sink, a block built (a slot's counts flushed), a misfit, a folding left open.
 ** The block counts it made are kept as counts per instruction (fst_rp_count_ops at reuse:
-** block slots are reused).
+** block slots are reused), taken from the blocks it ran only: a block's counts are copied
+** when it first runs in the recording (fst_rp_memo_touch), so that a recording costs what
+** the subtree touches there, not all the program's blocks.
 **
 ** When: as folding (replay_fold.c fst_rp_fold_init: one CPU, nothing excluded, no sink that
 ** wants calls or EXECs charged to routines, no --window), no folding in progress, a task
@@ -41,7 +43,8 @@
 ** small for a while. What it costs: a recording copies every counter twice (as a folding's
 ** does) and its key; it spends from a budget that every run replayed earns a unit of and
 ** every run skipped MEMO_EARN_SKIPPED, so a program whose calls never repeat pays about 1 %.
-** Memory: MEMO_SLOTS entries at most, their bytes at most MEMO_BYTES in all.
+** Memory: the tables (256 KiB, mapped as touched) and the subtrees kept, MEMO_WAYS a slot
+** and at most MEMO_BYTES (32 MiB) in all.
 */
 #include "analyze/replay/replay_int.h"
 
@@ -49,7 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MEMO_SLOTS 4096
+#define MEMO_SLOTS 16384
 #define MEMO_SEEN 8192
 #define MEMO_MIN_RUNS 12        /* fewer: a lookup and a key compared cost what the runs do */
 #define MEMO_MISSES 8           /* lookups in a row that took nothing: the signature backs off */
@@ -122,7 +125,7 @@ void fst_rp_memo_init(rp *x)
 }
 
 /* The tables, at the first call looked at (a replay with no call pays nothing), in one
-** block of 160 KiB: the C library maps so large a block from the system, zeroed, without
+** block of 256 KiB: the C library maps so large a block from the system, zeroed, without
 ** writing it, and a page costs only once a call touches it. */
 static void tables(rp_memo *m)
 {
@@ -161,6 +164,7 @@ void fst_rp_memo_free(rp *x)
     free(m->slot);      /* and the seen table with it (tables) */
     free(m->key);
     free(m->kbuf);
+    free(m->jblk);
     fst_rp_regions_free(&m->rs);
 }
 
@@ -226,6 +230,8 @@ static void begin(rp *x, uint64_t sig, const fst_tr_mark *ma)
     m->a = *ma;
     m->keylen = mkey(x, tid, &m->key, &m->keycap);
     fst_rp_regions(x, tid, &m->rs, 1);
+    m->stamp++;         /* no block has its counts in yet */
+    m->njblk = 0;
     m->nrets = m->nroutines = 0;
     m->spoiled = 0;
     m->runs = 0;
@@ -263,6 +269,18 @@ void fst_rp_memo_note_ret(rp *x, uint64_t addr)
         m->rets[m->nrets++] = addr;
 }
 
+void fst_rp_memo_touch(rp *x, fst_blk *b)
+{
+    rp_memo *m = &x->memo;
+    if (m->njblk == m->jblkcap) {
+        m->jblkcap = m->jblkcap ? m->jblkcap * 2 : 64;
+        m->jblk = fst_xrealloc(m->jblk, m->jblkcap * sizeof *m->jblk);
+    }
+    m->jblk[m->njblk].slot = (size_t)(b - x->code->blk);
+    memcpy(m->jblk[m->njblk++].ran, b->ran, sizeof b->ran);
+    b->mstamp = m->stamp;
+}
+
 void fst_rp_memo_note_call(rp *x, size_t r)
 {
     rp_memo *m = &x->memo;
@@ -281,25 +299,23 @@ static void deltas(rp *x, rp_memo_ent *e)
 {
     rp_memo *m = &x->memo;
     size_t cap = 0, ccap = 0;
+    for (size_t j = 0; j < m->njblk; j++) {    /* the blocks it ran: counts per instruction */
+        const fst_blk *b = &x->code->blk[m->jblk[j].slot];
+        uint64_t run = 0;
+        for (uint32_t k = 0; k < b->n; k++) {
+            run += b->ran[k] - m->jblk[j].ran[k];
+            if (!run)
+                continue;
+            if (e->ncount == ccap) {
+                ccap = ccap ? ccap * 2 : 16;
+                e->count = fst_xrealloc(e->count, ccap * sizeof *e->count);
+            }
+            e->count[e->ncount++] = (memo_count){ b->d[k], run };
+        }
+    }
     const uint64_t *v = m->rs.val;
     for (size_t i = 0; i < m->rs.nreg; i++) {
         const rp_reg *g = &m->rs.reg[i];
-        if (g->kind == RP_K_BLOCK) {
-            const fst_blk *b = &x->code->blk[g->idx];
-            uint64_t run = 0;
-            for (uint32_t k = 0; k < b->n; k++) {
-                run += g->p[k] - v[k];
-                if (!run)
-                    continue;
-                if (e->ncount == ccap) {
-                    ccap = ccap ? ccap * 2 : 16;
-                    e->count = fst_xrealloc(e->count, ccap * sizeof *e->count);
-                }
-                e->count[e->ncount++] = (memo_count){ b->d[k], run };
-            }
-            v += g->n;
-            continue;
-        }
         for (size_t k = 0; k < g->n; k++, v++) {
             uint64_t d = g->p[k] - *v;
             if (!d)
@@ -474,7 +490,8 @@ static int spend(rp *x, uint64_t units, int look)
 /* What a recording costs: its counters copied and compared, its key. */
 static uint64_t rec_cost(const rp_memo *m)
 {
-    return MEMO_REC_FIXED + MEMO_REC_COUNTER * (m->rs.nval ? m->rs.nval : 1024) +
+    size_t words = m->rs.nval + m->njblk * (FST_BLK_MAX + 2);  /* the last one's blocks too */
+    return MEMO_REC_FIXED + MEMO_REC_COUNTER * (words ? words : 1024) +
            (sizeof(rp_cpu) + sizeof(rp_task)) / sizeof(uint64_t);
 }
 
