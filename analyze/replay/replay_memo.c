@@ -42,7 +42,7 @@
 ** A subtree of fewer than MEMO_MIN_RUNS runs is not worth a lookup: its signature is marked
 ** small for a while. What it costs: a recording copies every counter twice (as a folding's
 ** does) and its key; it spends from a budget that every run replayed earns a unit of and
-** every run skipped MEMO_EARN_SKIPPED, so a program whose calls never repeat pays about 1 %.
+** every instruction skipped MEMO_EARN_INSN, so a program whose calls never repeat pays about 1 %.
 ** Memory: the tables (256 KiB, mapped as touched) and the subtrees kept, MEMO_WAYS a slot
 ** and at most MEMO_BYTES (32 MiB) in all.
 */
@@ -57,6 +57,7 @@
 #define MEMO_MIN_RUNS 12        /* fewer: a lookup and a key compared cost what the runs do */
 #define MEMO_MISSES 8           /* lookups in a row that took nothing: the signature backs off */
 #define MEMO_BACKOFF 16         /* for at most 2^16 calls */
+#define MEMO_SMALL_USES 64      /* a small subtree's bytes stand for it so many times */
 #define MEMO_WAYS 32            /* subtrees kept per slot (one call site calls with many arguments) */
 #define MEMO_OPS_MAX (256 * 1024)
 #define MEMO_BYTES (32u << 20)
@@ -65,7 +66,8 @@
 #define MEMO_REC_FIXED 3000     /* budget units (replay_fold.c's head) of a recording */
 #define MEMO_REC_COUNTER 8
 #define MEMO_EARN_RUN 1         /* a run replayed earns (about 1 % of what it costs) */
-#define MEMO_EARN_SKIPPED 100   /* a run skipped: less than it saves */
+#define MEMO_EARN_INSN 10       /* an instruction skipped (whole subtrees: m->skipped counts a
+                                   memoized call inside one as one run): less than it saves */
 #define MEMO_LOOK 300
 #define MEMO_SIG 300             /* a signature and its sightings (what memo_call costs, measured) */
 #define MEMO_QUIET 256
@@ -93,7 +95,9 @@ typedef struct memo_count {
 struct rp_memo_ent {
     rp_memo_ent *next;      /* the slot's list, the last one reused first */
     uint64_t sig;
-    int small;              /* a subtree too short to be worth a key: its bytes only */
+    int small;              /* a subtree too short to be worth a key: its bytes only, */
+    uint32_t small_left;    /* matched so many times more at most (a longer subtree's bytes
+                               may begin with its: then that one is recorded) */
     size_t keylen;
     unsigned char *key;
     fst_tr_mark a, b;       /* the reader's states at the call and after the return */
@@ -314,10 +318,14 @@ static void deltas(rp *x, rp_memo_ent *e)
         }
     }
     const uint64_t *v = m->rs.val;
-    for (size_t i = 0; i < m->rs.nreg; i++) {
+    for (size_t i = 0; i < m->rs.nreg; v += m->rs.reg[i++].n) {
         const rp_reg *g = &m->rs.reg[i];
-        for (size_t k = 0; k < g->n; k++, v++) {
-            uint64_t d = g->p[k] - *v;
+        for (size_t k = 0; k < g->n; k++) {
+            if (!(k & 7) && g->n - k >= 8 && !memcmp(g->p + k, v + k, 8 * sizeof *v)) {
+                k += 7;     /* eight unchanged at once: most of the instruction mix is */
+                continue;
+            }
+            uint64_t d = g->p[k] - v[k];
             if (!d)
                 continue;
             if (e->ndelta == cap) {
@@ -379,6 +387,7 @@ static void finish(rp *x, fst_tr *tr)
     e->nops = fst_tr_mark_copy(&m->a, &b, e->ops, nops, &e->insns);
     e->runs = m->runs;
     e->small = m->runs < MEMO_MIN_RUNS;
+    e->small_left = MEMO_SMALL_USES;
     if (!e->small && !keep(x, e)) {
         ent_free(m, e);
         m->dropped++;
@@ -477,7 +486,7 @@ static int spend(rp *x, uint64_t units, int look)
     rp_memo *m = &x->memo;
     if (m->eager)
         return 1;
-    uint64_t earned = x->fold.seen * MEMO_EARN_RUN + m->skipped * MEMO_EARN_SKIPPED;
+    uint64_t earned = x->fold.seen * MEMO_EARN_RUN + m->insns * MEMO_EARN_INSN;
     if (m->spent + units > earned) {
         if (look)
             m->quiet = MEMO_QUIET;
@@ -540,6 +549,11 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
     int known = 0;
     for (rp_memo_ent **q = first, *e; (e = *q); q = &e->next)
         if (e->sig == sig && e->nops <= left && !memcmp(ma->c.p, e->ops, e->nops)) {
+            if (e->small && !--e->small_left) {
+                *q = e->next;   /* looked at often enough: record what comes */
+                ent_free(m, e);
+                break;
+            }
             known = e->small;
             if (e->small || !reuse(x, tr, e, ma))
                 break;      /* not worth it, or not from here */
