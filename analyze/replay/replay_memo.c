@@ -37,12 +37,18 @@
 **
 ** Which calls. A recording begins at a call that is not memoized, when its signature (the
 ** reader's state, the call's site and target, the caller, and the trace's next 16 bytes,
-** where one site's subtrees part) was seen before, and the budget allows; a deeper call that is not memoized takes the recording
-** over (a subtree whose calls are all memoized is recorded: bottom up, fib(2) after fib(1)).
-** A subtree of fewer than MEMO_MIN_RUNS runs is not worth a lookup: its signature is marked
-** small for a while. What it costs: a recording copies every counter twice (as a folding's
-** does) and its key; it spends from a budget that every run replayed earns a unit of and
-** every instruction skipped MEMO_EARN_INSN, so a program whose calls never repeat pays about 1 %.
+** where one site's subtrees part) was seen before, and the budget allows. A deeper call that
+** is not memoized takes the recording over, so that a subtree whose calls are all memoized
+** is recorded: bottom up, fib(2) after fib(1). A subtree of fewer than MEMO_MIN_RUNS runs is
+** not worth a key: its bytes alone stand for it, MEMO_SMALL_USES times. A signature whose
+** lookups miss MEMO_MISSES times in a row is not looked up for a while (16 calls, doubling).
+** What it costs: a lookup a signature, a list of candidates and their bytes compared; a
+** recording its key, the counters of fst_rp_regions and of the blocks it runs, twice. Both
+** spend from a budget (in host instructions, as folding's): every run replayed earns
+** MEMO_EARN_RUN, every instruction skipped MEMO_EARN_INSN; a lookup the budget cannot pay
+** silences the next MEMO_QUIET calls, a recording only waits. Where no call repeats, the
+** memo costs 0.3-1.7 % of the replay's host instructions (random loop programs, branchy,
+** quicksort, Ackermann; `make bench`'s "memo / no memo" line).
 ** Memory: the tables (256 KiB, mapped as touched) and the subtrees kept, MEMO_WAYS a slot
 ** and at most MEMO_BYTES (32 MiB) in all.
 */
@@ -63,14 +69,14 @@
 #define MEMO_BYTES (32u << 20)
 #define MEMO_RETS 32
 #define MEMO_ROUTINES 64
-#define MEMO_REC_FIXED 3000     /* budget units (replay_fold.c's head) of a recording */
-#define MEMO_REC_COUNTER 8
+#define MEMO_REC_FIXED 3000     /* budget units (host instructions) of a recording, */
+#define MEMO_REC_COUNTER 8      /* and per counter word it copies and compares */
 #define MEMO_EARN_RUN 1         /* a run replayed earns (about 1 % of what it costs) */
 #define MEMO_EARN_INSN 10       /* an instruction skipped (whole subtrees: m->skipped counts a
                                    memoized call inside one as one run): less than it saves */
-#define MEMO_LOOK 300
-#define MEMO_SIG 300             /* a signature and its sightings (what memo_call costs, measured) */
-#define MEMO_QUIET 256
+#define MEMO_LOOK 300           /* a lookup: the flush, the candidates, their bytes and key */
+#define MEMO_SIG 300            /* a signature and its sightings (fst_rp_memo_call, callgrind) */
+#define MEMO_QUIET 256          /* calls not looked at when a lookup cannot be paid */
 
 typedef struct memo_seen memo_seen;
 /* A signature seen: whether its calls were worth looking up lately. */
@@ -185,18 +191,22 @@ static size_t mkey(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
         *cap = n;
         *buf = fst_xrealloc(*buf, n);
     }
-    unsigned char *b = *buf;
+    /* copied whole, padding too (a struct copy need not keep it), then the fields that are
+    ** no part of the key cleared where they lie */
+    unsigned char *b = *buf, *bt = b + sizeof(rp_cpu);
     memcpy(b, &x->cpus[0], sizeof(rp_cpu));
     memset(b + offsetof(rp_cpu, exec), 0, sizeof(fst_event));
-    rp_task tk = *t;
-    tk.f = NULL;
-    tk.routine = NULL;
-    tk.rets = NULL;
-    tk.n = tk.cap = 0;
-    tk.insns = 0;
-    tk.cost = 0;
-    memcpy(b + sizeof(rp_cpu), &tk, sizeof tk);
-    memcpy(b + sizeof(rp_cpu) + sizeof(rp_task), tail, sizeof tail);
+    memcpy(bt, t, sizeof(rp_task));
+#define CLEAR(field) memset(bt + offsetof(rp_task, field), 0, sizeof t->field)
+    CLEAR(f);
+    CLEAR(routine);
+    CLEAR(rets);
+    CLEAR(n);
+    CLEAR(cap);
+    CLEAR(insns);
+    CLEAR(cost);
+#undef CLEAR
+    memcpy(bt + sizeof(rp_task), tail, sizeof tail);
     return n;
 }
 
