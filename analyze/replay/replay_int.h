@@ -218,6 +218,8 @@ typedef struct rp_fold {
 } rp_fold;
 
 /* replay_memo.c's state (see there): the call being recorded, and the memo. */
+#define FST_MEMO_RETS 32    /* a recording keeps at most so many return targets, */
+#define FST_MEMO_CALLS 64   /* and routines called (more: it is dropped) */
 typedef struct rp_memo_ent rp_memo_ent;
 typedef struct rp_memo {
     int on;                 /* as folding, and not FST_REPLAY_NOMEMO */
@@ -232,9 +234,9 @@ typedef struct rp_memo {
     uint64_t stamp;         /* the recording's number: a block with it has its counts in */
     struct { size_t slot; uint64_t ran[FST_BLK_MAX + 1]; } *jblk;  /* the blocks' as they were */
     size_t njblk, jblkcap;
-    uint64_t rets[32];      /* return-like branches' targets the top frame did not take */
+    uint64_t rets[FST_MEMO_RETS];   /* return-like branches' targets the top frame did not take */
     size_t nrets;
-    size_t routines[64];    /* the routines called */
+    uint64_t routines[FST_MEMO_CALLS];  /* the routines called */
     size_t nroutines;
     int spoiled;            /* too many of either */
     uint64_t runs;          /* runs since the call */

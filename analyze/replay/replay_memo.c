@@ -67,8 +67,8 @@
 #define MEMO_WAYS 32            /* subtrees kept per slot (one call site calls with many arguments) */
 #define MEMO_OPS_MAX (256 * 1024)
 #define MEMO_BYTES (32u << 20)
-#define MEMO_RETS 32
-#define MEMO_ROUTINES 64
+#define MEMO_RETS FST_MEMO_RETS   /* a recording's return targets and routines called (replay_int.h) */
+#define MEMO_ROUTINES FST_MEMO_CALLS
 #define MEMO_REC_FIXED 3000     /* budget units (host instructions) of a recording, */
 #define MEMO_REC_COUNTER 8      /* and per counter word it copies and compares */
 #define MEMO_EARN_RUN 1         /* a run replayed earns (about 1 % of what it costs) */
@@ -271,16 +271,21 @@ static int still_good(const rp *x)
            x->ncpu == 1 && x->cpus[0].task == m->tid && !x->cpus[0].handler;
 }
 
-void fst_rp_memo_note_ret(rp *x, uint64_t addr)
+/* v into a recording's set of n (at most max): too many spoil the recording. */
+static void note(rp_memo *m, uint64_t *set, size_t *n, size_t max, uint64_t v)
 {
-    rp_memo *m = &x->memo;
-    for (size_t i = 0; i < m->nrets; i++)
-        if (m->rets[i] == addr)
+    for (size_t i = 0; i < *n; i++)
+        if (set[i] == v)
             return;
-    if (m->nrets == MEMO_RETS)
+    if (*n == max)
         m->spoiled = 1;
     else
-        m->rets[m->nrets++] = addr;
+        set[(*n)++] = v;
+}
+
+void fst_rp_memo_note_ret(rp *x, uint64_t addr)
+{
+    note(&x->memo, x->memo.rets, &x->memo.nrets, MEMO_RETS, addr);
 }
 
 void fst_rp_memo_touch(rp *x, fst_blk *b)
@@ -297,14 +302,7 @@ void fst_rp_memo_touch(rp *x, fst_blk *b)
 
 void fst_rp_memo_note_call(rp *x, size_t r)
 {
-    rp_memo *m = &x->memo;
-    for (size_t i = 0; i < m->nroutines; i++)
-        if (m->routines[i] == r)
-            return;
-    if (m->nroutines == MEMO_ROUTINES)
-        m->spoiled = 1;
-    else
-        m->routines[m->nroutines++] = r;
+    note(&x->memo, x->memo.routines, &x->memo.nroutines, MEMO_ROUTINES, r);
 }
 
 /* The deltas since begin(): counters by kind, index and offset; a block's counts as counts
@@ -358,9 +356,10 @@ static int keep(rp *x, rp_memo_ent *e)
     e->task = x->t[m->tid];
     deltas(x, e);
     memcpy(e->rets, m->rets, m->nrets * sizeof *e->rets);
+    _Static_assert(sizeof e->rets == sizeof m->rets, "a recording's targets fit its entry");
     e->nrets = m->nrets;
     for (size_t i = 0; i < m->nroutines; i++) {  /* the subtree's frames are closed: what is open is below */
-        e->routine[i].r = m->routines[i];
+        e->routine[i].r = (size_t)m->routines[i];
         e->routine[i].open = fst_callgraph_open(x->cg, (uint32_t)m->tid, m->routines[i]);
     }
     e->nroutine = m->nroutines;
