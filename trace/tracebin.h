@@ -421,6 +421,60 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
     c->cur = next;
 }
 
+/* Stretches of runs replayed from a memo (analyze/replay/replay_chunk.c): only SEQ runs, each
+** after at most one JMP to a recent target. fst_tr_here: 1, and *at filled, when the reader
+** is between records (no SEQ run open): the op bytes it reads next (avail of them in the
+** frame; two more past them are readable), where the next instruction is, its state and CPU,
+** and the recent jump targets; else 0. fst_tr_fast_ops: whether ops[0..n-1] are such runs,
+** with every JMP's k < nrecent; *m: the largest k (-1: no JMP), *runs: how many. From the
+** same address and targets recent[0..m], such bytes hand out the same runs and leave the
+** address and recent[0..m] the same; the targets after m, their count and the state are
+** left as they were. fst_tr_fast_skip: the reader, between records and with at least n such
+** bytes next (the caller compared them), moves past them into that state: cur and
+** recent[0..m] as given, insns instructions more read. */
+typedef struct fst_tr_at {
+    const uint8_t *ops;
+    size_t avail;
+    uint64_t cur;
+    uint32_t state;
+    uint16_t cpu;
+    int nrecent;
+    const uint64_t *recent;
+} fst_tr_at;
+int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t *runs);
+
+static inline int fst_tr_here(const fst_tr *r, fst_tr_at *at)
+{
+    const fst_tr_cursor *c = (const fst_tr_cursor *)(const void *)r;
+    if (c->seq)
+        return 0;
+    *at = (fst_tr_at){ c->p, (size_t)(c->end - c->p), c->cur, c->state, c->cpu, c->jm.n, c->jm.a };
+    return 1;
+}
+
+/* Whether the next op is such a run (a SEQ, or a JMP to a recent target and a SEQ) in the
+** frame: what fst_tr_next_run would hand out as a run at once. */
+static inline int fst_tr_fast_next(const fst_tr *r)
+{
+    const fst_tr_cursor *c = (const fst_tr_cursor *)(const void *)r;
+    const uint8_t *p = c->p;
+    if (c->seq || p >= c->end)
+        return 0;
+    if (!(p[0] & 0xC0))
+        return 1;
+    return (p[0] & 0xF0) == 0x40 && (int)(p[0] & 0x0F) < c->jm.n && p + 1 < c->end && !(p[1] & 0xC0);
+}
+
+static inline void fst_tr_fast_skip(fst_tr *r, size_t n, uint64_t insns, uint64_t cur, const uint64_t *recent, int m)
+{
+    fst_tr_cursor *c = fst_tr_cursor_of(r);
+    c->p += n;
+    c->insns += insns;
+    c->cur = cur;
+    for (int i = 0; i <= m; i++)
+        c->jm.a[i] = recent[i];
+}
+
 static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
 {
     fst_tr_cursor *c = fst_tr_cursor_of(r);

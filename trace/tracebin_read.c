@@ -728,6 +728,28 @@ int fst_tr_skip_to(fst_tr *r, const fst_tr_mark *at, const fst_tr_mark *a, const
     return 1;
 }
 
+int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t *runs)
+{
+    const uint8_t *p = ops, *end = ops + n;
+    *m = -1;
+    *runs = 0;
+    while (p < end) {
+        if ((*p & 0xF0) == FST_OP_JMP) {
+            int k = *p & 0x0F;
+            if (k >= nrecent || p + 1 >= end)
+                return 0;
+            if (k > *m)
+                *m = k;
+            p++;
+        }
+        if (*p >= FST_OP_JMP)
+            return 0;
+        p++;
+        ++*runs;
+    }
+    return 1;
+}
+
 uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops, size_t n, uint64_t insns)
 {
     fst_tr_cursor *c = &r->c;

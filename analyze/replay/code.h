@@ -64,6 +64,7 @@ typedef struct fst_blk {
     fst_fx sum[FST_BLK_MAX];  /* sum[i]: the cost of the first i instructions, not taken */
     uint64_t ran[FST_BLK_MAX + 1];  /* executions, as differences (fst_blk_ran) */
     uint64_t mstamp;        /* the replay's memo: the recording that took its counts (replay_memo.c) */
+    uint64_t cstamp;        /* the same for a stretch of runs recorded (replay_chunk.c) */
 } fst_blk;
 
 

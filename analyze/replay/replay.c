@@ -193,6 +193,8 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
             fst_fx run = b->sum[last] - b->sum[i];
             if (x->memo.rec && b->mstamp != x->memo.stamp)
                 fst_rp_memo_touch(x, b);    /* its counts as they were, for the call recorded */
+            if (x->chunk.rec && b->cstamp != x->chunk.stamp)
+                fst_rp_chunk_touch(x, b);   /* the same, for a stretch recorded */
             if (i) { /* prev is d[i - 1]: one run, counted in the block */
                 fst_blk_ran(b, i - 1, last);
                 exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
@@ -385,6 +387,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     fst_rp_fold_init(&x);
     fst_rp_win_nofold(&x);
     fst_rp_memo_init(&x);
+    fst_rp_chunk_init(&x);
     fst_rp_cover_init(&x);
     fst_rec rec;
     int k;
@@ -393,6 +396,10 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         int call = 0;
         if (x.memo.rec)
             fst_rp_memo_after(&x, tr);
+        if (x.chunk.quiet)
+            x.chunk.quiet--;
+        else if (x.chunk.on && fst_rp_chunk(&x, tr))
+            continue;   /* runs replayed or memoized as a stretch */
         if (fst_rp_memo_wants(&x))
             call = fst_tr_mark_here(tr, &ma);   /* a call may come: where its bytes begin */
         if ((k = fst_tr_next_run(tr, &rec, err)) <= 0)
@@ -476,6 +483,7 @@ out:
     free(x.cpus);
     fst_rp_fold_free(&x);
     fst_rp_memo_free(&x);
+    fst_rp_chunk_free(&x);
     fst_holder_free(x.holder);
     free(x.fit_prologue);
     free(x.cover);

@@ -16,6 +16,8 @@
 **                   it, but for its counters, is replayed once and then added up
 **   replay_memo.c   calls memoized: a call's whole subtree, replayed once, is added up
 **                   when it comes again from the same state with the same bytes
+**   replay_chunk.c  stretches memoized: a few runs with no call or return, replayed once,
+**                   added up wherever the trace repeats them from the same state
 **   replay_win.c    --window (window.h): the sinks muted and the figures dropped before
 **                   its first instruction, the frames open there announced, the replay
 **                   stopped at its end
@@ -251,6 +253,26 @@ typedef struct rp_memo {
     uint64_t hits, skipped, insns, recordings, kept, dropped;  /* FST_REPLAY_FOLD_STATS */
 } rp_memo;
 
+/* replay_chunk.c's state: stretches of runs, recorded once and then added up. */
+typedef struct rp_chunk {
+    int on;                 /* as folding, no --tail-calls, and not FST_REPLAY_NOCHUNK */
+    int eager;              /* FST_REPLAY_CHUNK=eager: no budget */
+    int rec;                /* a stretch is being recorded: the blocks it runs are noted */
+    uint64_t stamp;         /* the recording's number (fst_blk.cstamp) */
+    struct { uint64_t *p; uint64_t v; } *snap;  /* the counters it may change, as they were */
+    size_t nsnap;
+    int spoiled;            /* more of them than snap holds, or an opcode not known */
+    uint32_t *opstamp;      /* per op: the recording that noted its count */
+    uint64_t *tag;          /* the table: per slot, a stretch's hash (0: empty) */
+    uint32_t *off;          /* and where the stretch is in the arena */
+    unsigned char *arena;
+    size_t used;
+    uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
+    int64_t credit;         /* the budget (replay_chunk.c) */
+    uint32_t quiet;         /* record-loop turns left without a look: the budget was spent */
+    uint64_t hits, runs, insns, recordings, kept, resets;   /* FST_REPLAY_FOLD_STATS */
+} rp_chunk;
+
 /* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */
 typedef struct rp_tent {
     int on;
@@ -316,6 +338,7 @@ typedef struct rp {
                            calls not counted */
     rp_fold fold;       /* replay_fold.c */
     rp_memo memo;       /* replay_memo.c */
+    rp_chunk chunk;     /* replay_chunk.c */
     uint64_t nslow;     /* instructions insn() took (replay.c): not the common case */
     /* --window (replay_win.c): the record loop counts the instructions it takes (win_at:
     ** the next one's number) and, at win_edge, calls fst_rp_win_edge before that
@@ -424,6 +447,16 @@ static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
     }
     return 1;
 }
+
+/* replay_chunk.c: stretches of runs with no call or return, recorded once and then added
+** up while the trace repeats them from the same state. fst_rp_chunk: at the top of the
+** record loop, when the reader is between records: 1 when it replayed runs (recorded or
+** memoized), 0 when it did nothing. fst_rp_chunk_touch: recording, b's counts change for
+** the first time. */
+void fst_rp_chunk_init(rp *x);          /* after fst_rp_fold_init */
+void fst_rp_chunk_free(rp *x);
+int fst_rp_chunk(rp *x, fst_tr *tr);
+void fst_rp_chunk_touch(rp *x, fst_blk *b);
 
 /* replay_memo.c */
 void fst_rp_memo_init(rp *x);           /* after fst_rp_fold_init */

@@ -1,0 +1,436 @@
+/* analyze/replay/replay_chunk.c — stretches of runs memoized (replay_int.h): a few SEQ runs
+** in a row with no call or return in them, replayed once, recorded, and from then on added
+** up wherever the trace repeats them from the same state. For code whose branches go by
+** data (gcc -O2 sorting, hashing, classifying: tests/shapes/branchy.c), where nothing is
+** periodic for folding (replay_fold.c) and no call's whole subtree comes back for the memo
+** (replay_memo.c), but the same few runs follow each other again and again.
+**
+** Why it is exact. The replay is deterministic (replay_fold.c's head). Between two runs,
+** when the CPU runs a task with nothing pending (no interruption, gap, dispatch, guess or
+** BASES), one CPU, no sink but the call graph wanting what a run does, and the previous
+** instruction neither links (a call) nor may return (a return-like branch with frames
+** open), insn_fast and seq_rest take each run, and what they do to the replay depends only
+** on: the run (the reader hands out the same runs from the same address and recent jump
+** targets over the same op bytes: trace/tracebin.h fst_tr_fast_ops), the previous
+** instruction and its prices, the owner charged and the charge, the task, whether frames are
+** open, and the blocks decoded (the same while no block is built and the code's epoch is the
+** same). That is the key, compared whole. What they change: counters only (the blocks'
+** counts, the instruction mix for the instructions counted one by one, the EXECs pending),
+** the CPU's and task's previous instruction and prices, the registers written (c->dirty),
+** the window's count and the reader. A recording stops before a run whose previous
+** instruction links or may return, and is dropped when anything else happens: a run insn()
+** took, one not taken whole, a block built, a frame pushed or popped, another owner or
+** charge, an opcode not known. A recording notes, for each block it runs (fst_rp_chunk_touch
+** from seq_rest) and each instruction counted one by one, the counters as they were; their
+** differences at its end are its deltas, added at every reuse with the new state.
+**
+** Which stretches: at most CH_RUNS runs and CH_BYTES op bytes, from any record-loop turn
+** where the state allows one; looked up by a hash of the key and the next 8 op bytes.
+**
+** What it costs. A look hashes and compares; a recording copies the counters of the blocks
+** it runs. Where nothing repeats, that is all cost, so the stretches spend from a budget in
+** units of about a host nanosecond: a look costs CH_LOOK, found or not (its cache misses: a
+** stretch of one run barely pays for it), a recording CH_REC plus CH_WORD a counter; a run
+** memoized earns CH_EARN_RUN, a record-loop turn not looked at 1. A spent
+** budget makes the loop pass the next turns without a look until they have paid for it.
+** FST_REPLAY_NOCHUNK=1 turns the stretches off, FST_REPLAY_NOFOLD=1 too (with folding and
+** the memo): the tests compare the replays byte for byte. FST_REPLAY_CHUNK=eager records
+** all it can, with no budget.
+**
+** Memory: the table CH_SLOTS slots (a hash and an offset), the stretches in one arena of at
+** most CH_ARENA bytes, emptied whole when full.
+*/
+#include "analyze/replay/replay_int.h"
+
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CH_RUNS 8
+#define CH_BYTES 16     /* all hashed: stretches of one tag differ only by the key */
+#define CH_SNAP 512
+#define CH_SLOTS (1u << 16)
+#define CH_WAYS 4
+#define CH_ARENA (48u << 20)
+#define CH_LOOK 60
+#define CH_REC 1500
+#define CH_WORD 6
+#define CH_EARN_RUN 40
+#define CH_START 50000
+
+/* What the replay of the stretch depends on (see the head), compared whole. The previous
+** instruction is its address: the bytes there, so its decoding and prices, are the same
+** while no block is built and the code's epoch is the same (both in the key). */
+typedef struct ch_key {
+    uint64_t cur, prev, owner, tid;
+    uint64_t how;       /* the state, the charge, and whether frames are open */
+    uint64_t builds, epoch;
+} ch_key;
+
+static inline int same_key(const ch_key *a, const ch_key *b)
+{
+    return !((a->cur ^ b->cur) | (a->prev ^ b->prev) | (a->owner ^ b->owner) | (a->tid ^ b->tid) |
+             (a->how ^ b->how) | (a->builds ^ b->builds) | (a->epoch ^ b->epoch));
+}
+
+typedef struct ch_delta {
+    uint64_t *p;
+    uint64_t d;
+} ch_delta;
+
+typedef struct ch_ent {
+    ch_key k;
+    uint64_t ops[CH_BYTES / 8];     /* the op bytes, 0 after nb, */
+    uint64_t mask[CH_BYTES / 8];    /* and which of those bytes count (as memcpy puts them) */
+    uint8_t nb;
+    int8_t m;
+    uint16_t wregs;
+    uint32_t nruns, ndelta;
+    uint32_t next;      /* the stretch that came next last time: arena offset + 1, 0 none */
+    uint64_t insns;
+    fst_fx cost;
+    uint64_t cur_end;
+    fst_insn last;
+    fst_fx last_cost[2];
+    ch_delta delta[];   /* then the recent targets 0..m at the start, and at the end */
+} ch_ent;
+
+static inline const uint64_t *recent_at(const ch_ent *e) { return (const uint64_t *)(const void *)(e->delta + e->ndelta); }
+
+void fst_rp_chunk_init(rp *x)
+{
+    rp_chunk *ch = &x->chunk;
+    const char *no = getenv("FST_REPLAY_NOCHUNK");
+    ch->on = x->fold.on && !x->o->tail_calls && !(no && *no && *no != '0');
+    if (!ch->on)
+        return;
+    ch->snap = fst_xmalloc(CH_SNAP * sizeof *ch->snap);
+    ch->opstamp = fst_xcalloc(fst_op_count(), sizeof *ch->opstamp);
+    ch->tag = fst_xcalloc(CH_SLOTS, sizeof *ch->tag);
+    ch->off = fst_xcalloc(CH_SLOTS, sizeof *ch->off);
+    ch->arena = fst_xmalloc(CH_ARENA);
+    const char *how = getenv("FST_REPLAY_CHUNK");
+    ch->eager = how && !strcmp(how, "eager");   /* no budget: the tests take all they can */
+    ch->credit = CH_START;
+}
+
+void fst_rp_chunk_free(rp *x)
+{
+    rp_chunk *ch = &x->chunk;
+    if (ch->on && getenv("FST_REPLAY_FOLD_STATS"))
+        fprintf(stderr, "fst: replay: stretches memoized: %llu hits (%llu runs, %llu instructions), "
+                "%llu recordings, %llu kept, %zu bytes, %llu resets\n",
+                (unsigned long long)ch->hits, (unsigned long long)ch->runs, (unsigned long long)ch->insns,
+                (unsigned long long)ch->recordings, (unsigned long long)ch->kept, ch->used,
+                (unsigned long long)ch->resets);
+    free(ch->snap);
+    free(ch->opstamp);
+    free(ch->tag);
+    free(ch->off);
+    free(ch->arena);
+}
+
+/* ---- recording: the counters a stretch may change, as they were ---- */
+
+static void snap(rp_chunk *ch, uint64_t *p)
+{
+    if (ch->nsnap == CH_SNAP) {
+        ch->spoiled = 1;
+        return;
+    }
+    ch->snap[ch->nsnap].p = p;
+    ch->snap[ch->nsnap++].v = *p;
+}
+
+static void snap_op(rp *x, const fst_insn *d)
+{
+    rp_chunk *ch = &x->chunk;
+    if (d->op == FST_OP_UNKNOWN)
+        ch->spoiled = 1;    /* counted by opcode too (fst_rp_count_unknown): not a counter here */
+    else if (ch->opstamp[d->op] != (uint32_t)ch->stamp) {
+        ch->opstamp[d->op] = (uint32_t)ch->stamp;
+        snap(ch, &x->p->op_insns[d->op]);
+    }
+}
+
+void fst_rp_chunk_touch(rp *x, fst_blk *b)
+{
+    rp_chunk *ch = &x->chunk;
+    b->cstamp = ch->stamp;
+    for (uint32_t i = 0; i <= b->n; i++)
+        snap(ch, &b->ran[i]);
+    for (uint32_t i = 0; i < b->n; i++)
+        snap_op(x, &b->d[i]);
+}
+
+/* ---- the state ---- */
+
+/* Whether insn_fast and seq_rest would take the next runs with nothing but counters (see the
+** head); then the key in k. */
+static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
+{
+    if (!fst_tr_fast_next(tr) || x->ncpu != 1 || at->cpu || x->batch_cpu != FST_NONE || x->memo.rec || x->fold.mode || !x->fold.quiet ||
+        x->bases || x->tainted || !x->code->epoch)
+        return 0;
+    const rp_cpu *c = &x->cpus[0];
+    if (!c->ran || c->handler || c->task == FST_NONE || !c->have_prev || c->intr || c->gap ||
+        at->state != c->prev_state || x->want_exec[c->prev_charged])
+        return 0;
+    const rp_task *t = &x->t[c->task];
+    if (!(t->n || t->had_mainline || !x->mainline_fixed) || (c->prev.flags & FST_I_LINK) ||
+        (t->n && returnlike(&c->prev)))
+        return 0;
+    k->cur = at->cur;
+    k->prev = c->prev.addr;
+    k->owner = c->prev_owner;
+    k->tid = c->task;
+    k->how = at->state | (uint64_t)(uint32_t)c->prev_charged << 32 | (uint64_t)(t->n != 0) << 40;
+    k->builds = x->code->builds;
+    k->epoch = *x->code->epoch;
+    return 1;
+}
+
+/* The key and the next CH_BYTES op bytes (b: fewer at a frame's end, then 0). */
+static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8])
+{
+    uint64_t h = k->cur * 0x9E3779B97F4A7C15ull;
+    h ^= (k->prev + (k->tid << 40)) * 0xC2B2AE3D27D4EB4Full;
+    h ^= (k->owner + k->how) * 0x165667B19E3779F9ull;
+    h ^= b[0] * 0x27D4EB2F165667C5ull;
+    h ^= b[1] * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return h | 1;   /* 0: an empty slot */
+}
+
+static size_t ent_size(uint32_t ndelta, int m)
+{
+    return sizeof(ch_ent) + ndelta * sizeof(ch_delta) + 2 * (size_t)(m + 1) * sizeof(uint64_t);
+}
+
+/* ---- a look ---- */
+
+/* Whether e is the stretch of key k whose op bytes are next (ops: the next CH_BYTES). */
+static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, const uint64_t ops[CH_BYTES / 8])
+{
+    if (!same_key(&e->k, k) || e->m >= at->nrecent || e->nb > at->avail)
+        return 0;
+    uint64_t d = 0;
+    for (size_t i = 0; i < CH_BYTES / 8; i++)
+        d |= (ops[i] & e->mask[i]) ^ e->ops[i];
+    const uint64_t *a = recent_at(e);
+    for (int i = 0; i <= e->m; i++)
+        d |= a[i] ^ at->recent[i];
+    return !d;
+}
+
+static inline const ch_ent *at_off(const rp_chunk *ch, uint32_t off)
+{
+    return (const ch_ent *)(const void *)(ch->arena + off);
+}
+
+static const ch_ent *find(const rp_chunk *ch, const ch_key *k, const fst_tr_at *at, uint64_t h,
+                          const uint64_t ops[CH_BYTES / 8])
+{
+    size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS);
+    for (size_t w = s; w < s + CH_WAYS; w++)
+        if (ch->tag[w] == h && fits(at_off(ch, ch->off[w]), k, at, ops))
+            return at_off(ch, ch->off[w]);
+    return NULL;
+}
+
+static void apply(rp *x, fst_tr *tr, const ch_ent *e)
+{
+    for (uint32_t i = 0; i < e->ndelta; i++)
+        *e->delta[i].p += e->delta[i].d;
+    rp_cpu *c = &x->cpus[0];
+    c->pend_n += e->insns;
+    c->pend_cost += e->cost;
+    c->prev = e->last;
+    c->prev_cost[0] = e->last_cost[0];
+    c->prev_cost[1] = e->last_cost[1];
+    c->dirty |= e->wregs;
+    x->t[c->task].prev = e->last;
+    x->win_at += e->insns;
+    x->fold.quiet = x->fold.quiet > e->nruns ? x->fold.quiet - e->nruns : 0;
+    fst_tr_fast_skip(tr, e->nb, e->insns, e->cur_end, recent_at(e) + e->m + 1, e->m);
+}
+
+/* ---- a recording ---- */
+
+/* Keeps the stretch replayed from mark a to mark b, with key k, in the table. */
+static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const fst_tr_mark *b, uint32_t runs,
+                 uint64_t insns, fst_fx cost, uint16_t wregs)
+{
+    rp_chunk *ch = &x->chunk;
+    uint8_t ops[CH_BYTES];
+    uint64_t n;
+    size_t nb = fst_tr_mark_copy(a, b, ops, sizeof ops, &n);
+    int m;
+    uint32_t nr;
+    if (!nb || n != insns || !fst_tr_fast_ops(ops, nb, a->c.jm.n, &m, &nr) || nr != runs)
+        return;
+    uint32_t nd = 0;
+    for (size_t i = 0; i < ch->nsnap; i++)
+        nd += *ch->snap[i].p != ch->snap[i].v;
+    size_t sz = ent_size(nd, m);
+    if (ch->used + sz > CH_ARENA) {     /* full: empty it whole */
+        memset(ch->tag, 0, CH_SLOTS * sizeof *ch->tag);
+        ch->used = 0;
+        ch->last = 0;
+        ch->resets++;
+    }
+    ch_ent *e = (ch_ent *)(void *)(ch->arena + ch->used);
+    e->k = *k;
+    e->cur_end = b->c.cur;
+    e->insns = insns;
+    e->cost = cost;
+    e->last = x->cpus[0].prev;
+    e->last_cost[0] = x->cpus[0].prev_cost[0];
+    e->last_cost[1] = x->cpus[0].prev_cost[1];
+    e->nruns = runs;
+    e->wregs = wregs;
+    e->nb = (uint8_t)nb;
+    e->m = (int8_t)m;
+    memset(e->ops, 0, sizeof e->ops);
+    memcpy(e->ops, ops, nb);
+    memset(e->mask, 0, sizeof e->mask);
+    memset(e->mask, 0xFF, nb);
+    e->ndelta = 0;
+    for (size_t i = 0; i < ch->nsnap; i++)
+        if (*ch->snap[i].p != ch->snap[i].v)
+            e->delta[e->ndelta++] = (ch_delta){ ch->snap[i].p, *ch->snap[i].p - ch->snap[i].v };
+    uint64_t *ra = (uint64_t *)(void *)(e->delta + e->ndelta);
+    memcpy(ra, a->c.jm.a, (size_t)(m + 1) * sizeof *ra);
+    memcpy(ra + m + 1, b->c.jm.a, (size_t)(m + 1) * sizeof *ra);
+    e->next = 0;
+    size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS), w = s;
+    while (w < s + CH_WAYS - 1 && ch->tag[w])
+        w++;
+    if (ch->tag[w]) {   /* all taken: the others move down, the oldest goes */
+        memmove(&ch->tag[s + 1], &ch->tag[s], (CH_WAYS - 1) * sizeof *ch->tag);
+        memmove(&ch->off[s + 1], &ch->off[s], (CH_WAYS - 1) * sizeof *ch->off);
+        w = s;
+    }
+    ch->tag[w] = h;
+    ch->off[w] = (uint32_t)ch->used;
+    ch->used += sz;
+    ch->kept++;
+    ch->credit -= (int64_t)(CH_WORD * ch->nsnap);
+}
+
+/* Replays up to CH_RUNS runs as the record loop would, noting what they change; keeps
+** them when nothing but counters changed (see the head). Returns whether it replayed any. */
+static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
+{
+    rp_chunk *ch = &x->chunk;
+    rp_cpu *c = &x->cpus[0];
+    rp_task *t = &x->t[c->task];
+    fst_tr_mark a, b;
+    fst_tr_mark_here(tr, &a);
+    ch->recordings++;
+    ch->credit -= CH_REC;
+    ch->stamp++;
+    ch->rec = 1;
+    ch->nsnap = 0;
+    ch->spoiled = 0;
+    snap_op(x, &c->prev);
+    uint16_t dirty = c->dirty;
+    c->dirty = 0;
+    uint64_t pend_n = c->pend_n, nslow = x->nslow, builds = x->code->builds;
+    fst_fx pend_cost = c->pend_cost;
+    size_t depth = t->n;
+    int charged = c->prev_charged;
+    uint32_t runs = 0;
+    int ok = 1;
+    for (;;) {
+        fst_tr_mark_here(tr, &b);
+        if (runs == CH_RUNS || (c->prev.flags & FST_I_LINK) || (t->n && returnlike(&c->prev)) ||
+            !fst_tr_fast_next(tr) || (size_t)(b.c.p - a.c.p) + 2 > CH_BYTES)
+            break;
+        fst_rec rec;
+        fst_err err;
+        if (fst_tr_next_run(tr, &rec, &err) != 2) { /* cannot be: the op was looked at */
+            ok = 0;
+            break;
+        }
+        if (x->win_edge - x->win_at <= rec.value)
+            break;  /* the run stays for the record loop, which cuts it at the edge */
+        fst_blk *bk = fst_code_block(x->code, tr, rec.addr, rec.state);
+        if (!bk || x->code->builds != builds) {
+            ok = 0;     /* built: blocks noted may have lost their slots; the loop runs it */
+            break;
+        }
+        /* the run, as the record loop takes it: seq_rest stops after a branch not taken,
+        ** and the rest of the run comes back as a run of its own */
+        int fast = 1;
+        for (;;) {
+            snap_op(x, &bk->d[0]);  /* the next part counts it, unless the block does */
+            uint32_t took;
+            uint64_t next;
+            fast &= fst_rp_run(x, tr, &rec, bk, 1, &took, &next);
+            x->win_at += took;
+            if (x->fold.quiet)
+                x->fold.quiet--;    /* as fst_rp_fold would */
+            if (!fast || took == rec.value || fst_tr_next_run(tr, &rec, &err) != 2 ||
+                !(bk = fst_code_block(x->code, tr, rec.addr, rec.state)) || x->code->builds != builds)
+                break;
+        }
+        runs++;
+        if (!fast || fst_tr_seq_left(tr) || x->nslow != nslow || x->code->builds != builds || t->n != depth ||
+            c->prev_owner != k->owner || c->prev_charged != charged || c->pend_n < pend_n || ch->spoiled) {
+            ok = 0;
+            break;
+        }
+    }
+    ch->rec = 0;
+    uint16_t wregs = c->dirty;
+    c->dirty |= dirty;
+    if (ok && runs >= 1)
+        keep(x, k, h, &a, &b, runs, c->pend_n - pend_n, c->pend_cost - pend_cost, wregs);
+    return runs > 0;
+}
+
+int fst_rp_chunk(rp *x, fst_tr *tr)
+{
+    rp_chunk *ch = &x->chunk;
+    fst_tr_at at;
+    ch_key k;
+    int did = 0;
+    while (fst_tr_here(tr, &at) && state(x, tr, &at, &k)) {
+        uint64_t b[CH_BYTES / 8];
+        if (at.avail >= CH_BYTES)
+            memcpy(b, at.ops, CH_BYTES);
+        else {
+            memset(b, 0, CH_BYTES);
+            memcpy(b, at.ops, at.avail);
+        }
+        /* the stretch that came after the last one, most often; else the table */
+        const ch_ent *e = NULL, *last = ch->last ? at_off(ch, ch->last - 1) : NULL;
+        uint64_t h = 0;
+        if (last && last->next && fits(at_off(ch, last->next - 1), &k, &at, b))
+            e = at_off(ch, last->next - 1);
+        else if ((e = find(ch, &k, &at, h = hash(&k, b), b)) && last)
+            ((ch_ent *)(uintptr_t)last)->next = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
+        ch->credit -= CH_LOOK;  /* a hit too: a stretch of one run barely pays for its look */
+        if (e && x->win_edge - x->win_at > e->insns) {
+            apply(x, tr, e);
+            ch->last = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
+            ch->hits++;
+            ch->runs += e->nruns;
+            ch->insns += e->insns;
+            ch->credit += (int64_t)e->nruns * CH_EARN_RUN;
+            did = 1;
+            if (ch->credit > 0 || ch->eager)
+                continue;
+        } else {
+            ch->last = 0;
+            if (ch->credit > 0 || ch->eager)
+                return record(x, tr, &k, h ? h : hash(&k, b)) || did;
+        }
+        ch->quiet = (uint32_t)(-ch->credit < 1000000 ? -ch->credit : 1000000) + 64;
+        ch->credit += ch->quiet;    /* the turns to come pay it */
+        break;
+    }
+    return did;
+}
