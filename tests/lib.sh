@@ -9,6 +9,37 @@ PATH=$FST_BIN:$PATH
 ok()   { N=$((N+1)); echo "ok $N - $1"; }
 fail() { N=$((N+1)); echo "not ok $N - $1"; shift; [ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/#   /'; return 0; }
 
+# replays_same NAME TRACE WAYS [REPORT OPTIONS]: every way of replaying gives the report of
+# the replay with no folding, memo or stretches (FST_REPLAY_NOFOLD=1), output and stderr byte
+# for byte, in the formats that allow them all, with and without --by-task. WAYS: the
+# environment settings to compare (VAR=VALUE, or - for none), separated by spaces.
+replays_same() {
+    local name=$1 trace=$2 ways=$3 f w
+    shift 3
+    for f in fortstat csv "csv --by-task" json prof tree; do
+        # shellcheck disable=SC2086
+        FST_REPLAY_NOFOLD=1 fst-report "$@" --format=$f -o base.out "$trace" 2> base.err
+        local bad=""
+        for w in $ways; do
+            # shellcheck disable=SC2086
+            if [ "$w" = - ]; then fst-report "$@" --format=$f -o how.out "$trace" 2> how.err
+            else env "$w" fst-report "$@" --format=$f -o how.out "$trace" 2> how.err; fi
+            cmp -s base.out how.out && cmp -s base.err how.err || bad="$bad $w"
+        done
+        if [ -z "$bad" ]; then ok "$name: $f as replayed whole"
+        else fail "$name: $f as replayed whole" "differs:$bad" "$(diff base.out how.out | head -6)"; fi
+    done
+}
+
+# replay_hits LABEL [REPORT OPTIONS]: the hits and the instructions of the replay's
+# FST_REPLAY_FOLD_STATS line LABEL ("calls memoized", "stretches memoized"), as "HITS INSNS"
+replay_hits() {
+    local label=$1
+    shift
+    FST_REPLAY_FOLD_STATS=1 fst-report "$@" -o /dev/null 2>&1 |
+        sed -n "s/^fst: replay: $label: \([0-9]*\) hits ([0-9]* runs, \([0-9]*\) instructions.*/\1 \2/p"
+}
+
 # expect_eq NAME EXPECTED ACTUAL
 expect_eq() {
     if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "expected: $2" "got:      $3"; fi

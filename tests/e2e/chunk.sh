@@ -14,29 +14,9 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 
-same() {    # NAME TRACE [REPORT OPTIONS]: every way of replaying gives one report
-    local name=$1 trace=$2 f
-    shift 2
-    for f in fortstat csv "csv --by-task" json prof tree; do
-        # shellcheck disable=SC2086
-        FST_REPLAY_NOFOLD=1 fst-report "$@" --format=$f -o base.out "$trace" 2> base.err
-        local bad=""
-        for how in NOCHUNK EAGER DEFAULT; do
-            case $how in
-                EAGER) FST_REPLAY_CHUNK=eager fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
-                NOCHUNK) FST_REPLAY_NOCHUNK=1 fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
-                DEFAULT) fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
-            esac
-            cmp -s base.out how.out && cmp -s base.err how.err || bad="$bad $how"
-        done
-        if [ -z "$bad" ]; then ok "$name: $f as without stretches"
-        else fail "$name: $f as without stretches" "differs:$bad" "$(diff base.out how.out | head -6)"; fi
-    done
-}
-
-# stretches taken: hits and their instructions (FST_REPLAY_FOLD_STATS)
-stretches() { FST_REPLAY_FOLD_STATS=1 fst-report "$@" -o /dev/null 2>&1 |
-              sed -n 's/^fst: replay: stretches memoized: \([0-9]*\) hits ([0-9]* runs, \([0-9]*\) instructions).*/\1 \2/p'; }
+# against no folding at all: no stretches, recording all it can, and as it comes
+WAYS="FST_REPLAY_NOCHUNK=1 FST_REPLAY_CHUNK=eager -"
+same() { replays_same "$1" "$2" "$WAYS" "${@:3}"; }
 
 mkdir -p c
 R=400
@@ -55,7 +35,7 @@ for v in O2 O0; do
     # the runs between calls come back with other data but the same few paths: after the
     # first rounds, most of them are added up (all it can: a short run does not pay for
     # the recordings, by the budget)
-    read -r hits insns <<< "$(FST_REPLAY_CHUNK=eager stretches --timed=all --map="$b.nm" "$b.trace")"
+    read -r hits insns <<< "$(FST_REPLAY_CHUNK=eager replay_hits "stretches memoized" --timed=all --map="$b.nm" "$b.trace")"
     total=$(fst-dump --summary "$b.trace" | sed -n 's/^count.insn=//p')
     if [ "${hits:-0}" -gt 0 ] && [ "${insns:-0}" -ge $((total * 2 / 5)) ]; then ok "branchy -$v: stretches memoized ($hits hits, $insns of $total instructions)"
     else fail "branchy -$v: stretches memoized" "${hits:-?} hits, ${insns:-?} of $total instructions"; fi

@@ -11,29 +11,9 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 
-same() {    # NAME TRACE [REPORT OPTIONS]: every way of replaying gives one report
-    local name=$1 trace=$2 f
-    shift 2
-    for f in fortstat csv "csv --by-task" json prof tree; do
-        # shellcheck disable=SC2086
-        FST_REPLAY_NOFOLD=1 fst-report "$@" --format=$f -o base.out "$trace" 2> base.err
-        local bad=""
-        for how in NOMEMO EAGER DEFAULT; do
-            case $how in
-                NOMEMO) FST_REPLAY_NOMEMO=1 fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
-                EAGER) FST_REPLAY_FOLD=eager fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
-                DEFAULT) fst-report "$@" --format=$f -o how.out "$trace" 2> how.err ;;
-            esac
-            cmp -s base.out how.out && cmp -s base.err how.err || bad="$bad $how"
-        done
-        if [ -z "$bad" ]; then ok "$name: $f as without memo"
-        else fail "$name: $f as without memo" "differs:$bad" "$(diff base.out how.out | head -6)"; fi
-    done
-}
-
-# calls taken from the memo, and their instructions (FST_REPLAY_FOLD_STATS)
-skipped() { FST_REPLAY_FOLD_STATS=1 fst-report "$@" -o /dev/null 2>&1 |
-            sed -n 's/^fst: replay: calls memoized: \([0-9]*\) hits ([0-9]* runs, \([0-9]*\) instructions skipped).*/\1 \2/p'; }
+# against no folding at all: no memo, memoizing all it can, and as it comes
+WAYS="FST_REPLAY_NOMEMO=1 FST_REPLAY_FOLD=eager -"
+same() { replays_same "$1" "$2" "$WAYS" "${@:3}"; }
 
 mkdir -p c
 for v in O0 O2; do
@@ -61,7 +41,7 @@ for v in O0 O2; do
         fi
         # the rounds after the first two repeat the first's calls whole, and the first repeats
         # its own deeper ones: memoizing all it can, most of the instructions come from the memo
-        read -r hits insns <<< "$(FST_REPLAY_FOLD=eager skipped --timed=all --map="$b.nm" "$b.trace")"
+        read -r hits insns <<< "$(FST_REPLAY_FOLD=eager replay_hits "calls memoized" --timed=all --map="$b.nm" "$b.trace")"
         total=$(fst-dump --summary "$b.trace" | sed -n 's/^count.insn=//p')
         if [ "${hits:-0}" -gt 0 ] && [ "${insns:-0}" -ge $((total / 2)) ]; then ok "$p -$v: subtrees memoized ($hits hits, $insns of $total instructions)"
         else fail "$p -$v: subtrees memoized" "${hits:-?} hits, ${insns:-?} of $total instructions skipped"; fi
