@@ -60,18 +60,18 @@
 #define CH_START 50000
 
 /* What the replay of the stretch depends on (see the head), compared whole. The previous
-** instruction is its address: the bytes there, so its decoding and prices, are the same
-** while no block is built and the code's epoch is the same (both in the key). */
+** instruction is its address and bytes (its decoding and prices follow); the blocks are
+** the same while no block is built and the code's epoch is the same. */
 typedef struct ch_key {
-    uint64_t cur, prev, owner, tid;
+    uint64_t cur, prev, prevb, owner, tid;
     uint64_t how;       /* the state, the charge, and whether frames are open */
     uint64_t builds, epoch;
 } ch_key;
 
 static inline int same_key(const ch_key *a, const ch_key *b)
 {
-    return !((a->cur ^ b->cur) | (a->prev ^ b->prev) | (a->owner ^ b->owner) | (a->tid ^ b->tid) |
-             (a->how ^ b->how) | (a->builds ^ b->builds) | (a->epoch ^ b->epoch));
+    return !((a->cur ^ b->cur) | (a->prev ^ b->prev) | (a->prevb ^ b->prevb) | (a->owner ^ b->owner) |
+             (a->tid ^ b->tid) | (a->how ^ b->how) | (a->builds ^ b->builds) | (a->epoch ^ b->epoch));
 }
 
 typedef struct ch_delta {
@@ -148,8 +148,8 @@ static void snap_op(rp *x, const fst_insn *d)
     rp_chunk *ch = &x->chunk;
     if (d->op == FST_OP_UNKNOWN)
         ch->spoiled = 1;    /* counted by opcode too (fst_rp_count_unknown): not a counter here */
-    else if (ch->opstamp[d->op] != (uint32_t)ch->stamp) {
-        ch->opstamp[d->op] = (uint32_t)ch->stamp;
+    else if (ch->opstamp[d->op] != ch->stamp) {
+        ch->opstamp[d->op] = ch->stamp;
         snap(ch, &x->p->op_insns[d->op]);
     }
 }
@@ -170,8 +170,8 @@ void fst_rp_chunk_touch(rp *x, fst_blk *b)
 ** head); then the key in k. */
 static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
 {
-    if (!fst_tr_fast_next(tr) || x->ncpu != 1 || at->cpu || x->batch_cpu != FST_NONE || x->memo.rec || x->fold.mode || !x->fold.quiet ||
-        x->bases || x->tainted || !x->code->epoch)
+    if (!fst_tr_fast_next(tr) || x->ncpu != 1 || at->cpu || x->batch_cpu != FST_NONE || x->memo.rec ||
+        x->fold.mode || !x->fold.quiet || x->bases || x->tainted || !x->code->epoch)
         return 0;
     const rp_cpu *c = &x->cpus[0];
     if (!c->ran || c->handler || c->task == FST_NONE || !c->have_prev || c->intr || c->gap ||
@@ -183,6 +183,8 @@ static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
         return 0;
     k->cur = at->cur;
     k->prev = c->prev.addr;
+    k->prevb = 0;
+    memcpy(&k->prevb, c->prev.bytes, sizeof c->prev.bytes);  /* the length follows from them */
     k->owner = c->prev_owner;
     k->tid = c->task;
     k->how = at->state | (uint64_t)(uint32_t)c->prev_charged << 32 | (uint64_t)(t->n != 0) << 40;

@@ -262,7 +262,7 @@ typedef struct rp_chunk {
     struct { uint64_t *p; uint64_t v; } *snap;  /* the counters it may change, as they were */
     size_t nsnap;
     int spoiled;            /* more of them than snap holds, or an opcode not known */
-    uint32_t *opstamp;      /* per op: the recording that noted its count */
+    uint64_t *opstamp;      /* per op: the recording that noted its count */
     uint64_t *tag;          /* the table: per slot, a stretch's hash (0: empty) */
     uint32_t *off;          /* and where the stretch is in the arena */
     unsigned char *arena;
