@@ -1258,6 +1258,10 @@ static int try_attach(void)
     return 0;
 }
 
+/* A pipe attach_stop writes to: the thread, waiting in att_wait, ends at once (Hercules'
+** shutdown waited up to FSTMOD_ATTACH_MS for it: 0.2 s, a third of a half-second run). */
+static int att_wake[2] = { -1, -1 };
+
 /* Wait until something may have changed for the FIFO (a reader opening it, the FIFO or
 ** the request made), at most FSTMOD_ATTACH_MS: inotify on the FIFO's folder and on the FIFO,
 ** so that a reader is found microseconds after it opens the FIFO (a job that starts right
@@ -1282,13 +1286,13 @@ static void att_wait(int *ino, int *wfifo)
     }
     if (*ino >= 0 && *wfifo < 0)
         *wfifo = inotify_add_watch(*ino, att_path, IN_OPEN | IN_DELETE_SELF);
-    if (*ino < 0) {
+    struct pollfd pf[2] = { { att_wake[0], POLLIN, 0 }, { *ino, POLLIN, 0 } };
+    if (att_wake[0] < 0 && *ino < 0) {
         struct timespec ts = { 0, FSTMOD_ATTACH_MS * 1000000L };
         nanosleep(&ts, NULL);
         return;
     }
-    struct pollfd pf = { *ino, POLLIN, 0 };
-    if (poll(&pf, 1, FSTMOD_ATTACH_MS) > 0) {
+    if (poll(pf, *ino >= 0 ? 2 : 1, FSTMOD_ATTACH_MS) > 0 && (pf[1].revents & POLLIN)) {
         char ev[4096] __attribute__((aligned(8)));
         ssize_t n;
         while ((n = read(*ino, ev, sizeof ev)) > 0)
@@ -1335,15 +1339,25 @@ static void attach_start(const char *path, const char *text, int refuse)
     if (!fst_gen && !job_state)
         logmsg("HHCFS005I fst module: no reader on %s yet: it records while one is attached "
                "(fst-capture --via=module --attach=%s)\n", path, path);
+    if (att_wake[0] < 0 && pipe2(att_wake, O_NONBLOCK | O_CLOEXEC) < 0)
+        att_wake[0] = att_wake[1] = -1; /* then the thread ends at its next look */
     att_thread = !pthread_create(&att_tid, NULL, att_loop, NULL);
 }
 
 static void attach_stop(void)
 {
     att_stop = 1;
+    if (att_wake[1] >= 0 && write(att_wake[1], "", 1) < 0) {
+        /* full or gone: the thread still sees att_stop within FSTMOD_ATTACH_MS */
+    }
     if (att_thread)
         pthread_join(att_tid, NULL);
     att_thread = 0;
+    for (int i = 0; i < 2; i++)
+        if (att_wake[i] >= 0) {
+            close(att_wake[i]);
+            att_wake[i] = -1;
+        }
 }
 
 /* ---- the wrappers ---- */
