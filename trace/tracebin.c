@@ -46,23 +46,6 @@ void fst_icache_put(fst_icache *c, uint64_t addr, const uint8_t *b, int len)
     memcpy(e->bytes, b, (size_t)len);
 }
 
-int fst_mru_find(const fst_mru *m, uint64_t addr)
-{
-    for (int i = 0; i < m->n; i++)
-        if (m->a[i] == addr)
-            return i;
-    return -1;
-}
-
-void fst_mru_front(fst_mru *m, int k, uint64_t addr)
-{
-    if (k < 0) { /* insert */
-        k = m->n < FST_TB_MRU ? m->n++ : FST_TB_MRU - 1;
-    }
-    memmove(&m->a[1], &m->a[0], (size_t)k * sizeof m->a[0]);
-    m->a[0] = addr;
-}
-
 void fst_kv_put(uint8_t **p, size_t *len, size_t *cap, const char *k, const char *v)
 {
     size_t kl = strlen(k) + 1, vl = strlen(v) + 1;

@@ -371,20 +371,8 @@ static int finish(fst_tr *r, fst_err *err)
     return 0;
 }
 
-/* JMP k: fst_mru_front(m, k, m->a[k]) for a known k, inline and without a memmove for
-** the few targets of a loop (a call and a memmove were a fifth of reading a jump). */
-static inline void mru_to_front(fst_mru *m, int k)
-{
-    uint64_t to = m->a[k];
-    switch (k) {
-    case 0: return;
-    case 3: m->a[3] = m->a[2]; /* fall through */
-    case 2: m->a[2] = m->a[1]; /* fall through */
-    case 1: m->a[1] = m->a[0]; break;
-    default: memmove(&m->a[1], &m->a[0], (size_t)k * sizeof m->a[0]);
-    }
-    m->a[0] = to;
-}
+/* JMP k: its target to the front. */
+static inline void mru_to_front(fst_mru *m, int k) { fst_mru_front(m, k, m->a[k]); }
 
 /* The next instruction of a SEQ run. */
 static inline int seq_next(fst_tr *r, fst_rec *rec, fst_err *err)

@@ -421,8 +421,9 @@ static int copies(fst_ms *m, mcpu *c, unsigned cpu, unsigned p, uint64_t n, fst_
 {
     fst_em_mark mk;
     int marked = 0, tries = 0;
+    uint64_t left = p; /* branches to the iteration's end (i % p, without a division a branch) */
     for (uint64_t i = 0; i < n;) {
-        if (i && i % p == 0 && tries < 4) { /* an iteration's end */
+        if (!left && (left = p, tries < 4)) { /* an iteration's end */
             uint64_t q = (n - i) / p;
             if (marked && q && !fst_em_repeat(m->em, &mk, q)) {
                 /* where the CPU is and its PSW are as they were an iteration ago; the
@@ -436,15 +437,15 @@ static int copies(fst_ms *m, mcpu *c, unsigned cpu, unsigned p, uint64_t n, fst_
                 continue;
             }
             tries += marked;
-            if (q) {
+            marked = q >= 2; /* a mark pays only when a whole iteration follows the next */
+            if (marked)
                 fst_em_mark_at(m->em, &mk);
-                marked = 1;
-            }
         }
         unsigned j = (unsigned)((c->nbr - p) % FSTMOD_REP_MAXP);
         if (branch(m, c, cpu, c->bat[j], c->bto[j], err))
             return -1;
         i++;
+        left--;
         m->events++;
     }
     return 0;
