@@ -27,7 +27,8 @@
 #                      instruction; its replay >= 100 M instructions/s (docs/module.md);
 #                      "module capture 4.9": the same under SDL Hercules 4.9; "module, job
 #                      waiting": a reader that waits for a job (--attach --job) costs the
-#                      system nothing measurable
+#                      system nothing measurable; "module start, stop": the seconds the
+#                      module adds to a run that ends at once (goal <= 0.02)
 #   tf conversion      fst-capture --from-tf / --from-log on the 4.9 text log of the same
 #                      program (fixtures), instructions/s; bytes/instruction from a tf file
 #   fold / unfolded    host instructions (valgrind) of a folded replay (loops folded, calls
@@ -233,6 +234,23 @@ if [ -f "$MODSO" ]; then
     t_arm=$(best 3 armed)
     printf '%-18s %8s s  vs %8s s untraced  ratio %5s  (goal: no difference measurable)\n' "module, job waiting" \
         "$t_arm" "$t_unt" "$(ratio "$t_arm" "$t_unt")"
+    # what the module costs a run whatever its length: its start and stop, with a reader that
+    # discards the stream, on a program that ends at once (minimal.s, 23 instructions),
+    # against the same run untraced. It was 0.2 s until the attach thread was woken at stop
+    # (a third of a half-second program's run: issue 33's recursion shape)
+    printf 'hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl %s\n' "$PWD/build/programs/minimal.ins" > "$W/min.rc"
+    min_unt() { (cd "$W" && HERCULES_RC="$W/min.rc" hercules -d -f "$W/h.cnf" < /dev/null > /dev/null 2>&1); }
+    min_mod() {
+        rm -f "$W/min.fifo"; mkfifo "$W/min.fifo"
+        cat "$W/min.fifo" > /dev/null &
+        (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/min.fifo LD_PRELOAD=${MODSO%.so}-irq.so \
+            HERCULES_RC="$W/min.rc" hercules -d -f "$W/hm.cnf" < /dev/null > /dev/null 2>&1)
+        wait
+    }
+    t_minu=$(best 5 min_unt)
+    t_minm=$(best 5 min_mod)
+    printf '%-18s %8s s  vs %8s s untraced: %s s more a run (goal <= 0.02)\n' "module start, stop" \
+        "$t_minm" "$t_minu" "$(secs "$t_minu" "$t_minm")"
     t_mrep=$(best 3 "$BIN/fst-report" --timed=all -o "$W/mrep.txt" "$W/mod.trace")
     printf '%-18s %8s s  %s M instructions/s (goal >= 100)\n' "module replay" "$t_mrep" \
         "$(awk -v n="$mi" -v t="$t_mrep" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
