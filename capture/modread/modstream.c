@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define MS_MAXCPU 256u
+#define MS_BATCH 256u  /* taken branches given to the emitter in one step (batch_branch) */
 #define MS_MEMO 4096u   /* runs remembered (a direct-mapped table, by start and end: a loop's run and the
                         ** one from its top to the return after it begin at the same address) */
 
@@ -65,6 +66,13 @@ struct fst_ms {
     char text[256];
     const fst_image_seg *seg; /* the segment the last instruction was in */
     memo memo[MS_MEMO];
+    /* taken branches whose runs the memo knew, not yet given to the emitter: one
+    ** fst_em_seqs for them all (batch_flush) before anything else reaches the emitter */
+    fst_em_run batch[MS_BATCH];
+    size_t nbatch;
+    mcpu *bcpu;               /* the CPU they are of, its number, and its PSW's address / 2^24 */
+    unsigned bcpu_no;
+    uint64_t bregion;
     uint64_t gen;             /* code pages received and spaces switched: a memo of an older
                                  generation is void */
     uint64_t npages;          /* CODE PAGE ops read */
@@ -314,6 +322,21 @@ static int special(const uint8_t *ib)
            (ib[0] == 0xB2 && ib[1] == 0xB2);
 }
 
+static memo *memo_slot(fst_ms *m, const mcpu *c, unsigned cpu, uint64_t start, uint64_t at)
+{
+    return &m->memo[(((start >> 1) ^ (at << 19) ^ c->space ^ cpu) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
+}
+
+/* The run from c->cur to at (at included when incl) when the memo knows it, else NULL. */
+static inline memo *memo_of(fst_ms *m, const mcpu *c, unsigned cpu, uint64_t at, int incl)
+{
+    memo *mm = memo_slot(m, c, cpu, c->cur, at);
+    return mm->ok && mm->s == c->cur && mm->e == at && mm->incl == incl && mm->space == c->space &&
+                   mm->gen == m->gen && mm->cpu == cpu
+               ? mm
+               : NULL;
+}
+
 /* The instructions from c->cur up to at, in sequence, and at itself when incl (its bytes
 ** then in ib, *len): one at a time the first time, then as one run (fst_em_seq) while the
 ** emitter can take it so. */
@@ -323,9 +346,8 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
         return fst_errf(err, "fst module stream, byte %llu: CPU %u has an event before any PSW is known for it",
                         (unsigned long long)m->chunk_off, cpu);
     uint64_t start = c->cur;
-    memo *mm = &m->memo[(((start >> 1) ^ (at << 19) ^ c->space ^ cpu) * 0x9E3779B97F4A7C15ull >> 40) % MS_MEMO];
-    if (mm->ok && mm->s == start && mm->e == at && mm->incl == incl && mm->space == c->space && mm->gen == m->gen &&
-        mm->cpu == cpu) {
+    memo *mm = memo_of(m, c, cpu, at, incl);
+    if (mm) {
         uint64_t end = incl ? at + mm->last_len : at;
         if (!fst_em_seq(m->em, c->psw, (int)c->pswlen, m->arch, start, mm->k, end, mm->last_ia, mm->last_ib,
                         mm->last_len)) {
@@ -338,6 +360,7 @@ static int run_to(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, int incl, uint8
             return 0;
         }
     }
+    mm = memo_slot(m, c, cpu, start, at);
     uint32_t k = 0;
     int plain = ((start ^ at) >> 24) == 0; /* an EC PSW's byte 4 (in the state) holds address bits */
     uint8_t b[6];
@@ -413,6 +436,55 @@ static int branch(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, uint64_t to, fs
     return 0;
 }
 
+/* The batch (batch_branch) to the emitter, in one fst_em_seqs; where the emitter refuses,
+** each run the usual way (run_to: refused the same, its instructions go one by one). */
+static int batch_flush(fst_ms *m, fst_err *err)
+{
+    size_t n = m->nbatch;
+    if (!n)
+        return 0;
+    m->nbatch = 0;
+    mcpu *c = m->bcpu;
+    if (!fst_em_seqs(m->em, c->psw, (int)c->pswlen, m->arch, m->batch, n)) {
+        psw_set_ia(c->psw, c->pswlen, m->batch[n - 1].last_ia);
+        return 0;
+    }
+    uint64_t cur = c->cur;
+    uint8_t ib[6];
+    int len;
+    for (size_t i = 0; i < n; i++) {
+        c->cur = m->batch[i].ia;
+        if (run_to(m, c, m->bcpu_no, m->batch[i].last_ia, 1, ib, &len, err))
+            return -1;
+    }
+    c->cur = cur;
+    return 0;
+}
+
+/* branch(), batched: a run the memo knows waits in the batch (given to the emitter with
+** the ones after it in one step: its state looked at once, not at every branch; a tenth to
+** a fifth of a rebuild was that). The PSW the emitter gets for them is the one before the
+** first: their addresses must have its bits 2^24 and up (an EC PSW's byte 4, the state). */
+static int batch_branch(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, uint64_t to, fst_err *err)
+{
+    memo *mm = c->have_psw ? memo_of(m, c, cpu, at, 1) : NULL;
+    if (mm && m->nbatch && (m->bcpu != c || m->nbatch == MS_BATCH) && batch_flush(m, err))
+        return -1;
+    if (mm && !m->nbatch) {
+        m->bcpu = c;
+        m->bcpu_no = cpu;
+        m->bregion = fst_psw_ia(c->psw, (int)c->pswlen) >> 24;
+    }
+    if (!mm || mm->last_ia >> 24 != m->bregion)
+        return batch_flush(m, err) || branch(m, c, cpu, at, to, err) ? -1 : 0;
+    fst_em_run *r = &m->batch[m->nbatch++];
+    *r = (fst_em_run){ c->cur, mm->k, at + mm->last_len, mm->last_ia, { 0 }, mm->last_len };
+    memcpy(r->last_ib, mm->last_ib, 6);
+    c->cur = c->base = to;
+    push(c, at, to);
+    return 0;
+}
+
 /* REP p n: n branches, each the one p back. A loop: once an iteration (p branches) has been
 ** given to the emitter twice in the same state, the rest of the whole iterations go to it in
 ** one step (fst_em_repeat); the emitter refuses when its state says otherwise (a limit, a
@@ -425,6 +497,8 @@ static int copies(fst_ms *m, mcpu *c, unsigned cpu, unsigned p, uint64_t n, fst_
     for (uint64_t i = 0; i < n;) {
         if (!left && (left = p, tries < 4)) { /* an iteration's end */
             uint64_t q = (n - i) / p;
+            if (batch_flush(m, err)) /* the mark and the repeat look at the emitter */
+                return -1;
             if (marked && q && !fst_em_repeat(m->em, &mk, q)) {
                 /* where the CPU is and its PSW are as they were an iteration ago; the
                 ** history of branches moves on by whole iterations */
@@ -442,7 +516,7 @@ static int copies(fst_ms *m, mcpu *c, unsigned cpu, unsigned p, uint64_t n, fst_
                 fst_em_mark_at(m->em, &mk);
         }
         unsigned j = (unsigned)((c->nbr - p) % FSTMOD_REP_MAXP);
-        if (branch(m, c, cpu, c->bat[j], c->bto[j], err))
+        if (batch_branch(m, c, cpu, c->bat[j], c->bto[j], err))
             return -1;
         i++;
         left--;
@@ -649,7 +723,18 @@ static int cons_op(fst_ms *m, mcpu *c, unsigned cpu, rd *r, fst_err *err)
     return 0;
 }
 
+static int ops_batched(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err);
+
+/* A chunk's ops; the branches batched in it reach the emitter before it returns (an error
+** too: what came before it is in the trace). */
 static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
+{
+    fst_err e2;
+    int rc = ops_batched(m, cpu, p, n, err);
+    return batch_flush(m, rc ? &e2 : err) ? -1 : rc;
+}
+
+static int ops_batched(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err)
 {
     if (m->cpu[cpu % MS_MAXCPU].cut) /* the stream was cut for it: nothing more of it */
         return 0;
@@ -668,12 +753,14 @@ static int ops(fst_ms *m, unsigned cpu, const uint8_t *p, size_t n, fst_err *err
         uint64_t v, v2, at;
         unsigned pl;
         m->events++;
+        if (op != FSTMOD_OP_BR && op != FSTMOD_OP_REP && batch_flush(m, err))
+            return -1; /* any other op may reach the emitter */
         switch (op) {
         case FSTMOD_OP_BR:
             if (get_sv(&r, &d) || get_sv(&r, &d2))
                 return bad(m, &r, "a branch record cut short", err);
             at = c->base + (uint64_t)d;
-            if (branch(m, c, cpu, at, at + (uint64_t)d2, err))
+            if (batch_branch(m, c, cpu, at, at + (uint64_t)d2, err))
                 return -1;
             break;
         case FSTMOD_OP_SIGP:

@@ -460,18 +460,33 @@ static int plain_ok(fst_em *e, ecpu *c, uint64_t k)
 int fst_em_seq(fst_em *e, const uint8_t *psw, int pswlen, int arch, uint64_t ia, uint64_t k, uint64_t next,
                uint64_t last_ia, const uint8_t *last_ib, int last_len)
 {
+    fst_em_run r = { ia, k, next, last_ia, { 0 }, last_len };
+    memcpy(r.last_ib, last_ib, 6);
+    return fst_em_seqs(e, psw, pswlen, arch, &r, 1);
+}
+
+/* What fst_em_seq leaves of its runs is the last one's: nothing a run changes makes the
+** next one's test fail (an SVC, SIGP or PSW-loading instruction is never in one), and
+** the program's end counts k instructions in one step as one by one (progend.h). */
+int fst_em_seqs(fst_em *e, const uint8_t *psw, int pswlen, int arch, const fst_em_run *run, size_t n)
+{
     ecpu *c = cpu_of(e, e->cpu);
-    if (!plain_ok(e, c, k))
+    uint64_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += run[i].k;
+    if (!n || !plain_ok(e, c, k))
         return -1;
     /* fst_em_insn's steps, once: what each of the k leaves is the last one's */
     c->await = AW_NONE;
     c->l_have = c->op_have = 0;
     state_out(e, psw, pswlen, arch);
-    wr(e, fst_tw_seq(e->w, ia, k, next));
+    for (size_t i = 0; i < n; i++)
+        wr(e, fst_tw_seq(e->w, run[i].ia, run[i].k, run[i].next));
+    const fst_em_run *l = &run[n - 1];
     c->l_have = 1;
-    c->l_ia = last_ia;
-    c->l_len = (uint8_t)last_len;
-    c->l_branch = !(psw[1] & 0x01) ? 0 : (uint8_t)operand_branch(last_ib);
+    c->l_ia = l->last_ia;
+    c->l_len = (uint8_t)l->last_len;
+    c->l_branch = !(psw[1] & 0x01) ? 0 : (uint8_t)operand_branch(l->last_ib);
     e->st.insns += k;
     c->d_live = 1;
     c->op_index = 0;
@@ -479,7 +494,7 @@ int fst_em_seq(fst_em *e, const uint8_t *psw, int pswlen, int arch, uint64_t ia,
     c->handling = c->d_sup && (c->handling || c->l_prob);  /* the same after each: none an SVC */
     c->l_prob = !c->d_sup;
     c->d_pswlen = (uint8_t)(pswlen == 16 || arch == FST_ARCH_ZARCH ? 16 : 8);
-    await_operand(c, last_ib, c->d_sup);
+    await_operand(c, l->last_ib, c->d_sup);
     c->d_want = c->await != AW_NONE || c->d_lm || (c->l_branch && !c->d_sup) || (c->d_sup && c->handling);
     return 0;
 }

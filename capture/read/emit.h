@@ -91,6 +91,15 @@ int fst_em_insn(fst_em *e, const uint8_t *psw, int pswlen, int arch, const uint8
 ** gives them one by one. */
 int fst_em_seq(fst_em *e, const uint8_t *psw, int pswlen, int arch, uint64_t ia, uint64_t k, uint64_t next,
                uint64_t last_ia, const uint8_t *last_ib, int last_len);
+/* n >= 1 such runs in a row, as n calls of fst_em_seq with this psw would write them (its
+** bytes 0-4 stand for every run's), in one step: the emitter's state is looked at once and
+** left as the last run leaves it. -1, nothing done, where fst_em_seq would refuse. */
+typedef struct fst_em_run {
+    uint64_t ia, k, next, last_ia;
+    uint8_t last_ib[6];
+    int last_len;
+} fst_em_run;
+int fst_em_seqs(fst_em *e, const uint8_t *psw, int pswlen, int arch, const fst_em_run *run, size_t n);
 /* A point in what the current CPU's records wrote (fst_em_mark_at), to write the same again
 ** (fst_em_repeat): for a source that knows a loop's iterations are the same calls
 ** (capture/modread/modstream.c: the module's copies of a loop's branches). The fields are

@@ -7,7 +7,8 @@
 ** the emitter has something waiting): one giving every instruction singly, the other the
 ** runs seen before in one step. The files must be the same byte for byte (frames, SEQ ops
 ** cut at 64, the instruction counts of the frames' headers); fst_em_seq must refuse (-1)
-** while a record waits for the CPU, and then the instructions go singly.
+** while a record waits for the CPU, and then the instructions go singly. The same for runs
+** in batches (fst_em_seqs), as the rebuild gives the runs the memo knows.
 */
 #include "capture/read/emit.h"
 #include "trace/tracebin.h"
@@ -62,6 +63,38 @@ static uint64_t run_end(const run *r, uint64_t *last, uint8_t ib[6], int *len)
 }
 
 static uint64_t taken; /* runs fst_em_seq took */
+static uint64_t batched; /* runs fst_em_seqs took */
+
+/* A run given one instruction at a time. */
+static void singles(fst_em *e, uint8_t psw[8], const run *r, uint64_t end)
+{
+    for (uint64_t ia = r->s; ia < end;) {
+        uint8_t ib[6];
+        int len = code(ia, ib);
+        psw[5] = (uint8_t)(ia >> 16);
+        psw[6] = (uint8_t)(ia >> 8);
+        psw[7] = (uint8_t)ia;
+        fst_em_insn(e, psw, 8, FST_ARCH_S370, ib, len);
+        ia += (uint64_t)len;
+    }
+}
+
+/* mode 2: runs seen before wait in a batch, given in one fst_em_seqs before anything else
+** reaches the emitter; where it refuses, each singly (as modstream.c's batch_flush). */
+static fst_em_run batch[64];
+static const run *batch_of[64];
+static size_t nbatch;
+static void flush(fst_em *e, uint8_t psw[8], uint64_t *refused)
+{
+    if (nbatch && !fst_em_seqs(e, psw, 8, FST_ARCH_S370, batch, nbatch))
+        batched += nbatch;
+    else
+        for (size_t i = 0; i < nbatch; i++) {
+            (*refused)++;
+            singles(e, psw, batch_of[i], batch[i].next);
+        }
+    nbatch = 0;
+}
 
 static void write_trace(const char *path, int fast, uint64_t *refused)
 {
@@ -85,6 +118,8 @@ static void write_trace(const char *path, int fast, uint64_t *refused)
     for (int step = 0; step < 60000; step++) { /* ~9 M instructions: several EVNT frames */
         run *r = &runs[next_rand() % NRUN];
         uint64_t x = next_rand() % 100;
+        if (fast == 2 && (x < 6 || !r->seen || nbatch == 64 || step % 23 == 0)) /* not by next_rand: the walk stays mode 0's */
+            flush(e, psw, refused);
         if (x < 3)
             psw[1] ^= 0x01; /* problem state and back: a STATE record */
         else if (x < 5) { /* an LPSW waits for the CPU's next instruction */
@@ -100,23 +135,23 @@ static void write_trace(const char *path, int fast, uint64_t *refused)
         uint8_t lib[6];
         int llen = 0;
         uint64_t end = run_end(r, &last, lib, &llen);
-        if (fast && r->seen && !fst_em_seq(e, psw, 8, FST_ARCH_S370, r->s, r->k, end, last, lib, llen)) {
+        if (fast == 2 && r->seen) {
+            batch[nbatch] = (fst_em_run){ r->s, r->k, end, last, { 0 }, llen };
+            memcpy(batch[nbatch].last_ib, lib, 6);
+            batch_of[nbatch++] = r;
+            continue;
+        }
+        if (fast == 1 && r->seen && !fst_em_seq(e, psw, 8, FST_ARCH_S370, r->s, r->k, end, last, lib, llen)) {
             taken++;
             continue;
         }
         if (fast && r->seen)
             (*refused)++;
-        for (uint64_t ia = r->s; ia < end;) {
-            uint8_t ib[6];
-            int len = code(ia, ib);
-            psw[5] = (uint8_t)(ia >> 16);
-            psw[6] = (uint8_t)(ia >> 8);
-            psw[7] = (uint8_t)ia;
-            fst_em_insn(e, psw, 8, FST_ARCH_S370, ib, len);
-            ia += (uint64_t)len;
-        }
+        singles(e, psw, r, end);
         r->seen = 1;
     }
+    if (fast == 2)
+        flush(e, psw, refused);
     fst_em_finish(e);
     assert_int_equal(fst_em_failed(e), 0);
     fst_em_free(e);
@@ -137,17 +172,17 @@ static char *slurp(const char *path, size_t *n)
     return b;
 }
 
-static void test_seq_equals_singles(void **state)
+/* The trace written one instruction at a time against the one written in mode `fast`. */
+static void same_as_singles(int fast, uint64_t *refused)
 {
-    (void)state;
     char p1[64], p2[64];
     snprintf(p1, sizeof p1, "/tmp/fst-modseq-%d-a.trace", (int)getpid());
     snprintf(p2, sizeof p2, "/tmp/fst-modseq-%d-b.trace", (int)getpid());
-    uint64_t refused = 0, none = 0;
+    uint64_t none = 0;
     uint64_t seed = rng;
     write_trace(p1, 0, &none);
     rng = seed;
-    write_trace(p2, 1, &refused);
+    write_trace(p2, fast, refused);
     size_t n1, n2;
     char *a = slurp(p1, &n1), *b = slurp(p2, &n2);
     int same = n1 == n2 && !memcmp(a, b, n1);
@@ -158,12 +193,31 @@ static void test_seq_equals_singles(void **state)
         unlink(p2);
     }
     assert_true(same);
+}
+
+static void test_seq_equals_singles(void **state)
+{
+    (void)state;
+    uint64_t refused = 0;
+    same_as_singles(1, &refused);
     assert_true(refused > 0); /* the LPSWs and interruptions made it refuse, and the singles agreed */
     assert_true(taken > 50000);
 }
 
+/* fst_em_seqs: batches of 1 to 64 runs, cut where a state change, an LPSW, an interruption
+** or a run not seen before comes (and every 23 steps), the same as singly. */
+static void test_seqs_equal_singles(void **state)
+{
+    (void)state;
+    uint64_t refused = 0;
+    same_as_singles(2, &refused);
+    assert_true(refused > 0); /* a batch right after an LPSW or an interruption is refused whole */
+    assert_true(batched > 50000);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_seq_equals_singles) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_seq_equals_singles),
+                                        cmocka_unit_test(test_seqs_equal_singles) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
