@@ -185,6 +185,11 @@ void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d
         if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
             fst_rp_enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
             p->tasks[tid].mainline = r;
+            if (t->taint) { /* a task a guess made (tasks.h): the code it began in may be its
+                            ** mainline, not entered where the trace shows, and this a call */
+                p->r[r].calls_unc++;
+                p->unc_calls++;
+            }
         } else
             fst_rp_push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
     } else if (returns(x, tid, rec->cpu, rec->addr))
