@@ -65,6 +65,15 @@ best() { # best of N runs of a command, in seconds
     done
     echo "$best"
 }
+# Hercules 3.13 from IPL under CNF, which loads the module SO, running RC, with a reader that
+# only discards the module's stream: what the module itself costs a run
+module_alone() {   # SO CNF RC
+    rm -f "$W/alone.fifo"; mkfifo "$W/alone.fifo"
+    cat "$W/alone.fifo" > /dev/null &
+    (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
+        HERCULES_RC="$3" hercules -d -f "$2" < /dev/null > /dev/null 2>&1)
+    wait
+}
 
 # bare Hercules: the same configuration and script fst-capture writes, log to /dev/null
 cp build/programs/bigloop.lc build/programs/bigloop.bin "$W/"
@@ -240,15 +249,8 @@ if [ -f "$MODSO" ]; then
     # (a third of a half-second program's run: issue 33's recursion shape)
     printf 'hao tgt HHCCP011I\nhao cmd quit\nhao tgt HHC00809I\nhao cmd quit\nipl %s\n' "$PWD/build/programs/minimal.ins" > "$W/min.rc"
     min_unt() { (cd "$W" && HERCULES_RC="$W/min.rc" hercules -d -f "$W/h.cnf" < /dev/null > /dev/null 2>&1); }
-    min_mod() {
-        rm -f "$W/min.fifo"; mkfifo "$W/min.fifo"
-        cat "$W/min.fifo" > /dev/null &
-        (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/min.fifo LD_PRELOAD=${MODSO%.so}-irq.so \
-            HERCULES_RC="$W/min.rc" hercules -d -f "$W/hm.cnf" < /dev/null > /dev/null 2>&1)
-        wait
-    }
     t_minu=$(best 5 min_unt)
-    t_minm=$(best 5 min_mod)
+    t_minm=$(best 5 module_alone "$MODSO" "$W/hm.cnf" "$W/min.rc")
     printf '%-18s %8s s  vs %8s s untraced: %s s more a run (goal <= 0.02)\n' "module start, stop" \
         "$t_minm" "$t_minu" "$(secs "$t_minu" "$t_minm")"
     t_mrep=$(best 3 "$BIN/fst-report" --timed=all -o "$W/mrep.txt" "$W/mod.trace")
@@ -371,14 +373,7 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
     local ta="-" cpu="-" mso=$PWD/build/release/lib/fst-hercules313.so
     if [ -f "$mso" ]; then
         sed "/^000C/i LDMOD $mso" "$cnf" > "$W/shapem.cnf"
-        sh_alone() {
-            rm -f "$W/shape.fifo"; mkfifo "$W/shape.fifo"
-            cat "$W/shape.fifo" > /dev/null &
-            (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/shape.fifo LD_PRELOAD=${mso%.so}-irq.so \
-                HERCULES_RC="$W/shape.rc" hercules -d -f "$W/shapem.cnf" < /dev/null > /dev/null 2>&1)
-            wait
-        }
-        ta=$(ratio "$(best 3 sh_alone)" "$tu")
+        ta=$(ratio "$(best 3 module_alone "$mso" "$W/shapem.cnf" "$W/shape.rc")" "$tu")
     fi
     if command -v perf > /dev/null; then
         cpu=$(perf stat --no-inherit -x, -e task-clock -- "$BIN/fst-capture" -q --via=module --arch="$arch" \

@@ -495,7 +495,10 @@ static int copies(fst_ms *m, mcpu *c, unsigned cpu, unsigned p, uint64_t n, fst_
     int marked = 0, tries = 0;
     uint64_t left = p; /* branches to the iteration's end (i % p, without a division a branch) */
     for (uint64_t i = 0; i < n;) {
-        if (!left && (left = p, tries < 4)) { /* an iteration's end */
+        int end = !left; /* an iteration's end */
+        if (end)
+            left = p;
+        if (end && tries < 4) {
             uint64_t q = (n - i) / p;
             if (batch_flush(m, err)) /* the mark and the repeat look at the emitter */
                 return -1;
