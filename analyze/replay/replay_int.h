@@ -523,6 +523,8 @@ int fst_rp_taint(rp *x, size_t tid);
 /* A range trace without registers: task tid, its mainline returned, runs the program's code
 ** at addr with no frame: a switch the trace did not show, most likely; it is uncertain. */
 void fst_rp_lost(rp *x, size_t tid, uint64_t addr);
+/* Whether some task is uncertain (tainted) now: a task new from then on is tainted too. */
+int fst_rp_any_taint(const rp *x);
 void fst_rp_tent_free(rp *x);
 void fst_rp_opnd(rp *x, rp_cpu *c, const fst_rec *rec);         /* an OPND record */
 #define FST_INTR_PGM_ 16    /* a program check, among the FST_INTR_* classes (susp_cls) */

@@ -261,6 +261,8 @@ static size_t dispatch_of(rp *x, const fst_dispatch *d)
     fst_rp_task_room(x, tid);
     x->p->dispatches++;
     x->p->new_tasks += how == FST_TASK_NEW;
+    if (how == FST_TASK_NEW && fst_rp_any_taint(x) && fst_rp_taint(x, tid))
+        x->p->unc_dispatches++;    /* replay_unc.c: may be a task a guess misplaced */
     if (how == FST_TASK_GUESSED) {
         x->p->guessed++;
         x->p->guess_left += left;

@@ -106,6 +106,19 @@ int fst_rp_taint(rp *x, size_t tid)
     return !was;
 }
 
+/* Whether some task is uncertain now. A task that appears for the first time then may be
+** one of them: a guess that gave a suspended task's resumption to another leaves the true
+** one looking new where it resumes (soak os266: a task of program G resumed inside a leaf
+** after the guess put program M's mainline on its stack). Its instructions are then
+** uncertain too, for the routine that holds them, which it never entered. */
+int fst_rp_any_taint(const rp *x)
+{
+    for (size_t i = 0; x->tainted && i < x->nt; i++)
+        if (x->t[i].taint)
+            return 1;
+    return 0;
+}
+
 void fst_rp_lost(rp *x, size_t tid, uint64_t addr)
 {
     if (!x->holder)

@@ -24,7 +24,7 @@
 #     --job of its log), its truth checked on the log without fst;
 #   - stored: tests/logs/os/os11, os27, os35 (their .s, .expected, and the four logs of one
 #     run each; made with tests/os/run.py --store, see tests/logs/README.md), all four ways;
-#     os153 and os212, their noregs range logs only (soaks' finds, 2026-11-28 and -29).
+#     os153, os212 and os266, their noregs range logs only (soaks' finds, 2026-11-28 and -29).
 # One TAP line per (system, way, conversion, report variant).
 . "$(dirname "$0")/../lib.sh"
 if ! command -v python3 > /dev/null; then
@@ -62,8 +62,12 @@ run_os stored "${args[@]}"
 # os153 (seed 153): only its noregs range log is kept, for the calls a switch the trace
 # cannot show made land at no entry (diagnose.c many_misfits: its right map was refused);
 # os212: a task the replay made by a guess begins inside its mainline WALT (a fetch fault's
-# resume); its call of WSKIP must be in WSKIP's bound, not lost (replay_stack.c)
-run_os stored-rn --system "$FST_ROOT/tests/logs/os/os153" --system "$FST_ROOT/tests/logs/os/os212" --ways range-noregs
+# resume); its call of WSKIP must be in WSKIP's bound, not lost (replay_stack.c);
+# os266: a guess puts program M's mainline on the stack of G's task, which then looks new
+# where it resumes, inside the leaf GLEAF; GLEAF's instructions must be in its bound
+# (replay_unc.c fst_rp_any_taint)
+run_os stored-rn --system "$FST_ROOT/tests/logs/os/os153" --system "$FST_ROOT/tests/logs/os/os212" \
+    --system "$FST_ROOT/tests/logs/os/os266" --ways range-noregs
 # the harness itself: with a report that is the expected figures (tests/os/oracle.py in
 # fst-report's formats), every comparison of every variant passes
 if python3 "$FST_ROOT/tests/os/run.py" --oracle --system "$FST_ROOT/tests/logs/os/os11" --ways noregs,range-noregs \
