@@ -427,7 +427,8 @@ static void warn_cb(const char *msg) { fst_warn("%s", msg); }
 ** unless --unnamed-ok: when a map was given, when the storage image names routines, and
 ** when there is neither map nor image (a log converted without --image). A program whose
 ** image names no routine at all (no FORTRAN or OS-linkage entry) is reported: everything
-** it ran is outside, as its report says. */
+** it ran is outside, as its report says (csv's "(outside)"; FORTSTAT's none: a warning
+** says it). */
 static void check_named(const report *r, const fst_profile *p, fst_tr *tr, const char *path)
 {
     if (r->unnamed_ok || !p->total_insns)
@@ -440,8 +441,12 @@ static void check_named(const report *r, const fst_profile *p, fst_tr *tr, const
     for (size_t i = 0; i < p->nr; i++)
         named += p->r[i].entry != UINT64_MAX;
     unsigned long long n = (unsigned long long)p->total_insns;
-    if (!r->nmaps && nseg && !named)
-        return; /* the image names no routine at all */
+    if (!r->nmaps && nseg && !named) { /* the image names no routine at all: said, then reported */
+        fst_warn("%s: no --map, and the storage image names no routine (no FORTRAN or OS-linkage entry with its "
+                 "name): all %llu instructions ran outside any routine, which the report lists as such (FORTSTAT: "
+                 "none); --map=FILE (a linkage editor's listing, a loader map, nm -P) names them", path, n);
+        return;
+    }
     if (p->window)
         fst_die("--window=%s: no routine ran in that window (its %llu instructions, %llu to %llu, are all outside "
                 "the routines the program model names); --unnamed-ok reports it anyway", p->win_spec, n,
