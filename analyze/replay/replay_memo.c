@@ -165,7 +165,7 @@ void fst_rp_memo_free(rp *x)
                 (unsigned long long)m->insns,
                 (unsigned long long)m->recordings, (unsigned long long)m->kept,
                 (unsigned long long)m->dropped, m->bytes);
-    for (size_t i = 0; m->slot && i < MEMO_SLOTS; i++)
+    for (size_t i = 0; m->slot && m->bytes && i < MEMO_SLOTS; i++) /* bytes: none left, no look */
         while (m->slot[i]) {
             rp_memo_ent *e = m->slot[i];
             m->slot[i] = e->next;
