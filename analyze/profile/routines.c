@@ -131,11 +131,23 @@ static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
         if (r->fortran < 0)
             r->fortran = 0;
     }
+    size_t fortran = 0;
+    for (size_t i = 0; i < p->nr; i++)
+        fortran += p->r[i].fortran > 0;
     if (unseen && !o->timed_all && !o->statin && o->warn) {
         char msg[240];
         snprintf(msg, sizeof msg, "the trace holds no storage image of %zu routine%s of the map, so FORTRAN "
                  "routines cannot be told from others: all of them are timed (--statin chooses)", unseen,
                  unseen == 1 ? "" : "s");
+        o->warn(msg);
+    } else if (!fortran && p->nr >= 2 && !o->timed_all && !o->statin && o->warn) {
+        /* a C, COBOL, PL/I or assembler program's map: FORTSTAT's rule would fold every
+        ** routine into the mainline, its report one row, and nothing would say why */
+        char msg[400];
+        snprintf(msg, sizeof msg, "none of the %zu routines of the program model is FORTRAN-compatible (a 47F0F00C "
+                 "entry over its identifier), so by FORTSTAT's rule only the mainline is timed and the others' "
+                 "calls and time are its own: --timed=all times every routine, --statin=FILE the ones named",
+                 p->nr);
         o->warn(msg);
     }
     if (statin_match(p, o, names, lines, nn, err)) {

@@ -67,6 +67,12 @@ for v in O0 O2; do
             expect_eq "$p -$v: no map, an image naming nothing: reported (exit 0), the warning says all is outside" \
                 "0 1" "$? $(grep -c "no --map, and the storage image names no routine .*: all [0-9]* instructions ran outside any routine" nomap.err)"
         fi
+        if [ $p = branchy ]; then # FORTSTAT's default timing of a map with no FORTRAN routine: said
+            fst-report --map="$d/$p.nm" -o dflt.txt "$d/t/$p.trace" 2> dflt.err
+            fst-report --map="$d/$p.nm" --timed=all -o all.txt "$d/t/$p.trace" 2> all.err
+            expect_eq "$p -$v: a map with no FORTRAN routine: default timing warned about, --timed=all not" "1 0" \
+                "$(grep -c "none of the [0-9]* routines of the program model is FORTRAN-compatible" dflt.err) $(grep -c "FORTRAN-compatible" all.err)"
+        fi
         if [ "$v" = O2 ] && [ $p = recurse ]; then
             [ -n "$got" ] && ok "$p -$v: fib named" || fail "$p -$v: fib named" "$(head -5 "$d/t/$p.csv")"
         else
