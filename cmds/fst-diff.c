@@ -125,7 +125,16 @@ static int set_words(runcfg *c, char *words, char *msg, size_t cap)
     return 0;
 }
 
-static void warn_cb(const char *msg) { fst_warn("%s", msg); }
+/* Both sides' replays say what they find of the program model (the same when the model is):
+** each message once, the same in a row being the common case. */
+static void warn_cb(const char *msg)
+{
+    static char last[1024];
+    if (!strncmp(last, msg, sizeof last - 1))
+        return;
+    snprintf(last, sizeof last, "%s", msg);
+    fst_warn("%s", msg);
+}
 
 static void finish_cfg(runcfg *c)
 {
