@@ -13,7 +13,7 @@
 set -u
 B=$1 BIN=$2 FIX=$3
 C=$B/fuzz
-for t in herclog tf maps tracebin replay mapmatch; do mkdir -p "$C/corpus-fuzz_$t"; done
+for t in tests/fuzz/fuzz_*.c; do mkdir -p "$C/corpus-$(basename "$t" .c)"; done   # every target's, seeded or not
 for f in "$FIX"/hercules-*/*.log; do
     v=$(basename "$(dirname "$f")")
     cp "$f" "$C/corpus-fuzz_herclog/$v-$(basename "$f")"
