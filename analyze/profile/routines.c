@@ -121,7 +121,7 @@ static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
     size_t nn = 0, *lines = NULL;
     if (o->statin && fst_statin_cards(o->statin, &names, &lines, &nn, o->warn, err) < 0)
         return -1;
-    size_t unseen = 0;
+    size_t unseen = 0, fortran = 0;
     for (size_t i = 0; i < p->nr; i++) {
         fst_routine *r = &p->r[i];
         /* no storage image to tell a FORTRAN routine by (a log converted without --image):
@@ -130,10 +130,8 @@ static int choose_timed(fst_profile *p, const fst_replay_opts *o, fst_err *err)
         r->timed = o->timed_all || r->mainline || (!o->statin && r->fortran);
         if (r->fortran < 0)
             r->fortran = 0;
+        fortran += r->fortran > 0;
     }
-    size_t fortran = 0;
-    for (size_t i = 0; i < p->nr; i++)
-        fortran += p->r[i].fortran > 0;
     if (unseen && !o->timed_all && !o->statin && o->warn) {
         char msg[240];
         snprintf(msg, sizeof msg, "the trace holds no storage image of %zu routine%s of the map, so FORTRAN "
