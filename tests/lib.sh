@@ -233,3 +233,22 @@ herc_as_user() {
     fi
     hpid=$!
 }
+
+# C programs' reports (tests/e2e/cprog.sh, cgen.sh). cp_reports P CMD...: CMD (an fst-report
+# command line) on P.trace into P.csv, P.cg (callgrind), P.ss (speedscope), P.folded and
+# P.json. same NAME WANT GOT: equal texts, else the difference (< construction or valgrind,
+# > fst). cg WHAT FNS CG: callgrind.awk's calls, arcs or contexts of the functions FNS.
+# ctx: calls per calling context (speedscope.awk's) folded as callgrind folds them.
+CPAWK=$FST_ROOT/tests/cprogs
+cp_reports() {
+    local p=$1; shift
+    "$@" --format=csv -o "$p.csv" "$p.trace" && "$@" --format=callgrind -o "$p.cg" "$p.trace" &&
+    "$@" --format=speedscope --unit=instructions -o "$p.ss" "$p.trace" &&
+    "$@" --format=folded --unit=instructions -o "$p.folded" "$p.trace" && "$@" --format=json -o "$p.json" "$p.trace"
+}
+same() {
+    if [ "$2" = "$3" ]; then ok "$1"
+    else fail "$1" "$(diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | grep '^[<>]' | head -20)"; fi
+}
+cg() { awk -v what="$1" -v fns="$2" -f "$CPAWK/callgrind.awk" "$3" | sort; }
+ctx() { awk -f "$CPAWK/contexts.awk" | sort; }

@@ -23,7 +23,6 @@
 . "$(dirname "$0")/../lib.sh"
 EXP=$FST_ROOT/tests/cprogs/EXPECTED
 PEXP=$FST_ROOT/tests/programs/EXPECTED
-AWK=$FST_ROOT/tests/cprogs
 CP=${FST_CPROGS:-$(dirname "$FST_PROGS")/cprogs}
 NM=${S390_NM:-s390x-linux-gnu-nm}
 OBJDUMP=${S390_OBJDUMP:-s390x-linux-gnu-objdump}
@@ -41,23 +40,6 @@ fact() {
         [ -n "$r" ] && { printf '%s\n' "$r"; return; }
     done
 }
-# same NAME WANT GOT: equal texts, else the difference (< construction or valgrind, > fst)
-# reports P CMD...: CMD (an fst-report command line) on P.trace into P.csv, P.cg
-# (callgrind), P.ss (speedscope), P.folded and P.json
-reports() {
-    local p=$1; shift
-    "$@" --format=csv -o "$p.csv" "$p.trace" && "$@" --format=callgrind -o "$p.cg" "$p.trace" &&
-    "$@" --format=speedscope --unit=instructions -o "$p.ss" "$p.trace" &&
-    "$@" --format=folded --unit=instructions -o "$p.folded" "$p.trace" && "$@" --format=json -o "$p.json" "$p.trace"
-}
-
-same() {
-    if [ "$2" = "$3" ]; then ok "$1"
-    else fail "$1" "$(diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | grep '^[<>]' | head -20)"; fi
-}
-cg() { awk -v what="$1" -v fns="$2" -f "$AWK/callgrind.awk" "$3" | sort; }
-ctx() { awk -f "$AWK/contexts.awk" | sort; }
-
 # ---- the C programs -------------------------------------------------------------------
 for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
     fns=$(fact "$EXP" $p functions)
@@ -86,8 +68,8 @@ for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
         "$NM" -P "$elf" > "$T/$b.nm"
         "$OBJDUMP" -d --no-show-raw-insn "$elf" > "$T/$b.dis"
         got="functions $(awk '$2 ~ /^[Tt]$/ { print $1 }' "$T/$b.nm" | sort | tr '\n' ' ')"
-        haz=$(awk -v what=hazards -f "$AWK/objdump.awk" "$T/$b.dis")
-        nsib=$(awk -v what=sibcalls -f "$AWK/objdump.awk" "$T/$b.dis")
+        haz=$(awk -v what=hazards -f "$CPAWK/objdump.awk" "$T/$b.dis")
+        nsib=$(awk -v what=sibcalls -f "$CPAWK/objdump.awk" "$T/$b.dis")
         want="functions $(echo $fns | tr ' ' '\n' | sort | tr '\n' ' ')"
         if has $p hazard; then
             want="$want hazard yes"; got="$got hazard $([ -n "$haz" ] && echo yes || echo no)"
@@ -117,7 +99,7 @@ for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
             fi
             n="$b ($mode)"
             r=(fst-report --timed=all --map="$T/$b.nm" --clock=mips:1 "${opt[@]}")
-            if ! reports "$T/$b" "${r[@]}" 2> "$T/$b.err"; then
+            if ! cp_reports "$T/$b" "${r[@]}" 2> "$T/$b.err"; then
                 fail "$n: fst-report" "$(head -5 "$T/$b.err")"
                 continue
             fi
@@ -126,14 +108,14 @@ for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
                 "$(fact "$EXP" $p calls "${suf[@]}"; fact "$EXP" $p arc "${suf[@]}")" \
                 "$(awk -F, 'NR > 1 && $1 !~ /^\(/ { print $1, $3 }' "$T/$b.csv" | sort; cg arcs "$fns" "$T/$b.cg")"
             # (c) no frame popped that did not return: calls per stack, depth, folded stacks
-            awk -f "$AWK/speedscope.awk" "$T/$b.ss" | sort > "$T/$b.stacks"
+            awk -f "$CPAWK/speedscope.awk" "$T/$b.ss" | sort > "$T/$b.stacks"
             stacks=$(fact "$EXP" $p stack "${suf[@]}")
             same "$n: calls per calling context, deepest stack, folded stacks as built" \
                 "$stacks
 depth $(fact "$EXP" $p depth "${suf[@]}")
 folded $( (echo main; printf '%s\n' "$stacks" | cut -d' ' -f1) | sort | tr '\n' ' ')" \
                 "$(cat "$T/$b.stacks")
-depth $(awk -v what=depth -f "$AWK/speedscope.awk" "$T/$b.ss")
+depth $(awk -v what=depth -f "$CPAWK/speedscope.awk" "$T/$b.ss")
 folded $(cut -d' ' -f1 "$T/$b.folded" | sort | tr '\n' ' ')"
             # main returned to the start-up, which then ran its last instruction; nothing
             # unwound, no frame left open, no program check
@@ -171,7 +153,7 @@ if fst-capture -q -o "$T/$p.trace" "$FST_PROGS/$p.ins" 2> "$T/err"; then
             n="$p ($mode, routines from the $m)"
             r=(fst-report --clock=mips:1 "${opt[@]}")
             [ $m = map ] && r+=(--timed=all --map="$T/$p.nm")
-            if ! reports "$T/$p" "${r[@]}" 2> "$T/$p.err"; then
+            if ! cp_reports "$T/$p" "${r[@]}" 2> "$T/$p.err"; then
                 fail "$n: fst-report" "$(head -5 "$T/$p.err")"
                 continue
             fi
@@ -184,8 +166,8 @@ if fst-capture -q -o "$T/$p.trace" "$FST_PROGS/$p.ins" 2> "$T/err"; then
 depth $(pf depth)
 folded $( (echo MAIN; printf '%s\n' "$stacks" | cut -d' ' -f1) | sort | tr '\n' ' ')
 unwinds 0 open 0" \
-                "$(awk -f "$AWK/speedscope.awk" "$T/$p.ss" | sort)
-depth $(awk -v what=depth -f "$AWK/speedscope.awk" "$T/$p.ss")
+                "$(awk -f "$CPAWK/speedscope.awk" "$T/$p.ss" | sort)
+depth $(awk -v what=depth -f "$CPAWK/speedscope.awk" "$T/$p.ss")
 folded $(cut -d' ' -f1 "$T/$p.folded" | sort | tr '\n' ' ')
 $(sed -n 's/.*"unwinds": \([0-9]*\), "open_frames": \([0-9]*\),.*/unwinds \1 open \2/p' "$T/$p.json")"
         done

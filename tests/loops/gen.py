@@ -22,6 +22,11 @@ M32 = 0xFFFFFFFF
 
 
 class Prog:
+    # straight code: one instruction each, drawn (K7: the constant 7); R1 and R3 are free to
+    # change in gen.py's programs (recgen.py keeps R1 for its depth and draws from its own)
+    STRAIGHT = ["lr      %r0,%r1", "ar      %r0,%r1", "la      %r1,1(%r1)", "sr      %r3,%r3",
+                "l       %r4,K7", "lr      %r3,%r4"]
+
     def __init__(self, seed, most):
         # shapes are drawn until one executes between most/15 and most instructions
         self.rng = random.Random(seed)
@@ -94,9 +99,8 @@ class Prog:
         for s in b:
             if s[0] == "straight":
                 for j in range(s[1]):
-                    lines.append(self.rng.choice(["lr      %r0,%r1", "ar      %r0,%r1", "la      %r1,1(%r1)",
-                                                  "sr      %r3,%r3", "l       %r4," + self.const(7),
-                                                  "lr      %r3,%r4"]))
+                    k7 = self.const(7)   # drawn or not, as the programs were first made
+                    lines.append(self.rng.choice(self.STRAIGHT).replace("K7", k7))
             elif s[0] == "loop":
                 c = COUNTERS[depth]
                 lab = self.label()
