@@ -36,7 +36,8 @@
 #                      8 random loop programs (tests/loops) and bigloop  goal <= 1.01
 #   shape ...          issue 33's shapes, each against itself untraced: call-heavy FORTRAN
 #                      (tests/loops/fortgen.py), gcc -O2 branchy and recursive (tests/shapes),
-#                      tight (shares.s): module capture 3.13 and 4.9 (goal <= 1.25), bytes
+#                      tight (shares.s), and a branchy recursive C program drawn afresh
+#                      (tests/cprogs/cgen.py): module capture 3.13 and 4.9 (goal <= 1.25), bytes
 #                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25);
 #                      and where a capture's cost lies: the module alone (a reader that
 #                      discards its stream) and fst-capture's own CPU
@@ -420,6 +421,16 @@ FST_CDEFS="-DROUNDS=40 -DDEPTH=25" sh tests/cprogs/build.sh tests/shapes/recurse
 s390x-linux-gnu-nm -P "$W/recurse.elf" > "$W/recurse.nm"
 shape_row "recursion -O2" "$W/recurse.ins" ESA/390 --map="$W/recurse.nm" --timed=all
 shape_row "tight (shares)" "$W/sh.ins" S/370
+# and a shape nothing was tuned on: a branchy, recursive C program drawn afresh each run
+# (tests/cprogs/cgen.py), its rounds set for about 150 M instructions from one round's count
+cs=$(( (RANDOM % 90000) + 10000 ))
+python3 tests/cprogs/cgen.py $cs > "$W/cgen.c"
+sh tests/cprogs/build.sh "$W/cgen.c" m31-z900-O2 "$W/cgen1" > /dev/null
+"$BIN/fst-capture" -q --arch=ESA/390 -o "$W/cgen1.trace" "$W/cgen1.ins"
+n1=$("$BIN/fst-dump" --summary "$W/cgen1.trace" | sed -n 's/^count.insn=//p')
+FST_CDEFS="-DROUNDS=$((150000000 / n1 + 1))" sh tests/cprogs/build.sh "$W/cgen.c" m31-z900-O2 "$W/cgen" > /dev/null
+s390x-linux-gnu-nm -P "$W/cgen.elf" > "$W/cgen.nm"
+shape_row "cgen $cs -O2" "$W/cgen.ins" ESA/390 --map="$W/cgen.nm" --timed=all
 
 # Many tasks (tests/programs/mvsjob.s): a task that ends is never seen to end (it stays
 # suspended), so a dispatch must not look at every task there ever was, nor keep its stack.
