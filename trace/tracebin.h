@@ -395,6 +395,11 @@ typedef struct fst_tr_mark {
     uint64_t frame;     /* which EVNT frame (the reader reuses its buffers) */
 } fst_tr_mark;
 int fst_tr_mark_here(const fst_tr *r, fst_tr_mark *m);
+/* Whether the reader was in the same state at marks a and b (address, state, CPU, recent
+** jump targets): what fst_tr_skip_to asks of its at and a. Op bytes without a JMP k (a JMPA
+** says its target itself) mean the same from states that differ in the recent targets, yet
+** leave the reader in different ones: the same bytes, from two states, are two stretches. */
+int fst_tr_mark_same_state(const fst_tr_mark *a, const fst_tr_mark *b);
 /* Stretches that do not come back (analyze/replay/replay_memo.c: a call's whole subtree):
 ** fst_tr_mark_copy is fst_tr_mark_span without the same state at both ends (ops may be NULL:
 ** only the length and *insns). fst_tr_skip_to(r, at, a, ops, n, b): at is a mark taken at

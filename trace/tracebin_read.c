@@ -633,6 +633,22 @@ static inline int next_rec(fst_tr *r, fst_rec *rec, fst_err *err, int runs)
                 r->c.p++;
                 continue;
             }
+            /* JMPA to a branch site's target, a distance of one or two varint bytes (the
+            ** writer's jump to a target not among the 4 most recent): inline too. Bytes
+            ** past end are 0xFF (a continuation byte): the second is read only when the
+            ** first says it follows, and neither is then taken for a whole varint. */
+            const uint8_t *q = r->c.p;
+            if (op == FST_OP_JMPA && (q[1] < 0x80 || q[2] < 0x80) && q + 2 + (q[1] >= 0x80) <= r->c.end) {
+                uint64_t v = q[1] < 0x80 ? q[1] : (uint64_t)(q[1] & 0x7F) | (uint64_t)q[2] << 7;
+                uint64_t to = r->c.cur + (uint64_t)fst_unzigzag(v);
+                int n0 = r->c.jm.n;
+                fst_mru_front(&r->c.jm, fst_mru_find(&r->c.jm, to), to);
+                if (r->c.jm.n != n0)
+                    r->c.jfast = fst_tr_jfast(r->c.jm.n);
+                r->c.cur = to;
+                r->c.p = q + 2 + (q[1] >= 0x80);
+                continue;
+            }
         }
         int rc = slow_op(r, rec, err, runs);
         if (rc != NEXT_OP)
@@ -685,6 +701,8 @@ static int same_state(const fst_tr_cursor *a, const fst_tr_cursor *b)
             return 0;
     return 1;
 }
+
+int fst_tr_mark_same_state(const fst_tr_mark *a, const fst_tr_mark *b) { return same_state(&a->c, &b->c); }
 
 size_t fst_tr_mark_copy(const fst_tr_mark *a, const fst_tr_mark *b, uint8_t *ops, size_t max, uint64_t *insns)
 {

@@ -552,12 +552,16 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
     ** same sums, and the key need not hold how many EXECs the caller had run since its
     ** last change of owner (in a recursion, all of them) */
     fst_rp_flush(x, c);
-    /* the slot's subtrees of this signature whose bytes come next: one at most (a subtree's
-    ** bytes end at its return, which no other subtree's bytes can hold at the same place) */
+    /* the slot's subtrees of this signature from this reader state whose bytes come next:
+    ** one at most (a subtree's bytes end at its return, which no other subtree's bytes can
+    ** hold at the same place; the same bytes from another state, recent jump targets that
+    ** differ where no JMP k of them looks, are another subtree: tracebin.h
+    ** fst_tr_mark_same_state) */
     rp_memo_ent **first = &m->slot[sig % MEMO_SLOTS];
     int known = 0;
     for (rp_memo_ent **q = first, *e; (e = *q); q = &e->next)
-        if (e->sig == sig && e->nops <= left && !memcmp(ma->c.p, e->ops, e->nops)) {
+        if (e->sig == sig && e->nops <= left && fst_tr_mark_same_state(ma, &e->a) &&
+            !memcmp(ma->c.p, e->ops, e->nops)) {
             if (e->small && !--e->small_left) {
                 *q = e->next;   /* looked at often enough: record what comes */
                 ent_free(m, e);
