@@ -71,7 +71,11 @@ typedef struct fst_blk {
 /* `count(ctx, d, n)`: instruction d executed n more times (n > 0). */
 typedef void fst_code_count(void *ctx, const fst_insn *d, uint64_t n);
 
-#define FST_CODE_NBLK 1024   /* block slots: one per halfword address, modulo */
+/* Block slots: one per halfword address, modulo, so 16 KB of code before two blocks share
+** one. With 1024 (2 KB), branchy C of 4-12 KB (tests/cprogs/cgen.py) built its blocks
+** again and again: 8-10 % of the replay's host instructions (valgrind). Slots are calloc'd
+** and touched only when used (usedlist): memory follows the code that runs. */
+#define FST_CODE_NBLK 8192
 
 /* The cache; its fields are code.c's, here only for fst_code_block's inline lookup (a
 ** block that is there costs no call). */
