@@ -222,9 +222,9 @@ static void seq_out(fst_tw *w)
 ** the sequential address: a branch site's distance is the same every time it is taken,
 ** where the target's place among the recent ones changes with the jumps in between, and
 ** zstd packs what repeats. Measured on branchy recursive C (tests/cprogs/cgen.py, gcc -O2,
-** two seeds, ~200 branch sites, a jump every 8-9 instructions): 0.079 and 0.084 bytes an
-** instruction with JMP k for every k < 16, 0.051 and 0.059 with k < 4; tests/shapes'
-** branchy -O2 0.0294 -> 0.0285; recursion and call-heavy FORTRAN the same. JMP k < 4 (and
+** two seeds, ~200 branch sites, a jump every 8-9 instructions): 0.076 and 0.081 bytes an
+** instruction with JMP k for every k < 16, 0.050 and 0.053 with k < 4; tests/shapes'
+** branchy -O2 -1.4 %; recursion and call-heavy FORTRAN within a few bytes. JMP k < 4 (and
 ** a SEQ) is what the reader's fast path takes (tracebin.h fst_tr_next_run). The reader
 ** moves a JMPA's target to the front as a JMP's: the recent targets stay the writer's. */
 #define FST_TW_JMP_NEAR 4
