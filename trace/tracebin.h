@@ -119,6 +119,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define FST_TRACE_MAGIC "FSTTRACE"
 #define FST_TRACE_VERSION 2      /* what fst_tw_open writes */
@@ -509,8 +510,32 @@ static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
         } else if (!(w & 0xC0)) { /* SEQ */
             seq = (w & 0x3F) + 1;
             c->p = p + 1;
-        } else
-            return fst_tr_next_run_slow(r, rec, err);
+        } else {
+            /* JMPA of one or two varint bytes, then SEQ, the recent targets full (a branch
+            ** site's target not among the 4 nearest, branchy code: tracebin_write.c):
+            ** fst_mru_front's work, inline. The two bytes past end are 0xFF: a byte is read
+            ** only where the one before is real (an op, or a varint byte that says more
+            ** follow), and 0xFF is neither the end of a varint nor a SEQ. */
+            if (p[0] != 0x50)   /* (0xFF at end: p[0] is real from here on) */
+                return fst_tr_next_run_slow(r, rec, err);
+            unsigned nv = p[1] < 0x80 ? 1 : p[2] < 0x80 ? 2 : 0;
+            if (!nv || p[1 + nv] & 0xC0 || c->jm.n < FST_TR_MRU)
+                return fst_tr_next_run_slow(r, rec, err);
+            uint64_t v = nv == 1 ? p[1] : ((uint64_t)p[1] & 0x7F) | (uint64_t)p[2] << 7; /* zigzag */
+            cur += (uint64_t)((int64_t)(v >> 1) ^ -(int64_t)(v & 1));
+            uint64_t *a = c->jm.a;
+            int k = FST_TR_MRU - 1;
+            for (int i = 0; i < FST_TR_MRU; i++)
+                if (a[i] == cur) {
+                    k = i;
+                    break;
+                }
+            memmove(&a[1], &a[0], (size_t)k * sizeof a[0]);
+            a[0] = cur;
+            c->cur = cur;
+            seq = (p[1 + nv] & 0x3Fu) + 1u;
+            c->p = p + 2 + nv;
+        }
         c->seq = seq;
         c->insns += seq;
     }

@@ -3,8 +3,9 @@
 ** fst_tr_seq_take, inline, with the reader's cursor) against fst_tr_next: the same
 ** instructions, records, end and errors, record for record, whatever the trace holds.
 ** The traces jump among 2, 3 and 4 targets (the fast path's JMP k <= 3, taken while the
-** list of recent targets is still filling) and among 40 (JMP k up to 15, JMPA), change
-** state and CPU, are interrupted, modify their code, and are cut into frames at random
+** list of recent targets is still filling) and among 40 (JMP k up to 15, JMPA of 1, 2
+** or 3 varint bytes: targets 24, 200 or 1024 bytes apart by seed), change state and CPU,
+** are interrupted, modify their code, and are cut into frames at random
 ** points, right after a jump included (the JMP then ends a frame, its SEQ begins the
 ** next). Every byte of a version 1 op stream is then replaced, the frame's CRC made right
 ** again, and both readers must still agree: the same records up to the same error, with
@@ -87,7 +88,9 @@ static void make(const char *p, unsigned version, int ninsn, uint32_t s)
             loop = 2 + rnd(3);
         /* a block of 1 to 5 instructions at a target: of the loop's (k <= 3), or any */
         unsigned t = r < 900 ? n / 3 % loop : rnd(NTARGET);
-        uint64_t at = A + (uint64_t)t * 1024;
+        /* targets 1 KB apart (JMPA of 3 varint bytes), or 24 and 200 bytes (of 1 and 2:
+        ** what the fast path takes, with the list of recent targets full) */
+        uint64_t at = A + (uint64_t)t * (s % 3 == 1 ? 1024 : s % 3 == 2 ? 200 : 24);
         unsigned m = r % 23 ? 1 + (t + r) % 5 : 30 + rnd(50); /* SEQ 0 to 63, or two SEQs */
         for (unsigned i = 0; i < m; i++, n++) {
             uint8_t b[6] = { (uint8_t)(i % 3 == 2 ? 0x58 : 0x18), (uint8_t)(t ^ i), 0x34, 0x56, 0, 0 };
