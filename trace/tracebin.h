@@ -115,6 +115,7 @@
 #ifndef FST_TRACEBIN_H
 #define FST_TRACEBIN_H
 
+#include "common/bytes.h"
 #include "common/err.h"
 
 #include <stddef.h>
@@ -356,6 +357,33 @@ typedef struct fst_mru {
     uint64_t a[FST_TR_MRU];
     int n;
 } fst_mru;
+/* Where addr is in the list (-1: not there); move entry k to the front (its address addr),
+** or insert addr at the front when k < 0, the last one dropped when the list is full. Inline:
+** the writer and the reader do them at every jump (a call and a memmove were a fifth of
+** reading one, a tenth of fst-capture's rebuild of a branchy program). */
+static inline int fst_mru_find(const fst_mru *m, uint64_t addr)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->a[i] == addr)
+            return i;
+    return -1;
+}
+
+/* Move entry k to the front (its address addr), or insert addr at the front when k < 0;
+** the few targets of a loop without a memmove. */
+static inline void fst_mru_front(fst_mru *m, int k, uint64_t addr)
+{
+    if (k < 0) /* insert */
+        k = m->n < FST_TR_MRU ? m->n++ : FST_TR_MRU - 1;
+    switch (k) {
+    case 0: break;
+    case 3: m->a[3] = m->a[2]; /* fall through */
+    case 2: m->a[2] = m->a[1]; /* fall through */
+    case 1: m->a[1] = m->a[0]; break;
+    default: memmove(&m->a[1], &m->a[0], (size_t)k * sizeof m->a[0]);
+    }
+    m->a[0] = addr;
+}
 
 typedef struct fst_tr_cursor {
     const uint8_t *p, *end;   /* the op stream: the next op, the end of the frame's */
@@ -511,27 +539,20 @@ static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
             seq = (w & 0x3F) + 1;
             c->p = p + 1;
         } else {
-            /* JMPA of one or two varint bytes, then SEQ, the recent targets full (a branch
-            ** site's target not among the 4 nearest, branchy code: tracebin_write.c):
-            ** fst_mru_front's work, inline. The two bytes past end are 0xFF: a byte is read
-            ** only where the one before is real (an op, or a varint byte that says more
-            ** follow), and 0xFF is neither the end of a varint nor a SEQ. */
+            /* JMPA of one or two varint bytes, then SEQ (a branch site's target not among
+            ** the 4 nearest, branchy code: tracebin_write.c). The two bytes past end are
+            ** 0xFF: a byte is read only where the one before is real (an op, or a varint
+            ** byte that says more follow), and 0xFF is neither the end of a varint nor a SEQ. */
             if (p[0] != 0x50)   /* (0xFF at end: p[0] is real from here on) */
                 return fst_tr_next_run_slow(r, rec, err);
             unsigned nv = p[1] < 0x80 ? 1 : p[2] < 0x80 ? 2 : 0;
-            if (!nv || p[1 + nv] & 0xC0 || c->jm.n < FST_TR_MRU)
+            if (!nv || p[1 + nv] & 0xC0)
                 return fst_tr_next_run_slow(r, rec, err);
-            uint64_t v = nv == 1 ? p[1] : ((uint64_t)p[1] & 0x7F) | (uint64_t)p[2] << 7; /* zigzag */
-            cur += (uint64_t)((int64_t)(v >> 1) ^ -(int64_t)(v & 1));
-            uint64_t *a = c->jm.a;
-            int k = FST_TR_MRU - 1;
-            for (int i = 0; i < FST_TR_MRU; i++)
-                if (a[i] == cur) {
-                    k = i;
-                    break;
-                }
-            memmove(&a[1], &a[0], (size_t)k * sizeof a[0]);
-            a[0] = cur;
+            cur += (uint64_t)fst_unzigzag(nv == 1 ? p[1] : ((uint64_t)p[1] & 0x7F) | (uint64_t)p[2] << 7);
+            int n0 = c->jm.n;
+            fst_mru_front(&c->jm, fst_mru_find(&c->jm, cur), cur);
+            if (c->jm.n != n0)
+                c->jfast = fst_tr_jfast(c->jm.n);
             c->cur = cur;
             seq = (p[1 + nv] & 0x3Fu) + 1u;
             c->p = p + 2 + nv;

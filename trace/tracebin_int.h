@@ -68,32 +68,7 @@ static inline fst_icache_ent *fst_icache_slot(fst_icache *c, uint64_t addr)
 }
 void fst_icache_put(fst_icache *c, uint64_t addr, const uint8_t *b, int len);
 
-/* fst_mru (the list of recent jump targets) is in tracebin.h. Both are inline: the writer
-** and the reader do them at every jump (a call and a memmove were a fifth of reading one,
-** a tenth of fst-capture's rebuild of a branchy program). */
-static inline int fst_mru_find(const fst_mru *m, uint64_t addr)
-{
-    for (int i = 0; i < m->n; i++)
-        if (m->a[i] == addr)
-            return i;
-    return -1;
-}
-
-/* Move entry k to the front (its address addr), or insert addr at the front when k < 0;
-** the few targets of a loop without a memmove. */
-static inline void fst_mru_front(fst_mru *m, int k, uint64_t addr)
-{
-    if (k < 0) /* insert */
-        k = m->n < FST_TB_MRU ? m->n++ : FST_TB_MRU - 1;
-    switch (k) {
-    case 0: break;
-    case 3: m->a[3] = m->a[2]; /* fall through */
-    case 2: m->a[2] = m->a[1]; /* fall through */
-    case 1: m->a[1] = m->a[0]; break;
-    default: memmove(&m->a[1], &m->a[0], (size_t)k * sizeof m->a[0]);
-    }
-    m->a[0] = addr;
-}
+/* fst_mru and its fst_mru_find, fst_mru_front: tracebin.h (the run reader inlines them). */
 
 /* key NUL value NUL lists (HEAD and FOOT payloads) */
 void fst_kv_put(uint8_t **p, size_t *len, size_t *cap, const char *k, const char *v);

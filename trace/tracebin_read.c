@@ -633,22 +633,6 @@ static inline int next_rec(fst_tr *r, fst_rec *rec, fst_err *err, int runs)
                 r->c.p++;
                 continue;
             }
-            /* JMPA to a branch site's target, a distance of one or two varint bytes (the
-            ** writer's jump to a target not among the 4 most recent): inline too. Bytes
-            ** past end are 0xFF (a continuation byte): the second is read only when the
-            ** first says it follows, and neither is then taken for a whole varint. */
-            const uint8_t *q = r->c.p;
-            if (op == FST_OP_JMPA && (q[1] < 0x80 || q[2] < 0x80) && q + 2 + (q[1] >= 0x80) <= r->c.end) {
-                uint64_t v = q[1] < 0x80 ? q[1] : (uint64_t)(q[1] & 0x7F) | (uint64_t)q[2] << 7;
-                uint64_t to = r->c.cur + (uint64_t)fst_unzigzag(v);
-                int n0 = r->c.jm.n;
-                fst_mru_front(&r->c.jm, fst_mru_find(&r->c.jm, to), to);
-                if (r->c.jm.n != n0)
-                    r->c.jfast = fst_tr_jfast(r->c.jm.n);
-                r->c.cur = to;
-                r->c.p = q + 2 + (q[1] >= 0x80);
-                continue;
-            }
         }
         int rc = slow_op(r, rec, err, runs);
         if (rc != NEXT_OP)
