@@ -85,7 +85,7 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
         b->cost[b->n][0] = fst_clock_cost(c->clk, d, 0);
         b->cost[b->n][1] = fst_clock_cost(c->clk, d, 1);
         b->n++;
-        if (!fst_code_plain(d))
+        if (!fst_code_falls(d))
             break;
         if (b->n < FST_BLK_MAX)
             b->sum[b->n] = b->sum[b->n - 1] + b->cost[b->n - 1][0];

@@ -9,8 +9,9 @@
 **   - straight-line blocks (fst_code_block), keyed by address, PSW state and the reader's
 **     code epoch: for the instructions of a SEQ run (trace/tracebin.h fst_tr_seq_left),
 **     never looked up one by one. A block is up to FST_BLK_MAX instructions in sequence,
-**     read from the trace's code cache (fst_tr_code), all but the last of them *plain*
-**     (fst_code_plain: they cannot change the flow of control), with the sum of their
+**     read from the trace's code cache (fst_tr_code), all but the last of them *falling
+**     through* (fst_code_falls: they cannot change the flow of control, or they are
+**     conditional branches that a SEQ run through them did not take), with the sum of their
 **     costs as not taken, so that a run through them is priced in one addition. It stops
 **     early at an address the code cache does not know.
 **
@@ -110,6 +111,18 @@ void fst_code_free(fst_code *c);
 static inline int fst_code_plain(const fst_insn *d)
 {
     return !(d->flags & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW));
+}
+
+/* An instruction after which a SEQ run goes on as after a plain one: plain, or a branch
+** that only the condition code or a register decides (FST_I_COND) and that neither links,
+** executes, loads a PSW nor may change the addressing mode. In a SEQ run it was not taken
+** (the next instruction is at its address + length), so its successor needs no decision:
+** no call, no return, the not-taken price (cost[0], what a block's sums hold). */
+static inline int fst_code_falls(const fst_insn *d)
+{
+    return fst_code_plain(d) ||
+           (d->flags & (FST_I_CANBRANCH | FST_I_COND | FST_I_LINK | FST_I_EXECUTE | FST_I_PSW | FST_I_AMODE)) ==
+               (FST_I_CANBRANCH | FST_I_COND);
 }
 
 /* The decoded instruction `bytes` at addr in state. Never fails. */

@@ -363,8 +363,9 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
             ok = 0;     /* built: blocks noted may have lost their slots; the loop runs it */
             break;
         }
-        /* the run, as the record loop takes it: seq_rest stops after a branch not taken,
-        ** and the rest of the run comes back as a run of its own */
+        /* the run, as the record loop takes it: seq_rest stops after an instruction that
+        ** does not fall through (code.h fst_code_falls: an EX, say), and the rest of the run
+        ** comes back as a run of its own */
         int fast = 1;
         for (;;) {
             snap_op(x, &bk->d[0]);  /* the next part counts it, unless the block does */
