@@ -353,16 +353,27 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 ** frame's end go to fst_tr_next_run_slow, which reads them as fst_tr_next does: the
 ** records, errors and byte offsets are the same (tests/unit/test_tracebin_run.c). */
 #define FST_TR_MRU 16   /* recent jump targets kept (format: the JMP op's k, 0-15) */
+#define FST_MRU_BUCKETS 64
 typedef struct fst_mru {
     uint64_t a[FST_TR_MRU];
     int n;
+    /* how many of a[0..n-1] fall in each bucket (fst_mru_bucket): a target whose bucket is
+    ** empty is not in the list, and is known so without a look. In branchy code most
+    ** JMPAs go to a target not among the 16 (tracebin_write.c), and comparing all 16 was
+    ** a tenth of the replay's host instructions. Only fst_mru_front changes which
+    ** addresses are in a[]; a caller that moves them about in a[0..n-1] itself (the run
+    ** reader's JMP k < 4, fst_tr_fast_skip) keeps the buckets right. */
+    uint8_t in[FST_MRU_BUCKETS];
 } fst_mru;
+static inline unsigned fst_mru_bucket(uint64_t addr) { return (unsigned)((addr * 0x9E3779B97F4A7C15ull) >> 58); }
 /* Where addr is in the list (-1: not there); move entry k to the front (its address addr),
 ** or insert addr at the front when k < 0, the last one dropped when the list is full. Inline:
 ** the writer and the reader do them at every jump (a call and a memmove were a fifth of
 ** reading one, a tenth of fst-capture's rebuild of a branchy program). */
 static inline int fst_mru_find(const fst_mru *m, uint64_t addr)
 {
+    if (!m->in[fst_mru_bucket(addr)])
+        return -1;
     for (int i = 0; i < m->n; i++)
         if (m->a[i] == addr)
             return i;
@@ -370,16 +381,25 @@ static inline int fst_mru_find(const fst_mru *m, uint64_t addr)
 }
 
 /* Move entry k to the front (its address addr), or insert addr at the front when k < 0;
-** the few targets of a loop without a memmove. */
+** the few targets of a loop without a memmove, and a full list's insert with one of a
+** constant size (the compiler's moves, not a call). */
 static inline void fst_mru_front(fst_mru *m, int k, uint64_t addr)
 {
-    if (k < 0) /* insert */
-        k = m->n < FST_TR_MRU ? m->n++ : FST_TR_MRU - 1;
+    if (k < 0) { /* insert */
+        if (m->n < FST_TR_MRU)
+            k = m->n++;
+        else {
+            k = FST_TR_MRU - 1;
+            m->in[fst_mru_bucket(m->a[k])]--;
+        }
+        m->in[fst_mru_bucket(addr)]++;
+    }
     switch (k) {
     case 0: break;
     case 3: m->a[3] = m->a[2]; /* fall through */
     case 2: m->a[2] = m->a[1]; /* fall through */
     case 1: m->a[1] = m->a[0]; break;
+    case FST_TR_MRU - 1: memmove(&m->a[1], &m->a[0], (FST_TR_MRU - 1) * sizeof m->a[0]); break;
     default: memmove(&m->a[1], &m->a[0], (size_t)k * sizeof m->a[0]);
     }
     m->a[0] = addr;

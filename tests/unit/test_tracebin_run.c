@@ -472,6 +472,61 @@ static void test_stretch_skipped_to(void **state)
     }
 }
 
+/* The list of recent jump targets (fst_mru) against a plain move-to-front list of 16: the
+** same addresses in the same order, and its buckets counting them, whatever the jumps:
+** among 6, 20 or 200 targets, some of them sharing a bucket, and with the run reader's own
+** JMP k < 4 (it moves a[k] to the front itself). */
+static void test_mru_is_a_list(void **state)
+{
+    (void)state;
+    static const unsigned pools[] = { 6, 20, 200 };
+    for (uint32_t s = 1; s <= 30; s++) {
+        seed = s;
+        unsigned npool = pools[s % 3];
+        uint64_t pool[200];
+        for (unsigned i = 0; i < npool; i++) {  /* a third of them in the bucket of the one before */
+            do
+                pool[i] = A + 2 * rnd(1u << 16);
+            while (i % 3 == 2 && (pool[i] == pool[i - 1] || fst_mru_bucket(pool[i]) != fst_mru_bucket(pool[i - 1])));
+        }
+        fst_mru m;
+        memset(&m, 0, sizeof m);
+        uint64_t ref[FST_TR_MRU];
+        int nref = 0;
+        for (int it = 0; it < 20000; it++) {
+            uint64_t to;
+            if (m.n && rnd(4) == 0) { /* the run reader's JMP k < min(n, 4) */
+                int k = (int)rnd((unsigned)(m.n < 4 ? m.n : 4));
+                to = m.a[k];
+                for (int j = k; j > 0; j--)
+                    m.a[j] = m.a[j - 1];
+                m.a[0] = to;
+            } else {
+                to = pool[rnd(npool)];
+                fst_mru_front(&m, fst_mru_find(&m, to), to);
+            }
+            int k = 0;
+            while (k < nref && ref[k] != to)
+                k++;
+            if (k == nref && nref < FST_TR_MRU)
+                nref++;
+            for (int j = k < FST_TR_MRU ? k : FST_TR_MRU - 1; j > 0; j--)
+                ref[j] = ref[j - 1];
+            ref[0] = to;
+            assert_int_equal(m.n, nref);
+            for (int j = 0; j < nref; j++)
+                if (m.a[j] != ref[j])
+                    fail_msg("seed %u, jump %d: entry %d is %llx, not %llx", (unsigned)s, it, j,
+                             (unsigned long long)m.a[j], (unsigned long long)ref[j]);
+            unsigned in[FST_MRU_BUCKETS] = { 0 };
+            for (int j = 0; j < nref; j++)
+                in[fst_mru_bucket(ref[j])]++;
+            for (unsigned b = 0; b < FST_MRU_BUCKETS; b++)
+                assert_int_equal(m.in[b], in[b]);
+        }
+    }
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/fst-test-tracebin-run.%d", (int)getpid());
@@ -481,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_damaged_ops_read_alike),
         cmocka_unit_test(test_repeats_skipped_as_read),
         cmocka_unit_test(test_stretch_skipped_to),
+        cmocka_unit_test(test_mru_is_a_list),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
