@@ -401,7 +401,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
             fst_rp_memo_after(&x, tr);
         if (x.chunk.quiet)
             x.chunk.quiet--;
-        else if (x.chunk.on && fst_rp_chunk(&x, tr))
+        else if (x.chunk.on && fst_rp_chunk_may(&x, tr) && fst_rp_chunk(&x, tr))
             continue;   /* runs replayed or memoized as a stretch */
         if (fst_rp_memo_wants(&x))
             call = fst_tr_mark_here(tr, &ma);   /* a call may come: where its bytes begin */
