@@ -380,9 +380,9 @@ static inline int fst_mru_find(const fst_mru *m, uint64_t addr)
     return -1;
 }
 
-/* Move entry k to the front (its address addr), or insert addr at the front when k < 0;
-** the few targets of a loop without a memmove, and a full list's insert with one of a
-** constant size (the compiler's moves, not a call). */
+/* Move entry k to the front (its address addr), or insert addr at the front when k < 0,
+** without a memmove: a call and its size's branches were a fifth of a move's cost, and in
+** call-heavy branchy code (cgen) most JMPAs move a target from k >= 4. */
 static inline void fst_mru_front(fst_mru *m, int k, uint64_t addr)
 {
     if (k < 0) { /* insert */
@@ -394,13 +394,24 @@ static inline void fst_mru_front(fst_mru *m, int k, uint64_t addr)
         }
         m->in[fst_mru_bucket(addr)]++;
     }
-    switch (k) {
-    case 0: break;
+    _Static_assert(FST_TR_MRU == 16, "fst_mru_front moves up to 15 entries");
+    switch (k) {    /* entries k-1 .. 0 one down, unrolled: no call, k moves */
+    case 15: m->a[15] = m->a[14]; /* fall through */
+    case 14: m->a[14] = m->a[13]; /* fall through */
+    case 13: m->a[13] = m->a[12]; /* fall through */
+    case 12: m->a[12] = m->a[11]; /* fall through */
+    case 11: m->a[11] = m->a[10]; /* fall through */
+    case 10: m->a[10] = m->a[9]; /* fall through */
+    case 9: m->a[9] = m->a[8]; /* fall through */
+    case 8: m->a[8] = m->a[7]; /* fall through */
+    case 7: m->a[7] = m->a[6]; /* fall through */
+    case 6: m->a[6] = m->a[5]; /* fall through */
+    case 5: m->a[5] = m->a[4]; /* fall through */
+    case 4: m->a[4] = m->a[3]; /* fall through */
     case 3: m->a[3] = m->a[2]; /* fall through */
     case 2: m->a[2] = m->a[1]; /* fall through */
-    case 1: m->a[1] = m->a[0]; break;
-    case FST_TR_MRU - 1: memmove(&m->a[1], &m->a[0], (FST_TR_MRU - 1) * sizeof m->a[0]); break;
-    default: memmove(&m->a[1], &m->a[0], (size_t)k * sizeof m->a[0]);
+    case 1: m->a[1] = m->a[0]; /* fall through */
+    default: break;
     }
     m->a[0] = addr;
 }
