@@ -60,7 +60,7 @@
 
 #define MEMO_SLOTS 16384
 #define MEMO_SEEN 8192
-#define MEMO_MIN_RUNS 6        /* fewer: a lookup and a key compared cost what the runs do
+#define MEMO_MIN_RUNS 6         /* fewer: a lookup and a key compared cost what the runs do
                                    (record-loop turns: 12 when a branch not taken ended one;
                                    seq_rest now goes on through it, and the turns are fewer) */
 #define MEMO_MISSES 8           /* lookups in a row that took nothing: the signature backs off */
