@@ -120,7 +120,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #define FST_TRACE_MAGIC "FSTTRACE"
 #define FST_TRACE_VERSION 2      /* what fst_tw_open writes */
@@ -361,8 +360,8 @@ typedef struct fst_mru {
     ** empty is not in the list, and is known so without a look. In branchy code most
     ** JMPAs go to a target not among the 16 (tracebin_write.c), and comparing all 16 was
     ** a tenth of the replay's host instructions. Only fst_mru_front changes which
-    ** addresses are in a[]; a caller that moves them about in a[0..n-1] itself (the run
-    ** reader's JMP k < 4, fst_tr_fast_skip) keeps the buckets right. */
+    ** addresses are in a[]; a caller that moves them about in a[0..n-1] itself
+    ** (fst_tr_fast_skip) keeps the buckets right. */
     uint8_t in[FST_MRU_BUCKETS];
 } fst_mru;
 static inline unsigned fst_mru_bucket(uint64_t addr) { return (unsigned)((addr * 0x9E3779B97F4A7C15ull) >> 58); }
@@ -550,19 +549,8 @@ static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
         unsigned w = (unsigned)p[0] | (unsigned)p[1] << 8;
         if ((w & c->jfast) == 0x0040) { /* JMP k < min(jm.n, 4), then SEQ */
             unsigned k = w & 3;
-            uint64_t *a = c->jm.a;
-            cur = a[k];
-            if (k == 3) { /* to the front: no memmove for the few targets of a loop */
-                a[3] = a[2];
-                a[2] = a[1];
-                a[1] = a[0];
-                a[0] = cur;
-            } else if (k) {
-                if (k == 2)
-                    a[2] = a[1];
-                a[1] = a[0];
-                a[0] = cur;
-            }
+            cur = c->jm.a[k];
+            fst_mru_front(&c->jm, (int)k, cur);
             c->cur = cur;
             seq = (w >> 8) + 1;
             c->p = p + 2;

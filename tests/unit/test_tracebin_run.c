@@ -474,8 +474,8 @@ static void test_stretch_skipped_to(void **state)
 
 /* The list of recent jump targets (fst_mru) against a plain move-to-front list of 16: the
 ** same addresses in the same order, and its buckets counting them, whatever the jumps:
-** among 6, 20 or 200 targets, some of them sharing a bucket, and with the run reader's own
-** JMP k < 4 (it moves a[k] to the front itself). */
+** among 6, 20 or 200 targets, some of them sharing a bucket, and with entries moved about
+** in a[0..n-1] by the caller, as fst_tr_fast_skip puts back a stretch's recent targets. */
 static void test_mru_is_a_list(void **state)
 {
     (void)state;
@@ -495,7 +495,7 @@ static void test_mru_is_a_list(void **state)
         int nref = 0;
         for (int it = 0; it < 20000; it++) {
             uint64_t to;
-            if (m.n && rnd(4) == 0) { /* the run reader's JMP k < min(n, 4) */
+            if (m.n && rnd(4) == 0) { /* a[k] to the front by hand, k < min(n, 4) */
                 int k = (int)rnd((unsigned)(m.n < 4 ? m.n : 4));
                 to = m.a[k];
                 for (int j = k; j > 0; j--)
