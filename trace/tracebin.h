@@ -187,7 +187,7 @@ typedef struct fst_kv {
 
 /* ---- writer ---- */
 typedef struct fst_tw fst_tw;
-#define FST_TW_MARK_MRU 16  /* = FST_TR_MRU (below): the recent jump targets a mark keeps */
+#define FST_TW_MARK_MRU 4   /* the recent jump targets the writer keeps (a JMP names one of them) and a mark */
 
 /* Create (truncate) `path` and write the magic and HEAD; `hdr` ends with {NULL, NULL}. A
 ** file there that is not a trace (regular, not empty, without the magic) is never replaced:

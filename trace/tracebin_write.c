@@ -27,7 +27,9 @@ struct fst_tw {
     size_t blen;           /* payload bytes in buf */
     uint64_t frame_first;  /* instructions before this frame */
     fst_icache ic;
-    fst_mru jm;
+    uint64_t near[FST_TW_MARK_MRU]; /* the reader's FST_TW_MARK_MRU most recent jump targets, most
+                                        recent first (jump_out) */
+    unsigned nnear;
     uint64_t cur;          /* current address */
     int pending;           /* SEQ instructions not yet written */
     uint32_t state;
@@ -227,20 +229,33 @@ static void seq_out(fst_tw *w)
 ** branchy -O2 -1.4 %; recursion and call-heavy FORTRAN within a few bytes. JMP k < 4 (and
 ** a SEQ) is what the reader's fast path takes (tracebin.h fst_tr_next_run). The reader
 ** moves a JMPA's target to the front as a JMP's: the recent targets stay the writer's. */
-#define FST_TW_JMP_NEAR 4
+#define FST_TW_JMP_NEAR FST_TW_MARK_MRU
 
+/* The reader keeps FST_TR_MRU recent targets, moved to the front as it reads each jump;
+** the writer needs only the first FST_TW_JMP_NEAR of them, which after any jump are the
+** target and the first of those before it that are not the target: the same list, cut
+** short. (Searching and moving all 16 was a fifth of a module capture's own work on
+** branchy code, where most jumps go to none of them.) */
 static void jump_out(fst_tw *w, uint64_t to)
 {
-    int k = fst_mru_find(&w->jm, to);
+    uint64_t *a = w->near;
+    unsigned k = a[0] == to ? 0 : a[1] == to ? 1 : a[2] == to ? 2 : a[3] == to ? 3 : 4;
     uint8_t *p = op_room(w);
-    if (k >= 0 && k < FST_TW_JMP_NEAR) {
+    if (k < w->nnear) {
         p[0] = (uint8_t)(FST_OP_JMP | k);
         w->blen++;
     } else {
         p[0] = FST_OP_JMPA;
         w->blen += 1 + fst_put_uvar(p + 1, fst_zigzag((int64_t)(to - w->cur)));
+        k = w->nnear < FST_TW_JMP_NEAR ? w->nnear++ : FST_TW_JMP_NEAR - 1;
     }
-    fst_mru_front(&w->jm, k, to);
+    _Static_assert(FST_TW_JMP_NEAR == 4, "jump_out looks at 4 targets");
+    switch (k) { /* entries k-1 .. 0 one down */
+    case 3: a[3] = a[2]; /* fall through */
+    case 2: a[2] = a[1]; /* fall through */
+    case 1: a[1] = a[0]; /* fall through */
+    default: a[0] = to;
+    }
     w->cur = to;
 }
 
@@ -303,7 +318,7 @@ int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next)
     return w->failed ? -1 : 0;
 }
 
-_Static_assert(FST_TW_MARK_MRU == FST_TR_MRU, "a mark keeps every recent jump target");
+_Static_assert(FST_TW_MARK_MRU <= FST_TR_MRU, "the writer's recent targets are the first of the reader's");
 
 /* Every op but SEQ and JMP changes one of these. */
 static uint64_t events_of(const fst_tw *w)
@@ -314,8 +329,8 @@ static uint64_t events_of(const fst_tw *w)
 void fst_tw_mark_at(const fst_tw *w, fst_tw_mark *m)
 {
     *m = (fst_tw_mark){ w->written, w->insns, w->cur, events_of(w), w->blen, w->pending, w->have_state,
-                        w->state, w->time, w->cpu, (unsigned)w->jm.n, { 0 } };
-    memcpy(m->mru, w->jm.a, sizeof m->mru);
+                        w->state, w->time, w->cpu, w->nnear, { 0 } };
+    memcpy(m->mru, w->near, sizeof m->mru);
 }
 
 /* The writer is where the mark saw it, the frame being filled and its copy aside. */
@@ -323,8 +338,8 @@ static int at_mark(const fst_tw *w, const fst_tw_mark *m)
 {
     return !w->failed && w->written == m->written && w->blen > m->blen && w->cur == m->cur &&
            w->pending == m->pending && w->have_state == m->have_state && w->state == m->state &&
-           w->time == m->time && w->cpu == m->cpu && events_of(w) == m->events && (unsigned)w->jm.n == m->mru_n &&
-           !memcmp(w->jm.a, m->mru, sizeof m->mru[0] * m->mru_n);
+           w->time == m->time && w->cpu == m->cpu && events_of(w) == m->events && w->nnear == m->mru_n &&
+           !memcmp(w->near, m->mru, sizeof m->mru[0] * m->mru_n);
 }
 
 #define REPEAT_MAX 16384 /* bytes of a copy (a FORTRAN mainline's pattern of calls: some hundreds) */

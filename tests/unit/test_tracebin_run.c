@@ -527,6 +527,79 @@ static void test_mru_is_a_list(void **state)
     }
 }
 
+/* The writer's jumps against a plain move-to-front list of 16 (the reader's, fst_mru): a
+** jump to a target among its first 4 is a JMP k with that k, any other a JMPA. Read from a
+** version 1 trace's op stream: jumps among 3 to 200 targets, one instruction at each.
+** (A writer that kept its list wrong but still wrote JMPA where unsure would read back
+** right and only grow the trace: the roundtrips above cannot tell.) */
+static void test_writer_jumps_are_the_lists(void **state)
+{
+    (void)state;
+    static const unsigned pools[] = { 3, 5, 9, 20, 200 };
+    for (uint32_t s = 1; s <= 15; s++) {
+        seed = s;
+        unsigned npool = pools[s % 5];
+        uint64_t pool[200];
+        for (unsigned i = 0; i < npool; i++)
+            pool[i] = A + 4 * (uint64_t)i + 4096 * rnd(64);  /* never the one after another's end */
+        fst_err err;
+        fst_tw *w = fst_tw_open_version(path, NULL, 1, &err);
+        assert_non_null(w);
+        enum { NJ = 6000 };
+        static int want[NJ];
+        uint64_t ref[FST_TR_MRU], last = 0;
+        int nref = 0, nj = 0;
+        const uint8_t lr[2] = { 0x18, 0x12 };
+        while (nj < NJ) {
+            uint64_t to = pool[rnd(npool)];
+            if (to == last + 2)
+                continue;
+            int k = 0;
+            while (k < nref && ref[k] != to)
+                k++;
+            want[nj++] = k < 4 && k < nref ? k : -1;
+            if (k == nref && nref < FST_TR_MRU)
+                nref++;
+            for (int j = k < FST_TR_MRU ? k : FST_TR_MRU - 1; j > 0; j--)
+                ref[j] = ref[j - 1];
+            ref[0] = to;
+            assert_int_equal(fst_tw_insn(w, to, lr, 2), 0);
+            last = to;
+        }
+        assert_int_equal(fst_tw_close(w, 1, "test", NULL, &err), 0);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        static uint8_t buf[1 << 20];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        int got = 0;
+        for (size_t at = 8; at + 8 <= n;) { /* frames: tag, u32 length, payload, u32 CRC */
+            uint32_t len = fst_get_le32(buf + at + 4);
+            assert_true(at + 12 + len <= n);
+            if (!memcmp(buf + at, "EVNT", 4))
+                for (const uint8_t *p = buf + at + 16, *e = buf + at + 8 + len; p < e;) {
+                    uint8_t op = *p++;
+                    if (op == 0x51)  /* INS, the two bytes of the LR */
+                        p += 2;
+                    else if (op == 0x50 || (op & 0xF0) == 0x40) {  /* JMPA (its varint), JMP k */
+                        assert_true(got < NJ);
+                        int k = op == 0x50 ? -1 : op & 0x0F;
+                        if (k != want[got])
+                            fail_msg("seed %u, jump %d: %s %d, not %d", (unsigned)s, got, k < 0 ? "JMPA" : "JMP",
+                                     k, want[got]);
+                        got++;
+                        if (op == 0x50)
+                            while (*p++ & 0x80)
+                                ;
+                    } else
+                        assert_true(op < 0x40);  /* SEQ */
+                }
+            at += 12 + len;
+        }
+        assert_int_equal(got, NJ);
+    }
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/fst-test-tracebin-run.%d", (int)getpid());
@@ -537,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_repeats_skipped_as_read),
         cmocka_unit_test(test_stretch_skipped_to),
         cmocka_unit_test(test_mru_is_a_list),
+        cmocka_unit_test(test_writer_jumps_are_the_lists),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
