@@ -200,17 +200,21 @@ static int frame_out(fst_tw *w, fst_err *err)
     return rc;
 }
 
-/* Room for one op; a full frame goes out first. */
-static uint8_t *op_room(fst_tw *w)
+static void __attribute__((noinline)) frame_full(fst_tw *w)
 {
-    if (w->blen + FST_TB_OP_MAX > w->fmax + 8) {
-        fst_err e;
-        frame_out(w, &e);
-    }
+    fst_err e;
+    frame_out(w, &e);
+}
+
+/* Room for one op; a full frame goes out first. Inline: two ops a jump come here. */
+static inline uint8_t *op_room(fst_tw *w)
+{
+    if (w->blen + FST_TB_OP_MAX > w->fmax + 8)
+        frame_full(w);
     return w->buf + w->blen;
 }
 
-static void seq_out(fst_tw *w)
+static inline void seq_out(fst_tw *w)
 {
     if (w->pending) {
         uint8_t *p = op_room(w);
@@ -236,7 +240,7 @@ static void seq_out(fst_tw *w)
 ** target and the first of those before it that are not the target: the same list, cut
 ** short. (Searching and moving all 16 was a fifth of a module capture's own work on
 ** branchy code, where most jumps go to none of them.) */
-static void jump_out(fst_tw *w, uint64_t to)
+static inline void jump_out(fst_tw *w, uint64_t to)
 {
     uint64_t *a = w->near;
     unsigned k = a[0] == to ? 0 : a[1] == to ? 1 : a[2] == to ? 2 : a[3] == to ? 3 : 4;

@@ -438,7 +438,7 @@ static int branch(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, uint64_t to, fs
 
 /* The batch (batch_branch) to the emitter, in one fst_em_seqs; where the emitter refuses,
 ** each run the usual way (run_to: refused the same, its instructions go one by one). */
-static int batch_flush(fst_ms *m, fst_err *err)
+static int __attribute__((noinline)) batch_flush(fst_ms *m, fst_err *err)
 {
     size_t n = m->nbatch;
     if (!n)
@@ -465,7 +465,7 @@ static int batch_flush(fst_ms *m, fst_err *err)
 ** the ones after it in one step: its state looked at once, not at every branch; a tenth to
 ** a fifth of a rebuild was that). The PSW the emitter gets for them is the one before the
 ** first: their addresses must have its bits 2^24 and up (an EC PSW's byte 4, the state). */
-static int batch_branch(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, uint64_t to, fst_err *err)
+static inline __attribute__((always_inline)) int batch_branch(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, uint64_t to, fst_err *err)
 {
     memo *mm = c->have_psw ? memo_of(m, c, cpu, at, 1) : NULL;
     if (mm && m->nbatch && (m->bcpu != c || m->nbatch == MS_BATCH) && batch_flush(m, err))
