@@ -345,7 +345,8 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 **     the op is at p - 1, which the reader's errors name);
 **   - insns counts a SEQ run whole from when its op is read (fst_tr_insns: insns - seq);
 **   - cpu, state and cur are those of the next instruction; jm.a[0..jm.n-1] the recent
-**     jump targets, most recent first, exactly as the writer keeps them (tracebin_int.h);
+**     jump targets, most recent first (a version 2 trace's JMP k may name any k < 16; this
+**     writer names k < 4, and keeps only those 4: tracebin_write.c jump_out);
 **   - jfast is what fst_tr_jfast(jm.n) says: the reader sets it whenever jm.n changes.
 ** The fast path takes a SEQ op, or a JMP k to one of the 4 most recent targets (k < jm.n)
 ** and the SEQ op after it, both in the frame; any other op, a bad one included, and a
