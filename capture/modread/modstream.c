@@ -464,8 +464,10 @@ static int __attribute__((noinline)) batch_flush(fst_ms *m, fst_err *err)
 /* branch(), batched: a run the memo knows waits in the batch (given to the emitter with
 ** the ones after it in one step: its state looked at once, not at every branch; a tenth to
 ** a fifth of a rebuild was that). The PSW the emitter gets for them is the one before the
-** first: their addresses must have its bits 2^24 and up (an EC PSW's byte 4, the state). */
-static inline __attribute__((always_inline)) int batch_branch(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at, uint64_t to, fst_err *err)
+** first: their addresses must have its bits 2^24 and up (an EC PSW's byte 4, the state).
+** Inline in copies, where most branches come (a loop's REP), its flush out of line. */
+static inline __attribute__((always_inline)) int batch_branch(fst_ms *m, mcpu *c, unsigned cpu, uint64_t at,
+                                                              uint64_t to, fst_err *err)
 {
     memo *mm = c->have_psw ? memo_of(m, c, cpu, at, 1) : NULL;
     if (mm && m->nbatch && (m->bcpu != c || m->nbatch == MS_BATCH) && batch_flush(m, err))
