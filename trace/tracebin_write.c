@@ -243,6 +243,7 @@ static inline void seq_out(fst_tw *w)
 static inline void jump_out(fst_tw *w, uint64_t to)
 {
     uint64_t *a = w->near;
+    /* entries from nnear on are 0 at first and never taken: k < nnear below */
     unsigned k = a[0] == to ? 0 : a[1] == to ? 1 : a[2] == to ? 2 : a[3] == to ? 3 : 4;
     uint8_t *p = op_room(w);
     if (k < w->nnear) {
