@@ -140,6 +140,10 @@
 #define FST_HK_JOB      "job"       /* the job a window is of (fst-capture --job=NAME with the module) */
 #define FST_HK_JOB_CONSOLE "job-console" /* --console=FILE: the job's lines were read from this file */
 #define FST_HK_JOB_EDGES   "job-edges"   /* how the window's edges were found, when not exactly (late) */
+#define FST_HK_RECENT   "recent-targets" /* the JMP ops name only the N most recent jump targets (k < N, 1-16),
+                                            and the reader keeps only N (fst_mru's cap); absent: 16. This
+                                            writer writes 4 (FST_TW_MARK_MRU), a writer before it (traces
+                                            of 2026-12-01 and older) any k < 16 */
 
 /* Footer keys (decimal values). */
 #define FST_FK_COMPLETE     "complete"      /* 1 = the capture ended normally */
@@ -345,8 +349,9 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 **     the op is at p - 1, which the reader's errors name);
 **   - insns counts a SEQ run whole from when its op is read (fst_tr_insns: insns - seq);
 **   - cpu, state and cur are those of the next instruction; jm.a[0..jm.n-1] the recent
-**     jump targets, most recent first (a version 2 trace's JMP k may name any k < 16; this
-**     writer names k < 4, and keeps only those 4: tracebin_write.c jump_out);
+**     jump targets, most recent first, at most jm.cap of them (a version 2 trace's JMP k may
+**     name any k < 16; this writer names k < 4, keeps only those 4 (tracebin_write.c
+**     jump_out) and says so in the header, FST_HK_RECENT, so that its reader keeps 4 too);
 **   - jfast is what fst_tr_jfast(jm.n) says: the reader sets it whenever jm.n changes.
 ** The fast path takes a SEQ op, or a JMP k to one of the 4 most recent targets (k < jm.n)
 ** and the SEQ op after it, both in the frame; any other op, a bad one included, and a
@@ -357,6 +362,12 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 typedef struct fst_mru {
     uint64_t a[FST_TR_MRU];
     int n;
+    /* how many it keeps (1 to FST_TR_MRU): 16 for a trace whose JMP ops may name any of 16,
+    ** 4 for one that says it names only the 4 most recent (FST_HK_RECENT, what this writer
+    ** writes). The first 4 of a move-to-front list are the same whether it keeps 4 or 16,
+    ** and keeping 4 makes a JMPA's look and move short: -6 % of the replay's host
+    ** instructions on call-heavy branchy code, where most runs end in a JMPA. */
+    int cap;
     /* how many of a[0..n-1] fall in each bucket (fst_mru_bucket): a target whose bucket is
     ** empty is not in the list, and is known so without a look. In branchy code most
     ** JMPAs go to a target not among the 16 (tracebin_write.c), and comparing all 16 was
@@ -386,10 +397,10 @@ static inline int fst_mru_find(const fst_mru *m, uint64_t addr)
 static inline void fst_mru_front(fst_mru *m, int k, uint64_t addr)
 {
     if (k < 0) { /* insert */
-        if (m->n < FST_TR_MRU)
+        if (m->n < m->cap)
             k = m->n++;
         else {
-            k = FST_TR_MRU - 1;
+            k = m->cap - 1;
             m->in[fst_mru_bucket(m->a[k])]--;
         }
         m->in[fst_mru_bucket(addr)]++;

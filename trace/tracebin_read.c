@@ -132,6 +132,25 @@ static int read_frame(fst_tr *r, char tag[4], uint8_t **payload, size_t *len, fs
     return 1;
 }
 
+/* How many recent jump targets the trace's JMP ops name (FST_HK_RECENT): the reader keeps
+** that many. 16 when the header does not say (a trace written before it did). */
+static int recent_targets(fst_tr *r, fst_err *err)
+{
+    const char *v = fst_tr_header(r, FST_HK_RECENT);
+    r->c.jm.cap = FST_TR_MRU;
+    if (!v)
+        return 0;
+    char *e;
+    long n = strtol(v, &e, 10);
+    if (e == v || *e || n < 1 || n > FST_TR_MRU) {
+        fst_errf(err, "%s: byte 8: header %s=%s: not a count of recent jump targets (1-%d)", r->path,
+                 FST_HK_RECENT, v, FST_TR_MRU);
+        return -1;
+    }
+    r->c.jm.cap = (int)n;
+    return 0;
+}
+
 fst_tr *fst_tr_open(const char *path, fst_err *err)
 {
     FILE *f = fopen(path, "rb");
@@ -175,6 +194,10 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
     r->hdr = p;
     r->hdrlen = len;
     r->version = version;
+    if (recent_targets(r, err)) {
+        fst_tr_close(r);
+        return NULL;
+    }
     if (version >= 2) {
         r->z = fst_tbz_new(0);
         r->raw = fst_xmalloc(8 + FST_TB_V2_PAYLOAD + FST_TB_OP_MAX + sizeof no_ops);

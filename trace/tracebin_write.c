@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#define FST_TW_JMP_NEAR FST_TW_MARK_MRU /* the JMP ops it writes name k < this (jump_out says why) */
+
 /* ---- writer ---- */
 
 struct fst_tw {
@@ -144,8 +146,12 @@ fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned versio
     p[0] = (uint8_t)version;
     p[1] = 0;
     for (const fst_kv *kv = hdr; kv && kv->key; kv++)
-        if (kv->value)
+        if (kv->value && strcmp(kv->key, FST_HK_RECENT))
             fst_kv_put(&p, &len, &cap, kv->key, kv->value);
+    /* its JMP ops name only the near targets (jump_out): a reader need keep no more */
+    char near[4];
+    snprintf(near, sizeof near, "%d", FST_TW_JMP_NEAR);
+    fst_kv_put(&p, &len, &cap, FST_HK_RECENT, near);
     int rc = write_all(w, FST_TRACE_MAGIC, 8, err);
     if (!rc)
         rc = write_frame(w, "HEAD", p, len, err);
@@ -233,7 +239,6 @@ static inline void seq_out(fst_tw *w)
 ** branchy -O2 -1.4 %; recursion and call-heavy FORTRAN within a few bytes. JMP k < 4 (and
 ** a SEQ) is what the reader's fast path takes (tracebin.h fst_tr_next_run). The reader
 ** moves a JMPA's target to the front as a JMP's: the recent targets stay the writer's. */
-#define FST_TW_JMP_NEAR FST_TW_MARK_MRU
 
 /* The reader keeps FST_TR_MRU recent targets, moved to the front as it reads each jump;
 ** the writer needs only the first FST_TW_JMP_NEAR of them, which after any jump are the

@@ -81,7 +81,7 @@ for n in z_noregs bc_noregs; do
     expect_eq "$n: made now, version 2" "2" "$(fst-dump --summary "$T/$n.v2.trace" | sed -n 's/^version=//p')"
     # (the evidence of which task runs that fst writes now, tracebin.h OPND and OLDPSW, and
     # the footer's range-seen, written since, left out)
-    diff <(fst-dump "$T/$n.v2.trace" | grep -v '^header.command=\|^header.program=\|^version=\|^frames\.\|^opnd \|^oldpsw \|^count\.opnd=\|^count\.oldpsw=\|^footer\.range-seen=') \
+    diff <(fst-dump "$T/$n.v2.trace" | grep -v '^header.command=\|^header.program=\|^header.recent-targets=\|^version=\|^frames\.\|^opnd \|^oldpsw \|^count\.opnd=\|^count\.oldpsw=\|^footer\.range-seen=') \
          <(grep -v '^header.command=\|^header.program=' "$FST_ROOT/tests/traces/$n.v1.dump") > "$T/dd" \
         && ok "$n: version 2 holds the same records" || fail "$n: version 2 holds the same records" "$(head -5 "$T/dd")"
     fst-report --unnamed-ok --timed=all -o "$T/$n.r1" "$v1" 2> /dev/null
@@ -89,3 +89,54 @@ for n in z_noregs bc_noregs; do
     cmp -s "$T/$n.r1" "$T/$n.r2" && ok "$n: the same report from version 1 and version 2" \
         || fail "$n: the same report from version 1 and version 2" "$(diff "$T/$n.r1" "$T/$n.r2" | head -5)"
 done
+
+# the header's recent-targets (tracebin.h FST_HK_RECENT): a trace made now says 4, and the
+# reader keeps only 4; an old trace says nothing, and its JMP ops name any of 16. A trace
+# that says 4 and names a 5th target names one the reader does not keep: an error at that
+# op's byte, never a jump to a wrong address
+expect_eq "a trace made now says its JMP ops name the 4 most recent targets" "4" \
+    "$(fst-dump --summary "$T/z_noregs.v2.trace" | sed -n 's/^header.recent-targets=//p')"
+jmp4() {   # jmp4 OUT [KEY VALUE]: a version 1 trace whose ops jump to 5 targets, then JMP 4 to the first
+    python3 - "$@" <<'PY'
+import struct, sys, zlib
+def frame(tag, payload):
+    f = tag + struct.pack('<I', len(payload)) + payload
+    return f + struct.pack('<I', zlib.crc32(f))
+head = b'\1\0source\0log\0' + b''.join(k.encode() + b'\0' + v.encode() + b'\0' for k, v in zip(sys.argv[2::2], sys.argv[3::2]))
+ops, cur = b'', 0
+for t in range(0x1000, 0x6000, 0x1000):   # JMPA to t (zigzag varint), INS 0700 (NOPR) there
+    v, d = b'', (t - cur) << 1
+    while d >= 0x80:
+        v, d = v + bytes([d & 0x7F | 0x80]), d >> 7
+    ops += b'\x50' + v + bytes([d]) + b'\x51\x07\x00'
+    cur = t + 2
+ops += b'\x44\x00'   # JMP 4: the first target, 0x1000; SEQ of one instruction there
+open(sys.argv[1], 'wb').write(b'FSTTRACE' + frame(b'HEAD', head) + frame(b'EVNT', bytes(8) + ops)
+                              + frame(b'FOOT', b'complete\0' b'1\0' b'instructions\0' b'6\0'))
+PY
+}
+jmp4 "$T/k16.trace"
+expect_eq "a trace that says nothing: JMP 4 names the 5th most recent target" "1000" \
+    "$(fst-dump "$T/k16.trace" | sed -n 's/^insn .*addr=\([0-9A-F]*\) .*/\1/p' | tail -1)"
+jmp4 "$T/k4.trace" recent-targets 4
+expect_fail "a trace that says 4: its JMP 4 is an error at its byte, not a jump to a wrong address" 2 \
+    "k4.trace: byte [0-9]+.*jump to an unknown recent target" fst-dump "$T/k4.trace"
+sethead() {   # sethead IN OUT KEY VALUE: a version 1 trace's header with KEY=VALUE added, its CRC made right
+    python3 - "$@" <<'PY'
+import struct, sys, zlib
+src, dst, key, val = sys.argv[1:5]
+b = open(src, 'rb').read()
+n = struct.unpack_from('<I', b, 12)[0]
+head = b[16:16 + n] + key.encode() + b'\0' + val.encode() + b'\0'
+fr = b'HEAD' + struct.pack('<I', len(head)) + head
+open(dst, 'wb').write(b[:8] + fr + struct.pack('<I', zlib.crc32(fr)) + b[8 + 12 + n:])
+PY
+}
+v1=$FST_ROOT/tests/traces/z_noregs.v1.trace
+sethead "$v1" "$T/r16.trace" recent-targets 16
+fst-dump "$T/r16.trace" | grep -v '^version=\|^frames\.\|^header.recent-targets=' > "$T/r16.dump"
+cmp -s "$T/r16.dump" "$FST_ROOT/tests/traces/z_noregs.v1.dump" && ok "recent-targets=16 reads as no key does" \
+    || fail "recent-targets=16 reads as no key does" "$(diff "$T/r16.dump" "$FST_ROOT/tests/traces/z_noregs.v1.dump" | head -3)"
+sethead "$v1" "$T/r0.trace" recent-targets 0
+expect_fail "recent-targets=0: an error naming the header" 2 \
+    "r0.trace: byte 8: header recent-targets=0: not a count of recent jump targets" fst-dump --summary "$T/r0.trace"

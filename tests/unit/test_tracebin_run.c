@@ -473,7 +473,8 @@ static void test_stretch_skipped_to(void **state)
 }
 
 /* The list of recent jump targets (fst_mru) against a plain move-to-front list of 16: the
-** same addresses in the same order, and its buckets counting them, whatever the jumps:
+** same addresses in the same order, and its buckets counting them, whatever the jumps (and
+** a list that keeps 4, a trace's that says FST_HK_RECENT=4: the first 4 of them):
 ** among 6, 20 or 200 targets, some of them sharing a bucket, and with entries moved about
 ** in a[0..n-1] by the caller, as fst_tr_fast_skip puts back a stretch's recent targets. */
 static void test_mru_is_a_list(void **state)
@@ -489,8 +490,11 @@ static void test_mru_is_a_list(void **state)
                 pool[i] = A + 2 * rnd(1u << 16);
             while (i % 3 == 2 && (pool[i] == pool[i - 1] || fst_mru_bucket(pool[i]) != fst_mru_bucket(pool[i - 1])));
         }
-        fst_mru m;
+        fst_mru m, m4;   /* keeping 16, and keeping 4 (a trace that says FST_HK_RECENT=4) */
         memset(&m, 0, sizeof m);
+        memset(&m4, 0, sizeof m4);
+        m.cap = FST_TR_MRU;
+        m4.cap = 4;
         uint64_t ref[FST_TR_MRU];
         int nref = 0;
         for (int it = 0; it < 20000; it++) {
@@ -501,9 +505,14 @@ static void test_mru_is_a_list(void **state)
                 for (int j = k; j > 0; j--)
                     m.a[j] = m.a[j - 1];
                 m.a[0] = to;
+                assert_int_equal(m4.a[k], to);
+                for (int j = k; j > 0; j--)
+                    m4.a[j] = m4.a[j - 1];
+                m4.a[0] = to;
             } else {
                 to = pool[rnd(npool)];
                 fst_mru_front(&m, fst_mru_find(&m, to), to);
+                fst_mru_front(&m4, fst_mru_find(&m4, to), to);
             }
             int k = 0;
             while (k < nref && ref[k] != to)
@@ -518,11 +527,20 @@ static void test_mru_is_a_list(void **state)
                 if (m.a[j] != ref[j])
                     fail_msg("seed %u, jump %d: entry %d is %llx, not %llx", (unsigned)s, it, j,
                              (unsigned long long)m.a[j], (unsigned long long)ref[j]);
-            unsigned in[FST_MRU_BUCKETS] = { 0 };
+            assert_int_equal(m4.n, nref < 4 ? nref : 4);
+            for (int j = 0; j < m4.n; j++)  /* the first 4 of a list of 16 */
+                if (m4.a[j] != ref[j])
+                    fail_msg("seed %u, jump %d: entry %d of 4 is %llx, not %llx", (unsigned)s, it, j,
+                             (unsigned long long)m4.a[j], (unsigned long long)ref[j]);
+            unsigned in[FST_MRU_BUCKETS] = { 0 }, in4[FST_MRU_BUCKETS] = { 0 };
             for (int j = 0; j < nref; j++)
                 in[fst_mru_bucket(ref[j])]++;
-            for (unsigned b = 0; b < FST_MRU_BUCKETS; b++)
+            for (int j = 0; j < m4.n; j++)
+                in4[fst_mru_bucket(ref[j])]++;
+            for (unsigned b = 0; b < FST_MRU_BUCKETS; b++) {
                 assert_int_equal(m.in[b], in[b]);
+                assert_int_equal(m4.in[b], in4[b]);
+            }
         }
     }
 }
