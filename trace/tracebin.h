@@ -44,9 +44,11 @@
 **
 **   0x00-0x3F  SEQ n      n+1 instructions execute in sequence from the current address,
 **                         each with the bytes cached for its address (cur += len each)
-**   0x40-0x4F  JMP k      current address := k-th most recent jump target (moved to front)
+**   0x40-0x4F  JMP k      current address := k-th most recent jump target (moved to front);
+**                         k < the header's recent-targets (FST_HK_RECENT: 4 as this writer
+**                         writes; 16 when the header does not say, as older traces)
 **   0x50       JMPA v     current address := sequential address + zigzag varint v (pushed
-**                         to the front of the 16 most recent targets)
+**                         to the front of the most recent targets)
 **   0x51       INS b..    one instruction at the current address with new bytes (2, 4 or 6,
 **                         length from the first byte); the cache learns them
 **   0x52       STATE u32  PSW state word (FST_ST_*) from the next instruction on
