@@ -20,6 +20,11 @@
 **     and which routines and arcs the subtree calls are open below (the call graph's
 **     outermost rule: kept, and compared at reuse);
 **   - the arcs and undecoded ops that exist (the subtree's are there again: both only grow).
+** A call inside the subtree that is itself memoized (reused while the subtree is recorded)
+** adds its return targets and routines to the recording's: its deltas are the recording's
+** too (a recursion's inner call, whose routine was outermost there, counted again as
+** outermost where the recording was reused with that routine open below: tests/e2e/
+** recursion.sh seed 412).
 ** Then the subtree adds the same deltas to the same counters, and leaves the state as it
 ** left it before. Its frames' clocks are opened and closed inside it (differences only).
 ** A recording is dropped when anything else happens: a record other than a SEQ run, an
@@ -469,6 +474,14 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
     if (!fst_tr_skip_to(tr, ma, &e->a, e->ops, e->nops, &e->b))
         return 0;
     /* from here on it is done */
+    if (m->rec) {   /* inside a call being recorded: what e's reuse looks at, the recording's
+                    ** must too (its deltas hold e's: a routine e calls, outermost here, may be
+                    ** open where the recording is reused) */
+        for (size_t i = 0; i < e->nrets; i++)
+            fst_rp_memo_note_ret(x, e->rets[i]);
+        for (size_t i = 0; i < e->nroutine; i++)
+            fst_rp_memo_note_call(x, e->routine[i].r);
+    }
     for (size_t i = 0; i < e->ndelta; i++)
         fst_rp_region_at(x, tid, e->delta[i].kind, e->delta[i].idx)[e->delta[i].k] += e->delta[i].d;
     for (size_t i = 0; i < e->ncount; i++)

@@ -6,12 +6,14 @@
 # and the total (csv), every caller-callee pair's calls (json's arcs), and every calling
 # path's self instructions (folded stacks, however deep the recursion). The folded, memoized
 # and stretched replays give the report the plain one does; --via=module (3.13, and 4.9 when
-# FST_HERCULES4 names it) gives the text trace's reports byte for byte. The seeds are drawn
-# anew for every run (printed), plus two fixed ones; FST_REC_SEEDS="..." names them instead
+# FST_HERCULES4 names it) gives the text trace's reports byte for byte. A seed is drawn
+# anew for every run (printed), plus three fixed ones; FST_REC_SEEDS="..." names them instead
 # (a soak: FST_REC_SEEDS="$(seq 100 199)" tests/run recursion).
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
-seeds=${FST_REC_SEEDS:-"2 7 $(( (RANDOM % 900) + 100 )) $(( (RANDOM % 9000) + 1000 ))"}
+# (seed 412: a call memoized inside a call being recorded, whose routines the recording
+# did not take as its own: REC1's inclusive time counted where REC1 was open below)
+seeds=${FST_REC_SEEDS:-"2 7 412 $(( (RANDOM % 900) + 100 ))"}
 echo "# seeds: $seeds"
 for s in $seeds; do
     b=loop$s
