@@ -104,7 +104,19 @@ typedef struct cpubuf {
                            before the first ones: UINT64_MAX, no address */
     unsigned rix[REP_HASH]; /* by rix_of a branch's addresses: 1 + the nbr it was last pushed
                                at (0: none; a collision is told by bat and bto) */
-    unsigned rep_p, rep_n;  /* the copy being made: p back, n so far */
+    unsigned rep_p, rep_n;  /* the copy being made: p back, n so far (in this REP record) */
+    /* A copy's branches after its first are not pushed one by one: each is the one p back,
+    ** so the p branches before the copy began say them all (copy_end pushes them when the
+    ** copy ends: the last branches and rix then are what pushing each would have left).
+    ** rep_n0: nbr when the copy began (its first branch pushed); rep_lazy: the branches
+    ** since, not pushed; rep_e: the number (nbr) of the branch the next copy must repeat,
+    ** among rep_n0 - p .. rep_n0 - 1. A tight loop's branch then costs a compare and a few
+    ** counts, not the ring's stores and rix's hash (shares.s under 3.13: Hercules with the
+    ** module 3-4 % faster; the same under 4.9; reading the next expected branch ahead into
+    ** fields of its own was slower). */
+    unsigned rep_n0, rep_lazy, rep_e;
+    uint64_t rep_at[FSTMOD_REP_MAXP], rep_to[FSTMOD_REP_MAXP]; /* copy_end's: the p repeated,
+                                                                  of a copy longer than the ring */
     unsigned calls;     /* room_of calls (stale's check every STALE_EVERY) */
     uint64_t since;     /* when the buffer was last seen empty (ns, coarse clock) */
     uint32_t gr[16];    /* the general registers the last REGS of this CPU left the reader */
@@ -264,12 +276,46 @@ static cpubuf *room_of(REGS *regs)
     return c;
 }
 
+/* The copy being made ends: the branches it did not push (rep_lazy) go into the last
+** branches and rix as push would have put them, each the one p back, in order (then each
+** one's source is in the ring still: it is p <= FSTMOD_REP_MAXP back). Of a copy longer
+** than the ring only its last FSTMOD_REP_MAXP stay, copied from the p it repeats (first
+** put aside: the ring's slots go round over them); only the last p can be rix's latest. */
+static void copy_end(cpubuf *c)
+{
+    unsigned k = c->rep_lazy, p = c->rep_p, n0 = c->rep_n0, m = FSTMOD_REP_MAXP;
+    c->rep_p = 0;
+    if (!k)
+        return;
+    c->rep_lazy = 0;
+    if (k <= m) {
+        for (unsigned q = n0; q != n0 + k; q++) {
+            c->bat[q % m] = c->bat[(q - p) % m];
+            c->bto[q % m] = c->bto[(q - p) % m];
+        }
+    } else {
+        for (unsigned i = 0; i < p; i++) {
+            c->rep_at[i] = c->bat[(n0 - p + i) % m];
+            c->rep_to[i] = c->bto[(n0 - p + i) % m];
+        }
+        for (unsigned q = k - m, i = q % p; q < k; q++) {  /* branch n0 + q repeats rep_at[q % p] */
+            c->bat[(n0 + q) % m] = c->rep_at[i];
+            c->bto[(n0 + q) % m] = c->rep_to[i];
+            if (++i == p)
+                i = 0;
+        }
+    }
+    for (unsigned q = k > p ? k - p : 0; q < k; q++)
+        c->rix[rix_of(c->bat[(n0 + q) % m], c->bto[(n0 + q) % m])] = n0 + q + 1;
+    c->nbr = n0 + k;
+}
+
 /* The same for a record other than a branch: a copy being made ends before it. */
 static cpubuf *buf_of(REGS *regs)
 {
     cpubuf *c = room_of(regs);
     rep_out(c);
-    c->rep_p = 0;
+    copy_end(c);
     return c;
 }
 
@@ -1131,7 +1177,7 @@ static void __attribute__((noinline)) sync_cpu(REGS *regs, unsigned g, uint64_t 
     cpubuf *c = room_of(regs);  /* a buffer of an earlier session is dropped below */
     c->gen = g;
     c->n = 0;
-    c->rep_p = c->rep_n = 0;
+    c->rep_p = c->rep_n = c->rep_lazy = 0;
     c->nbr = 0;
     memset(c->bat, 0xFF, sizeof c->bat);
     memset(c->bto, 0xFF, sizeof c->bto);
@@ -1379,7 +1425,7 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
         return;
     cpubuf *c = room_of(regs);
     rep_out(c);
-    c->rep_p = 0;
+    copy_end(c);
     code_check(c, regs, dat_on(regs), c->last, fall);
     unsigned was = c->rix[rix_of(at, to)], p = c->nbr + 1 - was;
     if (was && p <= FSTMOD_REP_MAXP) {  /* was <= nbr: p >= 1 */
@@ -1388,6 +1434,8 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
             c->rep_p = p;
             c->rep_n = 1;
             push(c, at, to);
+            c->rep_n0 = c->nbr;
+            c->rep_e = c->nbr - p;
             return;
         }
     }
@@ -1420,15 +1468,18 @@ static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at,
 {
     cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
     if (likely(c != NULL) && c->rep_p && likely(c->cons_seen == cons_seq)) {
-        unsigned j = (c->nbr - c->rep_p) % FSTMOD_REP_MAXP;
+        unsigned j = c->rep_e % FSTMOD_REP_MAXP;
         if (likely(c->bat[j] == at && c->bto[j] == to) && likely(copy_code_same(c, c->last, fall))) {
+            c->rep_lazy++;  /* pushed when the copy ends (copy_end) */
+            c->last = to;
+            if (++c->rep_e == c->rep_n0)
+                c->rep_e -= c->rep_p;
             if (unlikely(++c->rep_n == REP_MAXN)) {
                 c = room_of(regs);
                 rep_out(c);
                 if (unlikely(c->gen != fst_gen)) /* a copy of an ended session's (its records are */
-                    c->rep_p = 0;                /* dropped): the next branch begins the new one */
+                    copy_end(c);                 /* dropped): the next branch begins the new one */
             }
-            push(c, at, to);
             return;
         }
     }
