@@ -143,9 +143,9 @@
 #define FST_HK_JOB_CONSOLE "job-console" /* --console=FILE: the job's lines were read from this file */
 #define FST_HK_JOB_EDGES   "job-edges"   /* how the window's edges were found, when not exactly (late) */
 #define FST_HK_RECENT   "recent-targets" /* the JMP ops name only the N most recent jump targets (k < N, 1-16),
-                                            and the reader keeps only N (fst_mru's cap); absent: 16. This
-                                            writer writes 4 (FST_TW_MARK_MRU), a writer before it (traces
-                                            of 2026-12-01 and older) any k < 16 */
+                                            and the reader keeps only N (fst_mru's cap); absent: 16, as
+                                            every trace written before the key was (some name k < 16).
+                                            This writer writes 4 (FST_TW_MARK_MRU) */
 
 /* Footer keys (decimal values). */
 #define FST_FK_COMPLETE     "complete"      /* 1 = the capture ended normally */
@@ -367,8 +367,9 @@ typedef struct fst_mru {
     /* how many it keeps (1 to FST_TR_MRU): 16 for a trace whose JMP ops may name any of 16,
     ** 4 for one that says it names only the 4 most recent (FST_HK_RECENT, what this writer
     ** writes). The first 4 of a move-to-front list are the same whether it keeps 4 or 16,
-    ** and keeping 4 makes a JMPA's look and move short: -6 % of the replay's host
-    ** instructions on call-heavy branchy code, where most runs end in a JMPA. */
+    ** and keeping 4 makes a JMPA's look and move short: -4.5 % of the replay's host
+    ** instructions on call-heavy branchy code (cgen seed 27514), where most runs end in a
+    ** JMPA. */
     int cap;
     /* how many of a[0..n-1] fall in each bucket (fst_mru_bucket): a target whose bucket is
     ** empty is not in the list, and is known so without a look. In branchy code most
