@@ -1454,13 +1454,10 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
     push(c, at, to);
 }
 
-/* A taken branch: one more copy (fstmod_wire.h REP) while it is the branch p back, which in
-** a loop it is, and the code its run executed has not changed (code_same: a page changed
-** under a loop ends the copy, and code_check sends it before the branch's record); else
-** taken_new. */
 /* code_same for a copy's run, from s to e: its space is the one the copy began in (a new
 ** space comes with a record, which ends the copy), so only the page last found right is
-** looked at. 0: not found right this way (the copy ends; code_check decides). */
+** looked at. 1: the same; 0: not found right this way (the copy ends; code_check
+** decides); -1: its bytes need a memcmp (copy_slow: no call here, see copy_full). */
 static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
 {
     if (!fword || e <= s)
@@ -1469,27 +1466,67 @@ static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
         return 0;
     if (c->ck_epoch == code_epoch && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
         return 1;
+    if (c->ck_cmp != code_epoch)
+        return 0;
     unsigned off = (unsigned)(s % FSTMOD_PAGE);
-    return c->ck_cmp == code_epoch && same_bytes(c->ck_copy + off, c->ck_main + off, (size_t)(e - s));
+    size_t n = (size_t)(e - s);
+    if (n < 8 || n > 16)
+        return -1;
+    return same_bytes(c->ck_copy + off, c->ck_main + off, n);
 }
 
+/* A copy as long as one REP record counts: the record goes out, the copy goes on. Apart
+** from taken, so that a copy's branch calls nothing but in its last step (the wrappers
+** then keep less across Hercules' routine). */
+static void __attribute__((noinline)) copy_full(REGS *regs)
+{
+    cpubuf *c = room_of(regs);
+    rep_out(c);
+    if (unlikely(c->gen != fst_gen))    /* a copy of an ended session's (its records are */
+        copy_end(c);                    /* dropped): the next branch begins the new one */
+}
+
+/* One more branch on the copy (fstmod_wire.h REP). */
+static inline __attribute__((always_inline)) void copy_step(cpubuf *c, REGS *regs, uint64_t to)
+{
+    c->rep_lazy++;  /* pushed when the copy ends (copy_end) */
+    c->last = to;
+    if (++c->rep_e == c->rep_n0)
+        c->rep_e -= c->rep_p;
+    if (unlikely(++c->rep_n == REP_MAXN))
+        copy_full(regs);
+}
+
+/* The copy's branch whose run is shorter than 8 bytes or longer than 16, in a page the
+** module could not protect: its bytes compared with memcmp. */
+static void __attribute__((noinline)) copy_slow(cpubuf *c, REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
+{
+    unsigned off = (unsigned)(c->last % FSTMOD_PAGE);
+    if (!memcmp(c->ck_copy + off, c->ck_main + off, (size_t)(fall - c->last)))
+        copy_step(c, regs, to);
+    else
+        taken_new(regs, at, to, fall);
+}
+
+/* A taken branch: one more copy (fstmod_wire.h REP) while it is the branch p back, which in
+** a loop it is, and the code its run executed has not changed (code_same: a page changed
+** under a loop ends the copy, and code_check sends it before the branch's record); else
+** taken_new. */
 static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
     cpubuf *c = bufs[regs->cpuad % FSTMOD_NCPU];
     if (likely(c != NULL) && c->rep_p && likely(c->cons_seen == cons_seq)) {
         unsigned j = c->rep_e % FSTMOD_REP_MAXP;
-        if (likely(c->bat[j] == at && c->bto[j] == to) && likely(copy_code_same(c, c->last, fall))) {
-            c->rep_lazy++;  /* pushed when the copy ends (copy_end) */
-            c->last = to;
-            if (++c->rep_e == c->rep_n0)
-                c->rep_e -= c->rep_p;
-            if (unlikely(++c->rep_n == REP_MAXN)) {
-                c = room_of(regs);
-                rep_out(c);
-                if (unlikely(c->gen != fst_gen)) /* a copy of an ended session's (its records are */
-                    copy_end(c);                 /* dropped): the next branch begins the new one */
+        if (likely(c->bat[j] == at && c->bto[j] == to)) {
+            int same = copy_code_same(c, c->last, fall);
+            if (likely(same > 0)) {
+                copy_step(c, regs, to);
+                return;
             }
-            return;
+            if (same < 0) {
+                copy_slow(c, regs, at, to, fall);
+                return;
+            }
         }
     }
     taken_new(regs, at, to, fall);
