@@ -163,13 +163,28 @@ static int flows_on(const rp *x, const rp_cpu *c)
     return t->n || t->had_mainline || !x->mainline_fixed;
 }
 
+/* flows_on after insn_fast took the run's first instruction: what insn_fast found true
+** stays so. It ran with c->ran, which an interruption or GAP clears (and only insn(),
+** clearing them, sets again), so c has a previous instruction and none is pending; it
+** ran with x->plain, which a range trace's BASES and a guess's taint clear for good; in a
+** handler it left c->ran as flows_on's answer (the state is the one c->ran was set in). */
+static inline int flows_on_fast(const rp *x, const rp_cpu *c)
+{
+    if (!fst_code_falls(&c->prev))
+        return 0;
+    if (c->handler)
+        return c->ran;
+    const rp_task *t = &x->t[c->task];
+    return t->n || t->had_mainline || !x->mainline_fixed;
+}
+
 /* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of
 ** block b (code.h), insn() took: the rest of it, a block at a time while it flows on: then
 ** insn() would only move the previous instruction along, so the EXECs of a block are
 ** counted and priced together (one by one only for a sink that wants them). The reader is
 ** told once what was taken; what does not flow on is left to it and insn(). */
 static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b,
-                                                           int take, uint32_t *took_, uint64_t *next_)
+                                                           int fast, int take, uint32_t *took_, uint64_t *next_)
 {
     uint16_t cpuno = rec->cpu;
     rp_cpu *c = &x->cpus[cpuno];
@@ -178,7 +193,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     ** call, return, handle or dispatch), so then only whether c->prev falls through. A
     ** branch not taken inside a run goes on here, not in a record-loop turn of its own:
     ** branchy code has one every few instructions (cgen -O2: -25 % replay time) */
-    for (int on = left && flows_on(x, c); on; on = left && fst_code_falls(&c->prev)) {
+    for (int on = left && (fast ? flows_on_fast(x, c) : flows_on(x, c)); on; on = left && fst_code_falls(&c->prev)) {
         if (i == b->n) {
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
             i = 0;
@@ -240,7 +255,7 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
     int fast = insn_fast(x, cpu_of(x, rec->cpu), rec, &b->d[0], b->cost[0]);
     if (!fast)
         insn(x, rec, &b->d[0], b->cost[0]);
-    seq_rest(x, tr, rec, b, take, took, next);
+    seq_rest(x, tr, rec, b, fast, take, took, next);
     return fast;
 }
 
@@ -419,17 +434,18 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
             if (f == 2)
                 b = fst_code_block(x.code, tr, rec.addr, rec.state);
             if (b) {
+                int fast = 0;
                 if (x.win_at == x.win_edge) {   /* --window: this instruction is an edge */
                     if (fst_rp_win_edge(&x, &rec))
                         break;
                     insn(&x, &rec, &b->d[0], b->cost[0]);
-                } else if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0]))
+                } else if (!(fast = insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0])))
                     insn(&x, &rec, &b->d[0], b->cost[0]);
                 if (x.win_edge - x.win_at < rec.value)
                     rec.value = x.win_edge - x.win_at;  /* the run is cut at the next edge */
                 uint32_t took;
                 uint64_t next;
-                seq_rest(&x, tr, &rec, b, 1, &took, &next);
+                seq_rest(&x, tr, &rec, b, fast, 1, &took, &next);
                 x.win_at += took;
                 continue;
             }
