@@ -1562,7 +1562,9 @@ static void __attribute__((noinline)) branched_out(REGS *regs, BYTE *ip0, unsign
 ** rarely goes on a copy) calls branched_out when taken, so that what its wrapper keeps
 ** across Hercules' routine, at every branch taken or not, is the least: Hercules with the
 ** module alone, 3.13, against both inline: recursion -O2 -8 %, branchy -O2 -4 %, cgen
-** -5 %; a tight loop closed by a BC or BRC +6 %. */
+** -5 %. A loop's branch done this way costs a second call a turn (shares.s's BCT loop
+** +6.5 %), what a tight loop closed by a BC or BRC pays. Both read the address mask
+** before Hercules' routine (S/370's BSM and BASSM may change it). */
 #define W_LOOP(name, orig) \
     static void ATTR_REGPARM(2) name(BYTE inst[], REGS *regs) \
     { \
