@@ -153,14 +153,21 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
 ** none of insn()'s decisions: the previous one falls through (code.h fst_code_falls: plain,
 ** or a conditional branch the run did not take), no interruption, gap or
 ** dispatch is pending, and the mainline is not looked for at every instruction. */
+/* A task's instruction needs no look for its mainline: it has frames, had its mainline,
+** or the mainline is not fixed by name. */
+static inline int task_flows(const rp *x, const rp_cpu *c)
+{
+    const rp_task *t = &x->t[c->task];
+    return t->n || t->had_mainline || !x->mainline_fixed;
+}
+
 static int flows_on(const rp *x, const rp_cpu *c)
 {
     if (!c->have_prev || c->intr || c->gap || x->bases || x->tainted || !fst_code_falls(&c->prev))
         return 0;
     if (c->handler)
         return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
-    const rp_task *t = &x->t[c->task];
-    return t->n || t->had_mainline || !x->mainline_fixed;
+    return task_flows(x, c);
 }
 
 /* flows_on after insn_fast took the run's first instruction: what insn_fast found true
@@ -172,10 +179,7 @@ static inline int flows_on_fast(const rp *x, const rp_cpu *c)
 {
     if (!fst_code_falls(&c->prev))
         return 0;
-    if (c->handler)
-        return c->ran;
-    const rp_task *t = &x->t[c->task];
-    return t->n || t->had_mainline || !x->mainline_fixed;
+    return c->handler ? c->ran : task_flows(x, c);
 }
 
 /* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of

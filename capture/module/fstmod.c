@@ -1565,18 +1565,9 @@ static void __attribute__((noinline)) branched_out(REGS *regs, BYTE *ip0, unsign
 ** -5 %. A loop's branch done this way costs a second call a turn (shares.s's BCT loop
 ** +6.5 %), what a tight loop closed by a BC or BRC pays. Both read the address mask
 ** before Hercules' routine (S/370's BSM and BASSM may change it). */
-#define W_LOOP(name, orig) \
-    static void ATTR_REGPARM(2) name(BYTE inst[], REGS *regs) \
-    { \
-        BYTE *ip0 = regs->ip; \
-        uint64_t am = amask(regs); \
-        orig(inst, regs)(inst, regs); \
-        unsigned ilc = ilc_of(inst[0]); \
-        if (likely(fell(regs, ip0, ilc))) \
-            return; \
-        branched(regs, ip0, ilc, am); \
-    }
-#define W_BRANCH(name, orig) \
+/* (The length is read before Hercules' routine: read after it, the split wrappers keep
+** inst instead and took 4-10 % longer on cgen and recursion.) */
+#define W_WRAP(name, orig, then) \
     static void ATTR_REGPARM(2) name(BYTE inst[], REGS *regs) \
     { \
         BYTE *ip0 = regs->ip; \
@@ -1585,14 +1576,14 @@ static void __attribute__((noinline)) branched_out(REGS *regs, BYTE *ip0, unsign
         orig(inst, regs)(inst, regs); \
         if (likely(fell(regs, ip0, ilc))) \
             return; \
-        branched_out(regs, ip0, ilc, am); \
+        then(regs, ip0, ilc, am); \
     }
 /* one byte's opcode (BC, BCR, BCT, BAL, BAS, BXH, ...), or with a second part (BRC, BRAS,
 ** BRCT, BRCL, BRASL, BCTG, BXHG, compare and branch, ...: its routine in that part's table) */
-W_LOOP(w_loop, FST_ORIG1)
-W_LOOP(w_loopx, FST_ORIGX)
-W_BRANCH(w_branch, FST_ORIG1)
-W_BRANCH(w_branchx, FST_ORIGX)
+W_WRAP(w_loop, FST_ORIG1, branched)
+W_WRAP(w_loopx, FST_ORIGX, branched)
+W_WRAP(w_branch, FST_ORIG1, branched_out)
+W_WRAP(w_branchx, FST_ORIGX, branched_out)
 
 /* The address a PSW says (8 bytes: BC mode 24 bits, EC mode and ESA/390 31; 16 bytes: 64). */
 static uint64_t psw_addr(const uint8_t *psw, unsigned len)
