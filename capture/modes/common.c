@@ -41,6 +41,15 @@ void fst_capture_remove(const char *path)
         unlink(path);
 }
 
+const char *fst_capture_job_other(const char *other, unsigned long long lines, char *buf, size_t cap)
+{
+    if (other && *other)
+        snprintf(buf, cap, "; the last job start it showed: '%s'", other);
+    else
+        snprintf(buf, cap, "%s", lines ? "; it showed no job start ($HASP373)" : "");
+    return buf;
+}
+
 int fst_capture_pgmloop(const fst_capopts *c, const char *program, unsigned long long pgmchks,
                         unsigned long long insns)
 {

@@ -31,6 +31,12 @@ enum { FST_PGMLOOP_CHECKS = 256 };
 int fst_capture_pgmloop(const fst_capopts *c, const char *program, unsigned long long pgmchks,
                         unsigned long long insns);
 
+/* For a job that never started (--job): what its console said of jobs instead, as the end
+** of the message ("; the last job start it showed: '$HASP373 X STARTED ...'", or, when it
+** showed lines, "; it showed no job start"; else ""), into buf. `other`: fst_jobwin_other's;
+** lines: the console's lines read (the module sends none before the job's start line). */
+const char *fst_capture_job_other(const char *other, unsigned long long lines, char *buf, size_t cap);
+
 typedef struct fst_capstream {
     fst_capopts *c;
     const char *program;    /* the .ins, or NULL */

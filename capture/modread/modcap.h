@@ -28,6 +28,7 @@
 
 #include "capture/hercules/hercules.h"
 #include "capture/hercules/ins.h"
+#include "capture/read/jobwin.h"
 #include "common/err.h"
 
 #include <signal.h>
@@ -57,6 +58,7 @@ typedef struct fst_modcap_result {
                                    program-check-loop, job-ended */
     int job_started;            /* with a job: its start line came (else nothing was recorded) */
     uint64_t lines;             /* console lines the module sent */
+    char job_other[FST_JOBWIN_OTHER]; /* with a job that did not start: the last other start line, "" */
     int complete;
     uint64_t insns, pgmchks, waits, events, stream_bytes, trace_bytes;
     uint64_t code_pages;        /* code pages the module sent (fstmod_wire.h CODE) */

@@ -38,6 +38,9 @@ int fst_modjob_line(void *ctx, unsigned cpu, uint64_t seq, const char *text, siz
 int fst_modjob_started(const fst_modjob *j);
 int fst_modjob_ended(const fst_modjob *j);
 const char *fst_modjob_name(const fst_modjob *j);
+/* The last start line of another job seen while waiting (capture/read/jobwin.h
+** fst_jobwin_other), "" when none. */
+const char *fst_modjob_other(const fst_modjob *j);
 
 /* The request beside the FIFO at fifo (fstmod_wire.h FSTMOD_REQ_SUFFIX): "job NAME" (name:
 ** NULL for a request of everything from now on, which is no file at all), written new (mode

@@ -17,6 +17,7 @@ struct fst_jobwin {
     uint64_t line, start_line, end_line;
     char *part;             /* the partial line */
     size_t npart;
+    char other[FST_JOBWIN_OTHER]; /* the last start line of another job (or a skipped run), "" */
 };
 
 fst_jobwin *fst_jobwin_new(const char *name)
@@ -91,6 +92,23 @@ static int register_line(const char *s, size_t n)
            ((p[0] == 'R' || p[0] == 'C') && hex1 && p[2] == '=') || (p[0] == 'F' && p[1] == 'P');
 }
 
+/* A start line (any job's) while the window waits: kept from its `$HASP373`, so that a
+** job that never starts can be told from a job under another name (fst_jobwin_other). */
+static void keep_other(fst_jobwin *j, const char *s, size_t n)
+{
+    const char *p = fstmod_find(s, n, "$HASP373", 8);
+    if (!p)
+        return;
+    size_t k = (size_t)(s + n - p);
+    while (k && (p[k - 1] == '\n' || p[k - 1] == '\r' || p[k - 1] == ' '))
+        k--;
+    if (k > sizeof j->other - 1)
+        k = sizeof j->other - 1;
+    for (size_t i = 0; i < k; i++)  /* printable, for a message */
+        j->other[i] = p[i] >= ' ' && p[i] < 0x7F ? p[i] : '?';
+    j->other[k] = 0;
+}
+
 /* One whole line (with its newline, when it has one). */
 static int line(fst_jobwin *j, const char *s, size_t n, fst_jobwin_out out, void *ctx)
 {
@@ -100,6 +118,7 @@ static int line(fst_jobwin *j, const char *s, size_t n, fst_jobwin_out out, void
     if (j->state == WAITING) {
         if (says(j, s, n, FSTMOD_JOB_START) && j->skip) {
             j->skip--;
+            keep_other(j, s, n);
             return 0;
         }
         if (says(j, s, n, FSTMOD_JOB_START)) {
@@ -108,6 +127,7 @@ static int line(fst_jobwin *j, const char *s, size_t n, fst_jobwin_out out, void
             /* (3.13 can splice the console's line into a register line: not the parser's) */
             return register_line(s, n) ? 0 : out(ctx, s, n);
         }
+        keep_other(j, s, n);
         return state_message(s, n) ? out(ctx, s, n) : 0;
     }
     if (j->state == OPENING && (register_line(s, n) || blank(s, n)))
@@ -166,6 +186,7 @@ int fst_jobwin_finish(fst_jobwin *j, fst_jobwin_out out, void *ctx)
 }
 
 int fst_jobwin_started(const fst_jobwin *j) { return j->state != WAITING; }
+const char *fst_jobwin_other(const fst_jobwin *j) { return j->other; }
 void fst_jobwin_skip(fst_jobwin *j, uint64_t skip) { j->skip = skip; }
 int fst_jobwin_ended(const fst_jobwin *j) { return j->state == DONE; }
 uint64_t fst_jobwin_start_line(const fst_jobwin *j) { return j->start_line; }

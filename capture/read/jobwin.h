@@ -52,6 +52,12 @@ uint64_t fst_jobwin_start_line(const fst_jobwin *j);  /* line numbers of the two
 uint64_t fst_jobwin_end_line(const fst_jobwin *j);
 uint64_t fst_jobwin_lines(const fst_jobwin *j);       /* lines read */
 const char *fst_jobwin_name(const fst_jobwin *j);
+/* While the window waits: the last `$HASP373` line read (another job's start, or a run of
+** this one skipped), from `$HASP373` on, at most FST_JOBWIN_OTHER - 1 printable characters;
+** "" when none. For the message of a job that never started: its name mistyped, or a
+** console that said nothing of any job. */
+#define FST_JOBWIN_OTHER 96
+const char *fst_jobwin_other(const fst_jobwin *j);
 /* The window opens at the (skip+1)-th start of the job, not the first. */
 void fst_jobwin_skip(fst_jobwin *j, uint64_t skip);
 

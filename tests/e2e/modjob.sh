@@ -117,7 +117,12 @@ draw() {
             fst-report --map="$d/p.job.lst" --timed=all --format=csv "$w/l.trace" > "$w/l.csv" 2> /dev/null
             expect_eq "$v, live --job, the IEWL listing alone: the job's program exact" "$want" "$(mvsjob_got "$w/l.csv")"
         else
-            fail "$v, live --job" "$(head -3 "$w/lerr")"
+            fail "$v, live --job" "$(head -8 "$w/lerr")"
+        fi
+        if [ "$n" = 1 ]; then # a name that never starts: the module sent no line (it waits for the job's)
+            expect_fail "$v, live --job of a name that never starts: exit 2, said" 2 \
+                "no '\\\$HASP373 NOTME STARTED' in 0 lines of its console \\(ended by disabled-wait\\): no trace" \
+                fst-capture "${hopt[@]}" --job=NOTME -o "$w/n.trace" "$d/p.ins"
         fi
     done
 }

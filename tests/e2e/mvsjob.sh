@@ -62,8 +62,12 @@ expect_eq "a pipe, --job=fstjob (lower case): the profile exact" "$(want $R)" "$
 fst-report --map="$T/job.csv" --timed=all --format=csv --meta "$T/live.trace" > "$T/base.csv" 2> /dev/null
 expect_ok "fst-diff: the live capture's csv against the trace from the log: the same (placed and the space chosen as fst-report does)" \
     fst-diff --map="$T/job.csv" --timed=all "$T/base.csv" "$T/log.trace"
-expect_fail "--job of a job the log never starts: an error naming it" 2 "no '\\\$HASP373 OTHERJOB STARTED' in [0-9]+ lines" \
+expect_fail "--job of a job the log never starts: an error naming it, and the job start the log showed" 2 \
+    "no '\\\$HASP373 OTHERJOB STARTED' in [0-9]+ lines.*the last job start it showed: '\\\$HASP373 FSTJOB +STARTED - INIT" \
     fst-capture --from-log="$T/job.log" --job=OTHERJOB -o "$T/x.trace"
+grep -v 'HASP373' "$T/job.log" > "$T/nostart.log"
+expect_fail "--job, a log with no job start at all: said so" 2 "no '\\\$HASP373 FSTJOB STARTED' in [0-9]+ lines.*it showed no job start" \
+    fst-capture --from-log="$T/nostart.log" --job=FSTJOB -o "$T/x.trace"
 expect_fail "--job: a name that is no job name" 2 "job name" fst-capture --from-log="$T/job.log" --job=TOOLONGNAME -o "$T/x.trace"
 
 # ---- a log that holds two runs of the job (TK4-'s log grows all session): the runs named,

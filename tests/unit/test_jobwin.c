@@ -4,7 +4,8 @@
 ** whole), with time stamps, another job of a similar name, lower-case names, a line too
 ** long, and no end; before the window only Hercules' state messages pass (no event: a
 ** program check of before is not the job's), and the register lines right after the start
-** line (a display whose instruction came before) are dropped.
+** line (a display whose instruction came before) are dropped; what a job that never
+** started leaves to say (the last other start line).
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,6 +79,8 @@ static void test_every_split(void **state)
         assert_int_equal(fst_jobwin_start_line(j), 8);
         assert_int_equal(fst_jobwin_end_line(j), 15);
         assert_string_equal(fst_jobwin_name(j), "MYJOB");
+        /* the start of another job seen while waiting, from its $HASP373 */
+        assert_string_equal(fst_jobwin_other(j), "$HASP373 MYJOBX   STARTED - INIT  2 - CLASS A - SYS TK4-");
         fst_jobwin_free(j);
     }
 }
@@ -102,6 +105,39 @@ static void test_no_end_and_long_lines(void **state)
     fst_jobwin_free(j);
 }
 
+/* A job that never starts: the last other start line read (a skipped run of its own
+** counts), cut to FST_JOBWIN_OTHER - 1 printable characters; "" when no job started. */
+static void test_other(void **state)
+{
+    (void)state;
+    sink s = { .n = 0 };
+    fst_jobwin *j = fst_jobwin_new("NOTME");
+    assert_string_equal(fst_jobwin_other(j), "");
+    assert_int_equal(fst_jobwin_feed(j, LOG, strlen(LOG), to_sink, &s), 0);
+    assert_false(fst_jobwin_started(j));
+    assert_string_equal(fst_jobwin_other(j), "$HASP373 MYJOB    STARTED - INIT  1 - CLASS A - SYS TK4-");
+    char line[300] = " 12.00.09 JOB    9  $HASP373 LONG\tJOB STARTED ";
+    memset(line + strlen(line), 'y', 200);
+    strcat(line, "\r\n");
+    assert_int_equal(fst_jobwin_feed(j, line, strlen(line), to_sink, &s), 0);
+    const char *o = fst_jobwin_other(j);
+    assert_int_equal(strlen(o), FST_JOBWIN_OTHER - 1);
+    assert_memory_equal(o, "$HASP373 LONG?JOB STARTED yyy", 29);
+    fst_jobwin_free(j);
+    j = fst_jobwin_new("MYJOB");
+    fst_jobwin_skip(j, 1);
+    static const char two[] = "$HASP373 MYJOB STARTED 1\n$HASP395 MYJOB ENDED\n";
+    assert_int_equal(fst_jobwin_feed(j, two, strlen(two), to_sink, &s), 0);
+    assert_false(fst_jobwin_started(j));
+    assert_string_equal(fst_jobwin_other(j), "$HASP373 MYJOB STARTED 1");
+    fst_jobwin_free(j);
+    j = fst_jobwin_new("MYJOB");
+    static const char none[] = "Hercules Version 4.9\nHHC00809I Processor CP00: disabled wait state\n";
+    assert_int_equal(fst_jobwin_feed(j, none, strlen(none), to_sink, &s), 0);
+    assert_string_equal(fst_jobwin_other(j), "");
+    fst_jobwin_free(j);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -118,6 +154,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_split),
         cmocka_unit_test(test_no_end_and_long_lines),
+        cmocka_unit_test(test_other),
         cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests_name("jobwin", tests, NULL, NULL);
