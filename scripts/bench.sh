@@ -40,7 +40,7 @@
 #                      (tests/cprogs/cgen.py): module capture 3.13 and 4.9 (goal <= 1.25), bytes
 #                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25);
 #                      and where a capture's cost lies: the module alone (a reader that
-#                      discards its stream) and fst-capture's own CPU
+#                      discards its stream; 3.13 and 4.9) and fst-capture's own CPU
 #   many tasks         a system that runs thousands of tasks one after another, each of which
 #                      ends (tests/programs/mvsjob.s, 2 tasks a round): fst-report's time at
 #                      8000 rounds over 2000 (linear: 4; goal <= 5) and its memory per task
@@ -73,6 +73,14 @@ module_alone() {   # SO CNF RC
     cat "$W/alone.fifo" > /dev/null &
     (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
         HERCULES_RC="$3" hercules -d -f "$2" < /dev/null > /dev/null 2>&1)
+    wait
+}
+# the same under SDL Hercules 4.x ($H4): its script by -r, its console kept open
+module_alone4() {   # SO CNF RC
+    rm -f "$W/alone.fifo"; mkfifo "$W/alone.fifo"
+    cat "$W/alone.fifo" > /dev/null &
+    (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
+        "$H4" -f "$2" -r "$3" < <(sleep 300) > /dev/null 2>&1)
     wait
 }
 
@@ -363,7 +371,7 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
     printf 'hao tgt HHC00809I\nhao cmd quit\nipl %s\n' "$ins" > "$W/shape4.rc"
     sh_unt() { (cd "$W" && HERCULES_RC="$W/shape.rc" hercules -d -f "$cnf" < /dev/null > /dev/null 2>&1); }
     sh_cap() { "$BIN/fst-capture" -q --via=module --arch="$arch" -o "$W/shape.trace" "$ins"; }
-    local tu="" tc="" tu4="" tc4="" r4="-"
+    local tu="" tc="" tu4="" tc4="" r4="-" ta4="-"
     for _ in 1 2 3; do
         tu=$(printf '%s\n' $tu "$(best 1 sh_unt)" | sort -n | head -1)
         tc=$(printf '%s\n' $tc "$(best 1 sh_cap)" | sort -n | head -1)
@@ -381,7 +389,6 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
               -o "$W/shape.trace" "$ins" 2>&1 >/dev/null | awk -F, '$3 == "task-clock" { print $1 / 1000 }')
         cpu=$(ratio "${cpu:-0}" "$tu")
     fi
-    printf '%-18s the module alone %s, fst-capture'"'"'s own CPU %s (of the untraced run)\n' "shape $name" "$ta" "$cpu"
     local n b
     n=$("$BIN/fst-dump" --summary "$W/shape.trace" | sed -n 's/^count.insn=//p')
     b=$(stat -c %s "$W/shape.trace")
@@ -404,7 +411,12 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
         done
         r4=$(ratio "$tc4" "$tu4")
         rm -f "$W/shape4.trace"
+        local mso4=$PWD/build/release/lib/fst-hercules4.so
+        sed "/^000C/i LDMOD $mso4" "$cnf" > "$W/shapem4.cnf"
+        ta4=$(ratio "$(best 2 module_alone4 "$mso4" "$W/shapem4.cnf" "$W/shape4.rc")" "$tu4")
     fi
+    printf '%-18s the module alone %s (4.9: %s), fst-capture'"'"'s own CPU %s (3.13; of the untraced run)\n' \
+        "shape $name" "$ta" "$ta4" "$cpu"
     printf '%-18s branch outcomes alone %s B/instruction (each branch its own coin)\n' "shape $name" "$ent"
     printf '%-18s capture %5s (4.9: %5s; goal <= 1.25)  %s B/instruction (goal <= 0.01)  replay %5s (goal <= 0.25), %s M instructions/s; %s M instructions, untraced %s s\n' \
         "shape $name" "$(ratio "$tc" "$tu")" "$r4" "$(bpi "$b" "$n")" "$(ratio "$tr" "$tu")" \
