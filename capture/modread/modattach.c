@@ -190,6 +190,25 @@ static int drain(win *x, int cut, fst_err *err)
     return 0;
 }
 
+/* Every CPU in a disabled wait with the window open through a console file: the file may not
+** have the job's end line yet (Hercules' logger, or the printer, writes it after the CPU has
+** gone on to its wait; on a busy machine well after). It is read for up to CONSOLE_LAG_NS
+** more: 1 when the end line came (the window ended by it, as it would have), 0 when not
+** (the system ended before its job did: the trace says disabled-wait), -1 (err). */
+#define CONSOLE_LAG_NS 2000000000ull
+static int console_caught_up(win *x, fst_err *err)
+{
+    for (uint64_t t1 = now_ns(); now_ns() - t1 < CONSOLE_LAG_NS;) {
+        if (fst_confile_poll(x->cf, err))
+            return -1;
+        if (fst_confile_ended(x->cf))
+            return 1;
+        struct timespec ts = { 0, 20000000 };
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
 /* Until what ends the window; its name, or "error". */
 static const char *record(win *x, fst_err *err)
 {
@@ -203,8 +222,10 @@ static const char *record(win *x, fst_err *err)
             return "error";
         if (x->cf && fst_confile_ended(x->cf))
             return drain(x, 0, err) ? "error" : "job-ended";
-        if (st->ended)
-            return "disabled-wait";
+        if (st->ended) {
+            int rc = x->cf ? console_caught_up(x, err) : 0;
+            return rc < 0 ? "error" : rc ? "job-ended" : "disabled-wait";
+        }
         if (st->limit_hit)
             return "max-instructions";
         if (stopped(o))

@@ -155,6 +155,30 @@ if mvsjob_build "$d/p" 0x50000 0x100 4000 8000 --defsym PRE=20000; then
     # system busy before the job (PRE=20000 more runs of OTHER), which the window leaves out
     [ "${n:-0}" -gt 0 ] && [ "$n" -lt $((8000 * 8100 + 1000000)) ] && ok "--console=FILE: a part of the job's instructions ($n)" \
         || fail "--console=FILE: a part of the job's instructions" "$n"
+    # a console file that lags: the end line reaches it a second after the system's disabled
+    # wait has reached fst-capture (a printer's file, a logger behind on a busy machine): the
+    # window still ends by the end line (the file is read on, up to 2 s), not by the wait
+    d=$T/c2
+    mkdir -p "$d"
+    cp "$T/c/p.lc" "$T/c/p.bin" "$T/c/p.ins" "$d/"
+    : > "$d/h.log"
+    : > "$d/con.log"
+    setsid sh -c 'tail -n +1 -F "$1" 2> /dev/null | awk '"'"'/HASP395/ { system("sleep 1") } { print; fflush() }'"'"'' \
+        sh "$d/h.log" >> "$d/con.log" &
+    tp=$!
+    fst-capture --attach="$d/mod.fifo" --job=FSTJOB --console="$d/con.log" --timeout=30 -o "$d/c.trace" 2> "$d/cerr" &
+    cp=$!
+    for _ in $(seq 50); do grep -q 'following' "$d/cerr" && break; sleep 0.1; done
+    herc_as_user "$d" "$d/p.ins" hercules "$LIB/fst-hercules313.so" "$LIB/fst-hercules313-irq.so" console
+    wait "$cp"
+    rc=$?
+    wait "$hpid"
+    kill -- -"$tp" 2> /dev/null
+    wait "$tp" 2> /dev/null
+    fst-dump --summary "$d/c.trace" > "$d/sum" 2>&1
+    expect_eq "--console=FILE whose end line comes after the system's end: ended by the end line, whole" \
+        "0|complete=1|end=job-ended" \
+        "$rc|$(sed -n 's/^footer.complete=/complete=/p; s/^footer.end=/end=/p' "$d/sum" | paste -sd'|')"
 else
     fail "assemble mvsjob.s (--console)"
 fi
