@@ -41,12 +41,15 @@ void fst_capture_remove(const char *path)
         unlink(path);
 }
 
-const char *fst_capture_job_other(const char *other, unsigned long long lines, char *buf, size_t cap)
+const char *fst_capture_job_other(const char *other, const char *first, unsigned long long lines, char *buf,
+                                  size_t cap)
 {
     if (other && *other)
         snprintf(buf, cap, "; the last job start it showed: '%s'", other);
+    else if (lines)
+        snprintf(buf, cap, "; it showed no job start ($HASP373), its first line: '%s'", first ? first : "");
     else
-        snprintf(buf, cap, "%s", lines ? "; it showed no job start ($HASP373)" : "");
+        buf[0] = 0;
     return buf;
 }
 

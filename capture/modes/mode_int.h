@@ -33,9 +33,11 @@ int fst_capture_pgmloop(const fst_capopts *c, const char *program, unsigned long
 
 /* For a job that never started (--job): what its console said of jobs instead, as the end
 ** of the message ("; the last job start it showed: '$HASP373 X STARTED ...'", or, when it
-** showed lines, "; it showed no job start"; else ""), into buf. `other`: fst_jobwin_other's;
-** lines: the console's lines read (the module sends none before the job's start line). */
-const char *fst_capture_job_other(const char *other, unsigned long long lines, char *buf, size_t cap);
+** showed lines, "; it showed no job start ($HASP373), its first line: '...'"; else ""), into
+** buf. other, first: fst_jobwin_other's and fst_jobwin_first's; lines: the console's lines
+** read (the module sends none before the job's start line). */
+const char *fst_capture_job_other(const char *other, const char *first, unsigned long long lines, char *buf,
+                                  size_t cap);
 
 typedef struct fst_capstream {
     fst_capopts *c;

@@ -50,11 +50,11 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
     if (!strcmp(res.end, "program-check-loop"))
         return fst_capture_pgmloop(c, program, (unsigned long long)res.pgmchks, (unsigned long long)res.insns);
     if (c->job && !res.job_started) { /* the text route's words (capture/modes/stream.c) */
-        char o[FST_JOBWIN_OTHER + 64];
+        char o[FST_JOBWIN_OTHER + 80];
         fst_capture_remove(c->out);
         fst_error("%s: no '$HASP373 %s STARTED' in %llu lines of its console (ended by %s%s): no trace (is it the "
                   "job's name?)", program, c->job, (unsigned long long)res.lines, res.end,
-                  fst_capture_job_other(res.job_other, (unsigned long long)res.lines, o, sizeof o));
+                  fst_capture_job_other(res.job_other, res.job_first, (unsigned long long)res.lines, o, sizeof o));
         return !strcmp(res.end, "interrupted") ? FST_EXIT_INTR : FST_EXIT_FAIL;
     }
     if (!res.complete) {

@@ -335,11 +335,12 @@ static int job_end(const fst_capstream *s, const fst_jobwin *job, const fst_hlog
     if (!said)
         return 0;
     if (!fst_jobwin_started(job)) {
-        char o[FST_JOBWIN_OTHER + 64];
+        char o[FST_JOBWIN_OTHER + 80];
         fst_capture_remove(s->c->out);
         fst_error("%s: no '$HASP373 %s STARTED' in %llu lines: the job did not start while it was read (is its "
                   "console in this log?)%s", src, fst_jobwin_name(job), (unsigned long long)fst_jobwin_lines(job),
-                  fst_capture_job_other(fst_jobwin_other(job), (unsigned long long)fst_jobwin_lines(job), o, sizeof o));
+                  fst_capture_job_other(fst_jobwin_other(job), fst_jobwin_first(job), (unsigned long long)fst_jobwin_lines(job),
+                                        o, sizeof o));
         return 1;
     }
     if (!strcmp(*end, "job-not-ended"))

@@ -371,8 +371,10 @@ out:
     res->lines = fst_ms_lines(r.ms);
     res->start_failed = r.h.start_failed;
     res->job_started = r.job && fst_modjob_started(r.job);
-    if (r.job)
+    if (r.job) {
         snprintf(res->job_other, sizeof res->job_other, "%s", fst_modjob_other(r.job));
+        snprintf(res->job_first, sizeof res->job_first, "%s", fst_modjob_first(r.job));
+    }
     res->end = end;
     if (rc == 1 || (rc < 0 && !st->insns)) {
         fst_tw_abandon(r.w);

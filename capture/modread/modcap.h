@@ -59,6 +59,7 @@ typedef struct fst_modcap_result {
     int job_started;            /* with a job: its start line came (else nothing was recorded) */
     uint64_t lines;             /* console lines the module sent */
     char job_other[FST_JOBWIN_OTHER]; /* with a job that did not start: the last other start line, "" */
+    char job_first[FST_JOBWIN_OTHER]; /* and the first line, "" */
     int complete;
     uint64_t insns, pgmchks, waits, events, stream_bytes, trace_bytes;
     uint64_t code_pages;        /* code pages the module sent (fstmod_wire.h CODE) */

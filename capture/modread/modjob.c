@@ -57,6 +57,7 @@ int fst_modjob_started(const fst_modjob *j) { return fst_jobwin_started(j->win);
 int fst_modjob_ended(const fst_modjob *j) { return fst_jobwin_ended(j->win); }
 const char *fst_modjob_name(const fst_modjob *j) { return fst_jobwin_name(j->win); }
 const char *fst_modjob_other(const fst_modjob *j) { return fst_jobwin_other(j->win); }
+const char *fst_modjob_first(const fst_modjob *j) { return fst_jobwin_first(j->win); }
 
 static void req_path(const char *fifo, char *p, size_t cap)
 {

@@ -41,6 +41,7 @@ const char *fst_modjob_name(const fst_modjob *j);
 /* The last start line of another job seen while waiting (capture/read/jobwin.h
 ** fst_jobwin_other), "" when none. */
 const char *fst_modjob_other(const fst_modjob *j);
+const char *fst_modjob_first(const fst_modjob *j);  /* the first line read (fst_jobwin_first) */
 
 /* The request beside the FIFO at fifo (fstmod_wire.h FSTMOD_REQ_SUFFIX): "job NAME" (name:
 ** NULL for a request of everything from now on, which is no file at all), written new (mode

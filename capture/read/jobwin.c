@@ -18,6 +18,7 @@ struct fst_jobwin {
     char *part;             /* the partial line */
     size_t npart;
     char other[FST_JOBWIN_OTHER]; /* the last start line of another job (or a skipped run), "" */
+    char first[FST_JOBWIN_OTHER]; /* the first line read, "" */
 };
 
 fst_jobwin *fst_jobwin_new(const char *name)
@@ -92,27 +93,32 @@ static int register_line(const char *s, size_t n)
            ((p[0] == 'R' || p[0] == 'C') && hex1 && p[2] == '=') || (p[0] == 'F' && p[1] == 'P');
 }
 
+/* p[0..k) into to (FST_JOBWIN_OTHER bytes), printable, for a message, without its line end. */
+static void keep_text(char *to, const char *p, size_t k)
+{
+    while (k && (p[k - 1] == '\n' || p[k - 1] == '\r' || p[k - 1] == ' '))
+        k--;
+    if (k > FST_JOBWIN_OTHER - 1)
+        k = FST_JOBWIN_OTHER - 1;
+    for (size_t i = 0; i < k; i++)
+        to[i] = p[i] >= ' ' && p[i] < 0x7F ? p[i] : '?';
+    to[k] = 0;
+}
+
 /* A start line (any job's) while the window waits: kept from its `$HASP373`, so that a
 ** job that never starts can be told from a job under another name (fst_jobwin_other). */
 static void keep_other(fst_jobwin *j, const char *s, size_t n)
 {
     const char *p = fstmod_find(s, n, "$HASP373", 8);
-    if (!p)
-        return;
-    size_t k = (size_t)(s + n - p);
-    while (k && (p[k - 1] == '\n' || p[k - 1] == '\r' || p[k - 1] == ' '))
-        k--;
-    if (k > sizeof j->other - 1)
-        k = sizeof j->other - 1;
-    for (size_t i = 0; i < k; i++)  /* printable, for a message */
-        j->other[i] = p[i] >= ' ' && p[i] < 0x7F ? p[i] : '?';
-    j->other[k] = 0;
+    if (p)
+        keep_text(j->other, p, (size_t)(s + n - p));
 }
 
 /* One whole line (with its newline, when it has one). */
 static int line(fst_jobwin *j, const char *s, size_t n, fst_jobwin_out out, void *ctx)
 {
-    j->line++;
+    if (!j->line++)
+        keep_text(j->first, s, n);
     if (j->state == DONE)
         return 0;
     if (j->state == WAITING) {
@@ -187,6 +193,7 @@ int fst_jobwin_finish(fst_jobwin *j, fst_jobwin_out out, void *ctx)
 
 int fst_jobwin_started(const fst_jobwin *j) { return j->state != WAITING; }
 const char *fst_jobwin_other(const fst_jobwin *j) { return j->other; }
+const char *fst_jobwin_first(const fst_jobwin *j) { return j->first; }
 void fst_jobwin_skip(fst_jobwin *j, uint64_t skip) { j->skip = skip; }
 int fst_jobwin_ended(const fst_jobwin *j) { return j->state == DONE; }
 uint64_t fst_jobwin_start_line(const fst_jobwin *j) { return j->start_line; }

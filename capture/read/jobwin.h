@@ -58,6 +58,8 @@ const char *fst_jobwin_name(const fst_jobwin *j);
 ** console that said nothing of any job. */
 #define FST_JOBWIN_OTHER 96
 const char *fst_jobwin_other(const fst_jobwin *j);
+/* The first line read, the same way ("" before any). */
+const char *fst_jobwin_first(const fst_jobwin *j);
 /* The window opens at the (skip+1)-th start of the job, not the first. */
 void fst_jobwin_skip(fst_jobwin *j, uint64_t skip);
 

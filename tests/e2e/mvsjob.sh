@@ -66,7 +66,7 @@ expect_fail "--job of a job the log never starts: an error naming it, and the jo
     "no '\\\$HASP373 OTHERJOB STARTED' in [0-9]+ lines.*the last job start it showed: '\\\$HASP373 FSTJOB +STARTED - INIT" \
     fst-capture --from-log="$T/job.log" --job=OTHERJOB -o "$T/x.trace"
 grep -v 'HASP373' "$T/job.log" > "$T/nostart.log"
-expect_fail "--job, a log with no job start at all: said so" 2 "no '\\\$HASP373 FSTJOB STARTED' in [0-9]+ lines.*it showed no job start" \
+expect_fail "--job, a log with no job start at all: said so" 2 "no '\\\$HASP373 FSTJOB STARTED' in [0-9]+ lines.*it showed no job start \\(\\\$HASP373\\), its first line: '.+'" \
     fst-capture --from-log="$T/nostart.log" --job=FSTJOB -o "$T/x.trace"
 expect_fail "--job: a name that is no job name" 2 "job name" fst-capture --from-log="$T/job.log" --job=TOOLONGNAME -o "$T/x.trace"
 

@@ -135,6 +135,7 @@ static void test_other(void **state)
     static const char none[] = "Hercules Version 4.9\nHHC00809I Processor CP00: disabled wait state\n";
     assert_int_equal(fst_jobwin_feed(j, none, strlen(none), to_sink, &s), 0);
     assert_string_equal(fst_jobwin_other(j), "");
+    assert_string_equal(fst_jobwin_first(j), "Hercules Version 4.9");
     fst_jobwin_free(j);
 }
 
