@@ -151,9 +151,11 @@ s390x-linux-gnu-as -m31 -I "$src" --defsym ROUNDS=400000 -o sh.o "$src/shares.s"
     s390x-linux-gnu-objcopy -O binary -j .text sh.elf sh.bin && printf 'sh.lc 0x0\nsh.bin 0x20000\n' > sh.ins
 expect_fail "a module capture timed out: an error saying what the trace holds" 2 "timed out: .* holds the first" \
     fst-capture --via=module --timeout=1 -o to.trace sh.ins
+# (a quiet machine runs some 200 M in that second, one with both cores busy beside it 8 M;
+# a module that kept its buffer would leave none: a copy's REP holds a loop in a few bytes)
 n=$(fst-dump --summary to.trace | awk -F= '$1 == "count.insn" { print $2 }')
-if [ "${n:-0}" -gt 20000000 ]; then ok "timed out after 1 s: the trace holds $n instructions (> 20 M)"
-else fail "timed out after 1 s: the trace holds more than 20 M instructions" "${n:-none}"; fi
+if [ "${n:-0}" -gt 2000000 ]; then ok "timed out after 1 s: the trace holds $n instructions (> 2 M)"
+else fail "timed out after 1 s: the trace holds more than 2 M instructions" "${n:-none}"; fi
 fst-report --format=csv --timed=all -o to.csv to.trace 2> /dev/null
 expect_eq "timed out: ALPHA's self instructions are its calls times 2006 (the last call perhaps cut short)" 1 \
     "$(awk -F, '$1 == "ALPHA" { d = $3 * 2006 - $4; print d >= 0 && d < 2006 }' to.csv)"
