@@ -193,8 +193,9 @@ static int drain(win *x, int cut, fst_err *err)
 /* Every CPU in a disabled wait with the window open through a console file: the file may not
 ** have the job's end line yet (Hercules' logger, or the printer, writes it after the CPU has
 ** gone on to its wait; on a busy machine well after). It is read for up to CONSOLE_LAG_NS
-** more: 1 when the end line came (the window ended by it, as it would have), 0 when not
-** (the system ended before its job did: the trace says disabled-wait), -1 (err). */
+** more (a signal ends that): 1 when the end line came (the window ended by it, as it would
+** have), 0 when not (the system ended before its job did: the trace says disabled-wait),
+** -1 (err). */
 #define CONSOLE_LAG_NS 2000000000ull
 static int console_caught_up(win *x, fst_err *err)
 {
@@ -203,6 +204,8 @@ static int console_caught_up(win *x, fst_err *err)
             return -1;
         if (fst_confile_ended(x->cf))
             return 1;
+        if (stopped(x->o))
+            break;
         struct timespec ts = { 0, 20000000 };
         nanosleep(&ts, NULL);
     }

@@ -9,8 +9,8 @@
 #     (FST_REPLAY_NOCHUNK=1), recording all it can (FST_REPLAY_CHUNK=eager) and with no
 #     folding or memo at all (FST_REPLAY_NOFOLD=1), in
 #     the formats that allow it, with and without --by-task;
-#   - on branchy, recording all it can, two fifths of the instructions at least come from
-#     stretches (about 63 % at -O2, 50 % at -O0).
+#   - on branchy, recording all it can, a quarter of the instructions at least come from
+#     stretches (about 60 % at -O2, 40 % at -O0 on a quiet machine).
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 
@@ -34,12 +34,13 @@ for v in O2 O0; do
     expect_eq "branchy -$v: calls as built" "classify $((16 * R)) hash $R isort $R " "$got"
     # the runs between calls come back with other data but the same few paths: after the
     # first rounds, many of them are added up (all it can: a short run does not pay for
-    # the recordings, by the budget). At least a third: a stretch lies in one frame, and the
-    # capture ends a frame every second, so the share moves by a few points from run to
-    # run (-O0: 39-41 %, -O2 about 60 %)
+    # the recordings, by the budget). At least a quarter: a stretch lies in one frame, and
+    # the capture ends a frame every second of its own run, so the share moves with how
+    # long the capture took (-O0: 39-41 % on a quiet machine, 33 % beside two busy cores;
+    # -O2 about 60 %); without the stretches it is 0
     read -r hits insns <<< "$(FST_REPLAY_CHUNK=eager replay_hits "stretches memoized" --timed=all --map="$b.nm" "$b.trace")"
     total=$(fst-dump --summary "$b.trace" | sed -n 's/^count.insn=//p')
-    if [ "${hits:-0}" -gt 0 ] && [ "${insns:-0}" -ge $((total / 3)) ]; then ok "branchy -$v: stretches memoized ($hits hits, $insns of $total instructions)"
+    if [ "${hits:-0}" -gt 0 ] && [ "${insns:-0}" -ge $((total / 4)) ]; then ok "branchy -$v: stretches memoized ($hits hits, $insns of $total instructions)"
     else fail "branchy -$v: stretches memoized" "${hits:-?} hits, ${insns:-?} of $total instructions"; fi
 done
 
