@@ -34,12 +34,15 @@ void fst_dside_from_profile(fst_dside *s, const fst_profile *p, const fst_dmeta 
     s->nr = 0;
     for (size_t i = 0; i < p->nr; i++) {
         const fst_routine *r = &p->r[i];
-        if (r->timed) /* formats/csv.c lists the timed routines only */
-            s->r[s->nr++] = row_of(r->name, r->calls, r->self_insns, r->incl_insns, r->self_cost, r->incl_cost);
+        if (r->timed) { /* formats/csv.c lists the timed routines only */
+            s->r[s->nr] = row_of(r->name, r->calls, r->self_insns, r->incl_insns, r->self_cost, r->incl_cost);
+            s->r[s->nr++].sample_sq = r->sample_sq;
+        }
     }
     s->outside = row_of("(outside)", 0, p->outside_insns, p->outside_insns, p->outside_cost, p->outside_cost);
     s->excluded = row_of("(excluded)", 0, p->excluded_insns, p->excluded_insns, p->excluded_cost, p->excluded_cost);
     s->total = row_of("(total)", 0, p->total_insns, p->total_insns, p->total_cost, p->total_cost);
+    s->total.sample_sq = p->sample_sq;
     s->meta = *m;
     s->complete = p->complete;
     snprintf(s->incomplete, sizeof s->incomplete, "%s", p->complete ? "" : p->incomplete);

@@ -43,6 +43,7 @@ typedef struct fst_drow {
     char name[64];
     uint64_t calls, self_insns, incl_insns;
     uint64_t self_ns, incl_ns;
+    uint64_t sample_sq;     /* a sampled trace side: fst_routine's sample_sq (diffstat.h); else 0 */
 } fst_drow;
 
 /* What is known of how a side was made; "" = unknown. */
@@ -116,6 +117,7 @@ typedef struct fst_drowdiff {
     char why[160];          /* what is outside them ("self time +7.69% > 5%") */
     /* a comparison of shares (analyze/diff/diffstat.h), for display: hundredths of a percent */
     uint64_t share_bp[2], bound_bp;
+    uint64_t deff;          /* the design effect the bound is widened by, in thousandths (diffstat.h) */
 } fst_drowdiff;
 
 typedef struct fst_diff {

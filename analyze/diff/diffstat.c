@@ -28,18 +28,45 @@ int fst_ds_parse_confidence(const char *s, unsigned *conf)
     return -1;
 }
 
-int fst_ds_beyond2(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, unsigned conf)
+/* a * b > c * d, in 256 bits */
+typedef struct u256 { u128 hi, lo; } u256;
+static u256 mul256(u128 a, u128 b)
 {
-    /* |k1/n1 - k2/n2| > z sqrt(K (N-K) / (N n1 n2)), K = k1+k2, N = n1+n2, squared and
-    ** multiplied out: (k1 n2 - k2 n1)^2 N > z^2 K (N-K) n1 n2. With n1, n2 < 2^24 the
-    ** left side stays under 2^128 (2^96 * 2^25 * 100), the right under 2^107. */
+    uint64_t a0 = (uint64_t)a, a1 = (uint64_t)(a >> 64), b0 = (uint64_t)b, b1 = (uint64_t)(b >> 64);
+    u128 p00 = (u128)a0 * b0, p01 = (u128)a0 * b1, p10 = (u128)a1 * b0, p11 = (u128)a1 * b1;
+    u128 mid = (p00 >> 64) + (uint64_t)p01 + (uint64_t)p10;   /* < 3 * 2^64 */
+    return (u256){ p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64), mid << 64 | (uint64_t)p00 };
+}
+static int mul_gt(u128 a, u128 b, u128 c, u128 d)
+{
+    u256 x = mul256(a, b), y = mul256(c, d);
+    return x.hi != y.hi ? x.hi > y.hi : x.lo > y.lo;
+}
+
+uint64_t fst_ds_deff(uint64_t k, uint64_t n, uint64_t sq_k, uint64_t sq_n)
+{
+    /* clustered over binomial, both times n^4: sum m^2 (n y - k)^2 = sq_k (n^2 - 2 n k) +
+    ** sq_n k^2 over k (n-k) n; with n < 2^25, sq <= n^2: under 2^108 */
+    if (!k || k >= n || sq_n < n)
+        return FST_DS_INDEP;
+    u128 a = (u128)sq_k * n * n + (u128)sq_n * k * k, b = (u128)2 * sq_k * n * k;
+    u128 num = (a > b ? a - b : 0) * FST_DS_INDEP, den = (u128)k * (n - k) * n;
+    u128 f = (num + den - 1) / den;
+    return f < FST_DS_INDEP ? FST_DS_INDEP : f > UINT64_MAX ? UINT64_MAX : (uint64_t)f;
+}
+
+int fst_ds_beyond2(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, unsigned conf, uint64_t f1, uint64_t f2)
+{
+    /* |k1/n1 - k2/n2| > z sqrt(K (N-K) / N^2 (f1/n1 + f2/n2) / 1000), K = k1+k2, N = n1+n2,
+    ** squared and multiplied out: (k1 n2 - k2 n1)^2 N^2 1000 > z^2 K (N-K) (f1 n2 + f2 n1)
+    ** n1 n2. With n1, n2 < 2^24 (and so f < 2^35) both stay under 2^256 (2^96 * 2^67;
+    ** 2^98 * 2^71). */
     if (!n1 || !n2)
         return 0;
     uint64_t K = k1 + k2, N = n1 + n2;
     u128 d = absdiff128((u128)k1 * n2, (u128)k2 * n1);
-    u128 lhs = d * d * N * FST_DS_Z2_DEN;
-    u128 rhs = (u128)K * (N - K) * n1 * n2 * confs[conf_of(conf)].z2;
-    return lhs > rhs;
+    return mul_gt(d * d, (u128)N * N * FST_DS_Z2_DEN * FST_DS_INDEP, (u128)K * (N - K) * n1 * n2,
+                  ((u128)f1 * n2 + (u128)f2 * n1) * confs[conf_of(conf)].z2);
 }
 
 /* The exact counts scaled to at most 2^32 (the share keeps 32 bits of precision). */
@@ -51,15 +78,15 @@ static void scale32(uint64_t *e, uint64_t *E)
     }
 }
 
-int fst_ds_beyond1(uint64_t e, uint64_t E, uint64_t k, uint64_t n, unsigned conf)
+int fst_ds_beyond1(uint64_t e, uint64_t E, uint64_t k, uint64_t n, unsigned conf, uint64_t f)
 {
-    /* |k/n - e/E| > z sqrt(e (E-e) / E^2 / n): (k E - e n)^2 > z^2 e (E-e) n; with E <
-    ** 2^33 and n < 2^24 the left side stays under 2^121 (times 100), the right 2^99 */
+    /* |k/n - e/E| > z sqrt(f e (E-e) / E^2 / n): (k E - e n)^2 1000 > z^2 f e (E-e) n; with
+    ** E < 2^33 and n < 2^24: d^2 under 2^114, e (E-e) n under 2^90 */
     if (!n || !E)
         return 0;
     scale32(&e, &E);
     u128 d = absdiff128((u128)k * E, (u128)e * n);
-    return d * d * FST_DS_Z2_DEN > (u128)e * (E - e) * n * confs[conf_of(conf)].z2;
+    return mul_gt(d * d, (u128)FST_DS_Z2_DEN * FST_DS_INDEP, (u128)e * (E - e) * n, (u128)confs[conf_of(conf)].z2 * f);
 }
 
 int fst_diff_shares_check(const fst_dside *base, const fst_dside *new_, fst_err *err)
@@ -82,15 +109,17 @@ static uint64_t share_bp(uint64_t k, uint64_t n)
 
 /* z times the standard error, in hundredths of a percent, for display (the verdict is
 ** fst_ds_beyond*'s) */
-static uint64_t bound_bp(const fst_diff *d, uint64_t kb, uint64_t nb, uint64_t kn, uint64_t nn)
+static uint64_t bound_bp(const fst_diff *d, uint64_t kb, uint64_t nb, uint64_t kn, uint64_t nn, uint64_t fb,
+                         uint64_t fn)
 {
     double z = sqrt((double)confs[conf_of(d->confidence)].z2 / FST_DS_Z2_DEN), v;
     if (d->shares == FST_DS_SAMPLED) {
         double p = (double)(kb + kn) / (double)(nb + nn);
-        v = p * (1 - p) * (1.0 / (double)nb + 1.0 / (double)nn);
+        v = p * (1 - p) * ((double)fb / (double)nb + (double)fn / (double)nn) / FST_DS_INDEP;
     } else {
         double p0 = d->shares == FST_DS_EXACT_BASE ? (double)kb / (double)nb : (double)kn / (double)nn;
-        v = p0 * (1 - p0) / (double)(d->shares == FST_DS_EXACT_BASE ? nn : nb);
+        uint64_t f = d->shares == FST_DS_EXACT_BASE ? fn : fb;
+        v = p0 * (1 - p0) / (double)(d->shares == FST_DS_EXACT_BASE ? nn : nb) * (double)f / FST_DS_INDEP;
     }
     return (uint64_t)llround(z * sqrt(v) * 10000);
 }
@@ -110,23 +139,42 @@ static void pts(char *buf, size_t cap, int64_t bp)
              (unsigned long long)(a % 100));
 }
 
-static void judge_share(const fst_diff *d, fst_drowdiff *r, uint64_t nb, uint64_t nn)
+/* The design effect of a row of a side: 1 (FST_DS_INDEP) for an exact side. */
+static uint64_t row_deff(const fst_dside *s, const fst_drow *r)
+{
+    return s->sampled ? fst_ds_deff(r->self_insns, s->total.self_insns, r->sample_sq, s->total.sample_sq)
+                      : FST_DS_INDEP;
+}
+
+static void judge_share(const fst_diff *d, fst_drowdiff *r, const fst_dside *base, const fst_dside *new_)
 {
     uint64_t kb = r->base.self_insns, kn = r->new_.self_insns;
+    uint64_t nb = base->total.self_insns, nn = new_->total.self_insns;
+    uint64_t fb = row_deff(base, &r->base), fn = row_deff(new_, &r->new_);
     r->share_bp[0] = share_bp(kb, nb);
     r->share_bp[1] = share_bp(kn, nn);
-    r->bound_bp = bound_bp(d, kb, nb, kn, nn);
+    r->bound_bp = bound_bp(d, kb, nb, kn, nn, fb, fn);
+    /* the variance's factor over the binomial one, for display: the sides' design effects
+    ** weighed by their variances' parts (1/n) */
+    uint64_t f = d->shares == FST_DS_EXACT_BASE ? fn : d->shares == FST_DS_EXACT_NEW ? fb
+               : !nb || !nn ? FST_DS_INDEP : (uint64_t)(((u128)fb * nn + (u128)fn * nb) / ((u128)nb + nn));
+    r->deff = f;
     unsigned c = d->confidence;
-    r->over = d->shares == FST_DS_SAMPLED ? fst_ds_beyond2(kb, nb, kn, nn, c)
-            : d->shares == FST_DS_EXACT_BASE ? fst_ds_beyond1(kb, nb, kn, nn, c) : fst_ds_beyond1(kn, nn, kb, nb, c);
+    r->over = d->shares == FST_DS_SAMPLED ? fst_ds_beyond2(kb, nb, kn, nn, c, fb, fn)
+            : d->shares == FST_DS_EXACT_BASE ? fst_ds_beyond1(kb, nb, kn, nn, c, fn)
+                                             : fst_ds_beyond1(kn, nn, kb, nb, c, fb);
     if (r->over) {
         char a[24], b[24], ch[24], e[24];
         pts(a, sizeof a, (int64_t)r->share_bp[0]);
         pts(b, sizeof b, (int64_t)r->share_bp[1]);
         pts(ch, sizeof ch, (int64_t)r->share_bp[1] - (int64_t)r->share_bp[0]);
         pts(e, sizeof e, (int64_t)r->bound_bp);
-        snprintf(r->why, sizeof r->why, "share %s%% -> %s%%: %s points, beyond %s (%s standard errors)",
-                 a + (*a == '+'), b + (*b == '+'), ch, e + (*e == '+'), confs[conf_of(c)].z);
+        char fx[80] = "";
+        if (f > FST_DS_INDEP)
+            snprintf(fx, sizeof fx, ", the variance x%llu.%02llu for repeated PSWs", (unsigned long long)(f / 1000),
+                     (unsigned long long)(f % 1000 / 10));
+        snprintf(r->why, sizeof r->why, "share %s%% -> %s%%: %s points, beyond %s (%s standard errors%s)",
+                 a + (*a == '+'), b + (*b == '+'), ch, e + (*e == '+'), confs[conf_of(c)].z, fx);
     }
 }
 
@@ -140,6 +188,28 @@ static int by_share_change(const void *a, const void *b)
     if (dx != dy)
         return dx > dy ? -1 : 1;
     return strcmp(x->base.name[0] ? x->base.name : x->new_.name, y->base.name[0] ? y->base.name : y->new_.name);
+}
+
+/* The note of a sampled side whose samples repeat the PSW before them well beyond what a
+** quiet host gives (a design effect over all samples of 1.5 or more; 1.2 on shares.s's
+** 4-instruction loops). */
+#define REPEATS_NOTED 1500u
+static void repeats_note(fst_diff *d, const fst_dside *base, const fst_dside *new_)
+{
+    size_t len = strlen(d->notes);
+    for (int k = 0; k < 2; k++) {
+        const fst_dside *s = k ? new_ : base;
+        uint64_t n = s->total.self_insns, sq = s->total.sample_sq;
+        if (!s->sampled || !n || sq / n * 1000 + sq % n * 1000 / n < REPEATS_NOTED || len >= sizeof d->notes)
+            continue;
+        uint64_t f = sq / n * 100 + sq % n * 100 / n;
+        len += (size_t)snprintf(d->notes + len, sizeof d->notes - len,
+                                "%s%s %.200s: its samples repeat the PSW before them in runs (design effect %llu.%02llu "
+                                "over all %llu: a busy host that did not run Hercules' CPU between samples, or a "
+                                "loop of one or two instructions), so its bounds are wider",
+                                len ? "; " : "", k ? "NEW" : "BASE", s->path, (unsigned long long)(f / 100),
+                                (unsigned long long)(f % 100), (unsigned long long)n);
+    }
 }
 
 void fst_diff_shares(const fst_dside *base, const fst_dside *new_, unsigned conf, fst_diff *d)
@@ -162,7 +232,7 @@ void fst_diff_shares(const fst_dside *base, const fst_dside *new_, unsigned conf
             r->new_ = k ? *x : y ? *y : zero;
             r->kind = !y ? (k ? FST_D_NEW : FST_D_VANISHED)
                     : r->base.self_insns == r->new_.self_insns ? FST_D_SAME : FST_D_CHANGED;
-            judge_share(d, r, nb, nn);
+            judge_share(d, r, base, new_);
             d->nover += (size_t)r->over;
         }
     }
@@ -172,6 +242,7 @@ void fst_diff_shares(const fst_dside *base, const fst_dside *new_, unsigned conf
     d->outside = (fst_drowdiff){ .base = base->outside, .new_ = new_->outside, .kind = FST_D_CHANGED };
     d->outside.share_bp[0] = share_bp(base->outside.self_insns, nb);
     d->outside.share_bp[1] = share_bp(new_->outside.self_insns, nn);
+    repeats_note(d, base, new_);
 }
 
 /* ---- writers ---- */
@@ -186,8 +257,9 @@ static int rule_line(FILE *out, const fst_diff *d)
           "of instructions p0 (which has no error)";
     if (fputs("rule: a routine differs when ", out) < 0 || fprintf(out, what, confs[c].z) < 0)
         return -1;
-    return fprintf(out, " (binomial, %s %% two-sided: about %s flagged by chance alone); calls and times not "
-                        "judged\n", confs[c].name, confs[c].chance) < 0 ? -1 : 0;
+    return fprintf(out, " (binomial, %s %% two-sided: about %s flagged by chance alone; the variance times "
+                        "the design effect of samples that repeat the PSW before them, where it is more than 1); "
+                        "calls and times not judged\n", confs[c].name, confs[c].chance) < 0 ? -1 : 0;
 }
 
 static const char *side_kind(const fst_dside *s) { return s->sampled ? "samples" : "instructions"; }
@@ -214,6 +286,8 @@ int fst_diff_write_shares_text(FILE *out, const fst_diff *d, const fst_dside *ba
                      new_->path, new_->sampled ? "sampled" : "exact", (unsigned long long)new_->total.self_insns,
                      side_kind(new_)) < 0;
     rc |= rule_line(out, d) < 0;
+    if (d->notes[0])
+        rc |= fprintf(out, "note: %s\n", d->notes) < 0;
     if (d->shares != FST_DS_SAMPLED)
         rc |= fprintf(out, "note: an exact share is a share of instructions, a sampled one a share of Hercules' "
                            "host time: they agree as far as Hercules spends the same host time on every instruction\n") < 0;

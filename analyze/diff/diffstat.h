@@ -15,11 +15,21 @@
 **     An exact share is a share of instructions, a sampled one a share of Hercules'
 **     host time: they agree as far as Hercules spends the same host time on every
 **     instruction; the output says so.
+** Samples that are not independent (analyze/profile/sampled.h: runs of samples at one PSW,
+** from a CPU thread the busy host did not run, or a loop of a few instructions) vary more
+** than the binomial says: two sampled runs of shares.s beside a busy loop on Hercules' core
+** differed by 6.8 standard errors. So a sampled side's variance is the larger of the
+** binomial one and the clustered one, each run of samples at one PSW a cluster (the
+** sandwich estimator: sum over runs j of m_j^2 (y_j - p)^2 / n^2, y_j 1 when run j is the
+** routine's; with no repeats it is the binomial p (1-p) / n). Their ratio, the design
+** effect f (at least 1; in thousandths, rounded up: fst_ds_deff), multiplies the side's
+** part of z^2 se^2 above (two sampled sides: p (1-p) (f1/n1 + f2/n2)). A busy host gave f of 5 on shares.s, a quiet one 1.2 (its 4-instruction
+** loops repeat a PSW by chance: a little wider than need be).
 ** Each routine is tested on its own: with R routines at 99.9 % about R in 1000 are
 ** flagged by chance alone. A routine missing from a side has 0 there (not "new", not "vanished":
 ** a small routine may well draw no sample). Calls and times are not judged (a sampled
 ** trace has no calls; host times follow the machine's load); --max-time-change and
-** --max-calls-change do not apply. The verdict is decided in integers (128-bit), for
+** --max-calls-change do not apply. The verdict is decided in integers (products of 256 bits), for
 ** which a sampled side holds at most FST_DS_MAX_SAMPLES samples and an exact side's
 ** counts are scaled to 32 bits (its shares' precision: 2^-32); the bound shown is
 ** rounded for display.
@@ -42,10 +52,16 @@ int fst_ds_parse_confidence(const char *s, unsigned *conf);
 int fst_diff_shares_check(const fst_dside *base, const fst_dside *new_, fst_err *err);
 /* Compare shares (a side is sampled) at a confidence (FST_DS_CONF_*). */
 void fst_diff_shares(const fst_dside *base, const fst_dside *new_, unsigned conf, fst_diff *d);
-/* 1 when |k1/n1 - k2/n2| is beyond z standard errors (two sampled sides). */
-int fst_ds_beyond2(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, unsigned conf);
-/* 1 when |k/n - e/E| is beyond z standard errors of the sampled share (an exact side). */
-int fst_ds_beyond1(uint64_t e, uint64_t E, uint64_t k, uint64_t n, unsigned conf);
+/* The design effect of a routine's k of n samples, in thousandths (FST_DS_INDEP: none),
+** from the runs' squared lengths: sq_k the routine's, sq_n all samples' (fst_drow sample_sq). */
+#define FST_DS_INDEP 1000u
+uint64_t fst_ds_deff(uint64_t k, uint64_t n, uint64_t sq_k, uint64_t sq_n);
+/* 1 when |k1/n1 - k2/n2| is beyond z standard errors (two sampled sides), each side's part
+** of the variance (p (1-p) / n_i, p pooled) times its f_i / 1000. */
+int fst_ds_beyond2(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, unsigned conf, uint64_t f1, uint64_t f2);
+/* 1 when |k/n - e/E| is beyond z standard errors of the sampled share (an exact side), the
+** variance times f / 1000. */
+int fst_ds_beyond1(uint64_t e, uint64_t E, uint64_t k, uint64_t n, unsigned conf, uint64_t f);
 /* Writers of a comparison of shares: 0, or -1 when writing fails. */
 int fst_diff_write_shares_text(FILE *out, const fst_diff *d, const fst_dside *base, const fst_dside *new_);
 int fst_diff_write_shares_csv(FILE *out, const fst_diff *d);

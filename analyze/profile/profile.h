@@ -125,6 +125,9 @@ typedef struct fst_routine {
     /* uncertain (tasks.h): of its calls and self instructions, how many a wrong guess of
     ** which task ran could have changed; the true figures lie within these of the ones above */
     uint64_t calls_unc, self_unc;
+    /* a sampled profile (sampled.h): its samples in runs at one PSW, each run's length
+    ** squared, summed (self_insns when no sample repeats the one before it) */
+    uint64_t sample_sq;
 } fst_routine;
 
 typedef struct fst_arc {
@@ -189,6 +192,7 @@ typedef struct fst_profile {
     /* a sampled trace (analyze/profile/sampled.h): *_insns count samples, costs are host time */
     int sampled;
     uint64_t samples, wait_samples; /* all samples; of them, wait PSWs (not time) */
+    uint64_t sample_sq;             /* fst_routine's sample_sq over all counted samples (total_insns) */
     unsigned sample_hz;
     /* --window (analyze/replay/window.h): the profile is of instructions [win_from, win_to) only */
     int window;

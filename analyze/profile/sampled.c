@@ -41,6 +41,26 @@ static size_t routine_at(const fst_profile *p, const byaddr *t, size_t n, uint64
     return t[lo].r;
 }
 
+/* The run of samples at one PSW (sampled.h): what the last counted sample was, and how
+** many in a row had it (m = 0: none, after a wait). */
+typedef struct fst_run {
+    uint64_t m, space;
+    uint16_t cpu;
+    uint8_t pswlen, psw[16];
+} fst_run;
+
+/* A counted sample: the run it extends or begins, and what its length squared grew by
+** (2m + 1 for the (m+1)-th sample of a run), so that the sums need no end of a run. */
+static uint64_t run_next(fst_run *u, const fst_rec *rec, uint64_t space)
+{
+    unsigned len = rec->pswlen <= 16 ? rec->pswlen : 16;
+    if (u->m && u->cpu == rec->cpu && u->space == space && u->pswlen == len && !memcmp(u->psw, rec->psw, len))
+        return 2 * u->m++ + 1;
+    *u = (fst_run){ 1, space, rec->cpu, (uint8_t)len, { 0 } };
+    memcpy(u->psw, rec->psw, len);
+    return 1;
+}
+
 int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p, const fst_sink *sinks,
                       size_t nsinks, fst_err *err)
 {
@@ -71,6 +91,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
     uint8_t cr1_known[256] = { 0 };
     int cr1_seen = 0;
     uint64_t dat_samples = 0;   /* samples of a program running with DAT on */
+    fst_run run = { 0 };
     while ((k = fst_tr_next(tr, &rec, err)) > 0) {
         if (rec.kind == FST_REC_CR && rec.cls == 1) {
             cr1[rec.cpu & 255] = rec.value;
@@ -88,6 +109,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
         e.profile = p;
         e.task = 0;
         if (rec.state & FST_ST_WAIT) {
+            run.m = 0;
             p->wait_samples++;
             e.kind = FST_EV_WAIT;
             e.cls = (rec.state & (FST_ST_IOMASK | FST_ST_EXTMASK)) ? 0 : 1;
@@ -120,6 +142,8 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
         stack[0] = r;
         e.stack = stack;
         e.depth = r == FST_NONE ? 0 : 1;
+        uint64_t sq = run_next(&run, &rec, space);
+        p->sample_sq += sq;
         p->total_insns++;
         p->total_cost += cost;
         if (e.charged == FST_CHARGE_EXCLUDED) {
@@ -134,6 +158,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
             rt->incl_insns++;
             rt->self_cost += cost;
             rt->incl_cost += cost;
+            rt->sample_sq += sq;
             if (p->mainline < 0)
                 p->mainline = (int)r;
         }

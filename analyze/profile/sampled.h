@@ -20,6 +20,12 @@
 **     is that one (CR1 from the CR record in force on its CPU while DAT is on; "real"
 **     with DAT off), else it is excluded; a trace whose samples carry no CR1 (sampled
 **     from Hercules 3.13 or an SDL Hercules before 4.7) cannot be split: an error.
+**   - runs: a sample whose PSW (all its bytes), CPU and address space are the previous
+**     sample's extends that one's run (a wait sample ends a run). sample_sq, per routine and
+**     in all, sums each run's length squared: what fst-diff (analyze/diff/diffstat.h) needs
+**     to see that samples were not independent. A CPU thread the host did not run for a
+**     while shows the same PSW at every sample meanwhile (a busy host: runs of 50 samples
+**     were seen); a loop of a few instructions repeats a PSW by chance too.
 ** The bias, which every report states: samples fall where Hercules spends host time,
 ** not where the modelled 370 would spend its time.
 **
