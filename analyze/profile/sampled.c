@@ -61,6 +61,24 @@ static uint64_t run_next(fst_run *u, const fst_rec *rec, uint64_t space)
     return 1;
 }
 
+/* Samples that repeat the PSW before them well beyond what a quiet host gives (a design
+** effect over all of 1.5 or more; shares.s's 4-instruction loops give 1.2 by chance): said,
+** since its shares are then less certain than their count suggests. */
+static void repeats_warn(const fst_profile *p, const fst_tr *tr, const fst_replay_opts *o)
+{
+    uint64_t n = p->total_insns, sq = p->sample_sq;
+    if (!o->warn || !n || sq / n * 1000 + sq % n * 1000 / n < 1500)
+        return;
+    uint64_t f = sq / n * 100 + sq % n * 100 / n;
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s: its samples repeat the PSW before them in runs (design effect %llu.%02llu over %llu "
+             "samples: a busy host that did not run Hercules' CPU between samples, or a loop of one or two "
+             "instructions): its shares are as certain as %llu independent samples would make them",
+             fst_tr_path(tr), (unsigned long long)(f / 100), (unsigned long long)(f % 100), (unsigned long long)n,
+             (unsigned long long)(n * 100 / f));
+    o->warn(msg);
+}
+
 int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p, const fst_sink *sinks,
                       size_t nsinks, fst_err *err)
 {
@@ -178,6 +196,7 @@ int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_prof
                  (unsigned long long)dat_samples);
         o->warn(msg);
     }
+    repeats_warn(p, tr, o);
     if (o->space_set && !cr1_seen)
         return fst_errf(err, "%s: --space: its samples carry no address space (no CR1: sampled from Hercules 3.13 or "
                              "an SDL Hercules before 4.7, which have no /api/v1/cpus)", fst_tr_path(tr));

@@ -25,7 +25,8 @@
 **     in all, sums each run's length squared: what fst-diff (analyze/diff/diffstat.h) needs
 **     to see that samples were not independent. A CPU thread the host did not run for a
 **     while shows the same PSW at every sample meanwhile (a busy host: runs of 50 samples
-**     were seen); a loop of a few instructions repeats a PSW by chance too.
+**     were seen); a loop of a few instructions repeats a PSW by chance too. Runs with
+**     a design effect (sample_sq / samples) of 1.5 or more are said through o->warn.
 ** The bias, which every report states: samples fall where Hercules spends host time,
 ** not where the modelled 370 would spend its time.
 **

@@ -138,8 +138,11 @@ kill "$spin"; wait "$spin" 2> /dev/null
 expect_ok "fst-diff: two runs on a busy core agree, their bounds widened" fst-diff --confidence=99.99 "$T/busy1.trace" "$T/busy2.trace"
 effects=$(sed -n 's/^note: //p' "$T/out" | grep -o 'design effect [0-9.]*' | awk '$3 >= 1.5 { n++ } END { print n + 0 }')
 expect_eq "fst-diff: both runs' samples repeat the PSW before them (design effect 1.5 or more)" 2 "$effects"
-grep -q 'fst-diff: warning: BASE .*busy1.trace: its samples repeat the PSW before them' "$T/err" \
+grep -q 'fst-diff: warning: .*busy1.trace: its samples repeat the PSW before them in runs (design effect [0-9.]* over [0-9]* samples.*: its shares are as certain as [0-9]* independent samples' "$T/err" \
     && ok "fst-diff says so on stderr" || fail "fst-diff says so on stderr" "$(cat "$T/err")"
+expect_ok "fst-report of a run on a busy core" fst-report --format=csv "$T/busy2.trace"
+grep -q 'fst-report: warning: .*busy2.trace: its samples repeat the PSW before them in runs' "$T/err" \
+    && ok "fst-report says so too" || fail "fst-report says so too" "$(cat "$T/err")"
 # ALPHA's bound (half the samples) against the binomial one from its counts: wider by the
 # square root of its design effect, so by sqrt(1.5) at least
 fst-diff --confidence=99.99 --format=csv "$T/busy1.trace" "$T/busy2.trace" > "$T/busy.csv" 2> /dev/null
