@@ -1,5 +1,6 @@
 /* analyze/diff/diffstat.c — comparing shares when a side is sampled; see diffstat.h. */
 #include "analyze/diff/diffstat.h"
+#include "analyze/profile/sampled.h"
 #include "common/quote.h"
 
 #include <math.h>
@@ -139,10 +140,17 @@ static void pts(char *buf, size_t cap, int64_t bp)
              (unsigned long long)(a % 100));
 }
 
-/* The design effect of a row of a side: 1 (FST_DS_INDEP) for an exact side. */
+/* A sampled side whose samples repeat the PSW before them beyond chance. */
+static int repeats(const fst_dside *s)
+{
+    return s->sampled && fst_sampled_deff(s->total.self_insns, s->total.sample_sq) >= FST_SAMPLED_REPEATS;
+}
+
+/* The design effect of a row of a side: 1 (FST_DS_INDEP) for an exact side, and for a
+** sampled one whose samples repeat no more than chance does (diffstat.h). */
 static uint64_t row_deff(const fst_dside *s, const fst_drow *r)
 {
-    return s->sampled ? fst_ds_deff(r->self_insns, s->total.self_insns, r->sample_sq, s->total.sample_sq)
+    return repeats(s) ? fst_ds_deff(r->self_insns, s->total.self_insns, r->sample_sq, s->total.sample_sq)
                       : FST_DS_INDEP;
 }
 
@@ -190,19 +198,16 @@ static int by_share_change(const void *a, const void *b)
     return strcmp(x->base.name[0] ? x->base.name : x->new_.name, y->base.name[0] ? y->base.name : y->new_.name);
 }
 
-/* The note of a sampled side whose samples repeat the PSW before them well beyond what a
-** quiet host gives (a design effect over all samples of 1.5 or more; 1.2 on shares.s's
-** 4-instruction loops). */
-#define REPEATS_NOTED 1500u
+/* The note of a sampled side whose samples repeat the PSW before them beyond chance
+** (sampled.h FST_SAMPLED_REPEATS): its bounds are the wider ones. */
 static void repeats_note(fst_diff *d, const fst_dside *base, const fst_dside *new_)
 {
     size_t len = strlen(d->notes);
     for (int k = 0; k < 2; k++) {
         const fst_dside *s = k ? new_ : base;
-        uint64_t n = s->total.self_insns, sq = s->total.sample_sq;
-        if (!s->sampled || !n || sq / n * 1000 + sq % n * 1000 / n < REPEATS_NOTED || len >= sizeof d->notes)
+        uint64_t n = s->total.self_insns, f = fst_sampled_deff(n, s->total.sample_sq) / 10;
+        if (!repeats(s) || len >= sizeof d->notes)
             continue;
-        uint64_t f = sq / n * 100 + sq % n * 100 / n;
         len += (size_t)snprintf(d->notes + len, sizeof d->notes - len,
                                 "%s%s %.200s: its samples repeat the PSW before them in runs (design effect %llu.%02llu "
                                 "over all %llu: a busy host that did not run Hercules' CPU between samples, or a "

@@ -15,16 +15,21 @@
 **     An exact share is a share of instructions, a sampled one a share of Hercules'
 **     host time: they agree as far as Hercules spends the same host time on every
 **     instruction; the output says so.
-** Samples that are not independent (analyze/profile/sampled.h: runs of samples at one PSW,
-** from a CPU thread the busy host did not run, or a loop of a few instructions) vary more
-** than the binomial says: two sampled runs of shares.s beside a busy loop on Hercules' core
-** differed by 6.8 standard errors. So a sampled side's variance is the larger of the
-** binomial one and the clustered one, each run of samples at one PSW a cluster (the
-** sandwich estimator: sum over runs j of m_j^2 (y_j - p)^2 / n^2, y_j 1 when run j is the
-** routine's; with no repeats it is the binomial p (1-p) / n). Their ratio, the design
-** effect f (at least 1; in thousandths, rounded up: fst_ds_deff), multiplies the side's
-** part of z^2 se^2 above (two sampled sides: p (1-p) (f1/n1 + f2/n2)). A busy host gave f of 5 on shares.s, a quiet one 1.2 (its 4-instruction
-** loops repeat a PSW by chance: a little wider than need be).
+** Samples that are not independent vary more than the binomial says: a CPU thread the
+** busy host did not run for a while shows one PSW at every sample meanwhile (sampled.h:
+** runs of samples at one PSW), and two sampled runs of shares.s beside a busy loop on
+** Hercules' core differed by 6.8 standard errors. So the variance of a side whose samples
+** repeat beyond chance (their design effect over all, sampled.h fst_sampled_deff, at
+** FST_SAMPLED_REPEATS = 1.5 or more: 5-6 on a busy core, 1.2 by chance on shares.s's
+** 4-instruction loops on a quiet host) is the larger of the binomial one and the clustered
+** one, each run of samples at one PSW a cluster (the sandwich estimator: sum over runs j
+** of m_j^2 (y_j - p)^2 / n^2, y_j 1 when run j is the routine's; with no repeats the
+** binomial p (1-p) / n). Their ratio, the routine's design effect f (at least 1; in
+** thousandths, rounded up: fst_ds_deff), multiplies the side's part of z^2 se^2 above (two
+** sampled sides: p (1-p) (f1/n1 + f2/n2)). Below the threshold the samples count as
+** independent (chance repeats are no correlation: widening by them would only blunt the
+** test). A loop of one instruction (MVCL, a BCT on itself) repeats its PSW as a stalled
+** CPU does: a trace of such a program is treated as one of a busy host, conservatively.
 ** Each routine is tested on its own: with R routines at 99.9 % about R in 1000 are
 ** flagged by chance alone. A routine missing from a side has 0 there (not "new", not "vanished":
 ** a small routine may well draw no sample). Calls and times are not judged (a sampled

@@ -61,15 +61,13 @@ static uint64_t run_next(fst_run *u, const fst_rec *rec, uint64_t space)
     return 1;
 }
 
-/* Samples that repeat the PSW before them well beyond what a quiet host gives (a design
-** effect over all of 1.5 or more; shares.s's 4-instruction loops give 1.2 by chance): said,
-** since its shares are then less certain than their count suggests. */
+/* Samples that repeat the PSW before them beyond chance (sampled.h FST_SAMPLED_REPEATS):
+** said, since its shares are then less certain than their count suggests. */
 static void repeats_warn(const fst_profile *p, const fst_tr *tr, const fst_replay_opts *o)
 {
-    uint64_t n = p->total_insns, sq = p->sample_sq;
-    if (!o->warn || !n || sq / n * 1000 + sq % n * 1000 / n < 1500)
+    uint64_t n = p->total_insns, f = fst_sampled_deff(n, p->sample_sq) / 10;
+    if (!o->warn || f * 10 < FST_SAMPLED_REPEATS)
         return;
-    uint64_t f = sq / n * 100 + sq % n * 100 / n;
     char msg[400];
     snprintf(msg, sizeof msg, "%s: its samples repeat the PSW before them in runs (design effect %llu.%02llu over %llu "
              "samples: a busy host that did not run Hercules' CPU between samples, or a loop of one or two "

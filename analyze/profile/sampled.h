@@ -25,8 +25,9 @@
 **     in all, sums each run's length squared: what fst-diff (analyze/diff/diffstat.h) needs
 **     to see that samples were not independent. A CPU thread the host did not run for a
 **     while shows the same PSW at every sample meanwhile (a busy host: runs of 50 samples
-**     were seen); a loop of a few instructions repeats a PSW by chance too. Runs with
-**     a design effect (sample_sq / samples) of 1.5 or more are said through o->warn.
+**     were seen); a loop of a few instructions repeats a PSW by chance too. A trace whose
+**     design effect (fst_sampled_deff) is FST_SAMPLED_REPEATS or more is said through
+**     o->warn.
 ** The bias, which every report states: samples fall where Hercules spends host time,
 ** not where the modelled 370 would spend its time.
 **
@@ -41,6 +42,17 @@
 int fst_trace_sampled(const fst_tr *tr);
 int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p, const fst_sink *sinks,
                       size_t nsinks, fst_err *err);
+/* The design effect of all of a sampled profile's samples (sample_sq over n, in
+** thousandths, rounded down; 1000 when there are none), and the one from which a trace's
+** samples count as repeating beyond chance (said on stderr; fst-diff widens its bounds
+** only then: analyze/diff/diffstat.h): 1.5. A quiet host gives about 1 + 2 sum q^2 by
+** chance, q each PSW's share of the samples: 1.2 on shares.s's loops of 4 instructions. */
+#define FST_SAMPLED_REPEATS 1500u
+static inline uint64_t fst_sampled_deff(uint64_t n, uint64_t sq)
+{
+    return n && sq >= n ? sq / n * 1000 + sq % n * 1000 / n : 1000;
+}
+
 /* The sentence every sampled report carries. */
 #define FST_SAMPLED_BIAS "sampled PSWs: the time shown is where Hercules spent host time, not modelled S/370 time; no calls"
 

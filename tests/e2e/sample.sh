@@ -140,6 +140,18 @@ effects=$(sed -n 's/^note: //p' "$T/out" | grep -o 'design effect [0-9.]*' | awk
 expect_eq "fst-diff: both runs' samples repeat the PSW before them (design effect 1.5 or more)" 2 "$effects"
 grep -q 'fst-diff: warning: .*busy1.trace: its samples repeat the PSW before them in runs (design effect [0-9.]* over [0-9]* samples.*: its shares are as certain as [0-9]* independent samples' "$T/err" \
     && ok "fst-diff says so on stderr" || fail "fst-diff says so on stderr" "$(cat "$T/err")"
+# the quiet runs of the first part: unless a side's samples repeat beyond chance (then it
+# is noted: a loaded test machine), the bound is the binomial one, to its display's rounding
+fst-diff --confidence=99.99 --format=csv "$T/s.trace" "$T/s2.trace" > "$T/quiet.csv" 2> "$T/quiet.err"
+if grep -q 'samples repeat the PSW before them' "$T/quiet.err"; then
+    ok "fst-diff: quiet runs' bounds (skipped: this machine was busy: $(head -c 160 "$T/quiet.err"))"
+else
+    awk -F, '$1 == "ALPHA" { k1 = $4; k2 = $5; b = $9 } $1 == "(total)" { n1 = $4; n2 = $5 }
+        END { p = (k1 + k2) / (n1 + n2); b0 = 3.891 * sqrt(p * (1 - p) * (1 / n1 + 1 / n2)) * 100
+              printf "ALPHA bound %s points, binomial %.2f\n", b, b0; d = b - b0; if (d < 0) d = -d; exit !(n1 && d < 0.015) }' \
+        "$T/quiet.csv" > "$T/wide" && ok "fst-diff: quiet runs' bound is the binomial one ($(cat "$T/wide"))" \
+        || fail "fst-diff: quiet runs' bound is the binomial one" "$(cat "$T/wide" "$T/quiet.csv")"
+fi
 expect_ok "fst-report of a run on a busy core" fst-report --format=csv "$T/busy2.trace"
 grep -q 'fst-report: warning: .*busy2.trace: its samples repeat the PSW before them in runs' "$T/err" \
     && ok "fst-report says so too" || fail "fst-report says so too" "$(cat "$T/err")"
