@@ -197,7 +197,7 @@ expect_eq "attach --job to a Hercules without the interposer: exit 2, said (no c
     "$rc $(grep -c 'sees no console line.*LD_PRELOAD' "$d/cerr")"
 [ ! -e "$d/a.trace" ] && [ ! -e "$d/mod.fifo.req" ] && ok "... no trace, no request left" || fail "... no trace, no request left"
 kill -KILL -- -"$hpid" 2> /dev/null
-wait "$hpid" 2> /dev/null
+{ wait "$hpid"; } 2> /dev/null   # (the shell says "Killed" otherwise)
 
 # a job that never starts: Hercules ends (the FIFO closed), or stays and the user gives up
 fst-capture --attach="$d/mod.fifo" --job=NOJOB --timeout=20 -o "$d/n.trace" 2> "$d/cerr" &
@@ -225,5 +225,5 @@ expect_eq "attach --job, Ctrl-C while waiting for the job: exit 130, said" "130 
 sleep 0.5
 expect_eq "... and the module saw the reader go" 1 "$(grep -c 'went away before the job started' "$d/h.log")"
 kill -KILL -- -"$hpid" 2> /dev/null
-wait "$hpid" 2> /dev/null
+{ wait "$hpid"; } 2> /dev/null   # (the shell says "Killed" otherwise)
 echo "1..$N"
