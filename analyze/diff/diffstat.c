@@ -262,9 +262,11 @@ static int rule_line(FILE *out, const fst_diff *d)
           "of instructions p0 (which has no error)";
     if (fputs("rule: a routine differs when ", out) < 0 || fprintf(out, what, confs[c].z) < 0)
         return -1;
-    return fprintf(out, " (binomial, %s %% two-sided: about %s flagged by chance alone; the variance times "
-                        "the design effect of samples that repeat the PSW before them, where it is more than 1); "
-                        "calls and times not judged\n", confs[c].name, confs[c].chance) < 0 ? -1 : 0;
+    return fprintf(out, " (binomial, %s %% two-sided: about %s flagged by chance alone; for a side whose "
+                        "samples repeat the PSW before them beyond chance, design effect %u.%u or more, the "
+                        "variance times each routine's design effect); calls and times not judged\n",
+                   confs[c].name, confs[c].chance, FST_SAMPLED_REPEATS / 1000, FST_SAMPLED_REPEATS % 1000 / 100) < 0
+               ? -1 : 0;
 }
 
 static const char *side_kind(const fst_dside *s) { return s->sampled ? "samples" : "instructions"; }
