@@ -79,7 +79,9 @@ window() {
     fi
     echo "$csv" | sed 's/^/# /'
     # self = calls x K, less at most one call cut at the end; calls 1:1:1 within one;
-    # outside: MAIN's 7 a round and the call cut at the start (< 2006)
+    # outside: MAIN's 7 a round and the call cut at the start (< 2006). At least 100 calls
+    # (a window of 2 s holds some 100000 on a quiet machine; beside two busy loops 3.13's CPU
+    # thread, at its default CPUPRIO 15 (nice 15), ran 912 in one)
     echo "$csv" | awk -F, -v name="$name" '
         $1 == "ALPHA" { k["ALPHA"] = 2006 } $1 == "BETA" { k["BETA"] = 1206 } $1 == "GAMMA" { k["GAMMA"] = 806 }
         $1 in k { c[$1] = $3; s[$1] = $4 }
@@ -87,7 +89,7 @@ window() {
         END {
             bad = 0
             for (r in k) {
-                if (c[r] < 1000 || s[r] > c[r] * k[r] || s[r] <= (c[r] - 1) * k[r]) { print "# " r ": " c[r] " calls, " s[r] " self"; bad = 1 }
+                if (c[r] < 100 || s[r] > c[r] * k[r] || s[r] <= (c[r] - 1) * k[r]) { print "# " r ": " c[r] " calls, " s[r] " self"; bad = 1 }
                 if (c[r] - c["ALPHA"] > 1 || c["ALPHA"] - c[r] > 1) { print "# calls not 1:1:1"; bad = 1 }
             }
             n = c["ALPHA"]
