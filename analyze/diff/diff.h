@@ -117,7 +117,6 @@ typedef struct fst_drowdiff {
     char why[160];          /* what is outside them ("self time +7.69% > 5%") */
     /* a comparison of shares (analyze/diff/diffstat.h), for display: hundredths of a percent */
     uint64_t share_bp[2], bound_bp;
-    uint64_t deff;          /* the design effect the bound is widened by, in thousandths (diffstat.h) */
 } fst_drowdiff;
 
 typedef struct fst_diff {
@@ -127,7 +126,7 @@ typedef struct fst_diff {
     fst_drowdiff total;     /* name "(total)"; over when the total grew too much */
     fst_drowdiff outside;   /* "(outside)": shown, not judged */
     size_t nover;           /* rows (total included) outside the thresholds */
-    char notes[512];        /* what the reader should know ("NEW: trace incomplete") */
+    char notes[1024];       /* what the reader should know ("NEW: trace incomplete") */
     int shares;             /* FST_DS_* (analyze/diff/diffstat.h): a sampled side, shares compared */
     unsigned confidence;    /* with shares: FST_DS_CONF_* */
 } fst_diff;

@@ -166,7 +166,6 @@ static void judge_share(const fst_diff *d, fst_drowdiff *r, const fst_dside *bas
     ** weighed by their variances' parts (1/n) */
     uint64_t f = d->shares == FST_DS_EXACT_BASE ? fn : d->shares == FST_DS_EXACT_NEW ? fb
                : !nb || !nn ? FST_DS_INDEP : (uint64_t)(((u128)fb * nn + (u128)fn * nb) / ((u128)nb + nn));
-    r->deff = f;
     unsigned c = d->confidence;
     r->over = d->shares == FST_DS_SAMPLED ? fst_ds_beyond2(kb, nb, kn, nn, c, fb, fn)
             : d->shares == FST_DS_EXACT_BASE ? fst_ds_beyond1(kb, nb, kn, nn, c, fn)
@@ -205,15 +204,11 @@ static void repeats_note(fst_diff *d, const fst_dside *base, const fst_dside *ne
     size_t len = strlen(d->notes);
     for (int k = 0; k < 2; k++) {
         const fst_dside *s = k ? new_ : base;
-        uint64_t n = s->total.self_insns, f = fst_sampled_deff(n, s->total.sample_sq) / 10;
-        if (!repeats(s) || len >= sizeof d->notes)
-            continue;
-        len += (size_t)snprintf(d->notes + len, sizeof d->notes - len,
-                                "%s%s %.200s: its samples repeat the PSW before them in runs (design effect %llu.%02llu "
-                                "over all %llu: a busy host that did not run Hercules' CPU between samples, or a "
-                                "loop of one or two instructions), so its bounds are wider",
-                                len ? "; " : "", k ? "NEW" : "BASE", s->path, (unsigned long long)(f / 100),
-                                (unsigned long long)(f % 100), (unsigned long long)n);
+        char what[300];
+        if (s->sampled && len < sizeof d->notes &&
+            fst_sampled_repeats(s->total.self_insns, s->total.sample_sq, what, sizeof what))
+            len += (size_t)snprintf(d->notes + len, sizeof d->notes - len, "%s%s %.120s: %s; its bounds are wider",
+                                    len ? "; " : "", k ? "NEW" : "BASE", s->path, what);
     }
 }
 

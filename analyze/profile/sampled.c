@@ -61,20 +61,28 @@ static uint64_t run_next(fst_run *u, const fst_rec *rec, uint64_t space)
     return 1;
 }
 
-/* Samples that repeat the PSW before them beyond chance (sampled.h FST_SAMPLED_REPEATS):
-** said, since its shares are then less certain than their count suggests. */
+int fst_sampled_repeats(uint64_t n, uint64_t sq, char *buf, size_t cap)
+{
+    uint64_t f = fst_sampled_deff(n, sq);
+    if (f < FST_SAMPLED_REPEATS)
+        return 0;
+    snprintf(buf, cap, "its samples repeat the PSW before them in runs (design effect %llu.%02llu over %llu samples: "
+             "a busy host that did not run Hercules' CPU between samples, or a loop of one or two instructions): "
+             "its shares are as certain as %llu independent samples would make them",
+             (unsigned long long)(f / 1000), (unsigned long long)(f % 1000 / 10), (unsigned long long)n,
+             (unsigned long long)(n * 1000 / f));
+    return 1;
+}
+
+/* Samples that repeat beyond chance: said, since the shares are then less certain than
+** their count suggests. */
 static void repeats_warn(const fst_profile *p, const fst_tr *tr, const fst_replay_opts *o)
 {
-    uint64_t n = p->total_insns, f = fst_sampled_deff(n, p->sample_sq) / 10;
-    if (!o->warn || f * 10 < FST_SAMPLED_REPEATS)
-        return;
-    char msg[400];
-    snprintf(msg, sizeof msg, "%s: its samples repeat the PSW before them in runs (design effect %llu.%02llu over %llu "
-             "samples: a busy host that did not run Hercules' CPU between samples, or a loop of one or two "
-             "instructions): its shares are as certain as %llu independent samples would make them",
-             fst_tr_path(tr), (unsigned long long)(f / 100), (unsigned long long)(f % 100), (unsigned long long)n,
-             (unsigned long long)(n * 100 / f));
-    o->warn(msg);
+    char what[300], msg[400];
+    if (o->warn && fst_sampled_repeats(p->total_insns, p->sample_sq, what, sizeof what)) {
+        snprintf(msg, sizeof msg, "%s: %s", fst_tr_path(tr), what);
+        o->warn(msg);
+    }
 }
 
 int fst_sampled_build(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p, const fst_sink *sinks,

@@ -53,6 +53,11 @@ static inline uint64_t fst_sampled_deff(uint64_t n, uint64_t sq)
     return n && sq >= n ? sq / n * 1000 + sq % n * 1000 / n : 1000;
 }
 
+/* 1 and buf filled with what is said of them ("its samples repeat the PSW before them in
+** runs (design effect ...): its shares are as certain as N independent samples would make
+** them") when n samples whose runs' squared lengths sum to sq repeat beyond chance; else 0. */
+int fst_sampled_repeats(uint64_t n, uint64_t sq, char *buf, size_t cap);
+
 /* The sentence every sampled report carries. */
 #define FST_SAMPLED_BIAS "sampled PSWs: the time shown is where Hercules spent host time, not modelled S/370 time; no calls"
 
