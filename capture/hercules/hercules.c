@@ -37,15 +37,19 @@ static int script_word(const char *what, const char *v, fst_err *err)
     return 0;
 }
 
-/* Priorities no more favourable than fst's own: the caller's nice value, or Hercules'
-** default (CPUPRIO 15, DEVPRIO 8) when that is nicer. */
+/* Priorities no more favourable than fst's own: the caller's nice value for Hercules, its
+** timer and its CPU thread, and for its device threads Hercules' default (DEVPRIO 8) when
+** that is nicer. Not Hercules 3.13's CPUPRIO 15: a CPU thread niced below the caller's other
+** processes is the thread that waits on a busy host, and a sampled run's samples then repeat
+** one PSW while it waits (shares.s sampled beside a busy loop on its core: 5.1 s and a design
+** effect of 9.8 at 15; 0.42 s and no repeats at the caller's 0; docs/programs.md). */
 static void priorities(char *buf, size_t cap)
 {
     errno = 0;
     int n = getpriority(PRIO_PROCESS, 0);
     if (n == -1 && errno)
         n = 0;
-    snprintf(buf, cap, "HERCPRIO %d\nTODPRIO %d\nCPUPRIO %d\nDEVPRIO %d\n", n, n, n > 15 ? n : 15, n > 8 ? n : 8);
+    snprintf(buf, cap, "HERCPRIO %d\nTODPRIO %d\nCPUPRIO %d\nDEVPRIO %d\n", n, n, n, n > 8 ? n : 8);
 }
 
 /* A copy of the file src as dir/name. */
