@@ -31,7 +31,7 @@
 **   "excluded": { "instructions", "time_fx", "time_ns" },   --exclude / --cpu=problem
 **   "events": { "program_checks", "interruptions", "waits", "unwinds", "open_frames",
 **               "unmodeled", "svcs", "dispatches", "interruptions_in_routines",
-**               "tasks_new", "tasks_guessed" },
+**               "tasks_new", "tasks_guessed", "tasks_redirected" },
 **                                        counts of the replay (unmodeled: instructions the
 **                                        cost model had no row for; the task counts: tasks.h)
 **   "uncertain": { "dispatches", "calls", "instructions" }
@@ -239,12 +239,12 @@ static int json_write(FILE *out, const fst_fctx *fc, const fst_profile *p, void 
     rc |= fprintf(out, "  \"events\": {\"program_checks\": %s, \"interruptions\": %s, \"waits\": %s, "
                        "\"unwinds\": %s, \"open_frames\": %s, \"unmodeled\": %s,\n             \"svcs\": %s, "
                        "\"dispatches\": %s, \"interruptions_in_routines\": %s, \"tasks_new\": %s, "
-                       "\"tasks_guessed\": %s},\n",
+                       "\"tasks_guessed\": %s, \"tasks_redirected\": %s},\n",
                   ju(p->pgmchks), ju(p->intrs), ju(p->waits),
                   ju(p->unwinds), ju(p->open_frames),
                   ju(p->unmodeled), ju(p->svcs), ju(p->dispatches),
                   ju(p->intr_in_routine), ju(p->new_tasks),
-                  ju(p->guessed)) < 0;
+                  ju(p->guessed), ju(p->redirected)) < 0;
     rc |= fprintf(out, "  \"uncertain\": {\"dispatches\": %s, \"calls\": %s, \"instructions\": %s},\n",
                   ju(p->unc_dispatches + p->inferred), ju(p->unc_calls), ju(p->unc_insns)) < 0;
     rc |= pricing(out, fc, p);

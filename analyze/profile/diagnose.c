@@ -278,6 +278,16 @@ int fst_diag_misfit(const fst_diag *d, const fst_profile *p, fst_tr *tr, char *m
     return 1;
 }
 
+/* A count's note (fmt: one %llu), when there is something to count; a warning or not. */
+static void counted(void (*say)(int, const char *), int warn, uint64_t n, const char *fmt)
+{
+    char msg[600];
+    if (!n)
+        return;
+    snprintf(msg, sizeof msg, fmt, (unsigned long long)n);
+    say(warn, msg);
+}
+
 void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (*say)(int, const char *))
 {
     char msg[600];
@@ -314,12 +324,8 @@ void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (
                      (unsigned long long)d->unentered[i], p->r[i].name);
             say(1, msg);
         }
-    if (p->unwinds) {
-        snprintf(msg, sizeof msg, "%llu frames unwound: control reached an older frame's return address (an "
-                 "error exit, a longjmp); their calls are counted and their inclusive time ends there",
-                 (unsigned long long)p->unwinds);
-        say(0, msg);
-    }
+    counted(say, 0, p->unwinds, "%llu frames unwound: control reached an older frame's return address (an "
+            "error exit, a longjmp); their calls are counted and their inclusive time ends there");
     if (p->ntasks > 1 || p->dispatches) {
         snprintf(msg, sizeof msg, "%zu tasks, %llu dispatches, %llu interruptions inside routines: each task "
                  "has its own call stack, so an interruption splits no call and no task's time goes to another%s",
@@ -327,13 +333,15 @@ void fst_diag_report(const fst_diag *d, const fst_profile *p, fst_tr *tr, void (
                  p->unc_dispatches || p->inferred ? " (but see below)" : "");
         say(0, msg);
     }
-    if (p->inferred) {
-        snprintf(msg, sizeof msg, "%llu task switches inferred: a branch on a register the trace does not "
-                 "show was followed by the address a suspended task resumes at, neither a routine's entry "
-                 "after a call nor the caller after a return (a trace with registers shows them)",
-                 (unsigned long long)p->inferred);
-        say(1, msg);
-    }
+    counted(say, 0, p->redirected, "%llu dispatches resumed a task where its suspension did not say, named "
+            "by its own register block (or by all its registers shown): its supervisor changed its PSW, as "
+            "VM/370's CP does to reflect an interruption into a virtual machine (tasks.h)");
+    counted(say, 0, p->reflected, "%llu SVCs went on in problem state with no supervisor between, in a trace "
+            "that shows it: taken as reflected into the task by Hercules' ECPS:VM assist (a virtual machine's "
+            "own SVC handler under VM/370), whose instructions count for the task");
+    counted(say, 1, p->inferred, "%llu task switches inferred: a branch on a register the trace does not show "
+            "was followed by the address a suspended task resumes at, neither a routine's entry after a call "
+            "nor the caller after a return (a trace with registers shows them)");
     if (p->guessed) {
         snprintf(msg, sizeof msg, "%llu dispatches left several suspended tasks that the trace cannot tell "
                  "apart (%llu candidates in all; %llu of them between tasks in the same call state, which "

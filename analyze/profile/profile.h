@@ -173,6 +173,10 @@ typedef struct fst_profile {
     uint64_t guessed_same;  /* of them, the ones whose candidates' call states were the same */
     uint64_t inferred;      /* task switches inferred after a branch whose target the trace does
                                not show, to where a suspended task resumed (replay_task.c) */
+    uint64_t redirected;    /* dispatches of a task at an address its suspension did not show,
+                               named by its own register block (tasks.h FST_TASK_REDIRECTED) */
+    uint64_t reflected;     /* SVCs whose task went on in problem state with no supervisor
+                               between, where the trace shows it (replay_task.c: ECPS:VM) */
     uint64_t unc_dispatches;/* guesses between tasks in different call states */
     uint64_t unc_insns, unc_calls; /* instructions and calls of tasks a guess made uncertain */
     uint64_t settled;       /* guesses the registers shown later settled (no longer uncertain) */

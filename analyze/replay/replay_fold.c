@@ -91,6 +91,8 @@ ADJ(fst_profile, guessed, intr_in_routine);
 ADJ(fst_profile, intr_in_routine, guess_left);
 ADJ(fst_profile, guess_left, guessed_same);
 ADJ(fst_profile, guessed_same, inferred);
+ADJ(fst_profile, inferred, redirected);
+ADJ(fst_profile, redirected, reflected);
 ADJ(fst_routine, calls, self_insns);
 ADJ(fst_routine, self_insns, incl_insns);
 ADJ(fst_routine, incl_insns, self_cost);
@@ -252,7 +254,7 @@ void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo)
     rs->nreg = 0;
     region(rs, &p->total_insns, 6, RP_K_PROF_INSNS, 0);   /* total, outside, excluded: insns, then cost */
     region(rs, &p->pgmchks, 6, RP_K_PROF_EVENTS, 0);      /* pgmchks .. open_frames */
-    region(rs, &p->dispatches, 7, RP_K_PROF_TASKS, 0);    /* dispatches .. inferred */
+    region(rs, &p->dispatches, 9, RP_K_PROF_TASKS, 0);    /* dispatches .. reflected */
     for (size_t i = 0; i < p->nr; i++)
         region(rs, &p->r[i].calls, 5, RP_K_ROUTINE, i);   /* calls, self_insns, incl_insns, self_cost, incl_cost */
     for (size_t i = 0; i < p->narcs; i++)

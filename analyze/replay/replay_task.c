@@ -38,10 +38,12 @@ void fst_rp_task_room(rp *x, size_t tid)
 ** ended is never seen to end (it stays suspended), and a system runs thousands of them,
 ** so their stacks (and the call graph's, as long as the map) are freed, made again at
 ** the task's next call. */
-static void stop_task(rp *x, size_t tid, const fst_resume *r)
+static void stop_task(rp *x, size_t tid, const fst_resume *r_)
 {
-    fst_tasks_suspend(x->ids, tid, r);
     rp_task *t = &x->t[tid];
+    fst_resume r = *r_;
+    r.frames = t->n != 0;
+    fst_tasks_suspend(x->ids, tid, &r);
     if (t->n)
         return;
     free(t->f);
@@ -261,6 +263,7 @@ static size_t dispatch_of(rp *x, const fst_dispatch *d)
     fst_rp_task_room(x, tid);
     x->p->dispatches++;
     x->p->new_tasks += how == FST_TASK_NEW;
+    x->p->redirected += how == FST_TASK_REDIRECTED;
     if (how == FST_TASK_NEW && fst_rp_any_taint(x) && fst_rp_taint(x, tid))
         x->p->unc_dispatches++;    /* replay_unc.c: may be a task a guess misplaced */
     if (how == FST_TASK_GUESSED) {
@@ -408,12 +411,24 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
     }
     const fst_insn *d = &t->prev;
     int svc = t->have_prev && d->bytes[0] == 0x0A;
+    if (svc && x->sup_seen && !c->intr && !c->space_new && (t->prev_state & FST_ST_PROBLEM) &&
+        (rec->state & FST_ST_PROBLEM)) {
+        /* an SVC the supervisor did not take, where the trace shows the supervisor: its
+        ** interruption would have run the SVC new PSW's handler in supervisor state. So the
+        ** SVC went to a handler of the task's own, in its space: Hercules' ECPS:VM assist
+        ** reflects a virtual machine's SVC so under VM/370, to its CMS (tests/programs/vm.s,
+        ** ASSIST). The task goes on there, its frames open: no suspension */
+        x->p->reflected++;
+        return;
+    }
     int to_sup = t->have_prev && (t->prev_state & FST_ST_PROBLEM) && !(rec->state & FST_ST_PROBLEM);
     int dispatches = t->have_prev && is_lpsw(d) && !(t->prev_state & FST_ST_PROBLEM) &&
                      ((rec->state & FST_ST_PROBLEM) || (c->lpsw && c->lpsw_pswlen && (c->lpsw_psw[1] & 0x01)));
     if (dispatches) {   /* the supervisor's first dispatch (the trace began in it), maybe
                         ** interrupted before the task's first instruction */
+        uint64_t blk = c->lmblk;    /* the dispatcher's LM, kept for the dispatch */
         suspend(x, c, SUSP_INTR, 1, 0);
+        c->lmblk = blk;
         fst_tasks_get(x->ids, c->task)->r.anywhere = 0;  /* it resumes at none of its task's addresses */
         fst_tasks_get(x->ids, c->task)->r.n = 0;
         c->handler = 1;

@@ -70,7 +70,7 @@ static void drop_figures(rp *x)
     memset(p->op_insns, 0, fst_op_count() * sizeof *p->op_insns);
     p->nundecoded = 0;
     p->dispatches = p->new_tasks = p->guessed = p->intr_in_routine = p->guess_left = p->guessed_same = 0;
-    p->inferred = p->unc_dispatches = p->unc_insns = p->unc_calls = p->settled = 0;
+    p->inferred = p->redirected = p->reflected = p->unc_dispatches = p->unc_insns = p->unc_calls = p->settled = 0;
     /* a guess not settled yet: what it would take back is what was before it, none of the
     ** window's (replay_unc.c) */
     rp_tent *k = &x->tent;

@@ -328,12 +328,43 @@ typedef struct cand {
 #define BLOCK_NAMES(p) ((p)->block > 0)
 #define AT_ADDRESS(p) ((p)->addr == 2)
 
+/* Whether suspended task id may be the one a dispatch no address accounts for resumes. */
+static int may_redirect(const fst_tasks *ts, size_t id, const fst_dispatch *d)
+{
+    const fst_task *t = &ts->t[id];
+    return t->suspended && t->r.frames && t->r.problem == (d->problem != 0) && same_space(t->space, d->space) &&
+           id + 1 != d->not_plus1;
+}
+
+/* The suspended task a dispatch that no address accounts for resumes, redirected
+** (tasks.h: FST_TASK_REDIRECTED), or FST_NOTASK_ID: the one its LM block names, if its
+** registers shown do not differ; else the only one whose registers shown all match. */
+static size_t redirected(fst_tasks *ts, const fst_dispatch *d)
+{
+    const uint64_t *e = d->block ? fst_map_get(&ts->blk[0], d->block) : NULL;
+    if (e && !(*e & B_SHARED) && B_ID(*e)) {
+        size_t id = (size_t)B_ID(*e) - 1;
+        if (may_redirect(ts, id, d) && regs_verdict(&ts->t[id].r, d) >= 0)
+            return id;
+    }
+    if (!(d->grv & d->grtell))
+        return FST_NOTASK_ID;
+    size_t found = FST_NOTASK_ID;
+    for (size_t id = 0; id < ts->n; id++)   /* rare: where a task begins, in a trace with registers */
+        if (may_redirect(ts, id, d) && regs_verdict(&ts->t[id].r, d) > 0) {
+            if (found != FST_NOTASK_ID)
+                return FST_NOTASK_ID;   /* two match: neither is named */
+            found = id;
+        }
+    return found;
+}
+
 size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t *left)
 {
     int problem = d->problem != 0;
     gather(ts, d->addr, 1);
     cand stack[16], *c = ts->nids <= 16 ? stack : fst_xmalloc(ts->nids * sizeof *c);
-    size_t nc = 0;
+    size_t nc = 0, allowed = 0;     /* allowed: by state, space, address and registers */
     for (size_t j = 0; j < ts->nids; j++) {
         size_t i = ts->ids[j];
         const fst_task *t = &ts->t[i];
@@ -342,6 +373,7 @@ size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t
         cand k = { i, address_verdict(&t->r, d->addr), regs_verdict(&t->r, d), 0 };
         if (!k.addr || k.regs < 0)
             continue;
+        allowed++;
         k.block = block_verdict(ts, 0, d->block, t);
         if (!k.block && !d->lpsw_slot)
             k.block = block_verdict(ts, 1, d->lpsw, t);
@@ -387,6 +419,11 @@ size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t
         if (c != stack)
             free(c);
         return FST_NOTASK_ID;
+    } else if (!allowed && (id = redirected(ts, d)) != FST_NOTASK_ID) {
+        *how = FST_TASK_REDIRECTED;
+        *left = 1;
+        if (ts->debug)
+            fprintf(stderr, "fst: tasks:   t%zu, redirected: its block or registers name it\n", id);
     } else {
         id = fst_tasks_start(ts, d->addr, d->space);
         *how = FST_TASK_NEW;

@@ -1600,8 +1600,27 @@ static uint64_t psw_addr(const uint8_t *psw, unsigned len)
     return psw[1] & 0x08 ? a : a & 0xFFFFFF;
 }
 
+/* An SVC's record: it ran at `at`, and the CPU went on with psw. */
+static void svc_record(REGS *regs, uint64_t at, uint64_t fall, int dat, unsigned code, const uint8_t *psw,
+                       unsigned len)
+{
+    cpubuf *c = buf_of(regs);
+    code_check(c, regs, dat, c->last, fall);
+    c->b[c->n++] = FSTMOD_OP_SVC;
+    put_sv(c, (int64_t)(at - c->last));
+    put_v(c, code);
+    put_psw(c, psw, len);
+    c->last = psw_addr(psw, len);
+    put_regs(c, regs);
+    if (wait_psw(psw, len))
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
 /* SVC: recorded before its routine (which ends with a longjmp): the SVC new PSW is in
-** the PSA. */
+** the PSA. But in problem state with CR6's assist bit on (S/370 under VM/370's CP),
+** Hercules' ECPS:VM may reflect the SVC into the virtual machine without an interruption
+** (ecpsvm_dosvc: the machine's own SVC new PSW, and the routine returns): then it runs
+** first, under the module's setjmp, and the record says the PSW it left either way. */
 static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
 {
     uint64_t fall, at = at_of(regs, inst[0], &fall);
@@ -1610,18 +1629,24 @@ static void ATTR_REGPARM(2) w_svc(BYTE inst[], REGS *regs)
         return;
     }
     uint8_t psw[16];
-    unsigned len = psa_psw(regs, PSA_SVC_NEW, psw);
-    cpubuf *c = buf_of(regs);
-    code_check(c, regs, dat_on(regs), c->last, fall);
-    c->b[c->n++] = FSTMOD_OP_SVC;
-    put_sv(c, (int64_t)(at - c->last));
-    put_v(c, inst[1]);
-    put_psw(c, psw, len);
-    c->last = psw_addr(psw, len);
-    put_regs(c, regs);
-    if (wait_psw(psw, len))
-        flush_cpu(regs->cpuad % FSTMOD_NCPU);
-    FST_ORIG1(inst, regs)(inst, regs);
+    unsigned len;
+    int dat = dat_on(regs);
+    if (!PROBSTATE(&regs->psw) || !(regs->CR_L(6) & 0x80000000u)) {
+        len = psa_psw(regs, PSA_SVC_NEW, psw);
+        svc_record(regs, at, fall, dat, inst[1], psw, len);
+        FST_ORIG1(inst, regs)(inst, regs);
+        return;
+    }
+    jmp_buf saved;
+    memcpy(saved, regs->progjmp, sizeof saved);
+    volatile int rc = setjmp(regs->progjmp);
+    if (rc == 0)
+        FST_ORIG1(inst, regs)(inst, regs);
+    memcpy(regs->progjmp, saved, sizeof saved);
+    len = cur_psw(regs, psw);   /* the SVC new PSW loaded, or the machine's own (assisted) */
+    svc_record(regs, at, fall, dat, inst[1], psw, len);
+    if (rc != 0)
+        longjmp(regs->progjmp, rc);
 }
 
 static __thread int pgm_seen; /* a program interruption came while a wrapped routine ran */

@@ -186,6 +186,106 @@ static void test_blocks(void **state)
     fst_tasks_free(ts);
 }
 
+/* No address accounts for a dispatch: a task with calls open that the dispatcher's LM block
+** names (its own), or, with no block, the one task whose registers shown all match, resumes
+** there, redirected (VM/370's CP reflecting an SVC into a virtual machine: tests/programs/
+** vm.s). Not a task that has ended (no calls open), not when its registers differ, not
+** through a shared block, not when two tasks' registers match: a new task then. */
+static void test_redirected(void **state)
+{
+    (void)state;
+    fst_tasks *ts = fst_tasks_new();
+    int how;
+    fst_dispatch d = disp(0x31100, 0x21000);
+    d.block = 0x20810;                      /* machine A's VMGPRS */
+    size_t a = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    fst_resume r = at(0x30056, 0, 0);       /* after its SVC, calls open */
+    r.frames = 1;
+    suspend(ts, a, r);
+    d.addr = 0x31000;                       /* its nucleus' SVC handler */
+    assert_int_equal(go(ts, d, &how), a);
+    assert_int_equal(how, FST_TASK_REDIRECTED);
+    /* its registers shown, one differs: not it */
+    uint64_t ga[16] = { 0 }, gb[16] = { 0 };
+    ga[13] = 0x38100;
+    gb[13] = 0x39100;
+    r.grv = 0xFFFF;
+    memcpy(r.gr, ga, sizeof ga);
+    suspend(ts, a, r);
+    d.grv = d.grtell = 0xFFFF;
+    d.gr = gb;
+    size_t n = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    assert_int_not_equal(n, a);
+    /* the same registers: it (the block now names n, suspended with no calls open) */
+    r.frames = 0;
+    suspend(ts, n, r);
+    d.gr = ga;
+    d.block = 0;
+    assert_int_equal(go(ts, d, &how), a);
+    assert_int_equal(how, FST_TASK_REDIRECTED);
+    /* ended (no calls open): a new run of its program is a new task, though its block names it */
+    suspend(ts, a, r);
+    d.block = 0x20810;
+    d.gr = NULL;
+    d.grv = d.grtell = 0;
+    size_t m = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    assert_int_not_equal(m, a);
+    fst_tasks_free(ts);
+
+    /* two tasks whose registers both match, no block: neither */
+    ts = fst_tasks_new();
+    d = disp(0x40000, 0x1000);
+    a = go(ts, d, &how);
+    size_t b = go(ts, d, &how);
+    r = at(0x40080, 0, 0);
+    r.frames = 1;
+    r.grv = 0xFFFF;
+    memcpy(r.gr, ga, sizeof ga);
+    suspend(ts, a, r);
+    suspend(ts, b, r);
+    d.addr = 0x41000;
+    d.grv = d.grtell = 0xFFFF;
+    d.gr = ga;
+    size_t c = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    assert_true(c != a && c != b);
+    fst_tasks_free(ts);
+
+    /* a shared block (it dispatched two tasks) names none; a task the address allows, ruled
+    ** out by the block, is not passed over */
+    ts = fst_tasks_new();
+    d = disp(0x40000, 0x1000);
+    d.block = 0x200;
+    a = go(ts, d, &how);
+    suspend(ts, a, r);
+    d.addr = 0x40100;
+    b = go(ts, d, &how);    /* redirected a (the block's only task so far) */
+    assert_int_equal(b, a);
+    suspend(ts, a, r);
+    d.block = 0x300;
+    d.addr = 0x42000;
+    r.frames = 0;
+    size_t e = go(ts, d, &how);     /* 300 never used: new */
+    suspend(ts, e, at(0x42010, 0, 0));
+    d.block = 0x200;
+    d.addr = 0x42010;
+    /* e resumes there, but 200 names a, which the address does not allow: no redirection
+    ** past a task the address allows (a new task, as a block that names another makes it) */
+    size_t f = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    assert_true(f != a && f != e);
+    suspend(ts, f, r);
+    /* 200 has now dispatched a and f: shared, it names no task */
+    d.addr = 0x43000;
+    size_t g = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    assert_true(g != a && g != f);
+    fst_tasks_free(ts);
+}
+
 /* The state: a supervisor-state dispatch that no task accounts for is the supervisor's own
 ** work; a task suspended in supervisor state does not resume in problem state. */
 static void test_state(void **state)
@@ -283,7 +383,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spaces),    cmocka_unit_test(test_addresses), cmocka_unit_test(test_registers),
-        cmocka_unit_test(test_blocks),    cmocka_unit_test(test_state),     cmocka_unit_test(test_many),      cmocka_unit_test(test_weak),
+        cmocka_unit_test(test_blocks),    cmocka_unit_test(test_redirected), cmocka_unit_test(test_state),     cmocka_unit_test(test_many),      cmocka_unit_test(test_weak),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
