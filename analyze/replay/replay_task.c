@@ -287,7 +287,7 @@ static int dispatched_interrupted(rp *x, rp_cpu *c, const fst_rec *rec)
     fst_dispatch d = { .addr = ia, .space = fst_rp_space_of(c, st), .problem = 1,
                        .lpsw = c->lpsw,
                        .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = c->grv,
-                       .grtell = c->grv, .gr = c->gr };
+                       .grtell = c->grv, .gr = c->gr, .entry = find_entry(x, ia) != FST_NONE };
     size_t tid = dispatch_of(x, &d);
     fst_resume r = { .at = { ia }, .n = 1, .mask = amask(st), .problem = 1, .grv = c->grv };
     memcpy(r.gr, c->gr, sizeof r.gr);
@@ -308,7 +308,8 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
                        .problem = (rec->state & FST_ST_PROBLEM) != 0,
                        .lpsw = c->lpsw,
                        .lpsw_slot = slot_class(c->lpsw) != 0, .block = c->lmblk, .grv = regs_now(x, c),
-                       .grtell = regs_tell(x, c), .gr = c->gr, .not_plus1 = c->not_plus1 };
+                       .grtell = regs_tell(x, c), .gr = c->gr, .not_plus1 = c->not_plus1,
+                       .entry = find_entry(x, rec->addr) != FST_NONE };
     c->not_plus1 = 0;
     size_t tid = dispatch_of(x, &d);
     if (tid == FST_NOTASK_ID) {

@@ -419,7 +419,7 @@ size_t fst_tasks_dispatch(fst_tasks *ts, const fst_dispatch *d, int *how, size_t
         if (c != stack)
             free(c);
         return FST_NOTASK_ID;
-    } else if (!allowed && (id = redirected(ts, d)) != FST_NOTASK_ID) {
+    } else if (!allowed && !d->entry && (id = redirected(ts, d)) != FST_NOTASK_ID) {
         *how = FST_TASK_REDIRECTED;
         *left = 1;
         if (ts->debug)

@@ -49,7 +49,8 @@
 ** machine (its CMS handles its own SVCs in problem state, in its own space, and returns by
 ** an LPSW that CP does for it), and it dispatches each machine from its VMBLOK's VMGPRS
 ** (tests/programs/vm.s); an MVS task's asynchronous exit runs so under the task's TCB.
-** Only a task with calls open is (one whose mainline returned has ended: a new run of a
+** Never at a routine's entry (fst_dispatch.entry: an exit there is the routine's, a task of
+** its own, as before). Only a task with calls open is (one whose mainline returned has ended: a new run of a
 ** program dispatched from a common block is a new task, tests/programs/mvsjob.s). Else a
 ** new task starts there
 ** (FST_TASK_NEW), or, for a supervisor-state dispatch, no task at all: the supervisor
@@ -101,6 +102,8 @@ typedef struct fst_dispatch {
     const uint64_t *gr;
     size_t not_plus1;   /* 1 + a task that is not the one (its registers were just seen to be
                            another's: replay_task.c), or 0 */
+    int entry;          /* addr is a routine's entry: a task begins there (a mainline, an
+                           exit), never one redirected (its frames would take the routine's) */
 } fst_dispatch;
 
 typedef struct fst_task {

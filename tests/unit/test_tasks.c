@@ -254,6 +254,21 @@ static void test_redirected(void **state)
     assert_true(c != a && c != b);
     fst_tasks_free(ts);
 
+    /* at a routine's entry (an exit, say): a task of its own, though the block names one */
+    ts = fst_tasks_new();
+    d = disp(0x40000, 0x1000);
+    d.block = 0x408;
+    a = go(ts, d, &how);
+    r = at(0x40080, 0, 0);
+    r.frames = 1;
+    suspend(ts, a, r);
+    d.addr = 0x41000;
+    d.entry = 1;
+    b = go(ts, d, &how);
+    assert_int_equal(how, FST_TASK_NEW);
+    assert_int_not_equal(b, a);
+    fst_tasks_free(ts);
+
     /* a shared block (it dispatched two tasks) names none; a task the address allows, ruled
     ** out by the block, is not passed over */
     ts = fst_tasks_new();
