@@ -332,8 +332,8 @@ typedef struct cand {
 static int may_redirect(const fst_tasks *ts, size_t id, const fst_dispatch *d)
 {
     const fst_task *t = &ts->t[id];
-    return t->suspended && t->r.frames && t->r.problem == (d->problem != 0) && same_space(t->space, d->space) &&
-           id + 1 != d->not_plus1;
+    return t->suspended && t->r.frames && t->r.problem == (d->problem != 0) &&
+           same_space(t->space, d->space) && id + 1 != d->not_plus1;
 }
 
 /* The suspended task a dispatch that no address accounts for resumes, redirected

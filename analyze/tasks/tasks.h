@@ -40,19 +40,20 @@
 ** those whose registers match, if any; then those no block rules out (unless their
 ** registers match); those a block names, if any; those whose address matches exactly, if
 ** any. One left: it resumes (FST_TASK_BY_EVIDENCE) — unless all that speaks for it is that
-** it may resume anywhere: then it or a new task (FST_TASK_GUESSED, 1 left). None, and no
-** task that state, space, address and registers allow (a block ruled them out): for a
-** problem-state dispatch whose LM restores the registers from a block that names a
-** suspended task (its own block, not a shared one) of that space and state, whose registers
-** shown do not differ, that task resumes there (FST_TASK_REDIRECTED): its supervisor
-** changed its PSW. VM/370's CP does so for every interruption it reflects into a virtual
-** machine (its CMS handles its own SVCs in problem state, in its own space, and returns by
-** an LPSW that CP does for it), and it dispatches each machine from its VMBLOK's VMGPRS
-** (tests/programs/vm.s); an MVS task's asynchronous exit runs so under the task's TCB.
-** Never at a routine's entry (fst_dispatch.entry: an exit there is the routine's, a task of
-** its own, as before). Only a task with calls open is (one whose mainline returned has ended: a new run of a
-** program dispatched from a common block is a new task, tests/programs/mvsjob.s). Else a
-** new task starts there
+** it may resume anywhere: then it or a new task (FST_TASK_GUESSED, 1 left). None, and none
+** that state, space, address and registers allow (a block may have ruled some out): a
+** problem-state dispatch, not at a routine's entry, whose LM restores the registers from a
+** block that names a suspended task with calls open (its own block, not a shared one), of
+** that space and state, whose registers shown do not differ, or else the one such task
+** whose registers shown all match, resumes that task there (FST_TASK_REDIRECTED): its
+** supervisor changed its PSW. VM/370's CP does so for the interruptions it reflects into
+** a virtual machine (its CMS handles its own SVCs in problem state, in its own space, and
+** returns by an LPSW that CP does for it), and it dispatches each machine from its
+** VMBLOK's VMGPRS (tests/programs/vm.s); an MVS task's asynchronous exit runs so under its
+** TCB. Not at a routine's entry (fst_dispatch.entry): an exit there is that routine's, a
+** task of its own as before, not the interrupted routine's time. Not a task with no calls
+** open: its mainline returned, it ended (a new run of a program dispatched from a common
+** block is a new task: tests/programs/mvsjob.s). Else a new task starts there
 ** (FST_TASK_NEW), or, for a supervisor-state dispatch, no task at all: the supervisor
 ** resuming its own work (FST_NOTASK_ID). Several: fst cannot know (FST_TASK_GUESSED,
 ** counted with how many were left): the one suspended longest (what a round-robin
