@@ -101,7 +101,7 @@ fi
 expect_ok "drawn, text noregs: captured" fst-capture -q --via=trace --traceopt=noregs -o vqn.trace vq.ins
 check "drawn, text noregs" vqn.trace
 
-# ---- ECPS:VM (ECPSVM YES, as VM/370 CE's Hercules configurations have it): vm.s ASSIST
+# ---- ECPS:VM (ECPSVM YES, as VM/370 distributions for Hercules commonly set it): vm.s ASSIST
 # turns the assist on (CR6, a MICBLOK per machine, the machines' PSWs as they see them:
 # their supervisor state). Hercules then reflects the SVC into the machine and does its
 # LPSW itself: CP never runs between them; the trace goes from the SVC straight to the
