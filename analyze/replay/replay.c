@@ -389,6 +389,10 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     for (size_t r = 0; r < p->nr; r++)
         x.may_exclude |= p->r[r].excluded != 0;
     x.plain = !x.may_exclude && x.sup == FST_NONE;
+    {
+        const char *rg = fst_tr_header(tr, FST_HK_RANGE);
+        x.ranged = rg && strcmp(rg, "all");
+    }
     x.ids = fst_tasks_new();
     {
         const char *e = getenv("FST_TASKS_DEBUG");

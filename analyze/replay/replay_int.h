@@ -330,6 +330,8 @@ typedef struct rp {
     int inferring;      /* the dispatch due follows an inferred switch (replay_task.c) */
     int sup_seen;       /* a supervisor-state instruction was traced: the trace shows the
                            supervisor's handlers, no switch hides between two instructions */
+    int ranged;         /* the trace's header names a traced range: the supervisor may be
+                           partly outside it (an SVC's handler, say) */
     rp_tent tent;       /* replay_unc.c */
     int debug;          /* FST_TASKS_DEBUG: every task decision and its evidence on stderr */
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */

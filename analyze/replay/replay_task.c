@@ -412,13 +412,14 @@ void fst_rp_check_flow(rp *x, rp_cpu *c, const fst_rec *rec)
     }
     const fst_insn *d = &t->prev;
     int svc = t->have_prev && d->bytes[0] == 0x0A;
-    if (svc && x->sup_seen && !c->intr && !c->space_new && (t->prev_state & FST_ST_PROBLEM) &&
-        (rec->state & FST_ST_PROBLEM)) {
-        /* an SVC the supervisor did not take, where the trace shows the supervisor: its
-        ** interruption would have run the SVC new PSW's handler in supervisor state. So the
-        ** SVC went to a handler of the task's own, in its space: Hercules' ECPS:VM assist
-        ** reflects a virtual machine's SVC so under VM/370, to its CMS (tests/programs/vm.s,
-        ** ASSIST). The task goes on there, its frames open: no suspension */
+    if (svc && x->sup_seen && !x->ranged && !c->intr && !c->space_new &&
+        (t->prev_state & FST_ST_PROBLEM) && (rec->state & FST_ST_PROBLEM)) {
+        /* an SVC the supervisor did not take, where the trace shows the supervisor (it ran,
+        ** and no range hides part of it): its interruption would have run the SVC new PSW's
+        ** handler in supervisor state. So the SVC went to a handler of the task's own, in its
+        ** space: Hercules' ECPS:VM assist reflects a virtual machine's SVC so under VM/370,
+        ** to its CMS (tests/programs/vm.s, ASSIST). The task goes on there, its frames open:
+        ** no suspension */
         x->p->reflected++;
         return;
     }
