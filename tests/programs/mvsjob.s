@@ -52,18 +52,10 @@
 # The nucleus: 24 + 5 a round + 7 a program run (tests/programs/EXPECTED).
         .include "s370.inc"
 
-        .ifndef ROUNDS
-        .set    ROUNDS, 3
-        .endif
-        .ifndef VPAGE
-        .set    VPAGE, 0x50000
-        .endif
-        .ifndef JOFF
-        .set    JOFF, 0x100
-        .endif
-        .ifndef K
-        .set    K, 20
-        .endif
+        DEFAULT ROUNDS, 3
+        DEFAULT VPAGE, 0x50000
+        DEFAULT JOFF, 0x100
+        DEFAULT K, 20
         .set    SEG, VPAGE >> 16
         .set    PG, (VPAGE >> 12) & 15
 

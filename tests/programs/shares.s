@@ -15,22 +15,16 @@
 # KA, KB, KC (--defsym, default 500, 300, 200) change the routines' K: a variant whose
 # shares differ by construction (fst-diff on sampled profiles, tests/e2e/sample.sh).
 
+        .include "s370.inc"
         .ifdef  ROUNDS
         .set    .LR, ROUNDS
         .else
         .set    .LR, 10
         .endif
-        .ifndef KA
-        .set    KA, 500
-        .endif
-        .ifndef KB
-        .set    KB, 300
-        .endif
-        .ifndef KC
-        .set    KC, 200
-        .endif
+        DEFAULT KA, 500
+        DEFAULT KB, 300
+        DEFAULT KC, 200
 
-        .include "s370.inc"
         LOWCORE
         STUB    MAIN
 

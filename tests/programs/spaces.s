@@ -38,21 +38,11 @@
 
         .include "s370.inc"
 
-        .ifndef ROUNDS
-        .set    ROUNDS, 2
-        .endif
-        .ifndef K1A
-        .set    K1A, 30
-        .endif
-        .ifndef K2A
-        .set    K2A, 10
-        .endif
-        .ifndef K1B
-        .set    K1B, 10
-        .endif
-        .ifndef K2B
-        .set    K2B, 30
-        .endif
+        DEFAULT ROUNDS, 2
+        DEFAULT K1A, 30
+        DEFAULT K2A, 10
+        DEFAULT K1B, 10
+        DEFAULT K2B, 30
 
         LOWCORE
 

@@ -70,27 +70,13 @@
 
         .include "s370.inc"
 
-        .ifndef ROUNDS
-        .set    ROUNDS, 2
-        .endif
-        .ifndef K1A
-        .set    K1A, 30
-        .endif
-        .ifndef K2A
-        .set    K2A, 10
-        .endif
-        .ifndef K3A
-        .set    K3A, 20
-        .endif
-        .ifndef K1B
-        .set    K1B, 10
-        .endif
-        .ifndef K2B
-        .set    K2B, 30
-        .endif
-        .ifndef K3B
-        .set    K3B, 5
-        .endif
+        DEFAULT ROUNDS, 2
+        DEFAULT K1A, 30
+        DEFAULT K2A, 10
+        DEFAULT K3A, 20
+        DEFAULT K1B, 10
+        DEFAULT K2B, 30
+        DEFAULT K3B, 5
 
         .set    SAVE, 0x280             # CP's low core
         .set    CPBASE, 0x2EC
@@ -112,6 +98,21 @@
         LOWCORE
         .set    EXTON, 0
         .endif
+
+# An interruption of a machine: its registers into its VMBLOK (R11), as CP saves them
+        .macro  SAVEVM
+        stm     %r0,%r15,SAVE(%r0)
+        l       %r11,RUNUSER(%r0)
+        mvc     VMGPRS(64,%r11),SAVE(%r0)
+        .endm
+# ASSIST: the PSW at \at as the machine sees it (no DAT, no external mask, its supervisor
+# state): CP adds those when it dispatches
+        .macro  VIRTUAL at:vararg
+        .ifdef  ASSIST
+        ni      \at,0xFA
+        ni      1+\at,0xFE
+        .endif
+        .endm
 
 # ---- CP, 0x20000 (real, DAT off, supervisor state) ------------------------------------
         balr    %r12,0
@@ -136,15 +137,10 @@
         lpsw    RUNPSW(%r0)
 
 # SVC: reflected into the machine that issued it
-.Lsvc:  stm     %r0,%r15,SAVE(%r0)
-        l       %r11,RUNUSER(%r0)
-        mvc     VMGPRS(64,%r11),SAVE(%r0)
+.Lsvc:  SAVEVM
         l       %r2,VMLOW(%r11)         # its low core (real)
         mvc     0x20(8,%r2),0x20(%r0)   # its SVC old PSW,
-        .ifdef  ASSIST                  # (as the machine sees it: no DAT, its supervisor state)
-        ni      0x20(%r2),0xFA
-        ni      0x21(%r2),0xFE
-        .endif
+        VIRTUAL 0x20(%r2)
         mvc     0x88(4,%r2),0x88(%r0)   # its interruption code,
         mvc     VMPSW(8,%r11),0x60(%r2) # and its SVC new PSW as its PSW
         l       %r12,CPBASE(%r0)
@@ -152,27 +148,17 @@
 
         .ifdef  QUANTUM
 # the CPU timer: the machine's time slice is over; the next one runs
-.Lext:  stm     %r0,%r15,SAVE(%r0)
-        l       %r11,RUNUSER(%r0)
-        mvc     VMGPRS(64,%r11),SAVE(%r0)
+.Lext:  SAVEVM
         mvc     VMPSW(8,%r11),0x18(%r0) # it goes on where it was
-        .ifdef  ASSIST
-        ni      VMPSW(%r11),0xFA
-        ni      VMPSW+1(%r11),0xFE
-        .endif
+        VIRTUAL VMPSW(%r11)
         l       %r12,CPBASE(%r0)
         b       .Lnext-.Lb(%r12)
         .endif
 
 # program check: a privileged operation the machine may do (LPSW, DIAGNOSE) done for it
-.Lpgm:  stm     %r0,%r15,SAVE(%r0)
-        l       %r11,RUNUSER(%r0)
-        mvc     VMGPRS(64,%r11),SAVE(%r0)
+.Lpgm:  SAVEVM
         mvc     VMPSW(8,%r11),0x28(%r0) # it goes on after the instruction
-        .ifdef  ASSIST
-        ni      VMPSW(%r11),0xFA
-        ni      VMPSW+1(%r11),0xFE
-        .endif
+        VIRTUAL VMPSW(%r11)
         l       %r12,CPBASE(%r0)
         clc     0x8E(2,%r0),.Lpriv-.Lb(%r12)   # privileged operation?
         bne     .Lstop-.Lb(%r12)
