@@ -105,8 +105,17 @@
 **                         where it differs from the last BASES of this CPU. Evidence of which
 **                         task runs (a task's R13 is its own save area), as REGS is
 **
-** The ops 0x59 to 0x5B (to version 1) and 0x5C to 0x5F (to version 2) were added without
-** changing the version number: an
+**   0x80-0xBF  TAKEN n    n+1 instructions execute in sequence as for SEQ n, and the last
+**                         of them is a relative branch that branched: current address := the
+**                         target its own bytes name (fst_tb_taken_to), which the recent jump
+**                         targets do not get (a branch site's own target costs no byte and
+**                         takes no place among them). What a SEQ and a JMP or JMPA wrote
+**                         before: gcc -O2 code ends most runs in a BRC, BRCT, BRAS or CRJ, and
+**                         one byte for the run where there were two or four took a quarter off
+**                         its traces (tracebin_write.c jump_to)
+**
+** The ops 0x59 to 0x5B (to version 1), 0x5C to 0x5F and TAKEN (to version 2) were added
+** without changing the version number: an
 ** older trace is still read by this reader, but a reader older than these ops stops at
 ** the first of them with an "unknown event op" error naming its byte offset.
 **
@@ -181,6 +190,29 @@ enum {
 };
 static inline int fst_st_arch(uint32_t st) { return (int)(st & FST_ST_ARCH_MASK); }
 static inline int fst_st_amode(uint32_t st) { return (int)((st & FST_ST_AMODE_MASK) >> FST_ST_AMODE_SHIFT); }
+/* TAKEN's target (the event op stream): the branch target instruction b, at address at,
+** names in its own bytes, for the relative branches BRC BRAS BRCT BRCTG (A7x4-7), BRXH
+** BRXLE (84, 85), BRCL BRASL (C0x4, C0x5), BRCTH (CCx6), BRXHG BRXLG (EC44, EC45) and the
+** compare-and-branch ones CGRJ CLGRJ CRJ CLRJ CGIJ CLGIJ CIJ CLIJ (EC64, EC65, EC76, EC77,
+** EC7C-EC7F): at + 2 x the signed halfwords, in the addressing mode of state. UINT64_MAX
+** for any other instruction. Writer and reader both say it from the bytes their code
+** caches hold for at (tracebin_int.h): the same bytes, the same answer. */
+static inline uint64_t fst_tb_taken_to(const uint8_t *b, uint64_t at, uint32_t state)
+{
+    int64_t d;
+    unsigned x = b[1] & 0x0F;
+    if ((b[0] == 0xA7 && x >= 4 && x <= 7) || b[0] == 0x84 || b[0] == 0x85 ||
+        (b[0] == 0xEC && (b[5] == 0x44 || b[5] == 0x45 || b[5] == 0x64 || b[5] == 0x65 || b[5] == 0x76 ||
+                          b[5] == 0x77 || (b[5] >= 0x7C && b[5] <= 0x7F))))
+        d = (int16_t)(uint16_t)((unsigned)b[2] << 8 | b[3]);
+    else if ((b[0] == 0xC0 && (x == 4 || x == 5)) || (b[0] == 0xCC && x == 6))
+        d = (int32_t)((uint32_t)b[2] << 24 | (uint32_t)b[3] << 16 | (uint32_t)b[4] << 8 | b[5]);
+    else
+        return UINT64_MAX;
+    int am = fst_st_amode(state);
+    uint64_t mask = am == 0 ? 0xFFFFFFull : am == 1 ? 0x7FFFFFFFull : ~0ull;
+    return (at + (uint64_t)(d * 2)) & mask;
+}
 const char *fst_arch_name(int arch);
 int fst_arch_parse(const char *s); /* -1 when unknown */
 
@@ -206,10 +238,11 @@ int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *
 ** only when writing fails (disk full); the error is then sticky. */
 int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len);
 int fst_tw_state(fst_tw *w, uint32_t state);
-/* k instructions in sequence from addr (next: the address after the last), each of which
-** fst_tw_insn was given before at its address with the bytes it has now: what k calls of
-** fst_tw_insn would write, in one step (a source that knows the code is unchanged). */
-int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next);
+/* k instructions in sequence from addr (next: the address after the last, last: the
+** last one's address), each of which fst_tw_insn was given before at its address with the
+** bytes it has now: what k calls of fst_tw_insn would write, in one step (a source that
+** knows the code is unchanged). */
+int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next, uint64_t last);
 /* A point in the event stream (fst_tw_mark_at), so that what is written after it can be
 ** written again (fst_tw_repeat): a loop whose iterations a source knows to be the same
 ** calls. The fields are the writer's state at the mark, not the caller's to read. */
@@ -220,6 +253,7 @@ typedef struct fst_tw_mark {
     uint32_t state, time;
     unsigned cpu, mru_n;
     uint64_t mru[FST_TW_MARK_MRU];
+    uint64_t last;
 } fst_tw_mark;
 void fst_tw_mark_at(const fst_tw *w, fst_tw_mark *m);
 /* `times` more copies of what was written since the mark m, as the same calls would write
@@ -327,7 +361,9 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 ** fst_tr_code gives for its address; 0 when the next record may be anything.
 ** fst_tr_seq_take consumes k <= left of them, as k calls of fst_tr_next would, for a
 ** caller that has read all k with fst_tr_code (under the current fst_tr_code_epoch);
-** `next` is the address after the k-th. More than left is the caller's bug: abort().
+** `next` is the address after the k-th and `last` its bytes (its length follows from
+** them), which say where a TAKEN run goes when k ends it (the caller decoded them: no
+** look-up here). More than left is the caller's bug: abort().
 ** fst_tr_next_run: fst_tr_next, except at a SEQ run (or what is left of one): 2, with
 ** rec->kind FST_REC_INSN and rec's addr, cpu and state those of its first instruction, but
 ** no instruction handed out (len 0, bytes untouched), and rec->value and fst_tr_seq_left
@@ -437,19 +473,25 @@ typedef struct fst_tr_cursor {
     uint32_t seq;             /* instructions of the SEQ run at cur not handed out yet */
     uint32_t state;           /* PSW state in force */
     uint16_t cpu;             /* CPU of the next record */
+    uint16_t taken;           /* the SEQ run open (seq > 0) is a TAKEN's: at its end, its
+                                 last instruction's target (fst_tr_seq_take) */
     fst_mru jm;               /* recent jump targets */
     unsigned jfast;           /* the JMP ops the fast path takes: the two ops at p, as
                                  p[0] | p[1] << 8, masked with jfast are 0x0040 for a JMP k
-                                 (k < jm.n, k <= 3; k <= 1 when jm.n is 3) followed by a SEQ */
+                                 (k < jm.n, k <= 3; k <= 1 when jm.n is 3) followed by a SEQ
+                                 or a TAKEN (bit 6 clear: 0x00-0x3F, 0x80-0xBF) */
 } fst_tr_cursor;
 
 /* For the inline functions only: fst_tr_next_run where its fast path stops, and the abort
 ** of fst_tr_seq_take. */
 int fst_tr_next_run_slow(fst_tr *r, fst_rec *rec, fst_err *err);
 FST_NORETURN void fst_tr_seq_overrun(void);
+/* A TAKEN run ended at an instruction that names no target (damage): the reader's next
+** record is the error, naming the op. */
+void fst_tr_taken_bad(fst_tr *r);
 
-/* jfast for n recent targets (0xC0 of the second op: a SEQ). */
-static inline unsigned fst_tr_jfast(int n) { return n <= 0 ? 0 : n == 1 ? 0xC0FF : n <= 3 ? 0xC0FE : 0xC0FC; }
+/* jfast for n recent targets (0x40 of the second op: a SEQ or a TAKEN). */
+static inline unsigned fst_tr_jfast(int n) { return n <= 0 ? 0 : n == 1 ? 0x40FF : n <= 3 ? 0x40FE : 0x40FC; }
 
 /* Repeated stretches of the op stream, for a caller that knows a stretch leaves it where it
 ** found it (analyze/replay/replay_fold.c: a loop's period). A mark is the reader's position and
@@ -490,7 +532,7 @@ static inline fst_tr_cursor *fst_tr_cursor_of(fst_tr *r) { return (fst_tr_cursor
 
 static inline uint32_t fst_tr_seq_left(const fst_tr *r) { return ((const fst_tr_cursor *)(const void *)r)->seq; }
 
-static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
+static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const uint8_t *last)
 {
     fst_tr_cursor *c = fst_tr_cursor_of(r);
     uint32_t left = c->seq - k;
@@ -498,15 +540,24 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next)
         fst_tr_seq_overrun();
     c->seq = left;
     c->cur = next;
+    if (!left && c->taken) {    /* a TAKEN run's end: its last instruction's target */
+        uint64_t to = fst_tb_taken_to(last, next - (last[0] < 0x40 ? 2u : last[0] < 0xC0 ? 4u : 6u), c->state);
+        c->taken = 0;
+        if (to == UINT64_MAX)
+            fst_tr_taken_bad(r);
+        else
+            c->cur = to;
+    }
 }
 
-/* Stretches of runs replayed from a memo (analyze/replay/replay_chunk.c): only SEQ runs, each
-** after at most one JMP to a recent target. fst_tr_here: 1, and *at filled, when the reader
+/* Stretches of runs replayed from a memo (analyze/replay/replay_chunk.c): only SEQ and
+** TAKEN runs, each after at most one JMP to a recent target. fst_tr_here: 1, and *at filled, when the reader
 ** is between records (no SEQ run open): the op bytes it reads next (avail of them in the
 ** frame; two more past them are readable), where the next instruction is, its state and CPU,
 ** and the recent jump targets; else 0. fst_tr_fast_ops: whether ops[0..n-1] are such runs,
 ** with every JMP's k < nrecent; *m: the largest k (-1: no JMP), *runs: how many. From the
-** same address and targets recent[0..m], such bytes hand out the same runs and leave the
+** same address and targets recent[0..m] (and the same code: a TAKEN goes where its
+** branch's bytes say), such bytes hand out the same runs and leave the
 ** address and recent[0..m] the same; the targets after m, their count and the state are
 ** left as they were. fst_tr_fast_skip: the reader, between records and with at least n such
 ** bytes next (the caller compared them), moves past them into that state: cur and
@@ -539,9 +590,9 @@ static inline int fst_tr_fast_next(const fst_tr *r)
     const uint8_t *p = c->p;
     if (c->seq || p >= c->end)
         return 0;
-    if (!(p[0] & 0xC0))
+    if (!(p[0] & 0x40))     /* SEQ or TAKEN */
         return 1;
-    return (p[0] & 0xF0) == 0x40 && (int)(p[0] & 0x0F) < c->jm.n && p + 1 < c->end && !(p[1] & 0xC0);
+    return (p[0] & 0xF0) == 0x40 && (int)(p[0] & 0x0F) < c->jm.n && p + 1 < c->end && !(p[1] & 0x40);
 }
 
 static inline void fst_tr_fast_skip(fst_tr *r, size_t n, uint64_t insns, uint64_t cur, const uint64_t *recent, int m)
@@ -562,25 +613,27 @@ static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
     if (!seq) {
         const uint8_t *p = c->p;    /* p <= end, and two 0xFF follow end: no comparison */
         unsigned w = (unsigned)p[0] | (unsigned)p[1] << 8;
-        if ((w & c->jfast) == 0x0040) { /* JMP k < min(jm.n, 4), then SEQ */
+        if ((w & c->jfast) == 0x0040) { /* JMP k < min(jm.n, 4), then SEQ or TAKEN */
             unsigned k = w & 3;
             cur = c->jm.a[k];
             fst_mru_front(&c->jm, (int)k, cur);
             c->cur = cur;
-            seq = (w >> 8) + 1;
+            seq = ((w >> 8) & 0x3F) + 1;
+            c->taken = (uint16_t)(w >> 15);
             c->p = p + 2;
-        } else if (!(w & 0xC0)) { /* SEQ */
+        } else if (!(w & 0x40)) { /* SEQ or TAKEN */
             seq = (w & 0x3F) + 1;
+            c->taken = (uint16_t)((w >> 7) & 1);
             c->p = p + 1;
         } else {
-            /* JMPA of one or two varint bytes, then SEQ (a branch site's target not among
+            /* JMPA of one or two varint bytes, then SEQ or TAKEN (a branch site's target not among
             ** the 4 nearest, branchy code: tracebin_write.c). The two bytes past end are
             ** 0xFF: a byte is read only where the one before is real (an op, or a varint
-            ** byte that says more follow), and 0xFF is neither the end of a varint nor a SEQ. */
+            ** byte that says more follow), and 0xFF is neither the end of a varint, a SEQ nor a TAKEN. */
             if (p[0] != 0x50)   /* (0xFF at end: p[0] is real from here on) */
                 return fst_tr_next_run_slow(r, rec, err);
             unsigned nv = p[1] < 0x80 ? 1 : p[2] < 0x80 ? 2 : 0;
-            if (!nv || p[1 + nv] & 0xC0)
+            if (!nv || p[1 + nv] & 0x40)
                 return fst_tr_next_run_slow(r, rec, err);
             cur += (uint64_t)fst_unzigzag(nv == 1 ? p[1] : ((uint64_t)p[1] & 0x7F) | (uint64_t)p[2] << 7);
             int n0 = c->jm.n;
@@ -589,6 +642,7 @@ static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
                 c->jfast = fst_tr_jfast(c->jm.n);
             c->cur = cur;
             seq = (p[1 + nv] & 0x3Fu) + 1u;
+            c->taken = (uint16_t)(p[1 + nv] >> 7);
             c->p = p + 2 + nv;
         }
         c->seq = seq;

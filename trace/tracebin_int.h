@@ -19,6 +19,7 @@ enum {
     FST_OP_CPU = 0x53, FST_OP_PGMCHK = 0x54, FST_OP_INTR = 0x55, FST_OP_WAIT = 0x56, FST_OP_GAP = 0x57,
     FST_OP_TIME = 0x58, FST_OP_LPSW = 0x59, FST_OP_CR = 0x5A, FST_OP_SAMPLE = 0x5B,
     FST_OP_REGS = 0x5C, FST_OP_OPND = 0x5D, FST_OP_OLDPSW = 0x5E, FST_OP_BASES = 0x5F,
+    FST_OP_TAKEN = 0x80,    /* 0x80-0xBF: TAKEN n */
 };
 #define FST_TB_MRU FST_TR_MRU   /* tracebin.h: 16 */
 #define FST_TB_SEQ_MAX 64

@@ -51,7 +51,11 @@ struct fst_tr {
     uint8_t *pbuf;
     size_t plen;
     int have_pending;
+    size_t taken_bad;      /* 1 + the op stream offset of a TAKEN whose run ended at an
+                              instruction that names no target (fst_tr_taken_bad); 0: none */
 };
+
+#define TAKEN_BAD "TAKEN run ends at an instruction that is not a relative branch"
 
 /* The frame at r->off claims `l` payload bytes but the file ends after `avail` of the
 ** bytes that follow its header (b). A file cut short looks like that; so does a frame whose
@@ -412,7 +416,30 @@ static inline int seq_next(fst_tr *r, fst_rec *rec, fst_err *err)
     rec->cpu = r->c.cpu;
     rec->state = r->c.state;
     r->c.cur += e->len;
+    if (!r->c.seq && r->c.taken) {  /* a TAKEN run's last: where its bytes say */
+        uint64_t to = fst_tb_taken_to(e->bytes, rec->addr, r->c.state);
+        r->c.taken = 0;
+        if (to == UINT64_MAX)
+            fst_tr_taken_bad(r);    /* handed out, as by fst_tr_seq_take: the next record is the error */
+        else
+            r->c.cur = to;
+    }
     return 1;
+}
+
+/* A SEQ or TAKEN op at p: the run opens (tracebin.h: the cursor). */
+static inline void run_op(fst_tr *r, uint8_t op)
+{
+    r->c.seq = (unsigned)(op & 0x3F) + 1;
+    r->c.taken = op >> 7;
+    r->c.insns += r->c.seq; /* counted whole (tracebin.h: the cursor) */
+    r->c.p++;
+}
+
+void fst_tr_taken_bad(fst_tr *r)
+{
+    r->taken_bad = (size_t)(r->c.p - 1 - r->frame) + 1;
+    r->c.p = r->c.end = no_ops;     /* the next record is slow_op's: the error */
 }
 
 /* fst_tr_next_run's answer at a SEQ run: where it starts, none of it handed out. */
@@ -434,6 +461,8 @@ enum { NEXT_OP = 3 };    /* slow_op: no record yet, read on */
 static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *err, int runs)
 {
     {
+        if (r->taken_bad)
+            return bad_op_at(r, r->taken_bad - 1, TAKEN_BAD, err);
         if (r->ended)
             return 0;
         if (r->c.p >= r->c.end) {
@@ -453,10 +482,8 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
         uint64_t v;
         size_t n;
         rec->cpu = r->c.cpu;
-        if (op < FST_OP_JMP) {
-            r->c.seq = (unsigned)op + 1;
-            r->c.insns += r->c.seq; /* counted whole (tracebin.h: the cursor) */
-            r->c.p++;
+        if (!(op & 0x40) && op < 0xC0) { /* SEQ, TAKEN */
+            run_op(r, op);
             return runs ? run_start(r, rec) : seq_next(r, rec, err);
         }
         if (op < FST_OP_JMPA) {
@@ -643,11 +670,9 @@ static inline int next_rec(fst_tr *r, fst_rec *rec, fst_err *err, int runs)
     for (;;) {
         if (r->c.p < r->c.end) {
             uint8_t op = *r->c.p;
-            if (op < FST_OP_JMP) {
+            if (!(op & 0x40)) { /* SEQ, TAKEN */
                 rec->cpu = r->c.cpu;
-                r->c.seq = (unsigned)op + 1;
-                r->c.insns += r->c.seq;
-                r->c.p++;
+                run_op(r, op);
                 return runs ? run_start(r, rec) : seq_next(r, rec, err);
             }
             if (op < FST_OP_JMPA && (op & 0x0F) < r->c.jm.n) {
@@ -755,7 +780,7 @@ int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t 
                 *m = k;
             p++;
         }
-        if (*p >= FST_OP_JMP)
+        if (*p & 0x40)  /* not a SEQ nor a TAKEN */
             return 0;
         p++;
         ++*runs;

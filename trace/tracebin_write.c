@@ -34,6 +34,7 @@ struct fst_tw {
     unsigned nnear;
     uint64_t cur;          /* current address */
     int pending;           /* SEQ instructions not yet written */
+    uint64_t last;         /* the address of the last of them (pending > 0): a TAKEN's branch */
     uint32_t state;
     int have_state;
     unsigned cpu;
@@ -269,6 +270,29 @@ static inline void jump_out(fst_tw *w, uint64_t to)
     w->cur = to;
 }
 
+/* A jump to `to` after the instructions written: the pending run and the jump as one TAKEN
+** op when the run's last instruction is a relative branch to `to` (tracebin.h
+** fst_tb_taken_to, from the bytes this code cache holds for it, as the reader's does), else
+** a SEQ and a JMP or JMPA. Measured on gcc -O2 code
+** (tests/shapes/branchy.c, a cgen.py program): 94 % and 93 % of their runs end in such a
+** branch; the op stream 2.3 and 2.6 times shorter, the trace 24 % and 28 % smaller. */
+static inline void jump_to(fst_tw *w, uint64_t to)
+{
+    if (w->pending) {
+        const fst_icache_ent *e = fst_icache_slot(&w->ic, w->last);
+        if (e->len && fst_tb_taken_to(e->bytes, w->last, w->state) == to) {
+            uint8_t *p = op_room(w);
+            p[0] = (uint8_t)(FST_OP_TAKEN | (w->pending - 1));
+            w->blen++;
+            w->pending = 0;
+            w->cur = to;
+            return;
+        }
+    }
+    seq_out(w);
+    jump_out(w, to);
+}
+
 /* The cache holds these bytes for the address (a call to memcmp for 2 to 6 bytes cost a
 ** tenth of converting a log). */
 static inline int same_bytes(const fst_icache_ent *e, const uint8_t *b, int len)
@@ -283,12 +307,11 @@ static inline int same_bytes(const fst_icache_ent *e, const uint8_t *b, int len)
 
 int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len)
 {
-    if (addr != w->cur) {
-        seq_out(w);
-        jump_out(w, addr);
-    }
+    if (addr != w->cur)
+        jump_to(w, addr);
     fst_icache_ent *e = fst_icache_slot(&w->ic, addr);
     if (same_bytes(e, bytes, len)) {
+        w->last = addr;
         if (++w->pending == FST_TB_SEQ_MAX)
             seq_out(w);
     } else {
@@ -305,12 +328,12 @@ int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len)
     return w->failed ? -1 : 0;
 }
 
-int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next)
+int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next, uint64_t last)
 {
-    if (addr != w->cur) {
-        seq_out(w);
-        jump_out(w, addr);
-    }
+    if (addr != w->cur)
+        jump_to(w, addr);
+    if (k)
+        w->last = last;
     while (k) { /* as k calls of fst_tw_insn: a SEQ op at every FST_TB_SEQ_MAX, written (and
                 ** a frame perhaps begun) before the instruction that filled it is counted */
         uint64_t room = (uint64_t)(FST_TB_SEQ_MAX - w->pending);
@@ -339,7 +362,7 @@ static uint64_t events_of(const fst_tw *w)
 void fst_tw_mark_at(const fst_tw *w, fst_tw_mark *m)
 {
     *m = (fst_tw_mark){ w->written, w->insns, w->cur, events_of(w), w->blen, w->pending, w->have_state,
-                        w->state, w->time, w->cpu, w->nnear, { 0 } };
+                        w->state, w->time, w->cpu, w->nnear, { 0 }, w->last };
     memcpy(m->mru, w->near, sizeof m->mru);
 }
 
@@ -349,6 +372,7 @@ static int at_mark(const fst_tw *w, const fst_tw_mark *m)
     return !w->failed && w->written == m->written && w->blen > m->blen && w->cur == m->cur &&
            w->pending == m->pending && w->have_state == m->have_state && w->state == m->state &&
            w->time == m->time && w->cpu == m->cpu && events_of(w) == m->events && w->nnear == m->mru_n &&
+           (!w->pending || w->last == m->last) &&
            !memcmp(w->near, m->mru, sizeof m->mru[0] * m->mru_n);
 }
 

@@ -249,7 +249,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     }
     uint64_t next = fst_insn_next(&c->prev);   /* c->prev: the last one taken */
     if (take)
-        fst_tr_seq_take(tr, took, next);
+        fst_tr_seq_take(tr, took, next, c->prev.bytes);
     *took_ = took;
     *next_ = next;
 }

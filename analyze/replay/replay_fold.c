@@ -426,6 +426,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
         fail(f);    /* insn() took it: something happened between two runs */
         return 1;
     }
+    memcpy(lr->last, x->cpus[rec->cpu].prev.bytes, sizeof lr->last);
     if (++f->j < f->period)
         return 1;
     /* the period's end: is the key back, and did the stack stay above its start? */

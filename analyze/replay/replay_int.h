@@ -169,6 +169,7 @@ typedef struct rp_foldrec {
     fst_rec rec;            /* the run as the reader handed it out */
     uint32_t took;          /* what the replay took of it, and where the next one starts */
     uint64_t next;
+    uint8_t last[6];        /* the bytes of the last one taken (a TAKEN run's branch) */
 } rp_foldrec;
 
 typedef struct rp_fold {
@@ -441,7 +442,7 @@ static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
     if (rec->addr != lr->rec.addr || rec->value != lr->rec.value || rec->state != lr->rec.state ||
         rec->cpu != lr->rec.cpu)
         return 0;
-    fst_tr_seq_take(tr, lr->took, lr->next);
+    fst_tr_seq_take(tr, lr->took, lr->next, lr->last);
     if (++f->j == f->period) {
         f->j = 0;
         f->folded++;

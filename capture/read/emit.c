@@ -481,7 +481,7 @@ int fst_em_seqs(fst_em *e, const uint8_t *psw, int pswlen, int arch, const fst_e
     c->l_have = c->op_have = 0;
     state_out(e, psw, pswlen, arch);
     for (size_t i = 0; i < n; i++)
-        wr(e, fst_tw_seq(e->w, run[i].ia, run[i].k, run[i].next));
+        wr(e, fst_tw_seq(e->w, run[i].ia, run[i].k, run[i].next, run[i].last_ia));
     const fst_em_run *l = &run[n - 1];
     c->l_have = 1;
     c->l_ia = l->last_ia;

@@ -95,7 +95,7 @@ static void test_blocks_follow_modified_code(void **state)
             }
             fst_blk_ran(b, 0, m);
             next = b->d[m - 1].addr + b->d[m - 1].len;
-            fst_tr_seq_take(tr, m, next);
+            fst_tr_seq_take(tr, m, next, b->d[m - 1].bytes);
             blocks++;
         }
     }
@@ -158,7 +158,7 @@ static void test_runs_whole(void **state)
             for (uint32_t i = 0; i < m; i++, seen++)
                 assert_memory_equal(b->d[i].bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
             next = b->d[m - 1].addr + b->d[m - 1].len;
-            fst_tr_seq_take(tr, m, next);
+            fst_tr_seq_take(tr, m, next, b->d[m - 1].bytes);
             left -= m;
             assert_int_equal(fst_tr_seq_left(tr), left);
         }

@@ -429,6 +429,83 @@ static size_t frame_at(const uint8_t *buf, size_t n, const char *tag)
     return off;
 }
 
+/* TAKEN (tracebin.h): a run whose last instruction is a relative branch to where the next
+** one runs is one op, for BRC back (negative), BRCL and a compare-and-branch forward, in
+** 31-bit mode; a branch whose target is elsewhere is a SEQ and a jump. The op stream, byte
+** for byte (version 1: not packed), then the records read back; then a TAKEN whose run
+** ends at a branch's first byte changed (no branch any more) is an error naming the op. */
+static void test_taken(void **state)
+{
+    (void)state;
+    fst_err err;
+    fst_kv hdr[] = { { FST_HK_ARCH, "ESA/390" }, { NULL, NULL } };
+    fst_tw *w = fst_tw_open_version(path, hdr, 1, &err);
+    assert_non_null(w);
+    const uint32_t st = 1u | 1u << FST_ST_AMODE_SHIFT;     /* ESA/390, 31-bit */
+    static const uint8_t lr[2] = { 0x18, 0x12 }, brc[4] = { 0xA7, 0xF4, 0xFF, 0xFF },   /* BRC 15,*-2 */
+        brcl[6] = { 0xC0, 0xF4, 0x00, 0x00, 0x00, 0x40 },                              /* BRCL 15,*+128 */
+        crj[6] = { 0xEC, 0x12, 0x00, 0x10, 0x80, 0x76 };                               /* CRJ 1,2,8,*+32 */
+    assert_int_equal(fst_tw_state(w, st), 0);
+    for (int i = 0; i < 3; i++) {   /* the loop: LR at 0x1000, BRC at 0x1002 back to it */
+        assert_int_equal(fst_tw_insn(w, 0x1000, lr, 2), 0);
+        assert_int_equal(fst_tw_insn(w, 0x1002, brc, 4), 0);
+    }
+    assert_int_equal(fst_tw_insn(w, 0x1006, brcl, 6), 0);  /* fell out (first time: INS) */
+    assert_int_equal(fst_tw_insn(w, 0x1086, crj, 6), 0);   /* BRCL taken to 0x1086 */
+    assert_int_equal(fst_tw_insn(w, 0x10A6, lr, 2), 0);    /* CRJ taken to 0x10A6 */
+    assert_int_equal(fst_tw_insn(w, 0x1000, lr, 2), 0);    /* jumped (LR: no target) */
+    assert_int_equal(fst_tw_insn(w, 0x1002, brc, 4), 0);
+    assert_int_equal(fst_tw_insn(w, 0x1006, brcl, 6), 0);  /* BRC not taken */
+    assert_int_equal(fst_tw_insn(w, 0x1086, crj, 6), 0);   /* TAKEN 2 */
+    assert_int_equal(fst_tw_insn(w, 0x2000, lr, 2), 0);    /* CRJ branched elsewhere (an EX? a bad guess): SEQ, JMPA */
+    assert_int_equal(fst_tw_close(w, 1, "test", NULL, &err), 0);
+    static uint8_t buf[4096];
+    size_t n = slurp(buf, sizeof buf), ev = frame_at(buf, n, "EVNT");
+    static const uint8_t expect[] = {
+        0x52, 0x09, 0x00, 0x00, 0x00,                   /* STATE: ESA/390, 31-bit */
+        0x50, 0x80, 0x40,                               /* JMPA +0x1000 (zigzag 0x2000) */
+        0x51, 0x18, 0x12, 0x51, 0xA7, 0xF4, 0xFF, 0xFF, /* INS LR, INS BRC: learned */
+        0x40,                                           /* JMP 0: the BRC was an INS, not in a run */
+        0x81,                                           /* TAKEN 1: LR, BRC, back to 0x1000 */
+        0x01, 0x51, 0xC0, 0xF4, 0x00, 0x00, 0x00, 0x40, /* SEQ 1: LR, BRC not taken; INS BRCL */
+        0x50, 0xF4, 0x01,                               /* JMPA +0x7A to 0x1086 */
+        0x51, 0xEC, 0x12, 0x00, 0x10, 0x80, 0x76,       /* INS CRJ */
+        0x50, 0x34, 0x51, 0x18, 0x12,                   /* JMPA +0x1A to 0x10A6, INS LR */
+        0x42,                                           /* JMP 2: 0x1000 */
+        0x82,                                           /* TAKEN 2: LR, BRC, BRCL to 0x1086 */
+        0x00, 0x50, 0xE8, 0x3D, 0x51, 0x18, 0x12,       /* SEQ 0: CRJ, to 0x2000 not its target */
+    };
+    uint32_t len = fst_get_le32(buf + ev + 4);
+    assert_int_equal(len, 8 + sizeof expect);
+    assert_memory_equal(buf + ev + 8 + 8, expect, sizeof expect);
+    static const uint64_t at[] = { 0x1000, 0x1002, 0x1000, 0x1002, 0x1000, 0x1002, 0x1006,
+                                   0x1086, 0x10A6, 0x1000, 0x1002, 0x1006, 0x1086, 0x2000 };
+    fst_tr *r = fst_tr_open(path, &err);
+    assert_non_null(r);
+    fst_rec rec;
+    size_t k = 0;
+    int rc;
+    while ((rc = fst_tr_next(r, &rec, &err)) > 0)
+        if (rec.kind == FST_REC_INSN) {
+            assert_true(k < sizeof at / sizeof at[0]);
+            assert_int_equal(rec.addr, at[k++]);
+        }
+    assert_int_equal(rc, 0);
+    assert_int_equal(k, sizeof at / sizeof at[0]);
+    fst_tr_close(r);
+    /* TAKEN 2 made TAKEN 0: its run ends at the LR */
+    size_t op = ev + 8 + 8 + sizeof expect - 8;
+    assert_int_equal(buf[op], 0x82);
+    buf[op] = 0x80;
+    fst_put_le32(buf + ev + 8 + len, (uint32_t)crc32(crc32(0L, Z_NULL, 0), buf + ev, 8 + len));
+    write_file(path, buf, n);
+    char msg[300], say[120];
+    snprintf(say, sizeof say, "byte %zu: TAKEN run ends at an instruction that is not a relative branch", op);
+    read_error(path, msg, sizeof msg);
+    if (!strstr(msg, say))
+        fail_msg("'%s' does not say '%s'", msg, say);
+}
+
 /* Damage the reader once misread: each is an error naming where it is. */
 static void test_damage_is_named(void **state)
 {
@@ -538,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_lpsw_cr_records),
         cmocka_unit_test(test_unknown_op_names_its_offset),
         cmocka_unit_test(test_damage_is_named),
+        cmocka_unit_test(test_taken),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     unlink(path);

@@ -65,6 +65,7 @@ static void make(const char *p, unsigned version, int ninsn, uint32_t s)
     seed = s;
     uint32_t state = 0x0D;
     unsigned cpu = 0, loop = 4;
+    int forced = -1;
     fst_tw_state(w, state);
     for (int n = 0; n < ninsn;) {
         unsigned r = rnd(1000);
@@ -87,16 +88,35 @@ static void make(const char *p, unsigned version, int ninsn, uint32_t s)
         if (r < 40)
             loop = 2 + rnd(3);
         /* a block of 1 to 5 instructions at a target: of the loop's (k <= 3), or any */
-        unsigned t = r < 900 ? n / 3 % loop : rnd(NTARGET);
+        unsigned t = forced >= 0 ? (unsigned)forced : r < 900 ? n / 3 % loop : rnd(NTARGET);
+        forced = -1;
         /* targets 1 KB apart (JMPA of 3 varint bytes), or 24 and 200 bytes (of 1 and 2:
         ** what the fast path takes, with the list of recent targets full) */
-        uint64_t at = A + (uint64_t)t * (s % 3 == 1 ? 1024 : s % 3 == 2 ? 200 : 24);
+        uint64_t space = s % 3 == 1 ? 1024 : s % 3 == 2 ? 200 : 24;
+        uint64_t at = A + (uint64_t)t * space;
         unsigned m = r % 23 ? 1 + (t + r) % 5 : 30 + rnd(50); /* SEQ 0 to 63, or two SEQs */
+        /* the block's last instruction a BRC, BRAS or BRCL to the next block's target, often
+        ** (TAKEN), or to elsewhere (the jump that follows is a JMP or JMPA) */
+        int rel = rnd(3);
+        unsigned t2 = r < 900 ? (n + m) / 3 % loop : rnd(NTARGET);
+        uint64_t to = A + (uint64_t)t2 * space;
+        if (rel)
+            forced = (int)t2;   /* the next block is there */
         for (unsigned i = 0; i < m; i++, n++) {
             uint8_t b[6] = { (uint8_t)(i % 3 == 2 ? 0x58 : 0x18), (uint8_t)(t ^ i), 0x34, 0x56, 0, 0 };
+            if (i == m - 1 && rel) {
+                int64_t d = ((int64_t)(to - at) + (rnd(4) ? 0 : 8)) / 2;
+                if (rel == 1) {
+                    b[0] = 0xA7, b[1] = rnd(2) ? 0xF4 : 0x05;   /* BRC 15, BRAS 0 */
+                    fst_put_be16(b + 2, (uint16_t)d);
+                } else {
+                    b[0] = 0xC0, b[1] = 0xF4;                   /* BRCL 15 */
+                    fst_put_be32(b + 2, (uint32_t)d);
+                }
+            }
             if (rnd(400) == 0)
                 b[1] ^= 0xFF;   /* the code changed */
-            int len = b[0] == 0x58 ? 4 : 2;
+            int len = b[0] < 0x40 ? 2 : b[0] < 0xC0 ? 4 : 6;
             assert_int_equal(fst_tw_insn(w, at, b, len), 0);
             at += (uint64_t)len;
             if (rnd(9) == 0)    /* a frame ends here: after a JMP, in a SEQ run */
@@ -134,8 +154,8 @@ static void take_run(fst_tr *r, const fst_rec *rec, outcome *o, unsigned *chunk)
         uint32_t want = 1 + (*chunk)++ % 3, took = 0;
         if (want > left)
             want = left;
+        uint8_t b[6];
         while (took < want) {
-            uint8_t b[6];
             int len = fst_tr_code(r, a, b);
             if (!len)
                 break;
@@ -145,7 +165,7 @@ static void take_run(fst_tr *r, const fst_rec *rec, outcome *o, unsigned *chunk)
         }
         if (took) {
             uint64_t before = fst_tr_insns(r);
-            fst_tr_seq_take(r, took, a);
+            fst_tr_seq_take(r, took, a, b);  /* b: the last one's bytes (a TAKEN's branch) */
             assert_int_equal(fst_tr_insns(r), before + took);
         }
         if (took < want)
@@ -254,7 +274,7 @@ static void test_runs_read_what_next_reads(void **state)
 }
 
 /* Every op-stream byte of a version 1 trace replaced by one of a few values (a flipped
-** bit, a JMP to each of the fast path's targets and beyond, a SEQ, an unknown op), the
+** bit, a JMP to each of the fast path's targets and beyond, a SEQ, a TAKEN, an unknown op), the
 ** frame's CRC made to match: the damage reaches the op decoder, and both readers agree. */
 static void test_damaged_ops_read_alike(void **state)
 {
@@ -266,7 +286,7 @@ static void test_damaged_ops_read_alike(void **state)
     size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
     assert_true(n < sizeof buf);
-    static const int vals[] = { -1, 0x40, 0x43, 0x44, 0x4F, 0x00, 0x3F, 0x57, 0xFF };
+    static const int vals[] = { -1, 0x40, 0x43, 0x44, 0x4F, 0x00, 0x3F, 0x57, 0x80, 0x82, 0xBF, 0xC0, 0xFF };
     size_t frames = 0, tried = 0, errors = 0;
     for (size_t off = 8; off + 12 <= n; off += 12 + fst_get_le32(buf + off + 4)) {
         uint32_t len = fst_get_le32(buf + off + 4);
@@ -352,7 +372,9 @@ static uint64_t read_skipping(const char *p, outcome *o)
         uint64_t a = rec.addr;
         for (uint32_t i = 0; i < rec.value; i++, a += 2)
             add(o, &rec, a, 2, 0);
-        fst_tr_seq_take(r, (uint32_t)rec.value, a);
+        uint8_t lb[6];
+        assert_int_equal(fst_tr_code(r, a - 2, lb), 2);
+        fst_tr_seq_take(r, (uint32_t)rec.value, a, lb);
         if (rec.addr != A + 3 * 0x100)
             continue;           /* not the end of an iteration */
         assert_true(fst_tr_mark_here(r, &now));
@@ -428,7 +450,9 @@ static void test_stretch_skipped_to(void **state)
             uint64_t x = rec.addr;
             for (uint32_t i = 0; i < rec.value; i++, x += 2)
                 add(&two, &rec, x, 2, 0);
-            fst_tr_seq_take(r, (uint32_t)rec.value, x);
+            uint8_t lb[6];
+            assert_int_equal(fst_tr_code(r, x - 2, lb), 2);
+            fst_tr_seq_take(r, (uint32_t)rec.value, x, lb);
             if (rec.addr == A + 0x100 && it == 25) {
                 assert_true(fst_tr_mark_here(r, &mid));   /* inside an iteration: another state */
                 refused += !fst_tr_skip_to(r, &mid, &a, ops, nops, &b);
