@@ -24,8 +24,14 @@
 ** from seq_rest) and each instruction counted one by one, the counters as they were; their
 ** differences at its end are its deltas, added at every reuse with the new state.
 **
-** Which stretches: at most CH_RUNS runs and CH_BYTES op bytes, from any record-loop turn
-** where the state allows one; looked up by a hash of the key and the next 8 op bytes.
+** Which stretches: at most len runs and CH_BYTES op bytes, from any record-loop turn where
+** the state allows one; looked up by a hash of the key and the next len runs' op bytes. len
+** is 8 or 4, whichever gained more (hits' runs earned, less looks and recordings spent, in
+** the budget's units) over its last trial of CH_EPOCH instructions; each is tried again
+** after CH_KEEP phases of the winner. gcc -O2 code whose runs come back in the same order
+** for 8 runs and more (tests/shapes/branchy.c) replays fastest with 8 (4: +18 %), code
+** that branches on fresh random bits at every site (cgen.py) with 4 (8: +22 %). The choice
+** follows from the trace alone: the same trace, the same stretches.
 **
 ** What it costs. A look hashes and compares; a recording copies the counters of the blocks
 ** it runs. Where nothing repeats, that is all cost, so the stretches spend from a budget in
@@ -47,7 +53,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CH_RUNS 8
+#define CH_RUNS 8       /* the longest len */
+#define CH_EPOCH (1u << 22)
+#define CH_KEEP 16
 #define CH_BYTES 16    /* hashed up to CH_RUNS runs (hash) */
 #define CH_SNAP 512
 #define CH_SLOTS (1u << 16)
@@ -113,6 +121,9 @@ void fst_rp_chunk_init(rp *x)
     const char *how = getenv("FST_REPLAY_CHUNK");
     ch->eager = how && !strcmp(how, "eager");   /* no budget: the tests take all they can */
     ch->credit = CH_START;
+    ch->len = CH_RUNS;  /* the first phase fills the table: not a trial (its gain is the start's) */
+    ch->phase = 2 + CH_KEEP - 1;
+    ch->ep_end = CH_EPOCH;
 }
 
 void fst_rp_chunk_free(rp *x)
@@ -120,10 +131,10 @@ void fst_rp_chunk_free(rp *x)
     rp_chunk *ch = &x->chunk;
     if (ch->on && getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: stretches memoized: %llu hits (%llu runs, %llu instructions), "
-                "%llu recordings, %llu kept, %zu bytes, %llu resets\n",
+                "%llu recordings, %llu kept, %zu bytes, %llu resets; phases of 8 runs %llu, of 4 %llu\n",
                 (unsigned long long)ch->hits, (unsigned long long)ch->runs, (unsigned long long)ch->insns,
                 (unsigned long long)ch->recordings, (unsigned long long)ch->kept, ch->used,
-                (unsigned long long)ch->resets);
+                (unsigned long long)ch->resets, (unsigned long long)ch->lens[0], (unsigned long long)ch->lens[1]);
     free(ch->snap);
     free(ch->opstamp);
     free(ch->tag);
@@ -200,23 +211,25 @@ static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
 ** where it does not (SEQ and JMP): hashing a fixed 16 bytes asked 16 runs of gcc code to
 ** repeat (branchy -O2: +25 % replay time), 8 bytes cut stretches of S/370 code to 4 runs
 ** (+14 %). */
-static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8])
+static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8], unsigned runs)
 {
-    _Static_assert(CH_BYTES == 16 && CH_RUNS == 8, "hash counts 8 runs in two words");
-    /* bit 6 of each byte, set where a run ends; the 8th such byte is the last hashed (in
-    ** memory order on a little-endian host; elsewhere other bytes: the same hash each time) */
+    _Static_assert(CH_BYTES == 16 && CH_RUNS <= 16, "hash counts up to 16 runs in two words");
+    /* bit 6 of each byte, set where a run ends; the runs-th such byte is the last hashed
+    ** (in memory order on a little-endian host; elsewhere other bytes: the same hash each time) */
     const uint64_t six = 0x4040404040404040ull;
     uint64_t w0 = b[0], w1 = b[1], f0 = ~w0 & six, f1 = ~w1 & six;
-    int need = CH_RUNS - __builtin_popcountll(f0);
-    if (need <= 0)
-        w1 = 0;     /* 8 runs of one byte */
-    else {
-        while (--need && f1)
-            f1 &= f1 - 1;
-        if (f1) {
-            unsigned end = (unsigned)__builtin_ctzll(f1) / 8 + 1;   /* bytes of w1 kept */
-            w1 &= end == 8 ? ~0ull : (1ull << (8 * end)) - 1;
-        }
+    int need = (int)runs - __builtin_popcountll(f0);
+    uint64_t *w = &w1, f = f1;
+    if (need <= 0) {    /* the last one in the first word */
+        need += __builtin_popcountll(f0);
+        w = &w0, f = f0;
+        w1 = 0;
+    }
+    while (--need && f)
+        f &= f - 1;
+    if (f) {
+        unsigned end = (unsigned)__builtin_ctzll(f) / 8 + 1;   /* bytes of the word kept */
+        *w &= end == 8 ? ~0ull : (1ull << (8 * end)) - 1;
     }
     uint64_t h = k->cur * 0x9E3779B97F4A7C15ull;
     h ^= (k->prev + (k->tid << 40)) * 0xC2B2AE3D27D4EB4Full;
@@ -341,6 +354,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     ch->used += sz;
     ch->kept++;
     ch->credit -= (int64_t)(CH_WORD * ch->nsnap);
+    ch->gain -= (int64_t)(CH_WORD * ch->nsnap);
 }
 
 /* Replays up to CH_RUNS runs as the record loop would, noting what they change; keeps
@@ -354,6 +368,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     fst_tr_mark_here(tr, &a);
     ch->recordings++;
     ch->credit -= CH_REC;
+    ch->gain -= CH_REC;
     ch->stamp++;
     ch->rec = 1;
     ch->nsnap = 0;
@@ -369,7 +384,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     int ok = 1;
     for (;;) {
         fst_tr_mark_here(tr, &b);
-        if (runs == CH_RUNS || (c->prev.flags & FST_I_LINK) || (t->n && returnlike(&c->prev)) ||
+        if (runs == ch->len || (c->prev.flags & FST_I_LINK) || (t->n && returnlike(&c->prev)) ||
             !fst_tr_fast_next(tr) || (size_t)(b.c.p - a.c.p) + 2 > CH_BYTES)
             break;
         fst_rec rec;
@@ -416,9 +431,26 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     return runs > 0;
 }
 
+/* The end of a phase (the head's "Which stretches"): the next length to use. */
+static void __attribute__((noinline)) phase_end(rp *x)
+{
+    rp_chunk *ch = &x->chunk;
+    ch->lens[ch->len != CH_RUNS]++;
+    if (ch->phase < 2)
+        ch->tried[ch->phase] = ch->gain;
+    if (++ch->phase == 2 + CH_KEEP)
+        ch->phase = 0;
+    ch->len = ch->phase == 0 ? CH_RUNS : ch->phase == 1 ? CH_RUNS / 2
+                                                           : ch->tried[0] >= ch->tried[1] ? CH_RUNS : CH_RUNS / 2;
+    ch->gain = 0;
+    ch->ep_end = x->win_at + CH_EPOCH;
+}
+
 int fst_rp_chunk(rp *x, fst_tr *tr)
 {
     rp_chunk *ch = &x->chunk;
+    if (x->win_at >= ch->ep_end)
+        phase_end(x);
     fst_tr_at at;
     ch_key k;
     int did = 0;
@@ -435,9 +467,10 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
         uint64_t h = 0;
         if (last && last->next && fits(at_off(ch, last->next - 1), &k, &at, b))
             e = at_off(ch, last->next - 1);
-        else if ((e = find(ch, &k, &at, h = hash(&k, b), b)) && last)
+        else if ((e = find(ch, &k, &at, h = hash(&k, b, ch->len), b)) && last)
             ((ch_ent *)(uintptr_t)last)->next = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
         ch->credit -= CH_LOOK;  /* a hit too: a stretch of one run barely pays for its look */
+        ch->gain -= CH_LOOK;
         if (e && x->win_edge - x->win_at > e->insns) {
             apply(x, tr, e);
             ch->last = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
@@ -445,13 +478,14 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
             ch->runs += e->nruns;
             ch->insns += e->insns;
             ch->credit += (int64_t)e->nruns * CH_EARN_RUN;
+            ch->gain += (int64_t)e->nruns * CH_EARN_RUN;
             did = 1;
             if (ch->credit > 0 || ch->eager)
                 continue;
         } else {
             ch->last = 0;
             if (ch->credit > 0 || ch->eager)
-                return record(x, tr, &k, h ? h : hash(&k, b)) || did;
+                return record(x, tr, &k, h ? h : hash(&k, b, ch->len)) || did;
         }
         ch->quiet = (uint32_t)(-ch->credit < 1000000 ? -ch->credit : 1000000) + 64;
         ch->credit += ch->quiet;    /* the turns to come pay it */

@@ -271,7 +271,13 @@ typedef struct rp_chunk {
     uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
     int64_t credit;         /* the budget (replay_chunk.c) */
     uint32_t quiet;         /* record-loop turns left without a look: the budget was spent */
+    /* how many runs a stretch may hold and its key hashes: the one of CH_LENS that gained the
+    ** most in its last trial (replay_chunk.c "Which stretches") */
+    unsigned len, phase;
+    uint64_t ep_end;        /* the instruction (win_at) that ends this phase */
+    int64_t gain, tried[2];
     uint64_t hits, runs, insns, recordings, kept, resets;   /* FST_REPLAY_FOLD_STATS */
+    uint64_t lens[2];       /* FST_REPLAY_FOLD_STATS: the phases each length ran */
 } rp_chunk;
 
 /* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */
