@@ -218,10 +218,11 @@ static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8], unsigned r
     ** (in memory order on a little-endian host; elsewhere other bytes: the same hash each time) */
     const uint64_t six = 0x4040404040404040ull;
     uint64_t w0 = b[0], w1 = b[1], f0 = ~w0 & six, f1 = ~w1 & six;
-    int need = (int)runs - __builtin_popcountll(f0);
+    int in0 = (int)(((f0 >> 6) * 0x0101010101010101ull) >> 56); /* run ends in w0 (no popcount call) */
+    int need = (int)runs - in0;
     uint64_t *w = &w1, f = f1;
     if (need <= 0) {    /* the last one in the first word */
-        need += __builtin_popcountll(f0);
+        need += in0;
         w = &w0, f = f0;
         w1 = 0;
     }
