@@ -215,14 +215,6 @@ static inline int32_t d20(const uint8_t *b)
 static inline int32_t s16(const uint8_t *b, int i) { return (int16_t)fst_get_be16(b + i); }
 static inline int32_t s32(const uint8_t *b, int i) { return (int32_t)fst_get_be32(b + i); }
 
-static uint64_t amode_mask(uint32_t state)
-{
-    switch (fst_st_amode(state)) {
-    case 0: return 0xFFFFFFu;
-    case 1: return 0x7FFFFFFFu;
-    default: return ~(uint64_t)0;
-    }
-}
 
 /* Whether this instance can branch, and its mask into d->mask (with COND when partial). */
 static int branch_mask(fst_insn *d, const uint8_t *t, unsigned shape, unsigned *f)
@@ -292,7 +284,7 @@ void fst_decode(fst_insn *d, const uint8_t *b, uint64_t addr, uint32_t state)
             d->link = (uint8_t)hi(t[1]);
         uint64_t tg = 0;
         if (static_target(t, tk, addr, &tg) && (can || (f & F_EX))) {
-            d->target = tg & amode_mask(state);
+            d->target = tg & fst_st_amask(state);
             f |= FST_I_TARGET;
         }
     }

@@ -190,6 +190,12 @@ enum {
 };
 static inline int fst_st_arch(uint32_t st) { return (int)(st & FST_ST_ARCH_MASK); }
 static inline int fst_st_amode(uint32_t st) { return (int)((st & FST_ST_AMODE_MASK) >> FST_ST_AMODE_SHIFT); }
+/* The addresses the state's addressing mode keeps: 24, 31 or 64 bits. */
+static inline uint64_t fst_st_amask(uint32_t st)
+{
+    int am = fst_st_amode(st);
+    return am == 0 ? 0xFFFFFFull : am == 1 ? 0x7FFFFFFFull : ~0ull;
+}
 /* TAKEN's target (the event op stream): the branch target instruction b, at address at,
 ** names in its own bytes, for the relative branches BRC BRAS BRCT BRCTG (A7x4-7), BRXH
 ** BRXLE (84, 85), BRCL BRASL (C0x4, C0x5), BRCTH (CCx6), BRXHG BRXLG (EC44, EC45) and the
@@ -204,14 +210,12 @@ static inline uint64_t fst_tb_taken_to(const uint8_t *b, uint64_t at, uint32_t s
     if ((b[0] == 0xA7 && x >= 4 && x <= 7) || b[0] == 0x84 || b[0] == 0x85 ||
         (b[0] == 0xEC && (b[5] == 0x44 || b[5] == 0x45 || b[5] == 0x64 || b[5] == 0x65 || b[5] == 0x76 ||
                           b[5] == 0x77 || (b[5] >= 0x7C && b[5] <= 0x7F))))
-        d = (int16_t)(uint16_t)((unsigned)b[2] << 8 | b[3]);
+        d = (int16_t)fst_get_be16(b + 2);
     else if ((b[0] == 0xC0 && (x == 4 || x == 5)) || (b[0] == 0xCC && x == 6))
-        d = (int32_t)((uint32_t)b[2] << 24 | (uint32_t)b[3] << 16 | (uint32_t)b[4] << 8 | b[5]);
+        d = (int32_t)fst_get_be32(b + 2);
     else
         return UINT64_MAX;
-    int am = fst_st_amode(state);
-    uint64_t mask = am == 0 ? 0xFFFFFFull : am == 1 ? 0x7FFFFFFFull : ~0ull;
-    return (at + (uint64_t)(d * 2)) & mask;
+    return (at + (uint64_t)(d * 2)) & fst_st_amask(state);
 }
 const char *fst_arch_name(int arch);
 int fst_arch_parse(const char *s); /* -1 when unknown */
@@ -541,7 +545,7 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const u
     c->seq = left;
     c->cur = next;
     if (!left && c->taken) {    /* a TAKEN run's end: its last instruction's target */
-        uint64_t to = fst_tb_taken_to(last, next - (last[0] < 0x40 ? 2u : last[0] < 0xC0 ? 4u : 6u), c->state);
+        uint64_t to = fst_tb_taken_to(last, next - (uint64_t)fst_insn_len(last[0]), c->state);
         c->taken = 0;
         if (to == UINT64_MAX)
             fst_tr_taken_bad(r);

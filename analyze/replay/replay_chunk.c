@@ -131,10 +131,11 @@ void fst_rp_chunk_free(rp *x)
     rp_chunk *ch = &x->chunk;
     if (ch->on && getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: stretches memoized: %llu hits (%llu runs, %llu instructions), "
-                "%llu recordings, %llu kept, %zu bytes, %llu resets; phases of 8 runs %llu, of 4 %llu\n",
+                "%llu recordings, %llu kept, %zu bytes, %llu resets; phases of %u runs %llu, of %u %llu\n",
                 (unsigned long long)ch->hits, (unsigned long long)ch->runs, (unsigned long long)ch->insns,
                 (unsigned long long)ch->recordings, (unsigned long long)ch->kept, ch->used,
-                (unsigned long long)ch->resets, (unsigned long long)ch->lens[0], (unsigned long long)ch->lens[1]);
+                (unsigned long long)ch->resets, CH_RUNS, (unsigned long long)ch->lens[0], CH_RUNS / 2,
+                (unsigned long long)ch->lens[1]);
     free(ch->snap);
     free(ch->opstamp);
     free(ch->tag);
@@ -204,7 +205,7 @@ static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
     return 1;
 }
 
-/* The key and the op bytes of the next CH_RUNS runs, at most CH_BYTES (b: the next
+/* The key and the op bytes of the next `runs` runs, at most CH_BYTES (b: the next
 ** CH_BYTES, fewer at a frame's end, then 0): a run ends at a byte with bit 6 clear (a SEQ
 ** or TAKEN, tracebin.h; a JMPA's varint byte may count too: the same bytes, the same
 ** hash). A run is one byte where its branch names its target (TAKEN) and two or more
@@ -358,7 +359,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     ch->gain -= (int64_t)(CH_WORD * ch->nsnap);
 }
 
-/* Replays up to CH_RUNS runs as the record loop would, noting what they change; keeps
+/* Replays up to len runs as the record loop would, noting what they change; keeps
 ** them when nothing but counters changed (see the head). Returns whether it replayed any. */
 static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
 {

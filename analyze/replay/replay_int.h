@@ -271,8 +271,8 @@ typedef struct rp_chunk {
     uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
     int64_t credit;         /* the budget (replay_chunk.c) */
     uint32_t quiet;         /* record-loop turns left without a look: the budget was spent */
-    /* how many runs a stretch may hold and its key hashes: the one of CH_LENS that gained the
-    ** most in its last trial (replay_chunk.c "Which stretches") */
+    /* how many runs a stretch may hold and its key hashes: CH_RUNS or half of it, whichever
+    ** gained more in its last trial (replay_chunk.c "Which stretches") */
     unsigned len, phase;
     uint64_t ep_end;        /* the instruction (win_at) that ends this phase */
     int64_t gain, tried[2];

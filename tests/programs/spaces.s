@@ -91,16 +91,7 @@
 .LaSAVE: .long  0x38100                 # save areas: in the space's own data page
 .LaMAIN: .long  JOB
 
-        FORTG   JOB
-        PROLOGUE                        # 7
-        l       %r15,.LaW1-JOB(%r12)   # 1
-        balr    %r14,%r15               # 1
-        l       %r15,.LaW2-JOB(%r12)   # 1
-        balr    %r14,%r15               # 1
-        EPILOGUE                        # 3
-        .balign 4
-.LaW1:  .long   WORK1
-.LaW2:  .long   WORK2
+        CALLS2  JOB, WORK1, WORK2       # 14
 
         .macro  WORK name, off
         FORTG   \name

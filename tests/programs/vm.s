@@ -237,16 +237,7 @@
 
 # ---- the program, virtual (and real) 0x30000 --------------------------------------------
         .org    0x10000
-        FORTG   JOB
-        PROLOGUE                        # 7
-        l       %r15,.LaW1-JOB(%r12)   # 1
-        balr    %r14,%r15               # 1
-        l       %r15,.LaW2-JOB(%r12)   # 1
-        balr    %r14,%r15               # 1
-        EPILOGUE                        # 3
-        .balign 4
-.LaW1:  .long   WORK1
-.LaW2:  .long   WORK2
+        CALLS2  JOB, WORK1, WORK2       # 14
         .size   JOB, . - JOB            # sized: the map ends each routine (nm -P)
 
         FORTG   WORK1
