@@ -64,6 +64,8 @@ static void fold(fst_code *c, fst_blk *b)
 
 void fst_code_fold(fst_code *c)
 {
+    if (c->settle)
+        c->settle(c->ctx);
     for (size_t u = 0; u < c->nused; u++)
         fold(c, &c->blk[c->usedlist[u]]);
 }
@@ -97,6 +99,8 @@ fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t s
 {
     size_t i = (addr >> 1) & (FST_CODE_NBLK - 1);
     fst_blk *b = &c->blk[i];
+    if (c->settle)
+        c->settle(c->ctx);
     build(c, b, tr, addr, state);
     if (!c->used[i])
         c->usedlist[c->nused++] = (uint16_t)i;

@@ -94,6 +94,9 @@ typedef struct fst_code {
     const uint64_t *epoch;  /* the reader's epoch (fst_tr_code_epoch_at), set by the first
                                block built: a block is there only after one was */
     uint64_t builds;    /* blocks built so far (a folded loop builds none: replay_fold.c) */
+    /* called before a block's counts are read (a block rebuilt in its slot, fst_code_fold):
+    ** counts its owner holds back are added first (replay_chunk.c's hits); may be NULL */
+    void (*settle)(void *ctx);
 } fst_code;
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx);
 /* d[i..j-1] of b executed once more (i <= j <= b->n). */
@@ -102,7 +105,7 @@ static inline void fst_blk_ran(fst_blk *b, uint32_t i, uint32_t j)
     b->ran[i]++;
     b->ran[j]--;
 }
-/* Every block's counts to `count`, now. */
+/* Every block's counts to `count`, now (after c->settle). */
 void fst_code_fold(fst_code *c);
 void fst_code_free(fst_code *c);
 

@@ -66,6 +66,7 @@
 #define CH_WORD 6
 #define CH_EARN_RUN 40
 #define CH_START 50000
+#define CH_PEND 4096    /* stretches with hits not added up yet, at most */
 
 /* What the replay of the stretch depends on (see the head), compared whole. The previous
 ** instruction is its address and bytes (its decoding and prices follow); the blocks are
@@ -96,6 +97,7 @@ typedef struct ch_ent {
     uint16_t wregs;
     uint32_t nruns, ndelta;
     uint32_t next;      /* the stretch that came next last time: arena offset + 1, 0 none */
+    uint64_t pend;      /* hits whose deltas are not added yet (settle) */
     uint64_t insns;
     fst_fx cost;
     uint64_t cur_end;
@@ -118,6 +120,8 @@ void fst_rp_chunk_init(rp *x)
     ch->tag = fst_xcalloc(CH_SLOTS, sizeof *ch->tag);
     ch->off = fst_xcalloc(CH_SLOTS, sizeof *ch->off);
     ch->arena = fst_xmalloc(CH_ARENA);
+    ch->pend = fst_xmalloc(CH_PEND * sizeof *ch->pend);
+    x->code->settle = fst_rp_chunk_settle;
     const char *how = getenv("FST_REPLAY_CHUNK");
     ch->eager = how && !strcmp(how, "eager");   /* no budget: the tests take all they can */
     ch->credit = CH_START;
@@ -141,6 +145,7 @@ void fst_rp_chunk_free(rp *x)
     free(ch->tag);
     free(ch->off);
     free(ch->arena);
+    free(ch->pend);
 }
 
 /* ---- recording: the counters a stretch may change, as they were ---- */
@@ -278,10 +283,36 @@ static const ch_ent *find(const rp_chunk *ch, const ch_key *k, const fst_tr_at *
     return NULL;
 }
 
-static void apply(rp *x, fst_tr *tr, const ch_ent *e)
+/* The deltas of the stretches hit since the last call, times their hits. Until then the
+** counters they point at (blocks' counts, the instruction mix) lag behind: code.c calls this
+** before it reads a block's counts (fst_code.settle), keep() before the arena is emptied;
+** nothing else reads them while stretches are looked up (a recording of folding or of the
+** memo takes differences, and no stretch is hit during one: state()). A hit then costs
+** a count, not an addition at each of its counters, which lie in as many cache lines. */
+void fst_rp_chunk_settle(void *ctx)
 {
-    for (uint32_t i = 0; i < e->ndelta; i++)
-        *e->delta[i].p += e->delta[i].d;
+    rp_chunk *ch = &((rp *)ctx)->chunk;
+    for (size_t j = 0; j < ch->npend; j++) {
+        ch_ent *e = (ch_ent *)(void *)(ch->arena + ch->pend[j]);
+        for (uint32_t i = 0; i < e->ndelta; i++)
+            *e->delta[i].p += e->delta[i].d * e->pend;  /* modulo 2^64, as the counts are */
+        e->pend = 0;
+    }
+    ch->npend = 0;
+}
+
+static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
+{
+    rp_chunk *ch = &x->chunk;
+    ch_ent *e = (ch_ent *)(uintptr_t)ce;
+    if (!e->pend++) {
+        if (ch->npend == CH_PEND) {
+            e->pend = 0;
+            fst_rp_chunk_settle(x);
+            e->pend = 1;
+        }
+        ch->pend[ch->npend++] = (uint32_t)((unsigned char *)e - ch->arena);
+    }
     rp_cpu *c = &x->cpus[0];
     c->pend_n += e->insns;
     c->pend_cost += e->cost;
@@ -314,6 +345,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
         nd += *ch->snap[i].p != ch->snap[i].v;
     size_t sz = ent_size(nd, m);
     if (ch->used + sz > CH_ARENA) {     /* full: empty it whole */
+        fst_rp_chunk_settle(x);
         memset(ch->tag, 0, CH_SLOTS * sizeof *ch->tag);
         ch->used = 0;
         ch->last = 0;
@@ -343,6 +375,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     memcpy(ra, a->c.jm.a, (size_t)(m + 1) * sizeof *ra);
     memcpy(ra + m + 1, b->c.jm.a, (size_t)(m + 1) * sizeof *ra);
     e->next = 0;
+    e->pend = 0;
     size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS), w = s;
     while (w < s + CH_WAYS - 1 && ch->tag[w])
         w++;

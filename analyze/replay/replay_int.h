@@ -269,6 +269,8 @@ typedef struct rp_chunk {
     unsigned char *arena;
     size_t used;
     uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
+    uint32_t *pend;         /* stretches hit whose deltas wait (replay_chunk.c settle) */
+    size_t npend;
     int64_t credit;         /* the budget (replay_chunk.c) */
     uint32_t quiet;         /* record-loop turns left without a look: the budget was spent */
     /* how many runs a stretch may hold and its key hashes: CH_RUNS or half of it, whichever
@@ -461,11 +463,13 @@ static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
 ** up while the trace repeats them from the same state. fst_rp_chunk: at the top of the
 ** record loop, when the reader is between records: 1 when it replayed runs (recorded or
 ** memoized), 0 when it did nothing. fst_rp_chunk_touch: recording, b's counts change for
-** the first time. */
+** the first time. fst_rp_chunk_settle (x as a void *, code.h fst_code.settle): the counts
+** of the stretches hit, held back, added now. */
 void fst_rp_chunk_init(rp *x);          /* after fst_rp_fold_init */
 void fst_rp_chunk_free(rp *x);
 int fst_rp_chunk(rp *x, fst_tr *tr);
 void fst_rp_chunk_touch(rp *x, fst_blk *b);
+void fst_rp_chunk_settle(void *x);
 /* Inline, before fst_rp_chunk: 0 where its look cannot begin (what of its conditions needs
 ** no key: the next op is a SEQ or a JMP k and its SEQ, one CPU, folding quiet, the previous
 ** instruction no call). Most turns of branchy code go to a JMPA or follow a call, and the
