@@ -44,7 +44,8 @@
 ** all it can, with no budget.
 **
 ** Memory: the table CH_SLOTS slots (a hash and an offset), the stretches in one arena of at
-** most CH_ARENA bytes, emptied whole when full.
+** most CH_ARENA bytes, emptied whole when full (FST_REPLAY_CHUNK=tiny: eager, in an arena of
+** CH_TINY bytes, so that the tests empty it often).
 */
 #include "analyze/replay/replay_int.h"
 
@@ -61,6 +62,7 @@
 #define CH_SLOTS (1u << 16)
 #define CH_WAYS 4
 #define CH_ARENA (48u << 20)
+#define CH_TINY (16u << 10)
 #define CH_LOOK 60
 #define CH_REC 1500
 #define CH_WORD 6
@@ -125,11 +127,12 @@ void fst_rp_chunk_init(rp *x)
     ch->opstamp = fst_xcalloc(fst_op_count(), sizeof *ch->opstamp);
     ch->tag = fst_xcalloc(CH_SLOTS, sizeof *ch->tag);
     ch->off = fst_xcalloc(CH_SLOTS, sizeof *ch->off);
-    ch->arena = fst_xmalloc(CH_ARENA);
+    const char *how = getenv("FST_REPLAY_CHUNK");
+    ch->eager = how && (!strcmp(how, "eager") || !strcmp(how, "tiny")); /* no budget: the tests take all they can */
+    ch->size = how && !strcmp(how, "tiny") ? CH_TINY : CH_ARENA;
+    ch->arena = fst_xmalloc(ch->size);
     ch->pend = fst_xmalloc(CH_PEND * sizeof *ch->pend);
     x->code->settle = fst_rp_chunk_settle;
-    const char *how = getenv("FST_REPLAY_CHUNK");
-    ch->eager = how && !strcmp(how, "eager");   /* no budget: the tests take all they can */
     ch->credit = CH_START;
     ch->len = CH_RUNS;  /* the first phase fills the table: not a trial (its gain is the start's) */
     ch->phase = 2 + CH_KEEP - 1;
@@ -352,11 +355,15 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     uint32_t nr;
     if (!nb || n != insns || !fst_tr_fast_ops(ops, nb, a->c.jm.n, &m, &nr) || nr != runs)
         return;
+    /* the differences first: emptying the arena settles the hits held back, which moves
+    ** the counters (their deltas are not this stretch's) */
     uint32_t nd = 0;
-    for (size_t i = 0; i < ch->nsnap; i++)
-        nd += *ch->snap[i].p != ch->snap[i].v;
+    for (size_t i = 0; i < ch->nsnap; i++) {
+        ch->snap[i].v = *ch->snap[i].p - ch->snap[i].v;
+        nd += ch->snap[i].v != 0;
+    }
     size_t sz = ent_size(nd, m);
-    if (ch->used + sz > CH_ARENA) {     /* full: empty it whole */
+    if (ch->used + sz > ch->size) {     /* full: empty it whole */
         fst_rp_chunk_settle(x);
         memset(ch->tag, 0, CH_SLOTS * sizeof *ch->tag);
         ch->used = 0;
@@ -384,8 +391,8 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     e->ndelta = 0;
     ch_delta *d = deltas(e);
     for (size_t i = 0; i < ch->nsnap; i++)
-        if (*ch->snap[i].p != ch->snap[i].v)
-            d[e->ndelta++] = (ch_delta){ ch->snap[i].p, *ch->snap[i].p - ch->snap[i].v };
+        if (ch->snap[i].v)
+            d[e->ndelta++] = (ch_delta){ ch->snap[i].p, ch->snap[i].v };
     e->next = 0;
     e->pend = 0;
     size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS), w = s;

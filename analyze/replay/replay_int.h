@@ -267,7 +267,7 @@ typedef struct rp_chunk {
     uint64_t *tag;          /* the table: per slot, a stretch's hash (0: empty) */
     uint32_t *off;          /* and where the stretch is in the arena */
     unsigned char *arena;
-    size_t used;
+    size_t used, size;
     uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
     uint32_t *pend;         /* stretches hit whose deltas wait (replay_chunk.c settle) */
     size_t npend;

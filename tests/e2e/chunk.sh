@@ -6,7 +6,8 @@
 #   - the call counts are those the construction gives (isort and hash once a round,
 #     classify 16 times);
 #   - every report is byte for byte the replay's without the stretches
-#     (FST_REPLAY_NOCHUNK=1), recording all it can (FST_REPLAY_CHUNK=eager) and with no
+#     (FST_REPLAY_NOCHUNK=1), recording all it can (FST_REPLAY_CHUNK=eager; =tiny: in an
+#     arena emptied again and again, with hits not yet added up) and with no
 #     folding or memo at all (FST_REPLAY_NOFOLD=1), in
 #     the formats that allow it, with and without --by-task;
 #   - on branchy, recording all it can, a quarter of the instructions at least come from
@@ -15,7 +16,7 @@
 cd "$T" || exit 1
 
 # against no folding at all: no stretches, recording all it can, and as it comes
-WAYS="FST_REPLAY_NOCHUNK=1 FST_REPLAY_CHUNK=eager -"
+WAYS="FST_REPLAY_NOCHUNK=1 FST_REPLAY_CHUNK=eager FST_REPLAY_CHUNK=tiny -"
 same() { replays_same "$1" "$2" "$WAYS" "${@:3}"; }
 
 mkdir -p c
