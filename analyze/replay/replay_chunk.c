@@ -22,7 +22,8 @@
 ** took, one not taken whole, a block built, a frame pushed or popped, another owner or
 ** charge, an opcode not known. A recording notes, for each block it runs (fst_rp_chunk_touch
 ** from seq_rest) and each instruction counted one by one, the counters as they were; their
-** differences at its end are its deltas, added at every reuse with the new state.
+** differences at its end are its deltas. A reuse takes the new state and counts a hit; the
+** deltas are added, times the hits, when the counters are read (fst_rp_chunk_settle).
 **
 ** Which stretches: at most len runs and CH_BYTES op bytes, from any record-loop turn where
 ** the state allows one; looked up by a hash of the key and the next len runs' op bytes. len
