@@ -40,7 +40,9 @@
 #                      (tests/cprogs/cgen.py): module capture 3.13 and 4.9 (goal <= 1.25), bytes
 #                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25);
 #                      and where a capture's cost lies: the module alone (a reader that
-#                      discards its stream; 3.13 and 4.9) and fst-capture's own CPU
+#                      discards its stream; 3.13 and 4.9) and fst-capture's own CPU; the
+#                      replay without the stretches (FST_REPLAY_NOCHUNK=1) and without any
+#                      memo (FST_REPLAY_NOFOLD=1)
 #   many tasks         a system that runs thousands of tasks one after another, each of which
 #                      ends (tests/programs/mvsjob.s, 2 tasks a round): fst-report's time at
 #                      8000 rounds over 2000 (linear: 4; goal <= 5) and its memory per task
@@ -392,8 +394,12 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
     local n b
     n=$("$BIN/fst-dump" --summary "$W/shape.trace" | sed -n 's/^count.insn=//p')
     b=$(stat -c %s "$W/shape.trace")
-    local tr ent
+    local tr ent tnc tnf
     tr=$(best 3 "$BIN/fst-report" "$@" -o "$W/shape.txt" "$W/shape.trace")
+    # what the replay owes to its memos: without the stretches (replay_chunk.c), and with
+    # no folding, memo of calls or stretches at all (the same report)
+    tnc=$(best 3 env FST_REPLAY_NOCHUNK=1 "$BIN/fst-report" "$@" -o "$W/shape.txt" "$W/shape.trace")
+    tnf=$(best 2 env FST_REPLAY_NOFOLD=1 "$BIN/fst-report" "$@" -o "$W/shape.txt" "$W/shape.trace")
     # what the branches' outcomes weigh: each conditional branch's taken / not taken counts
     # (annotate) as that many draws of a coin of its own, in bytes an instruction. A trace
     # that keeps every outcome and models no branch with another cannot be smaller
@@ -418,6 +424,8 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
     printf '%-18s the module alone %s (4.9: %s), fst-capture'"'"'s own CPU %s (3.13; of the untraced run)\n' \
         "shape $name" "$ta" "$ta4" "$cpu"
     printf '%-18s branch outcomes alone %s B/instruction (each branch its own coin)\n' "shape $name" "$ent"
+    printf '%-18s replay without the stretches %s, without any memo %s (of the untraced run)\n' "shape $name" \
+        "$(ratio "$tnc" "$tu")" "$(ratio "$tnf" "$tu")"
     printf '%-18s capture %5s (4.9: %5s; goal <= 1.25)  %s B/instruction (goal <= 0.01)  replay %5s (goal <= 0.25), %s M instructions/s; %s M instructions, untraced %s s\n' \
         "shape $name" "$(ratio "$tc" "$tu")" "$r4" "$(bpi "$b" "$n")" "$(ratio "$tr" "$tu")" \
         "$(awk -v n="$n" -v t="$tr" 'BEGIN { printf "%.0f", n / t / 1e6 }')" \
