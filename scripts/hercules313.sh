@@ -8,6 +8,7 @@
 #
 #   scripts/hercules313.sh          unpack and configure when not there; print the folder
 #   scripts/hercules313.sh --path   print the folder when it is ready, else nothing (exit 1)
+# Without the pinned copy, a folder configured earlier (by the apt-get route) serves both.
 #
 # FST_HERCULES313_SRC names another folder holding the orig tarball, FST_CACHE another cache.
 # The configure options are those the installed binary's banner says (Build information:
@@ -24,6 +25,14 @@ tmpd=""
 cleanup() { [ -z "$tmpd" ] || rm -rf "$tmpd"; }
 trap cleanup EXIT
 if [ ! -r "$SRC/$TARBALL" ]; then
+    # no pinned copy: the folder an earlier run configured (from apt-get source) serves, in
+    # either mode (make asks --path; without this the apt-get route never built the module)
+    for d in "$CACHE"/hercules-3.13-src-*; do
+        if [ -f "$d/.fst-configured" ] && [ -r "$d/config.h" ]; then
+            echo "$d"
+            exit 0
+        fi
+    done
     [ "$mode" = --path ] && exit 1
     tmpd=$(mktemp -d)
     if ! (cd "$tmpd" && apt-get source --download-only hercules=3.13-7 >/dev/null 2>&1) || [ ! -r "$tmpd/$TARBALL" ]; then
