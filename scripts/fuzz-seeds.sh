@@ -6,7 +6,8 @@
 #   fuzz_tf        every 4.9 trace file
 #   fuzz_maps      IEWL listings, their CSV, a loader map and a CESD (tests/fuzz/seeds/), the
 #                  test programs' nm -P
-#   fuzz_tracebin, fuzz_replay   traces captured from the logs
+#   fuzz_tracebin, fuzz_replay   traces captured from the logs, and from the C test programs
+#                  at -O2 (gcc's relative branches: TAKEN ops)
 #   fuzz_mapmatch  each test program's nm -P (as CSV) and an IEWL listing, with its image and
 #                  the addresses of its routines (fuzz_mapmatch.c's layout), and the same with
 #                  no map (the model made from the image's identifiers)
@@ -21,6 +22,14 @@ for f in "$FIX"/hercules-*/*.log; do
 done
 for f in "$FIX"/hercules-4.9/*.tf "$FIX"/hercules-4.9/tf/*.tf; do
     [ -f "$f" ] && cp "$f" "$C/corpus-fuzz_tf/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+# gcc's code (relative branches, so TAKEN ops: trace/tracebin.h), from the C test programs
+for ins in "$B"/cprogs/*-O2.ins; do
+    [ -f "$ins" ] || continue
+    n=$(basename "$ins" .ins) arch=ESA/390
+    case $n in *-m64-*) arch=z/Arch ;; esac
+    timeout 60 "$BIN/fst-capture" -q --arch="$arch" -o "$C/corpus-fuzz_tracebin/$n.trace" "$ins" 2> /dev/null ||
+        rm -f "$C/corpus-fuzz_tracebin/$n.trace"
 done
 # traces over 64 KiB (-max_len) would be cut short at every run: keep the small ones
 find "$C/corpus-fuzz_tracebin" -size +64k -delete
