@@ -37,7 +37,7 @@
 #   shape ...          issue 33's shapes, each against itself untraced: call-heavy FORTRAN
 #                      (tests/loops/fortgen.py), gcc -O2 branchy and recursive (tests/shapes),
 #                      tight (shares.s), and a branchy recursive C program drawn afresh
-#                      (tests/cprogs/cgen.py): module capture 3.13 and 4.9 (goal <= 1.25), bytes
+#                      (tests/cprogs/cgen.py; FST_BENCH_CGEN_SEED=N fixes it): module capture 3.13 and 4.9 (goal <= 1.25), bytes
 #                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25);
 #                      and where a capture's cost lies: the module alone (a reader that
 #                      discards its stream; 3.13 and 4.9) and fst-capture's own CPU; the
@@ -442,8 +442,9 @@ s390x-linux-gnu-nm -P "$W/recurse.elf" > "$W/recurse.nm"
 shape_row "recursion -O2" "$W/recurse.ins" ESA/390 --map="$W/recurse.nm" --timed=all
 shape_row "tight (shares)" "$W/sh.ins" S/370
 # and a shape nothing was tuned on: a branchy, recursive C program drawn afresh each run
-# (tests/cprogs/cgen.py), its rounds set for about 150 M instructions from one round's count
-cs=$(( (RANDOM % 90000) + 10000 ))
+# (tests/cprogs/cgen.py), its rounds set for about 150 M instructions from one round's count;
+# FST_BENCH_CGEN_SEED=N draws seed N (to compare two builds on the same program)
+cs=${FST_BENCH_CGEN_SEED:-$(( (RANDOM % 90000) + 10000 ))}
 python3 tests/cprogs/cgen.py $cs > "$W/cgen.c"
 sh tests/cprogs/build.sh "$W/cgen.c" m31-z900-O2 "$W/cgen1" > /dev/null
 "$BIN/fst-capture" -q --arch=ESA/390 -o "$W/cgen1.trace" "$W/cgen1.ins"
