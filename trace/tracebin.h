@@ -536,6 +536,19 @@ static inline fst_tr_cursor *fst_tr_cursor_of(fst_tr *r) { return (fst_tr_cursor
 
 static inline uint32_t fst_tr_seq_left(const fst_tr *r) { return ((const fst_tr_cursor *)(const void *)r)->seq; }
 
+/* A TAKEN run's last instruction (bytes last, at address at) handed out: the cursor goes
+** where its bytes say (fst_tr_seq_take and the reader's one-by-one path alike). */
+static inline void fst_tr_taken_end(fst_tr *r, const uint8_t *last, uint64_t at)
+{
+    fst_tr_cursor *c = fst_tr_cursor_of(r);
+    uint64_t to = fst_tb_taken_to(last, at, c->state);
+    c->taken = 0;
+    if (to == UINT64_MAX)
+        fst_tr_taken_bad(r);
+    else
+        c->cur = to;
+}
+
 static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const uint8_t *last)
 {
     fst_tr_cursor *c = fst_tr_cursor_of(r);
@@ -544,14 +557,8 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const u
         fst_tr_seq_overrun();
     c->seq = left;
     c->cur = next;
-    if (!left && c->taken) {    /* a TAKEN run's end: its last instruction's target */
-        uint64_t to = fst_tb_taken_to(last, next - (uint64_t)fst_insn_len(last[0]), c->state);
-        c->taken = 0;
-        if (to == UINT64_MAX)
-            fst_tr_taken_bad(r);
-        else
-            c->cur = to;
-    }
+    if (!left && c->taken)  /* a TAKEN run's end: its last instruction's target */
+        fst_tr_taken_end(r, last, next - (uint64_t)fst_insn_len(last[0]));
 }
 
 /* Stretches of runs replayed from a memo (analyze/replay/replay_chunk.c): only SEQ and

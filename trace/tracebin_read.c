@@ -416,14 +416,8 @@ static inline int seq_next(fst_tr *r, fst_rec *rec, fst_err *err)
     rec->cpu = r->c.cpu;
     rec->state = r->c.state;
     r->c.cur += e->len;
-    if (!r->c.seq && r->c.taken) {  /* a TAKEN run's last: where its bytes say */
-        uint64_t to = fst_tb_taken_to(e->bytes, rec->addr, r->c.state);
-        r->c.taken = 0;
-        if (to == UINT64_MAX)
-            fst_tr_taken_bad(r);    /* handed out, as by fst_tr_seq_take: the next record is the error */
-        else
-            r->c.cur = to;
-    }
+    if (!r->c.seq && r->c.taken)    /* a TAKEN run's last, handed out (a bad one: the next record is the error) */
+        fst_tr_taken_end(r, e->bytes, rec->addr);
     return 1;
 }
 
@@ -482,7 +476,7 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
         uint64_t v;
         size_t n;
         rec->cpu = r->c.cpu;
-        if (!(op & 0x40) && op < 0xC0) { /* SEQ, TAKEN */
+        if (!(op & 0x40)) { /* SEQ, TAKEN */
             run_op(r, op);
             return runs ? run_start(r, rec) : seq_next(r, rec, err);
         }
