@@ -135,9 +135,13 @@ expect_bounded() {
 # --timed=all --map=MAP, run in each folder, so that the reports name the same trace) must be
 # those of DIR/t/NAME.trace, the text trace's, byte for byte. Checks saying nothing on stderr.
 module_same() {
-    local b=$1 ins=$2 arch=$3 d=$4 map=$5 m mod dir herc f x bad hopt
-    mkdir -p "$d/m" "$d/m4"
-    for m in "$FST_BIN/../lib/fst-hercules313.so:m:3.13" "$FST_BIN/../lib/fst-hercules4.so:m4:4.9"; do
+    local b=$1 ins=$2 arch=$3 d=$4 map=$5 m mod dir herc f x bad hopt ph
+    # 3.13 as the module runs, and again (m3p) and under 4.9 with phases of a few branches
+    # (FSTMOD_ENV_PHASE: copies looked for, then not, over and over; drawn, printed)
+    ph=$(( RANDOM % 6 + 1 ))
+    mkdir -p "$d/m" "$d/m3p" "$d/m4"
+    for m in "$FST_BIN/../lib/fst-hercules313.so:m:3.13" "$FST_BIN/../lib/fst-hercules313.so:m3p:3.13, phases of $ph" \
+             "$FST_BIN/../lib/fst-hercules4.so:m4:4.9, phases of $ph"; do
         IFS=: read -r mod dir herc <<< "$m"
         [ -f "$mod" ] || continue
         hopt=()
@@ -145,7 +149,8 @@ module_same() {
             [ -n "${FST_HERCULES4:-}" ] || continue
             hopt=(--hercules="$FST_HERCULES4")
         fi
-        if ! fst-capture -q --via=module "${hopt[@]}" --arch="$arch" -o "$d/$dir/$b.trace" "$ins" 2> "$T/err" ||
+        if ! env FST_MODULE_TEST_PHASE=$([ $dir = m ] || echo "$ph") \
+                fst-capture -q --via=module "${hopt[@]}" --arch="$arch" -o "$d/$dir/$b.trace" "$ins" 2> "$T/err" ||
            [ -s "$T/err" ]; then
             fail "$b: --via=module ($herc) captures it, saying nothing" "$(head -3 "$T/err")"
             continue

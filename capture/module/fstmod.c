@@ -90,6 +90,29 @@
 #define REP_MAXN 65536u /* copies in one REP record: what a stop can lose of a loop */
 #define REP_HASH 4096u  /* rix slots */
 
+/* Looking for copies pays where copies are long (a tight loop, a FORTRAN mainline's pattern:
+** a copy's step costs a compare and a few counts) and may cost where they are short: gcc -O2
+** code and call-heavy C repeat a few branches at a time (copies of 1.6 to 4.3 steps), and
+** each copy's start and end (rix, the ring, copy_end, a REP record) can cost more than the
+** branch records they save, or less (recursion's few branches stay in the cache; fewer
+** bytes go to the reader). Which one a program's stretch gets is measured, per CPU, in
+** phases of taken branches: a trial that looks for copies (ph_look branches, timed); when
+** its copies of PH_LONG or more held less than half of its branches, a trial that writes
+** each branch as a BR record without a look (`raw`, ph_look branches, timed); then the
+** faster of the two for 16 * ph_look branches; then trials again. The stream is the same
+** kind either way: the reader counts the raw branches as branch records, as REP's p does,
+** and the module counts them too (nbr) without putting them in the ring, which it empties
+** of addresses when it looks again (a copy is only ever found among branches pushed since).
+** Hercules with the module alone, against the module that always looked (docs/internals.md
+** "Copies looked for, or not"): a call-heavy cgen program 1.49 -> 1.30 the untraced run
+** under 4.9, 1.26 -> 1.17 under 3.13; branchy -O2, recursion, shares.s and the FORTRAN
+** shape as before (within 0.03). A phase's time counts what Hercules did meanwhile: one
+** that spans a wait, or another program's stretch, may choose wrong, until the next trial. */
+#define PH_LOOK 65536u  /* taken branches of a trial (FSTMOD_ENV_PHASE: the tests' few) */
+#define PH_LONG 16u     /* a copy this long or longer pays */
+enum { PH_LOOKT, PH_RAWT, PH_LOOKR, PH_RAWR }; /* trials, and runs of the faster */
+static unsigned ph_look = PH_LOOK;
+
 static inline unsigned rix_of(uint64_t at, uint64_t to)
 {
     return (unsigned)(((at * 0x9E3779B97F4A7C15ull) ^ (to * 0xC2B2AE3D27D4EB4Full)) >> 52) % REP_HASH;
@@ -115,6 +138,15 @@ typedef struct cpubuf {
     ** module 3-4 % faster; the same under 4.9; reading the next expected branch ahead into
     ** fields of its own was slower). */
     unsigned rep_n0, rep_lazy, rep_e;
+    int raw;            /* this phase writes BR records without a look (PH_LOOK above) */
+    int ph;             /* the phase: PH_LOOKT, ... */
+    unsigned ph_n0;     /* nbr when the phase began */
+    unsigned ph_left;   /* a raw phase: its branches left; a looking one: its length (its
+                           branches are counted by nbr, which a copy's steps move at its end) */
+    unsigned ph_long;   /* a looking phase: the branches of its copies of PH_LONG or more */
+    uint64_t ph_t0;     /* when the phase began (ns) */
+    uint64_t look_ns, look_n; /* the last looking trial: its time and branches */
+    uint64_t nraw;      /* branches written raw (HHCFS008I at the end) */
     uint64_t rep_at[FSTMOD_REP_MAXP], rep_to[FSTMOD_REP_MAXP]; /* copy_end's: the p repeated,
                                                                   of a copy longer than the ring */
     unsigned calls;     /* room_of calls (stale's check every STALE_EVERY) */
@@ -267,6 +299,7 @@ static cpubuf *room_of(REGS *regs)
         if (!c)
             abort();
         memset(c->bat, 0xFF, sizeof c->bat);
+        c->ph_left = ph_look;   /* a looking trial first (ph = PH_LOOKT) */
         c->gen = load_gen; /* a CPU first seen in a later session starts with SYNC */
         bufs[cpu] = c;
     }
@@ -289,6 +322,7 @@ static void copy_end(cpubuf *c)
         return;
     c->rep_lazy = 0;
     c->nbr = n0 + k;
+    c->ph_long += k >= PH_LONG ? k + 1 : 0;
     if (k <= m) {
         /* rix set from the values copied (the last p), not reloaded from the ring just
         ** stored: recursion's copies are short, and this is most of their cost */
@@ -1188,6 +1222,11 @@ static void __attribute__((noinline)) sync_cpu(REGS *regs, unsigned g, uint64_t 
     c->n = 0;
     c->rep_p = c->rep_n = c->rep_lazy = 0;
     c->nbr = 0;
+    c->raw = 0;
+    c->ph = PH_LOOKT;
+    c->ph_n0 = c->ph_long = 0;
+    c->ph_left = ph_look;
+    c->ph_t0 = 0;   /* the first trial's time: from its first branch */
     memset(c->bat, 0xFF, sizeof c->bat);
     memset(c->bto, 0xFF, sizeof c->bto);
     memset(c->rix, 0, sizeof c->rix);
@@ -1426,6 +1465,76 @@ static inline void push(cpubuf *c, uint64_t at, uint64_t to)
     c->last = to;
 }
 
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The next phase (PH_LOOK above), from now: raw or looking, n branches long. */
+static void phase(cpubuf *c, int ph, unsigned n, uint64_t now)
+{
+    int raw = ph == PH_RAWT || ph == PH_RAWR;
+    if (c->raw && !raw)
+        memset(c->bat, 0xFF, sizeof c->bat);   /* the raw branches were not pushed */
+    c->raw = raw;
+    c->ph = ph;
+    c->ph_n0 = c->nbr;
+    c->ph_left = n;
+    c->ph_long = 0;
+    c->ph_t0 = now;
+}
+
+/* A looking phase ends (its length counted, at a branch not on a copy). 1: raw from now. */
+static int look_end(cpubuf *c)
+{
+    uint64_t now = mono_ns(), n = c->nbr - c->ph_n0;
+    if (c->ph == PH_LOOKT && c->ph_long * 2ull < n) {
+        c->look_ns = now - c->ph_t0;
+        c->look_n = n;
+        phase(c, PH_RAWT, ph_look, now);
+    } else
+        phase(c, c->ph == PH_LOOKT ? PH_LOOKR : PH_LOOKT, c->ph == PH_LOOKT ? 16 * ph_look : ph_look, now);
+    return c->raw;
+}
+
+/* A raw phase ends: after its trial, the faster for the run; after the run, trials again. */
+static void raw_end(cpubuf *c)
+{
+    uint64_t now = mono_ns();
+    if (c->ph == PH_RAWT) {
+        int raw = (now - c->ph_t0) * c->look_n <= c->look_ns * ph_look;
+        phase(c, raw ? PH_RAWR : PH_LOOKR, 16 * ph_look, now);
+    } else
+        phase(c, PH_LOOKT, ph_look, now);
+}
+
+/* A branch of a raw phase: its record, no look. */
+static void taken_raw(cpubuf *c, uint64_t at, uint64_t to)
+{
+    c->b[c->n++] = FSTMOD_OP_BR;
+    put_sv(c, (int64_t)(at - c->last));
+    put_sv(c, (int64_t)(to - at));
+    c->last = to;
+    c->nbr++;
+    c->nraw++;
+    if (--c->ph_left == 0)
+        raw_end(c);
+}
+
+/* A taken branch of a raw phase (no copy is being made): apart from taken_new, so that this
+** path saves no more registers than it needs (inside taken_new, cgen's capture under 4.9
+** took 5 % longer). */
+static void __attribute__((noinline)) taken_out(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
+{
+    if (unlikely(skip_op(regs, at, NULL, 0, 0)))
+        return;
+    cpubuf *c = room_of(regs);
+    code_check(c, regs, dat_on(regs), c->last, fall);
+    taken_raw(c, at, to);
+}
+
 /* A taken branch that does not go on the copy being made: the copy's REP record, then a
 ** new copy when the branch repeats one of the last (the nearest), else its own record. */
 static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
@@ -1436,6 +1545,12 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
     rep_out(c);
     copy_end(c);
     code_check(c, regs, dat_on(regs), c->last, fall);
+    if (unlikely(!c->ph_t0))
+        c->ph_t0 = mono_ns();
+    if (c->nbr - c->ph_n0 >= c->ph_left && look_end(c)) {
+        taken_raw(c, at, to);
+        return;
+    }
     unsigned was = c->rix[rix_of(at, to)], p = c->nbr + 1 - was;
     if (was && p <= FSTMOD_REP_MAXP) {  /* was <= nbr: p >= 1 */
         unsigned j = (c->nbr - p) % FSTMOD_REP_MAXP;
@@ -1528,6 +1643,9 @@ static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at,
                 return;
             }
         }
+    } else if (likely(c != NULL) && c->raw) {
+        taken_out(regs, at, to, fall);
+        return;
     }
     taken_new(regs, at, to, fall);
 }
@@ -2006,6 +2124,9 @@ static void start(void)
         attach_start(out, why, 1); /* each reader is told why */
         return;
     }
+    const char *ph = getenv(FSTMOD_ENV_PHASE);
+    if (ph && atoi(ph) > 0)
+        ph_look = (unsigned)atoi(ph);
     void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
     if (irq)
         *irq = irq_record;
@@ -2055,6 +2176,12 @@ HDL_FINAL_SECTION;
     }
     for (unsigned i = 0; i < FSTMOD_NCPU; i++)
         flush_cpu(i);
+    uint64_t nraw = 0;
+    for (unsigned i = 0; i < FSTMOD_NCPU; i++)
+        nraw += bufs[i] ? bufs[i]->nraw : 0;
+    if (nraw)
+        logmsg("HHCFS008I fst module: %llu taken branches written without a look for copies (short ones)\n",
+               (unsigned long long)nraw);
     if (pages_sent)
         logmsg("HHCFS004I fst module: %llu code pages sent, %llu frames of sent code written since\n",
                (unsigned long long)pages_sent, (unsigned long long)frames_faulted);

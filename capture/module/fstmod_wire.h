@@ -184,5 +184,8 @@ static inline unsigned fstmod_code_set(unsigned long long space, unsigned long l
 #define FSTMOD_REQ_SUFFIX ".req"
 /* Set (to anything) by the tests: the module refuses as a wrong structure size would. */
 #define FSTMOD_ENV_REFUSE "FST_MODULE_TEST_REFUSE"
+/* Set by the tests to a number: the module's phases that look for copies last that many
+** taken branches (fstmod.c PH_LOOK), so that a short program switches often. */
+#define FSTMOD_ENV_PHASE "FST_MODULE_TEST_PHASE"
 
 #endif

@@ -161,7 +161,9 @@ if command -v python3 > /dev/null; then
         "$MOD" > "$d/h.cnf"
     # the automatic operator IPLs the system once the module has a reader
     printf 'hao tgt a reader opened\nhao cmd ipl %s/os%s.ins\nhao tgt HHCCP011I\nhao cmd quit\n' "$d" $s > "$d/h.rc"
-    (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$IRQ HERCULES_RC=$d/h.rc \
+    # the module's phases of 3 branches (FSTMOD_ENV_PHASE): copies looked for, then not
+    # (BR records without a look), over and over, under a system's interruptions and dispatches
+    (cd "$d" && FST_MODULE_OUT=$d/mod.fifo LD_PRELOAD=$IRQ HERCULES_RC=$d/h.rc FST_MODULE_TEST_PHASE=3 \
         exec setsid timeout -s KILL 120 hercules -d -f h.cnf > h.log 2>&1 < /dev/null) &
     hpid=$!
     # the automatic operator's rules are set once Hercules has read its start-up script
@@ -172,6 +174,8 @@ if command -v python3 > /dev/null; then
     expect_eq "os$s: ended by the system's disabled wait" "footer.end=disabled-wait" \
         "$(fst-dump --summary "$d/module.live.trace" 2> /dev/null | grep '^footer.end=')"
     wait $hpid
+    expect_eq "os$s: phases of 3 branches, some written without a look for copies (HHCFS008I)" 1 \
+        "$(grep -c 'HHCFS008I fst module: [1-9][0-9]* taken branches written without a look' "$d/h.log")"
     python3 "$FST_ROOT/tests/os/run.py" --seeds $s --budget 20000-23000 --ways module --reports-only --work "$W" \
         --fst-bin "$FST_BIN" > "$T/run.out" 2> "$T/run.err"
     while read -r name way conv variant verdict detail; do
