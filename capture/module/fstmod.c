@@ -106,8 +106,9 @@
 ** Hercules with the module alone, against the module that always looked (docs/internals.md
 ** "Copies looked for, or not"): a call-heavy cgen program 1.49 -> 1.30 the untraced run
 ** under 4.9, 1.26 -> 1.17 under 3.13; branchy -O2, recursion, shares.s and the FORTRAN
-** shape as before (within 0.03). A phase's time counts what Hercules did meanwhile: one
-** that spans a wait, or another program's stretch, may choose wrong, until the next trial. */
+** shape as before (within 0.03). A phase's time is the CPU's thread's CPU time (a wait
+** does not count); it counts what Hercules did meanwhile, so a trial that spans two
+** stretches of a program unlike each other may choose wrong, until the next trial. */
 #define PH_LOOK 65536u  /* taken branches of a trial (FSTMOD_ENV_PHASE: the tests' few) */
 #define PH_LONG 16u     /* a copy this long or longer pays */
 enum { PH_LOOKT, PH_RAWT, PH_LOOKR, PH_RAWR }; /* trials, and runs of the faster */
@@ -1465,10 +1466,12 @@ static inline void push(cpubuf *c, uint64_t at, uint64_t to)
     c->last = to;
 }
 
-static uint64_t mono_ns(void)
+/* A phase's time: the CPU time of the thread that runs the CPU, not the wall clock, so that
+** a phase spanning a wait (the guest idle, the thread preempted) is not taken as slow. */
+static uint64_t phase_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -1489,7 +1492,7 @@ static void phase(cpubuf *c, int ph, unsigned n, uint64_t now)
 /* A looking phase ends (its length counted, at a branch not on a copy). 1: raw from now. */
 static int look_end(cpubuf *c)
 {
-    uint64_t now = mono_ns(), n = c->nbr - c->ph_n0;
+    uint64_t now = phase_ns(), n = c->nbr - c->ph_n0;
     if (c->ph == PH_LOOKT && c->ph_long * 2ull < n) {
         c->look_ns = now - c->ph_t0;
         c->look_n = n;
@@ -1502,7 +1505,7 @@ static int look_end(cpubuf *c)
 /* A raw phase ends: after its trial, the faster for the run; after the run, trials again. */
 static void raw_end(cpubuf *c)
 {
-    uint64_t now = mono_ns();
+    uint64_t now = phase_ns();
     if (c->ph == PH_RAWT) {
         int raw = (now - c->ph_t0) * c->look_n <= c->look_ns * ph_look;
         phase(c, raw ? PH_RAWR : PH_LOOKR, 16 * ph_look, now);
@@ -1546,7 +1549,7 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
     copy_end(c);
     code_check(c, regs, dat_on(regs), c->last, fall);
     if (unlikely(!c->ph_t0))
-        c->ph_t0 = mono_ns();
+        c->ph_t0 = phase_ns();
     if (c->nbr - c->ph_n0 >= c->ph_left && look_end(c)) {
         taken_raw(c, at, to);
         return;
