@@ -16,7 +16,8 @@
 #     (at once after IPL: microseconds after the module saw the reader; or after PRE runs of
 #     the other program, long after) and who comes first (fst-capture, or Hercules running
 #     for seconds before fst-capture attaches); FST_MODJOB="VPAGE JOFF K ROUNDS PRE AGAIN"
-#     repeats one, FST_MODJOB_DRAWS=N draws more (3 by default: one of each timing).
+#     repeats one (at the timing its PRE says), FST_MODJOB_DRAWS=N draws more (3 by
+#     default: one of each timing).
 #   - live: fst-capture --job=FSTJOB PROGRAM.ins takes the module by default, under 3.13 and
 #     4.9, the same figures, "ended by job-ended".
 #   - refusals: a Hercules started without the interposer (no console line seen): one line,
@@ -127,9 +128,14 @@ draw() {
     done
 }
 
-for n in $(seq "${FST_MODJOB_DRAWS:-3}"); do
-    draw "$n"
-done
+if [ -n "${FST_MODJOB:-}" ]; then  # the one draw, at the timing its PRE was drawn for (draw)
+    read -r _ _ _ _ p _ <<< "$FST_MODJOB"
+    case $p in 0) draw 1 ;; 1000000) draw 3 ;; *) draw 2 ;; esac
+else
+    for n in $(seq "${FST_MODJOB_DRAWS:-3}"); do
+        draw "$n"
+    done
+fi
 
 # ---- --console=FILE: a console the module cannot see, its lines read from a file that
 # grows (here Hercules' own log file): the window begins when the start line reaches the
