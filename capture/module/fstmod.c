@@ -2128,8 +2128,8 @@ static void start(void)
         return;
     }
     const char *ph = getenv(FSTMOD_ENV_PHASE);
-    if (ph && atoi(ph) > 0)
-        ph_look = (unsigned)atoi(ph);
+    if (ph && atoi(ph) > 0)   /* at most 2^24: 16 trials' length stays an unsigned */
+        ph_look = atoi(ph) < (1 << 24) ? (unsigned)atoi(ph) : 1u << 24;
     void (**irq)(REGS *, int) = (void (**)(REGS *, int))dlsym(RTLD_DEFAULT, "fstirq_record");
     if (irq)
         *irq = irq_record;
