@@ -111,7 +111,7 @@
 ** stretches of a program unlike each other may choose wrong, until the next trial. */
 #define PH_LOOK 65536u  /* taken branches of a trial (FSTMOD_ENV_PHASE: the tests' few) */
 #define PH_LONG 16u     /* a copy this long or longer pays */
-enum { PH_LOOKT, PH_RAWT, PH_LOOKR, PH_RAWR }; /* trials, and runs of the faster */
+enum { PH_LOOKT, PH_RAWT, PH_LOOKR, PH_RAWR }; /* trials, and runs of the faster: raw ones odd */
 static unsigned ph_look = PH_LOOK;
 
 static inline unsigned rix_of(uint64_t at, uint64_t to)
@@ -139,8 +139,7 @@ typedef struct cpubuf {
     ** module 3-4 % faster; the same under 4.9; reading the next expected branch ahead into
     ** fields of its own was slower). */
     unsigned rep_n0, rep_lazy, rep_e;
-    int raw;            /* this phase writes BR records without a look (PH_LOOK above) */
-    int ph;             /* the phase: PH_LOOKT, ... */
+    int ph;             /* the phase: PH_LOOKT, ...; odd: BR records without a look (raw) */
     unsigned ph_n0;     /* nbr when the phase began */
     unsigned ph_left;   /* a raw phase: its branches left; a looking one: its length (its
                            branches are counted by nbr, which a copy's steps move at its end) */
@@ -1223,7 +1222,6 @@ static void __attribute__((noinline)) sync_cpu(REGS *regs, unsigned g, uint64_t 
     c->n = 0;
     c->rep_p = c->rep_n = c->rep_lazy = 0;
     c->nbr = 0;
-    c->raw = 0;
     c->ph = PH_LOOKT;
     c->ph_n0 = c->ph_long = 0;
     c->ph_left = ph_look;
@@ -1478,10 +1476,8 @@ static uint64_t phase_ns(void)
 /* The next phase (PH_LOOK above), from now: raw or looking, n branches long. */
 static void phase(cpubuf *c, int ph, unsigned n, uint64_t now)
 {
-    int raw = ph == PH_RAWT || ph == PH_RAWR;
-    if (c->raw && !raw)
+    if ((c->ph & 1) && !(ph & 1))
         memset(c->bat, 0xFF, sizeof c->bat);   /* the raw branches were not pushed */
-    c->raw = raw;
     c->ph = ph;
     c->ph_n0 = c->nbr;
     c->ph_left = n;
@@ -1497,9 +1493,11 @@ static int look_end(cpubuf *c)
         c->look_ns = now - c->ph_t0;
         c->look_n = n;
         phase(c, PH_RAWT, ph_look, now);
-    } else
-        phase(c, c->ph == PH_LOOKT ? PH_LOOKR : PH_LOOKT, c->ph == PH_LOOKT ? 16 * ph_look : ph_look, now);
-    return c->raw;
+    } else if (c->ph == PH_LOOKT)
+        phase(c, PH_LOOKR, 16 * ph_look, now);
+    else
+        phase(c, PH_LOOKT, ph_look, now);
+    return c->ph & 1;
 }
 
 /* A raw phase ends: after its trial, the faster for the run; after the run, trials again. */
@@ -1513,12 +1511,18 @@ static void raw_end(cpubuf *c)
         phase(c, PH_LOOKT, ph_look, now);
 }
 
-/* A branch of a raw phase: its record, no look. */
-static void taken_raw(cpubuf *c, uint64_t at, uint64_t to)
+/* A taken branch's own record (fstmod_wire.h BR); `last` is the caller's to move. */
+static inline void br_record(cpubuf *c, uint64_t at, uint64_t to)
 {
     c->b[c->n++] = FSTMOD_OP_BR;
     put_sv(c, (int64_t)(at - c->last));
     put_sv(c, (int64_t)(to - at));
+}
+
+/* A branch of a raw phase: its record, counted (nbr), not pushed. */
+static void taken_raw(cpubuf *c, uint64_t at, uint64_t to)
+{
+    br_record(c, at, to);
     c->last = to;
     c->nbr++;
     c->nraw++;
@@ -1566,9 +1570,7 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
             return;
         }
     }
-    c->b[c->n++] = FSTMOD_OP_BR;
-    put_sv(c, (int64_t)(at - c->last));
-    put_sv(c, (int64_t)(to - at));
+    br_record(c, at, to);
     push(c, at, to);
 }
 
@@ -1646,7 +1648,7 @@ static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at,
                 return;
             }
         }
-    } else if (likely(c != NULL) && c->raw) {
+    } else if (likely(c != NULL) && (c->ph & 1)) {
         taken_out(regs, at, to, fall);
         return;
     }
