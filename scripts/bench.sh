@@ -42,7 +42,9 @@
 #                      and where a capture's cost lies: the module alone (a reader that
 #                      discards its stream; 3.13 and 4.9) and fst-capture's own CPU; the
 #                      replay without the stretches (FST_REPLAY_NOCHUNK=1) and without any
-#                      memo (FST_REPLAY_NOFOLD=1)
+#                      memo (FST_REPLAY_NOFOLD=1); what the conditional branches' outcomes
+#                      weigh, as coins of their own and learnt after the 16 before them
+#                      (scripts/outcomes.c): no trace of the path is much smaller
 #   many tasks         a system that runs thousands of tasks one after another, each of which
 #                      ends (tests/programs/mvsjob.s, 2 tasks a round): fst-report's time at
 #                      8000 rounds over 2000 (linear: 4; goal <= 5) and its memory per task
@@ -56,6 +58,7 @@ BIN=$PWD/build/release/bin
 PROG=$PWD/build/programs/bigloop.ins
 W=$(mktemp -d "${TMPDIR:-/tmp}/fst-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
+cc -std=c11 -O2 -o "$W/outcomes" scripts/outcomes.c -lm
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -408,6 +411,10 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
         match($0, /taken [0-9]+, not taken [0-9]+/) { split(substr($0, RSTART, RLENGTH), f, /[ ,]+/)
             bits += h(f[2], f[2] + f[5]) + h(f[5], f[2] + f[5]) }
         END { printf "%.4f", bits / 8 / n }')
+    # and learnt as a coder would, alone and after the 16 outcomes before it (scripts/outcomes.c,
+    # on the first 30 M instructions): the second is what the best model tried weighs
+    local oc
+    oc=$({ "$BIN/fst-dump" "$W/shape.trace" || true; } | "$W/outcomes" 30000000 | awk '{ printf "%s, after 16 before it %s", $1, $2 }')
     if [ -n "${H4:-}" ] && [ -x "$H4" ] && [ -f "$PWD/build/release/lib/fst-hercules4.so" ]; then
         sh_unt4() { (cd "$W" && "$H4" -f "$cnf" -r "$W/shape4.rc" < <(sleep 300) > /dev/null 2>&1); }
         sh_cap4() { "$BIN/fst-capture" -q --via=module --hercules="$H4" --arch="$arch" -o "$W/shape4.trace" "$ins"; }
@@ -423,7 +430,7 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
     fi
     printf '%-18s the module alone %s (4.9: %s), fst-capture'"'"'s own CPU %s (3.13; of the untraced run)\n' \
         "shape $name" "$ta" "$ta4" "$cpu"
-    printf '%-18s branch outcomes alone %s B/instruction (each branch its own coin)\n' "shape $name" "$ent"
+    printf '%-18s branch outcomes alone %s B/instruction (each branch its own coin); learnt: %s\n' "shape $name" "$ent" "$oc"
     printf '%-18s replay without the stretches %s, without any memo %s (of the untraced run)\n' "shape $name" \
         "$(ratio "$tnc" "$tu")" "$(ratio "$tnf" "$tu")"
     printf '%-18s capture %5s (4.9: %5s; goal <= 1.25)  %s B/instruction (goal <= 0.01)  replay %5s (goal <= 0.25), %s M instructions/s; %s M instructions, untraced %s s\n' \
