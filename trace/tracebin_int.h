@@ -11,6 +11,7 @@
 #include "trace/tracebin.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -42,6 +43,40 @@ size_t fst_tbz_bound(size_t n);
 size_t fst_tbz_pack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
 /* 0 when src is exactly one zstd frame of exactly rawlen bytes, unpacked at dst; -1 otherwise. */
 int fst_tbz_unpack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen);
+
+/* A trace file read frame by frame (tracebin_read.c, tracebin_ahead.c): the file, where its
+** next frame starts, where the last frame's payload starts, and why it ended early. */
+typedef struct fst_tbf {
+    FILE *f;
+    const char *path;       /* for messages; not owned */
+    uint64_t off, frame_off;
+    char why[320];
+} fst_tbf;
+
+/* The next frame of t, its CRC checked: 1 with its tag, payload (the caller's to free; 4
+** bytes more than len are allocated) and length; 0 at a clean end of the file or where it is
+** cut short (t->why says where); -1 damaged (err). */
+int fst_tb_read_frame(fst_tbf *t, char tag[4], uint8_t **payload, size_t *len, fst_err *err);
+
+/* Frames read ahead (tracebin_ahead.c): a thread of its own reads a version 2 trace's frames
+** after its image, a few ahead of the reader, and unpacks the EVNT ones, so that a replay
+** on one core does not wait for the file and zstd (some 6 % of a replay). It owns t's FILE
+** from fst_tba_start to the last frame it hands out (a FOOT, the end or an error: then it
+** has stopped reading) or to fst_tba_stop. NULL when no thread could be made, the file is
+** not a regular one (a pipe's read may block for good, and fst_tba_stop waits for it) or
+** FST_TRACE_AHEAD=0: the caller reads as before. */
+typedef struct fst_tba fst_tba;
+fst_tba *fst_tba_start(const fst_tbf *t);
+/* The next frame as fst_tb_read_frame would give it, t's off, frame_off and why updated;
+** for an EVNT frame of 12 bytes or more whose length field is plausible, *frame: the frame
+** as the reader holds a version 2 one (the payload's first 8 bytes, then its op stream
+** unpacked: *flen bytes in all, then room for 2 more), NULL when it does not unpack as the
+** frame says (the caller says so) or the frame is another. *frame stays valid until the
+** next call; the payload is the caller's. */
+int fst_tba_next(fst_tba *a, fst_tbf *t, char tag[4], uint8_t **payload, size_t *len, uint8_t **frame, size_t *flen,
+                 fst_err *err);
+/* Stops the thread (waits for the frame it reads) and frees what it holds. NULL: nothing. */
+void fst_tba_stop(fst_tba *a);
 
 typedef struct fst_icache_ent {
     uint64_t addr;

@@ -23,22 +23,22 @@ static const uint8_t no_ops[2] = { 0xFF, 0xFF };
 
 struct fst_tr {
     fst_tr_cursor c;       /* first: what tracebin.h's inline functions read (a fst_tr * is a pointer to it) */
-    FILE *f;
+    fst_tbf tf;            /* the file, where its next frame starts, why it ended early */
     char *path;
-    uint64_t off;          /* file offset of the next frame */
+    fst_tba *ahead;        /* the frames read ahead on a thread (tracebin_ahead.c), or NULL */
     uint8_t *hdr, *ftr;    /* key/value payloads */
     size_t hdrlen, ftrlen;
     fst_image_seg *img;
     size_t nimg;
     uint8_t *frame;        /* current EVNT payload: its op stream is c.p..c.end */
-    uint64_t frame_off;    /* file offset of the payload */
     unsigned version;
     fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
     uint8_t *raw;          /* version 2: the unpacked EVNT payload (u64, then the ops) */
     int packed;            /* the current EVNT frame was unpacked: errors say where in it */
+    int lent;              /* frame is the ahead thread's buffer (not freed here) */
+    int ahead_tried;
     fst_frame_stats st[FST_FRAME_KINDS];
     int ended, have_foot, complete;
-    char why[320];
     fst_icache ic;
     uint64_t epoch;        /* INS ops that replaced known bytes (fst_tr_code_epoch) */
     uint64_t foot_off;     /* file offset of the footer's payload */
@@ -85,9 +85,9 @@ static long true_length(const uint8_t h[8], const uint8_t *b, size_t avail)
     return -1;
 }
 
-/* Read the next frame. 1 = got one, 0 = clean end of file or cut short (r->why set),
+/* Read the next frame. 1 = got one, 0 = clean end of file or cut short (r->why set). The frame is not counted (count_frame),
 ** -1 = damaged. */
-static int read_frame(fst_tr *r, char tag[4], uint8_t **payload, size_t *len, fst_err *err)
+int fst_tb_read_frame(fst_tbf *r, char tag[4], uint8_t **payload, size_t *len, fst_err *err)
 {
     uint8_t h[8];
     size_t n = fread(h, 1, 8, r->f);
@@ -123,17 +123,31 @@ static int read_frame(fst_tr *r, char tag[4], uint8_t **payload, size_t *len, fs
     memcpy(tag, h, 4);
     *payload = p;
     *len = l;
-    static const char kinds[FST_FRAME_KINDS][4] = { { 'H', 'E', 'A', 'D' }, { 'I', 'M', 'A', 'G' },
-                                                   { 'E', 'V', 'N', 'T' }, { 'F', 'O', 'O', 'T' } };
-    for (int k = 0; k < FST_FRAME_KINDS; k++)
-        if (!memcmp(h, kinds[k], 4)) {
-            r->st[k].frames++;
-            r->st[k].stored += l;
-            r->st[k].unpacked += l;
-        }
     r->frame_off = r->off + 8;
     r->off += 12 + l;
     return 1;
+}
+
+/* A frame read (fst_tb_read_frame), in the counts by kind. */
+static void count_frame(fst_tr *r, const char tag[4], size_t len)
+{
+    static const char kinds[FST_FRAME_KINDS][4] = { { 'H', 'E', 'A', 'D' }, { 'I', 'M', 'A', 'G' },
+                                                   { 'E', 'V', 'N', 'T' }, { 'F', 'O', 'O', 'T' } };
+    for (int k = 0; k < FST_FRAME_KINDS; k++)
+        if (!memcmp(tag, kinds[k], 4)) {
+            r->st[k].frames++;
+            r->st[k].stored += len;
+            r->st[k].unpacked += len;
+        }
+}
+
+/* fst_tb_read_frame of the trace's file, counted. */
+static int read_frame(fst_tr *r, char tag[4], uint8_t **payload, size_t *len, fst_err *err)
+{
+    int rc = fst_tb_read_frame(&r->tf, tag, payload, len, err);
+    if (rc > 0)
+        count_frame(r, tag, *len);
+    return rc;
 }
 
 /* How many recent jump targets the trace's JMP ops name (FST_HK_RECENT): the reader keeps
@@ -163,15 +177,16 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
         return NULL;
     }
     fst_tr *r = fst_xcalloc(1, sizeof *r);
-    r->f = f;
+    r->tf.f = f;
     r->path = fst_xstrdup(path);
+    r->tf.path = r->path;
     char magic[8];
     if (fread(magic, 1, 8, f) != 8 || memcmp(magic, FST_TRACE_MAGIC, 8)) {
         fst_errf(err, "%s: byte 0: not an fst trace (no FSTTRACE magic)", path);
         fst_tr_close(r);
         return NULL;
     }
-    r->off = 8;
+    r->tf.off = 8;
     r->c.p = r->c.end = no_ops;
     char tag[4];
     uint8_t *p;
@@ -179,7 +194,7 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
     int rc = read_frame(r, tag, &p, &len, err);
     if (rc <= 0 || memcmp(tag, "HEAD", 4) || len < 2) {
         if (rc == 0)
-            fst_errf(err, "%s: byte 8: the trace has no header (%s)", path, r->why[0] ? r->why : "empty");
+            fst_errf(err, "%s: byte 8: the trace has no header (%s)", path, r->tf.why[0] ? r->tf.why : "empty");
         else if (rc > 0) {
             fst_errf(err, "%s: byte 8: the first frame is not a header", path);
             free(p);
@@ -190,7 +205,7 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
     unsigned version = (unsigned)p[0] | (unsigned)p[1] << 8; /* u16 */
     if (version < FST_TRACE_VERSION_MIN || version > FST_TRACE_VERSION) {
         fst_errf(err, "%s: byte %llu: trace version %u, this fst reads versions %d to %d", path,
-                 (unsigned long long)r->frame_off, version, FST_TRACE_VERSION_MIN, FST_TRACE_VERSION);
+                 (unsigned long long)r->tf.frame_off, version, FST_TRACE_VERSION_MIN, FST_TRACE_VERSION);
         free(p);
         fst_tr_close(r);
         return NULL;
@@ -222,7 +237,7 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
                 free(p);
                 free(img);
                 fst_errf(err, "%s: byte %llu: IMAG frame does not unpack (damaged file)", path,
-                         (unsigned long long)r->frame_off - 8);
+                         (unsigned long long)r->tf.frame_off - 8);
                 fst_tr_close(r);
                 return NULL;
             }
@@ -238,7 +253,7 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
         if (!memcmp(tag, "IMAG", 4)) {
             if (len < 8) {
                 free(p);
-                fst_errf(err, "%s: byte %llu: IMAG frame too short", path, (unsigned long long)r->frame_off);
+                fst_errf(err, "%s: byte %llu: IMAG frame too short", path, (unsigned long long)r->tf.frame_off);
                 fst_tr_close(r);
                 return NULL;
             }
@@ -265,54 +280,90 @@ const char *fst_tr_footer(const fst_tr *r, const char *key)
     return r->ftr ? fst_kv_get(r->ftr, r->ftrlen, 0, key) : NULL;
 }
 
+/* The next frame: the one read ahead while the image was loaded, then the ahead thread's
+** (tracebin_ahead.c; *u: an EVNT frame unpacked, or NULL when it did not unpack) or the
+** file's (*ahead 0). */
+static int take_frame(fst_tr *r, char tag[4], uint8_t **p, size_t *len, int *ahead, uint8_t **u, size_t *ulen,
+                      fst_err *err)
+{
+    *ahead = 0;
+    if (r->have_pending) {
+        memcpy(tag, r->ptag, 4);
+        *p = r->pbuf;
+        *len = r->plen;
+        r->have_pending = 0;
+        r->pbuf = NULL;
+        return 1;
+    }
+    if (!r->ahead_tried) {
+        r->ahead_tried = 1;
+        if (r->version >= 2)
+            r->ahead = fst_tba_start(&r->tf);
+    }
+    if (!r->ahead)
+        return read_frame(r, tag, p, len, err);
+    *ahead = 1;
+    int rc = fst_tba_next(r->ahead, &r->tf, tag, p, len, u, ulen, err);
+    if (rc > 0)
+        count_frame(r, tag, *len);
+    if (rc <= 0 || !memcmp(tag, "FOOT", 4)) { /* its last: the file is the reader's again */
+        if (r->lent) {
+            r->frame = NULL;
+            r->lent = 0;
+            r->c.p = r->c.end = no_ops;
+        }
+        fst_tba_stop(r->ahead);
+        r->ahead = NULL;
+    }
+    return rc;
+}
+
 /* Get the next EVNT frame into r->frame; 0 at the end (footer or cut short). */
 static int next_frame(fst_tr *r, fst_err *err)
 {
     for (;;) {
         char tag[4];
-        uint8_t *p;
-        size_t len;
-        int rc;
-        if (r->have_pending) {
-            memcpy(tag, r->ptag, 4);
-            p = r->pbuf;
-            len = r->plen;
-            r->have_pending = 0;
-            r->pbuf = NULL;
-            rc = 1;
-        } else
-            rc = read_frame(r, tag, &p, &len, err);
+        uint8_t *p, *u = NULL;
+        size_t len, ulen = 0;
+        int ahead;
+        int rc = take_frame(r, tag, &p, &len, &ahead, &u, &ulen, err);
         if (rc <= 0)
             return rc;
         if (!memcmp(tag, "EVNT", 4)) {
             if (len < 8) {
                 free(p);
-                return fst_errf(err, "%s: byte %llu: EVNT frame too short", r->path, (unsigned long long)r->frame_off);
+                return fst_errf(err, "%s: byte %llu: EVNT frame too short", r->path, (unsigned long long)r->tf.frame_off);
             }
             uint64_t first = fst_get_le64(p);
             if (first != r->c.insns) {
                 free(p);
                 return fst_errf(err, "%s: byte %llu: frame starts at instruction %llu, expected %llu (damaged file)",
-                                r->path, (unsigned long long)r->frame_off, (unsigned long long)first,
+                                r->path, (unsigned long long)r->tf.frame_off, (unsigned long long)first,
                                 (unsigned long long)r->c.insns);
             }
-            if (r->frame != r->raw)
+            if (r->frame != r->raw && !r->lent)
                 free(r->frame);
             r->frame = NULL;
+            r->lent = 0;
             r->c.p = r->c.end = no_ops;
             size_t flen;
             if (r->version >= 2) {
                 uint32_t n = len >= 12 ? fst_get_le32(p + 8) : 0;
                 if (len < 12 || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX ||
-                    fst_tbz_unpack(r->z, p + 12, len - 12, r->raw + 8, n)) {
+                    (ahead ? !u : fst_tbz_unpack(r->z, p + 12, len - 12, r->raw + 8, n))) {
                     free(p);
                     return fst_errf(err, "%s: byte %llu: EVNT frame does not unpack (damaged file)", r->path,
-                                    (unsigned long long)r->frame_off - 8);
+                                    (unsigned long long)r->tf.frame_off - 8);
                 }
                 r->st[FST_FRAME_EVNT].unpacked += 8 + (uint64_t)n - len;
-                memcpy(r->raw, p, 8);
+                if (ahead) {
+                    r->frame = u;   /* the payload's first 8 bytes, then the ops (fst_tba_next) */
+                    r->lent = 1;
+                } else {
+                    memcpy(r->raw, p, 8);
+                    r->frame = r->raw;
+                }
                 free(p);
-                r->frame = r->raw;
                 flen = 8 + (size_t)n;
                 r->packed = 1;
             } else {
@@ -329,12 +380,12 @@ static int next_frame(fst_tr *r, fst_err *err)
             r->ftr = p;
             r->ftrlen = len;
             r->have_foot = 1;
-            r->foot_off = r->frame_off;
+            r->foot_off = r->tf.frame_off;
             uint8_t more[8];
-            size_t extra = fread(more, 1, sizeof more, r->f);
+            size_t extra = fread(more, 1, sizeof more, r->tf.f);
             if (extra) /* the footer ends the file: anything after it is not this trace's */
                 return fst_errf(err, "%s: byte %llu: data after the footer%s (damaged file)", r->path,
-                                (unsigned long long)r->off,
+                                (unsigned long long)r->tf.off,
                                 extra == 8 && !memcmp(more, FST_TRACE_MAGIC, 8) ? ": another trace appended" : "");
             return 0;
         }
@@ -348,8 +399,8 @@ static int bad_op_at(fst_tr *r, size_t pos, const char *what, fst_err *err)
 {
     if (r->packed)
         return fst_errf(err, "%s: byte %llu: EVNT frame, op stream byte %zu: %s (damaged file)", r->path,
-                        (unsigned long long)r->frame_off - 8, pos - 8, what);
-    return fst_errf(err, "%s: byte %llu: %s (damaged file)", r->path, (unsigned long long)(r->frame_off + pos),
+                        (unsigned long long)r->tf.frame_off - 8, pos - 8, what);
+    return fst_errf(err, "%s: byte %llu: %s (damaged file)", r->path, (unsigned long long)(r->tf.frame_off + pos),
                     what);
 }
 
@@ -379,9 +430,9 @@ static int finish(fst_tr *r, fst_err *err)
     r->ended = 1;
     if (!r->have_foot) {
         char buf[240];
-        snprintf(buf, sizeof buf, "%.200s, after instruction %llu", r->why[0] ? r->why : "no footer",
+        snprintf(buf, sizeof buf, "%.200s, after instruction %llu", r->tf.why[0] ? r->tf.why : "no footer",
                  (unsigned long long)r->c.insns);
-        snprintf(r->why, sizeof r->why, "%s", buf);
+        snprintf(r->tf.why, sizeof r->tf.why, "%s", buf);
         return 0;
     }
     const char *v = fst_tr_footer(r, FST_FK_INSNS);
@@ -392,7 +443,7 @@ static int finish(fst_tr *r, fst_err *err)
     r->complete = c && !strcmp(c, "1");
     if (!r->complete) {
         const char *e = fst_tr_footer(r, FST_FK_END);
-        snprintf(r->why, sizeof r->why, "the capture was stopped (%s) after instruction %llu", e ? e : "unknown",
+        snprintf(r->tf.why, sizeof r->tf.why, "the capture was stopped (%s) after instruction %llu", e ? e : "unknown",
                  (unsigned long long)r->c.insns);
     }
     return 0;
@@ -703,7 +754,7 @@ const uint64_t *fst_tr_code_epoch_at(const fst_tr *r) { return &r->epoch; }
 int fst_tr_complete(const fst_tr *r, const char **why)
 {
     if (why)
-        *why = r->complete ? NULL : r->why;
+        *why = r->complete ? NULL : r->tf.why;
     return r->complete;
 }
 
@@ -826,14 +877,15 @@ void fst_tr_close(fst_tr *r)
 {
     if (!r)
         return;
-    if (r->f)
-        fclose(r->f);
+    fst_tba_stop(r->ahead);   /* first: it reads the file */
+    if (r->tf.f)
+        fclose(r->tf.f);
     for (size_t i = 0; i < r->nimg; i++)
         free(r->img[i].data);
     free(r->img);
     free(r->hdr);
     free(r->ftr);
-    if (r->frame != r->raw)
+    if (r->frame != r->raw && !r->lent)
         free(r->frame);
     free(r->raw);
     fst_tbz_free(r->z);

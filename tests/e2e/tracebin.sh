@@ -129,3 +129,24 @@ for v in 0 17 x; do
     expect_fail "recent-targets=$v: an error naming the header" 2 \
         "r$v.trace: byte 8: header recent-targets=$v: not a count of recent jump targets" fst-dump --summary "$T/r$v.trace"
 done
+
+# frames read ahead on a thread (trace/tracebin_ahead.c): whole, cut short, damaged or
+# followed by more, every file reads as the reader reads it in line (FST_TRACE_AHEAD=0):
+# the same records, counts, exit and message; the thread was used where it can be (a
+# regular file of version 2) and not for a pipe
+for f in t half nofoot bad len two tail; do
+    FST_TRACE_AHEAD=0 fst-dump "$T/$f.trace" > "$T/in.out" 2> "$T/in.err"
+    echo "exit $?" >> "$T/in.out"
+    FST_TRACE_AHEAD_STATS=1 fst-dump "$T/$f.trace" > "$T/ah.out" 2> "$T/ah.err"
+    echo "exit $?" >> "$T/ah.out"
+    if cmp -s "$T/in.out" "$T/ah.out" && cmp -s "$T/in.err" <(grep -v '^fst: trace: ' "$T/ah.err"); then
+        ok "$f.trace: read ahead, the same as read in line ($(tail -1 "$T/ah.out"))"
+    else
+        fail "$f.trace: read ahead, the same as read in line" "$(diff "$T/in.out" "$T/ah.out" | head -3; diff "$T/in.err" "$T/ah.err" | head -3)"
+    fi
+    n=$(sed -n 's/^fst: trace: \([0-9]*\) frames read ahead$/\1/p' "$T/ah.err")
+    [ "${n:-0}" -ge 1 ] && ok "$f.trace: its frames read ahead ($n)" || fail "$f.trace: its frames read ahead" "$(tail -2 "$T/ah.err")"
+done
+cat "$T/t.trace" | FST_TRACE_AHEAD_STATS=1 fst-dump - > "$T/ah.out" 2> "$T/ah.err"
+expect_eq "from a pipe: read in line, the same records" "$(FST_TRACE_AHEAD=0 fst-dump "$T/t.trace" | cksum) 0" \
+    "$(cksum < "$T/ah.out") $(grep -c '^fst: trace: ' "$T/ah.err")"
