@@ -71,22 +71,31 @@ best() { # best of N runs of a command, in seconds
     done
     echo "$best"
 }
+# The FIFO of module_alone, open on fd 4 for reading (and writing, which does not wait) before
+# Hercules starts: the module opens it at load without waiting (O_NONBLOCK, tried again every
+# 200 ms), and a cat still on its way to open it then made the module miss it on a run that
+# ends at once, and the cat wait for good (make bench hung at "module start, stop"). cat
+# reads it to the end: fd 4, the last writer besides the module, is closed after Hercules.
+alone_open() {
+    rm -f "$W/alone.fifo"; mkfifo "$W/alone.fifo"
+    exec 4<> "$W/alone.fifo"
+    cat "$W/alone.fifo" > /dev/null 4>&- &
+}
+alone_close() { exec 4>&-; wait; }
 # Hercules 3.13 from IPL under CNF, which loads the module SO, running RC, with a reader that
 # only discards the module's stream: what the module itself costs a run
 module_alone() {   # SO CNF RC
-    rm -f "$W/alone.fifo"; mkfifo "$W/alone.fifo"
-    cat "$W/alone.fifo" > /dev/null &
+    alone_open
     (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
-        HERCULES_RC="$3" hercules -d -f "$2" < /dev/null > /dev/null 2>&1)
-    wait
+        HERCULES_RC="$3" hercules -d -f "$2" < /dev/null > /dev/null 2>&1 4>&-)
+    alone_close
 }
 # the same under SDL Hercules 4.x ($H4): its script by -r, its console kept open
 module_alone4() {   # SO CNF RC
-    rm -f "$W/alone.fifo"; mkfifo "$W/alone.fifo"
-    cat "$W/alone.fifo" > /dev/null &
+    alone_open
     (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
-        "$H4" -f "$2" -r "$3" < <(sleep 300) > /dev/null 2>&1)
-    wait
+        "$H4" -f "$2" -r "$3" < <(sleep 300) > /dev/null 2>&1 4>&-)
+    alone_close
 }
 
 # bare Hercules: the same configuration and script fst-capture writes, log to /dev/null
