@@ -75,7 +75,8 @@ best() { # best of N runs of a command, in seconds
 # Hercules starts: the module opens it at load without waiting (O_NONBLOCK, tried again every
 # 200 ms), and a cat still on its way to open it then made the module miss it on a run that
 # ends at once, and the cat wait for good (make bench hung at "module start, stop"). cat
-# reads it to the end: fd 4, the last writer besides the module, is closed after Hercules.
+# reads it to the end: fd 4, the last writer besides the module, is closed after Hercules
+# (and in Hercules' subshell first: 4.x's stdin, a `sleep 300`, would hold it for its 300 s).
 alone_open() {
     rm -f "$W/alone.fifo"; mkfifo "$W/alone.fifo"
     exec 4<> "$W/alone.fifo"
@@ -86,15 +87,15 @@ alone_close() { exec 4>&-; wait; }
 # only discards the module's stream: what the module itself costs a run
 module_alone() {   # SO CNF RC
     alone_open
-    (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
-        HERCULES_RC="$3" hercules -d -f "$2" < /dev/null > /dev/null 2>&1 4>&-)
+    (exec 4>&-; cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
+        HERCULES_RC="$3" hercules -d -f "$2" < /dev/null > /dev/null 2>&1)
     alone_close
 }
 # the same under SDL Hercules 4.x ($H4): its script by -r, its console kept open
 module_alone4() {   # SO CNF RC
     alone_open
-    (cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
-        "$H4" -f "$2" -r "$3" < <(sleep 300) > /dev/null 2>&1 4>&-)
+    (exec 4>&-; cd "$W" && FST_MODULE_FROM_IPL=1 FST_MODULE_OUT=$W/alone.fifo LD_PRELOAD=${1%.so}-irq.so \
+        "$H4" -f "$2" -r "$3" < <(sleep 300) > /dev/null 2>&1)
     alone_close
 }
 
