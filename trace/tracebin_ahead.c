@@ -83,8 +83,7 @@ static void *reader(void *arg)
             break;
         slot *s = &a->s[(a->head + a->n) % SLOTS];
         pthread_mutex_unlock(&a->mu);
-        a->t.why[0] = 0;
-        s->payload = NULL;
+        s->payload = NULL;  /* (why carries over, as the reader's does: a cut in the image) */
         s->rc = fst_tb_read_frame(&a->t, s->tag, &s->payload, &s->len, &s->err);
         s->off = a->t.off;
         s->frame_off = a->t.frame_off;
