@@ -58,7 +58,9 @@ BIN=$PWD/build/release/bin
 PROG=$PWD/build/programs/bigloop.ins
 W=$(mktemp -d "${TMPDIR:-/tmp}/fst-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-cc -std=c11 -O2 -o "$W/outcomes" scripts/outcomes.c -lm
+# scripts/outcomes.c against the release library (the shape rows' "learnt" figures)
+cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -I. -o "$W/outcomes" scripts/outcomes.c \
+    build/release/libfst.a $(pkg-config --libs libpcre2-8 libzstd) -lcsv -ldw -lelf -lz -lm -pthread
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -424,7 +426,7 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
     # and learnt as a coder would, alone and after the 16 outcomes before it (scripts/outcomes.c,
     # on the first 30 M instructions): the second is what the best model tried weighs
     local oc
-    oc=$({ "$BIN/fst-dump" "$W/shape.trace" || true; } | "$W/outcomes" 30000000 | awk '{ printf "%s, after 16 before it %s", $1, $2 }')
+    oc=$("$W/outcomes" "$W/shape.trace" 30000000 | awk '{ printf "%s, after 16 before it %s", $1, $2 }')
     if [ -n "${H4:-}" ] && [ -x "$H4" ] && [ -f "$PWD/build/release/lib/fst-hercules4.so" ]; then
         sh_unt4() { (cd "$W" && "$H4" -f "$cnf" -r "$W/shape4.rc" < <(sleep 300) > /dev/null 2>&1); }
         sh_cap4() { "$BIN/fst-capture" -q --via=module --hercules="$H4" --arch="$arch" -o "$W/shape4.trace" "$ins"; }

@@ -9,13 +9,17 @@
 **              branch predictor; 8 and 12 outcomes give a little more)
 ** What a trace says besides the outcomes (returns, computed branches, interruptions) is left
 ** out, so a trace that keeps every outcome and models them no better than this cannot be
-** smaller. Reads fst-dump's `insn` lines on standard input, at most argv[1] of them; prints
-** "SITE SITE_H16 BRANCHES_PER_INSN". Not part of fst: a bench aid, built by bench.sh. */
+** smaller. Reads the trace with fst's reader, the first argv[2] instructions at most, and
+** tells a conditional branch by fst's decoder (isa/decode.h FST_I_COND); prints "SITE
+** SITE_H16 BRANCHES_PER_INSN". Not part of fst: a bench aid that bench.sh builds against
+** the release library. Usage: outcomes TRACE [MAX_INSNS] */
+#include "isa/decode.h"
+#include "trace/tracebin.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define HBITS 24    /* slots of the count table: 16 M of 16 bytes */
 
@@ -47,59 +51,50 @@ static double code(uint64_t key, int bit)
     return -log2(p);
 }
 
-/* a branch whose outcome depends on the condition code or a count: BC and BCR (mask not 0 or
-** 15), BCT, BCTR (R2 not 0), BXH, BXLE, BRXH, BRXLE, BRC, BRCT(G), BRCL, compare and branch */
-static int conditional(const uint8_t *b)
-{
-    int m = b[1] >> 4;
-    switch (b[0]) {
-    case 0x47: return m != 0 && m != 15;
-    case 0x07: return m != 0 && m != 15 && (b[1] & 15) != 0;
-    case 0x06: return (b[1] & 15) != 0;
-    case 0x46: case 0x86: case 0x87: case 0x84: case 0x85: return 1;
-    case 0xA7: return ((b[1] & 15) == 4 && m != 0 && m != 15) || (b[1] & 15) == 6 || (b[1] & 15) == 7;
-    case 0xC0: return (b[1] & 15) == 4 && m != 0 && m != 15;
-    case 0xEC: return b[5] == 0x76 || b[5] == 0x77 || b[5] == 0x7C || b[5] == 0x7D || b[5] == 0x7E ||
-                      b[5] == 0x7F || b[5] == 0x64 || b[5] == 0x65;
-    default: return 0;
-    }
-}
-
 int main(int argc, char **argv)
 {
-    unsigned long long max = argc > 1 ? strtoull(argv[1], NULL, 10) : ~0ull, n = 0, nbr = 0;
+    if (argc < 2) {
+        fprintf(stderr, "usage: outcomes TRACE [MAX_INSNS]\n");
+        return 2;
+    }
+    unsigned long long max = argc > 2 ? strtoull(argv[2], NULL, 10) : ~0ull, n = 0, nbr = 0;
+    fst_err err;
+    fst_tr *r = fst_tr_open(argv[1], &err);
+    if (!r) {
+        fprintf(stderr, "outcomes: %s\n", err.msg);
+        return 2;
+    }
     tab = calloc((size_t)1 << HBITS, sizeof *tab);
     if (!tab)
-        return 1;
-    char line[512];
-    uint64_t prev = 0, plen = 0, hist = 0;
-    uint8_t pb[6] = { 0 };
-    int have = 0;
+        return 2;
+    fst_insn prev;
+    int have = 0, rc = 1;
+    uint64_t hist = 0;
     double site = 0, h16 = 0;
-    while (n < max && fgets(line, sizeof line, stdin)) {
-        char *a = strstr(line, " addr="), *l = a ? strstr(a, " len=") : NULL, *b = l ? strstr(l, " bytes=") : NULL;
-        if (strncmp(line, "insn ", 5) || !b)
+    fst_rec rec;
+    while (n < max && (rc = fst_tr_next(r, &rec, &err)) > 0) {
+        if (rec.kind != FST_REC_INSN) { /* an interruption, another CPU...: no outcome across it */
+            have = 0;
             continue;
-        uint64_t addr = strtoull(a + 6, NULL, 16);
+        }
         n++;
-        if (have && conditional(pb)) {
-            int taken = addr != prev + plen;
-            site += code(prev << 1, taken);
-            h16 += code(prev << 1 | 1 | (hist & 0xFFFF) << 40, taken);
+        if (have && (prev.flags & FST_I_COND) && (prev.flags & FST_I_CANBRANCH)) {
+            int taken = rec.addr != fst_insn_next(&prev);
+            site += code(prev.addr << 1, taken);
+            h16 += code(prev.addr << 1 | 1 | (hist & 0xFFFF) << 40, taken);
             hist = hist << 1 | (uint64_t)taken;
             nbr++;
         }
+        fst_decode(&prev, rec.bytes, rec.addr, rec.state);
         have = 1;
-        prev = addr;
-        plen = strtoull(l + 5, NULL, 10);
-        memset(pb, 0, sizeof pb);
-        for (int i = 0; i < 6 && b[7 + 2 * i] && b[8 + 2 * i] > ' '; i++) {
-            char hx[3] = { b[7 + 2 * i], b[8 + 2 * i], 0 };
-            pb[i] = (uint8_t)strtoul(hx, NULL, 16);
-        }
+    }
+    fst_tr_close(r);
+    if (rc < 0) {
+        fprintf(stderr, "outcomes: %s\n", err.msg);
+        return 2;
     }
     if (!n)
-        return 1;
+        return 2;
     printf("%.4f %.4f %.3f\n", site / 8 / n, h16 / 8 / n, (double)nbr / n);
     return 0;
 }

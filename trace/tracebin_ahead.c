@@ -16,7 +16,6 @@
 ** read and not yet taken. Ownership: a payload handed out is the caller's; the buffers and
 ** the thread are the fst_tba's until fst_tba_stop. */
 #include "trace/tracebin_int.h"
-#include "common/bytes.h"
 #include "common/err.h"
 
 #include <pthread.h>
@@ -57,21 +56,6 @@ struct fst_tba {
 
 #define FRAME_BYTES (8 + FST_TB_V2_PAYLOAD + FST_TB_OP_MAX + 2)
 
-/* An EVNT frame's op stream unpacked into s->buf, as tracebin_read.c's next_frame would
-** (its checks of the frame's length and of the unpacked length, then zstd's). */
-static void unpack(fst_tba *a, slot *s)
-{
-    s->buf_ok = 0;
-    if (s->rc <= 0 || memcmp(s->tag, "EVNT", 4) || s->len < 12)
-        return;
-    uint32_t n = fst_get_le32(s->payload + 8);
-    if (n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX || fst_tbz_unpack(a->z, s->payload + 12, s->len - 12, s->buf + 8, n))
-        return;
-    memcpy(s->buf, s->payload, 8);
-    s->flen = 8 + (size_t)n;
-    s->buf_ok = 1;
-}
-
 static void *reader(void *arg)
 {
     fst_tba *a = arg;
@@ -88,7 +72,8 @@ static void *reader(void *arg)
         s->off = a->t.off;
         s->frame_off = a->t.frame_off;
         memcpy(s->why, a->t.why, sizeof s->why);
-        unpack(a, s);
+        s->buf_ok = s->rc > 0 && !memcmp(s->tag, "EVNT", 4) &&
+                    !fst_tb_unpack_evnt(a->z, s->payload, s->len, s->buf, &s->flen);
         int last = s->rc <= 0 || !memcmp(s->tag, "FOOT", 4);
         pthread_mutex_lock(&a->mu);
         a->n++;

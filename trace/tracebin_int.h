@@ -58,6 +58,12 @@ typedef struct fst_tbf {
 ** cut short (t->why says where); -1 damaged (err). */
 int fst_tb_read_frame(fst_tbf *t, char tag[4], uint8_t **payload, size_t *len, fst_err *err);
 
+/* A version 2 EVNT payload (p, len) as the reader holds it, at frame: its first 8 bytes,
+** then its op stream unpacked (*flen bytes in all). -1 when it is shorter than 12 bytes, says
+** more ops than a frame holds or does not unpack to as many. frame: 8 + FST_TB_V2_PAYLOAD
+** + FST_TB_OP_MAX bytes. */
+int fst_tb_unpack_evnt(fst_tbz *z, const uint8_t *p, size_t len, uint8_t *frame, size_t *flen);
+
 /* Frames read ahead (tracebin_ahead.c): a thread of its own reads a version 2 trace's frames
 ** after its image, a few ahead of the reader, and unpacks the EVNT ones, so that a replay
 ** on one core does not wait for the file and zstd (some 6 % of a replay). It owns t's FILE
@@ -68,11 +74,9 @@ int fst_tb_read_frame(fst_tbf *t, char tag[4], uint8_t **payload, size_t *len, f
 typedef struct fst_tba fst_tba;
 fst_tba *fst_tba_start(const fst_tbf *t);
 /* The next frame as fst_tb_read_frame would give it, t's off, frame_off and why updated;
-** for an EVNT frame of 12 bytes or more whose length field is plausible, *frame: the frame
-** as the reader holds a version 2 one (the payload's first 8 bytes, then its op stream
-** unpacked: *flen bytes in all, then room for 2 more), NULL when it does not unpack as the
-** frame says (the caller says so) or the frame is another. *frame stays valid until the
-** next call; the payload is the caller's. */
+** for an EVNT frame, *frame: fst_tb_unpack_evnt's (*flen bytes, then room for 2 more), NULL
+** when that failed (the caller says so) or the frame is another. *frame stays valid until
+** the next call; the payload is the caller's. */
 int fst_tba_next(fst_tba *a, fst_tbf *t, char tag[4], uint8_t **payload, size_t *len, uint8_t **frame, size_t *flen,
                  fst_err *err);
 /* Stops the thread (waits for the frame it reads) and frees what it holds. NULL: nothing. */

@@ -35,8 +35,7 @@ struct fst_tr {
     fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
     uint8_t *raw;          /* version 2: the unpacked EVNT payload (u64, then the ops) */
     int packed;            /* the current EVNT frame was unpacked: errors say where in it */
-    int lent;              /* frame is the ahead thread's buffer (not freed here) */
-    int ahead_tried;
+    int ahead_tried;       /* fst_tba_start asked (once) */
     fst_frame_stats st[FST_FRAME_KINDS];
     int ended, have_foot, complete;
     fst_icache ic;
@@ -85,8 +84,8 @@ static long true_length(const uint8_t h[8], const uint8_t *b, size_t avail)
     return -1;
 }
 
-/* Read the next frame. 1 = got one, 0 = clean end of file or cut short (r->why set). The frame is not counted (count_frame),
-** -1 = damaged. */
+/* Read the next frame (tracebin_int.h): 1 = got one, 0 = clean end of file or cut short
+** (r->why set), -1 = damaged. Not counted here (count_frame: the reader's). */
 int fst_tb_read_frame(fst_tbf *r, char tag[4], uint8_t **payload, size_t *len, fst_err *err)
 {
     uint8_t h[8];
@@ -126,6 +125,16 @@ int fst_tb_read_frame(fst_tbf *r, char tag[4], uint8_t **payload, size_t *len, f
     r->frame_off = r->off + 8;
     r->off += 12 + l;
     return 1;
+}
+
+int fst_tb_unpack_evnt(fst_tbz *z, const uint8_t *p, size_t len, uint8_t *frame, size_t *flen)
+{
+    uint32_t n = len >= 12 ? fst_get_le32(p + 8) : 0;
+    if (len < 12 || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX || fst_tbz_unpack(z, p + 12, len - 12, frame + 8, n))
+        return -1;
+    memcpy(frame, p, 8);
+    *flen = 8 + (size_t)n;
+    return 0;
 }
 
 /* A frame read (fst_tb_read_frame), in the counts by kind. */
@@ -307,9 +316,8 @@ static int take_frame(fst_tr *r, char tag[4], uint8_t **p, size_t *len, int *ahe
     if (rc > 0)
         count_frame(r, tag, *len);
     if (rc <= 0 || !memcmp(tag, "FOOT", 4)) { /* its last: the file is the reader's again */
-        if (r->lent) {
+        if (r->frame && r->frame != r->raw) {   /* the thread's buffer (version 2) */
             r->frame = NULL;
-            r->lent = 0;
             r->c.p = r->c.end = no_ops;
         }
         fst_tba_stop(r->ahead);
@@ -341,30 +349,20 @@ static int next_frame(fst_tr *r, fst_err *err)
                                 r->path, (unsigned long long)r->tf.frame_off, (unsigned long long)first,
                                 (unsigned long long)r->c.insns);
             }
-            if (r->frame != r->raw && !r->lent)
-                free(r->frame);
+            if (r->version < 2)
+                free(r->frame);     /* version 1's payload; version 2's are r->raw or the thread's */
             r->frame = NULL;
-            r->lent = 0;
             r->c.p = r->c.end = no_ops;
-            size_t flen;
+            size_t flen = ulen;
             if (r->version >= 2) {
-                uint32_t n = len >= 12 ? fst_get_le32(p + 8) : 0;
-                if (len < 12 || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX ||
-                    (ahead ? !u : fst_tbz_unpack(r->z, p + 12, len - 12, r->raw + 8, n))) {
+                if (ahead ? !u : fst_tb_unpack_evnt(r->z, p, len, r->raw, &flen)) {
                     free(p);
                     return fst_errf(err, "%s: byte %llu: EVNT frame does not unpack (damaged file)", r->path,
                                     (unsigned long long)r->tf.frame_off - 8);
                 }
-                r->st[FST_FRAME_EVNT].unpacked += 8 + (uint64_t)n - len;
-                if (ahead) {
-                    r->frame = u;   /* the payload's first 8 bytes, then the ops (fst_tba_next) */
-                    r->lent = 1;
-                } else {
-                    memcpy(r->raw, p, 8);
-                    r->frame = r->raw;
-                }
+                r->st[FST_FRAME_EVNT].unpacked += flen - len;
+                r->frame = ahead ? u : r->raw;
                 free(p);
-                flen = 8 + (size_t)n;
                 r->packed = 1;
             } else {
                 r->frame = p;
@@ -885,7 +883,7 @@ void fst_tr_close(fst_tr *r)
     free(r->img);
     free(r->hdr);
     free(r->ftr);
-    if (r->frame != r->raw && !r->lent)
+    if (r->version < 2)
         free(r->frame);
     free(r->raw);
     fst_tbz_free(r->z);
