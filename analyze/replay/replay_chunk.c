@@ -1,6 +1,6 @@
 /* analyze/replay/replay_chunk.c — stretches of runs memoized (replay_int.h): a few SEQ runs
-** in a row with no call or return in them, replayed once, recorded, and from then on added
-** up wherever the trace repeats them from the same state. For code whose branches go by
+** in a row, with the calls they make that return inside them, replayed once, recorded, and
+** from then on added up wherever the trace repeats them from the same state. For code whose branches go by
 ** data (gcc -O2 sorting, hashing, classifying: tests/shapes/branchy.c), where nothing is
 ** periodic for folding (replay_fold.c) and no call's whole subtree comes back for the memo
 ** (replay_memo.c), but the same few runs follow each other again and again.
@@ -20,10 +20,31 @@
 ** the window's count and the reader. A recording stops before a run whose previous
 ** instruction links or may return, and is dropped when anything else happens: a run insn()
 ** took, one not taken whole, a block built, a frame pushed or popped, another owner or
-** charge, an opcode not known. A recording notes, for each block it runs (fst_rp_chunk_touch
+** charge, an opcode not known (but see "Calls"). A recording notes, for each block it runs (fst_rp_chunk_touch
 ** from seq_rest) and each instruction counted one by one, the counters as they were; their
 ** differences at its end are its deltas. A reuse takes the new state and counts a hit; the
 ** deltas are added, times the hits, when the counters are read (fst_rp_chunk_settle).
+**
+** Calls. A stretch may call a routine (a branch linking through register 14 to an entry)
+** when the call returns inside it: it goes on past len runs (up to twice as many) while a
+** frame it pushed is open, and is not kept when it ends with one open, with a depth or an
+** owner other than its start's. What the call and return did besides counters is what the
+** recording notes of them (fst_rp_chunk_frame, fst_rp_chunk_flush): each flush of the
+** pending instructions to an owner (n, cost), each frame's event at the task's clock
+** counted from the stretch's start. A hit plays them back in order (frames): the flush of
+** what was pending before the stretch (a recording begins with it: flushes only add, so
+** one more changes no figure), then each flush as it charged, each call and return to
+** the call graph at the clock then, whose own rules (the outermost frame of a routine and
+** of an arc, the arcs, the task's table) take it from there as they did; the replay's
+** stack is left as it was (every frame pushed was popped). Its depth and the frames below
+** play no part: a return-like branch inside that does not return to the top frame (which
+** the stretch pushed) would look below (replay_stack.c returns()), so it spoils the
+** recording, as an UNWIND, a misfit or the mainline's entry do. Which calls: a routine's
+** score (callee) counts how its calls from a stretch went (+4 returned inside, -1 not);
+** under CH_CALLEE_MIN a stretch ends before calling it. Nothing else changes: only the call
+** graph wants frames when stretches are on (fst_rp_fold_init: no sink wants CALL, RETURN
+** or UNWIND), and no sink an EXEC charged to a routine. branchy -O2 (classify, a leaf, 16
+** times a round): 0.42 -> 0.28 s; FST_REPLAY_CHUNK=nocalls as before (the tests compare).
 **
 ** Which stretches: at most len runs and CH_BYTES op bytes, from any record-loop turn where
 ** the state allows one; looked up by a hash of the key and the next len runs' op bytes. len
@@ -58,7 +79,7 @@
 #define CH_RUNS 8       /* the longest len */
 #define CH_EPOCH (1u << 22)
 #define CH_KEEP 16
-#define CH_BYTES 16    /* hashed up to CH_RUNS runs (hash) */
+#define CH_BYTES 32    /* hashed up to CH_RUNS runs (hash) */
 #define CH_SNAP 512
 #define CH_SLOTS (1u << 16)
 #define CH_WAYS 4
@@ -70,6 +91,10 @@
 #define CH_EARN_RUN 40
 #define CH_START 50000
 #define CH_PEND 4096    /* stretches with hits not added up yet, at most */
+#define CH_FOPS 16      /* frame events and flushes a stretch holds, at most */
+#define CH_CALLEES 1024 /* routines' scores (callee) */
+#define CH_CALLEE_MIN (-8)
+#define CH_CALLEE_CAP 64
 
 /* What the replay of the stretch depends on (see the head), compared whole. The previous
 ** instruction is its address and bytes (its decoding and prices follow); the blocks are
@@ -91,6 +116,16 @@ typedef struct ch_delta {
     uint64_t d;
 } ch_delta;
 
+/* What a stretch's calls and returns did, in order (see "Calls" in the head): a flush of the
+** instructions pending to an owner, or a frame's event at the task's clock since the start. */
+enum { CH_FLUSH, CH_CALL, CH_RET };
+typedef struct ch_fop {
+    uint64_t n;         /* CH_FLUSH: instructions and cost charged; else the clock */
+    fst_fx cost;
+    size_t a, b;        /* CH_FLUSH: the owner and the charge; CH_CALL: the routine and caller */
+    uint8_t kind, counted;
+} ch_fop;
+
 typedef struct ch_ent {
     ch_key k;
     uint64_t ops[CH_BYTES / 8];     /* the op bytes, 0 after nb, */
@@ -98,10 +133,11 @@ typedef struct ch_ent {
     uint8_t nb;
     int8_t m;
     uint16_t wregs;
-    uint32_t nruns, ndelta;
+    uint32_t nruns, ndelta, nfop;
     uint32_t next;      /* the stretch that came next last time: arena offset + 1, 0 none */
     uint64_t pend;      /* hits whose deltas are not added yet (settle) */
-    uint64_t insns;
+    uint64_t insns;     /* all its instructions, */
+    uint64_t rest_n;    /* and those pending at its end (after its flushes) and their cost */
     fst_fx cost;
     uint64_t cur_end;
     fst_insn last;
@@ -116,6 +152,7 @@ static inline ch_delta *deltas(const ch_ent *e)
 {
     return (ch_delta *)(void *)(uintptr_t)(e->tail + 2 * (e->m + 1));
 }
+static inline ch_fop *fops(const ch_ent *e) { return (ch_fop *)(void *)(deltas(e) + e->ndelta); }
 
 void fst_rp_chunk_init(rp *x)
 {
@@ -133,6 +170,10 @@ void fst_rp_chunk_init(rp *x)
     ch->size = how && !strcmp(how, "tiny") ? CH_TINY : CH_ARENA;
     ch->arena = fst_xmalloc(ch->size);
     ch->pend = fst_xmalloc(CH_PEND * sizeof *ch->pend);
+    ch->fop = fst_xmalloc(CH_FOPS * sizeof *ch->fop);
+    ch->callee_at = fst_xcalloc(CH_CALLEES, sizeof *ch->callee_at);
+    ch->callee = fst_xcalloc(CH_CALLEES, sizeof *ch->callee);
+    ch->calls = !(how && !strcmp(how, "nocalls"));  /* FST_REPLAY_CHUNK=nocalls: the tests compare */
     x->code->settle = fst_rp_chunk_settle;
     ch->credit = CH_START;
     ch->len = CH_RUNS;  /* the first phase fills the table: not a trial (its gain is the start's) */
@@ -144,11 +185,12 @@ void fst_rp_chunk_free(rp *x)
 {
     rp_chunk *ch = &x->chunk;
     if (ch->on && getenv("FST_REPLAY_FOLD_STATS"))
-        fprintf(stderr, "fst: replay: stretches memoized: %llu hits (%llu runs, %llu instructions), "
-                "%llu recordings, %llu kept, %zu bytes, %llu resets; phases of %u runs %llu, of %u %llu\n",
+        fprintf(stderr, "fst: replay: stretches memoized: %llu hits (%llu runs, %llu instructions), %llu of them "
+                "with calls or returns, %llu recordings, %llu kept, %zu bytes, %llu resets; phases of %u runs %llu, "
+                "of %u %llu\n",
                 (unsigned long long)ch->hits, (unsigned long long)ch->runs, (unsigned long long)ch->insns,
-                (unsigned long long)ch->recordings, (unsigned long long)ch->kept, ch->used,
-                (unsigned long long)ch->resets, CH_RUNS, (unsigned long long)ch->lens[0], CH_RUNS / 2,
+                (unsigned long long)ch->fhits, (unsigned long long)ch->recordings, (unsigned long long)ch->kept,
+                ch->used, (unsigned long long)ch->resets, CH_RUNS, (unsigned long long)ch->lens[0], CH_RUNS / 2,
                 (unsigned long long)ch->lens[1]);
     free(ch->snap);
     free(ch->opstamp);
@@ -156,6 +198,9 @@ void fst_rp_chunk_free(rp *x)
     free(ch->off);
     free(ch->arena);
     free(ch->pend);
+    free(ch->fop);
+    free(ch->callee_at);
+    free(ch->callee);
 }
 
 /* ---- recording: the counters a stretch may change, as they were ---- */
@@ -235,37 +280,40 @@ static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
 ** (+14 %). */
 static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8], unsigned runs)
 {
-    _Static_assert(CH_BYTES == 16 && CH_RUNS <= 16, "hash counts up to 16 runs in two words");
     /* bit 6 of each byte, set where a run ends; the runs-th such byte is the last hashed
     ** (in memory order on a little-endian host; elsewhere other bytes: the same hash each time) */
     const uint64_t six = 0x4040404040404040ull;
-    uint64_t w0 = b[0], w1 = b[1], f0 = ~w0 & six, f1 = ~w1 & six;
-    int in0 = (int)(((f0 >> 6) * 0x0101010101010101ull) >> 56); /* run ends in w0 (no popcount call) */
-    int need = (int)runs - in0;
-    uint64_t *w = &w1, f = f1;
-    if (need <= 0) {    /* the last one in the first word */
-        need += in0;
-        w = &w0, f = f0;
-        w1 = 0;
-    }
-    while (--need && f)
-        f &= f - 1;
-    if (f) {
+    uint64_t w[CH_BYTES / 8];
+    int need = (int)runs;
+    size_t i = 0;
+    for (; i < CH_BYTES / 8; i++) {
+        w[i] = b[i];
+        uint64_t f = ~w[i] & six;
+        int in = (int)(((f >> 6) * 0x0101010101010101ull) >> 56); /* run ends in w[i] (no popcount call) */
+        if (need > in) {
+            need -= in;
+            continue;
+        }
+        while (--need)
+            f &= f - 1;
         unsigned end = (unsigned)__builtin_ctzll(f) / 8 + 1;   /* bytes of the word kept */
-        *w &= end == 8 ? ~0ull : (1ull << (8 * end)) - 1;
+        w[i] &= end == 8 ? ~0ull : (1ull << (8 * end)) - 1;
+        break;
     }
+    while (++i < CH_BYTES / 8)
+        w[i] = 0;
     uint64_t h = k->cur * 0x9E3779B97F4A7C15ull;
     h ^= (k->prev + (k->tid << 40)) * 0xC2B2AE3D27D4EB4Full;
     h ^= (k->owner + k->how) * 0x165667B19E3779F9ull;
-    h ^= w0 * 0x27D4EB2F165667C5ull;
-    h ^= w1 * 0x9E3779B97F4A7C15ull;
+    for (i = 0; i < CH_BYTES / 8; i++)
+        h ^= (w[i] + i) * (i & 1 ? 0x9E3779B97F4A7C15ull : 0x27D4EB2F165667C5ull);
     h ^= h >> 29;
     return h | 1;   /* 0: an empty slot */
 }
 
-static size_t ent_size(uint32_t ndelta, int m)
+static size_t ent_size(uint32_t ndelta, uint32_t nfop, int m)
 {
-    return sizeof(ch_ent) + ndelta * sizeof(ch_delta) + 2 * (size_t)(m + 1) * sizeof(uint64_t);
+    return sizeof(ch_ent) + ndelta * sizeof(ch_delta) + nfop * sizeof(ch_fop) + 2 * (size_t)(m + 1) * sizeof(uint64_t);
 }
 
 /* ---- a look ---- */
@@ -318,6 +366,41 @@ void fst_rp_chunk_settle(void *ctx)
     ch->npend = 0;
 }
 
+/* A hit's calls and returns, as the record loop made them (the head's "Calls"): what was
+** pending before the stretch goes to its owner, as the stretch's first flush took it; each
+** flush charges what it charged, each frame's event goes to the call graph at the task's
+** clock then, which the call graph's own rules (the outermost frame of a routine and of an
+** arc) take from there, as they did. */
+static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
+{
+    fst_rp_flush(x, c);
+    const rp_task *t = &x->t[c->task];
+    uint64_t n0 = t->insns;
+    fst_fx c0 = t->cost;
+    size_t owner = c->prev_owner;
+    int charged = c->prev_charged;
+    uint32_t task = (uint32_t)c->task;
+    const ch_fop *f = fops(e);
+    for (uint32_t i = 0; i < e->nfop; i++, f++)
+        switch (f->kind) {
+        case CH_FLUSH:
+            c->pend_n = f->n;
+            c->pend_cost = f->cost;
+            c->prev_owner = f->a;
+            c->prev_charged = (int)f->b;
+            fst_rp_flush(x, c);
+            break;
+        case CH_CALL:
+            fst_callgraph_call(x->cg, task, f->a, f->b, f->counted, n0 + f->n, c0 + f->cost);
+            break;
+        default:
+            fst_callgraph_ret(x->cg, task, 0, n0 + f->n, c0 + f->cost);
+        }
+    c->prev_owner = owner;
+    c->prev_charged = charged;
+    x->chunk.fhits++;
+}
+
 static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
 {
     rp_chunk *ch = &x->chunk;
@@ -331,7 +414,9 @@ static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
         ch->pend[ch->npend++] = (uint32_t)((unsigned char *)e - ch->arena);
     }
     rp_cpu *c = &x->cpus[0];
-    c->pend_n += e->insns;
+    if (e->nfop)
+        frames(x, c, e);
+    c->pend_n += e->rest_n;
     c->pend_cost += e->cost;
     c->prev = e->last;
     c->prev_cost[0] = e->last_cost[0];
@@ -347,7 +432,7 @@ static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
 
 /* Keeps the stretch replayed from mark a to mark b, with key k, in the table. */
 static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const fst_tr_mark *b, uint32_t runs,
-                 uint64_t insns, fst_fx cost, uint16_t wregs)
+                 uint64_t insns, uint64_t rest_n, fst_fx cost, uint16_t wregs)
 {
     rp_chunk *ch = &x->chunk;
     uint8_t ops[CH_BYTES];
@@ -364,7 +449,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
         ch->snap[i].v = *ch->snap[i].p - ch->snap[i].v;
         nd += ch->snap[i].v != 0;
     }
-    size_t sz = ent_size(nd, m);
+    size_t sz = ent_size(nd, ch->nfop, m);
     if (ch->used + sz > ch->size) {     /* full: empty it whole */
         fst_rp_chunk_settle(x);
         memset(ch->tag, 0, CH_SLOTS * sizeof *ch->tag);
@@ -376,6 +461,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     e->k = *k;
     e->cur_end = b->c.cur;
     e->insns = insns;
+    e->rest_n = rest_n;
     e->cost = cost;
     e->last = x->cpus[0].prev;
     e->last_cost[0] = x->cpus[0].prev_cost[0];
@@ -395,6 +481,8 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     for (size_t i = 0; i < ch->nsnap; i++)
         if (ch->snap[i].v)
             d[e->ndelta++] = (ch_delta){ ch->snap[i].p, ch->snap[i].v };
+    e->nfop = ch->nfop;
+    memcpy(fops(e), ch->fop, ch->nfop * sizeof *ch->fop);
     e->next = 0;
     e->pend = 0;
     size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS), w = s;
@@ -413,6 +501,39 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     ch->gain -= (int64_t)(CH_WORD * ch->nsnap);
 }
 
+void fst_rp_chunk_frame(rp *x, const fst_event *e)
+{
+    rp_chunk *ch = &x->chunk;
+    if (!ch->calls || e->kind == FST_EV_UNWIND || ch->nfop == CH_FOPS || e->task != x->cpus[0].task) {
+        ch->spoiled = 1;
+        return;
+    }
+    ch->fop[ch->nfop++] = (ch_fop){ e->tinsns - ch->clk_n, e->tcost - ch->clk_cost, e->routine, e->caller,
+                                    (uint8_t)(e->kind == FST_EV_CALL ? CH_CALL : CH_RET), (uint8_t)(e->counted != 0) };
+}
+
+void fst_rp_chunk_flush(rp *x, const rp_cpu *c)
+{
+    rp_chunk *ch = &x->chunk;
+    if (!ch->calls || ch->nfop == CH_FOPS || c != &x->cpus[0] || c->prev_task != c->task) {
+        ch->spoiled = 1;
+        return;
+    }
+    ch->fop[ch->nfop++] = (ch_fop){ c->pend_n, c->pend_cost, c->prev_owner, (size_t)c->prev_charged, CH_FLUSH, 0 };
+}
+
+/* The score of the routine entered at addr: what its calls from a stretch's depth came to,
+** +4 for each that returned inside the stretch, -1 for each that did not. */
+static int32_t *callee(rp_chunk *ch, uint64_t addr)
+{
+    size_t i = (size_t)((addr >> 1) * 0x9E3779B97F4A7C15ull >> 54) & (CH_CALLEES - 1);
+    if (ch->callee_at[i] != addr) {
+        ch->callee_at[i] = addr;
+        ch->callee[i] = 0;
+    }
+    return &ch->callee[i];
+}
+
 /* Replays up to len runs as the record loop would, noting what they change; keeps
 ** them when nothing but counters changed (see the head). Returns whether it replayed any. */
 static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
@@ -426,21 +547,31 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     ch->credit -= CH_REC;
     ch->gain -= CH_REC;
     ch->stamp++;
+    int calls = ch->calls;
+    if (calls) {    /* what is pending goes now, as a hit's first flush takes it (frames) */
+        fst_rp_flush(x, c);
+        ch->clk_n = t->insns;
+        ch->clk_cost = t->cost;
+    }
+    ch->nfop = 0;
     ch->rec = 1;
     ch->nsnap = 0;
     ch->spoiled = 0;
     snap_op(x, &c->prev);
     uint16_t dirty = c->dirty;
     c->dirty = 0;
-    uint64_t pend_n = c->pend_n, nslow = x->nslow, builds = x->code->builds;
+    uint64_t pend_n = c->pend_n, nslow = x->nslow, builds = x->code->builds, win0 = x->win_at;
     fst_fx pend_cost = c->pend_cost;
     size_t depth = t->n;
-    int charged = c->prev_charged;
+    int charged = c->prev_charged, had = t->had_mainline;
+    int32_t *first = NULL;  /* the score of the routine the stretch called last from its depth */
     uint32_t runs = 0;
     int ok = 1;
     for (;;) {
         fst_tr_mark_here(tr, &b);
-        if (runs == ch->len || (c->prev.flags & FST_I_LINK) || (t->n && returnlike(&c->prev)) ||
+        int in = t->n > depth;  /* inside a call the stretch made: it goes on to the return */
+        if ((runs >= ch->len && !in) || runs == 2 * ch->len ||
+            ((c->prev.flags & FST_I_LINK) && !(calls && c->prev.link == 14)) || (!in && t->n && returnlike(&c->prev)) ||
             !fst_tr_fast_next(tr) || (size_t)(b.c.p - a.c.p) + 2 > CH_BYTES)
             break;
         fst_rec rec;
@@ -451,6 +582,12 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
         }
         if (x->win_edge - x->win_at <= rec.value)
             break;  /* the run stays for the record loop, which cuts it at the edge */
+        if (!in && (c->prev.flags & FST_I_LINK)) {  /* a call from the stretch's own depth */
+            int32_t *sc = callee(ch, rec.addr);
+            if (*sc < CH_CALLEE_MIN)
+                break;  /* its calls seldom return soon: the stretch ends before it */
+            first = sc;
+        }
         fst_blk *bk = fst_code_block(x->code, tr, rec.addr, rec.state);
         if (!bk || x->code->builds != builds) {
             ok = 0;     /* built: blocks noted may have lost their slots; the loop runs it */
@@ -473,8 +610,9 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
                 break;
         }
         runs++;
-        if (!fast || fst_tr_seq_left(tr) || x->nslow != nslow || x->code->builds != builds || t->n != depth ||
-            c->prev_owner != k->owner || c->prev_charged != charged || c->pend_n < pend_n || ch->spoiled) {
+        if (!fast || fst_tr_seq_left(tr) || x->nslow != nslow || x->code->builds != builds || t->n < depth ||
+            (t->n == depth && (c->prev_owner != k->owner || c->prev_charged != charged)) || c->pend_n < pend_n ||
+            ch->spoiled) {
             ok = 0;
             break;
         }
@@ -482,8 +620,12 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     ch->rec = 0;
     uint16_t wregs = c->dirty;
     c->dirty |= dirty;
-    if (ok && runs >= 1)
-        keep(x, k, h, &a, &b, runs, c->pend_n - pend_n, c->pend_cost - pend_cost, wregs);
+    if (first && t->n > depth && *first > -CH_CALLEE_CAP)
+        *first -= 1;    /* ended inside that call */
+    else if (first && ok && t->n == depth && *first < CH_CALLEE_CAP)
+        *first += 4;
+    if (ok && runs >= 1 && t->n == depth && t->had_mainline == had)  /* not ended inside a call */
+        keep(x, k, h, &a, &b, runs, x->win_at - win0, c->pend_n - pend_n, c->pend_cost - pend_cost, wregs);
     return runs > 0;
 }
 

@@ -26,6 +26,8 @@ void fst_rp_flush(rp *x, rp_cpu *c)
         fst_rp_batch_out(x);
     if (!c->pend_n)
         return;
+    if (x->chunk.rec)
+        fst_rp_chunk_flush(x, c);
     size_t tid = c->prev_task;
     if (tid != FST_NONE) {
         x->t[tid].insns += c->pend_n;
@@ -97,6 +99,8 @@ void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid)
         fst_rp_batch_out(x);
     e->task = (uint32_t)tid;
     task_clock(x, tid, &e->tinsns, &e->tcost);
+    if (x->chunk.rec)
+        fst_rp_chunk_frame(x, e);
     if (e->kind == FST_EV_CALL)
         fst_callgraph_call(x->cg, e->task, e->routine, e->caller, e->counted, e->tinsns, e->tcost);
     else

@@ -269,6 +269,16 @@ typedef struct rp_chunk {
     unsigned char *arena;
     size_t used, size;
     uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
+    /* calls and returns inside a stretch (replay_chunk.c "Calls"): on, and while recording
+    ** the frame events and flushes seen (fop, nfop; more than CH_FOPS spoil it), the task's
+    ** clock at its start and its depth */
+    int calls;
+    struct ch_fop *fop;
+    uint32_t nfop;
+    uint64_t clk_n;
+    uint64_t clk_cost;
+    uint64_t *callee_at;    /* routines' entries, and how their calls from a stretch went */
+    int32_t *callee;
     uint32_t *pend;         /* stretches hit whose deltas wait (replay_chunk.c settle) */
     size_t npend;
     int64_t credit;         /* the budget (replay_chunk.c) */
@@ -279,6 +289,7 @@ typedef struct rp_chunk {
     uint64_t ep_end;        /* the instruction (win_at) that ends this phase */
     int64_t gain, tried[2];
     uint64_t hits, runs, insns, recordings, kept, resets;   /* FST_REPLAY_FOLD_STATS */
+    uint64_t fhits;         /* FST_REPLAY_FOLD_STATS: hits with calls or returns */
     uint64_t lens[2];       /* FST_REPLAY_FOLD_STATS: the phases each length ran */
 } rp_chunk;
 
@@ -470,6 +481,11 @@ void fst_rp_chunk_free(rp *x);
 int fst_rp_chunk(rp *x, fst_tr *tr);
 void fst_rp_chunk_touch(rp *x, fst_blk *b);
 void fst_rp_chunk_settle(void *x);
+/* Recording (x->chunk.rec): a frame's event (after its clocks are set), what a flush charges
+** (before it does), and something a stretch cannot repeat by its frame events alone. */
+void fst_rp_chunk_frame(rp *x, const fst_event *e);
+void fst_rp_chunk_flush(rp *x, const rp_cpu *c);
+static inline void fst_rp_chunk_spoil(rp *x) { x->chunk.spoiled = 1; }
 /* Inline, before fst_rp_chunk: 0 where its look cannot begin (what of its conditions needs
 ** no key: the next op is a SEQ or a JMP k and its SEQ, one CPU, folding quiet, the previous
 ** instruction no call). Most turns of branchy code go to a JMPA or follow a call, and the

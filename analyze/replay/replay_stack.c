@@ -102,6 +102,8 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
 void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask)
 {
     fst_profile *p = x->p;
+    if (x->chunk.rec)
+        fst_rp_chunk_spoil(x);
     p->r[r].mainline = p->r[r].timed = 1;
     if (p->mainline < 0)
         p->mainline = (int)r;
@@ -147,6 +149,8 @@ static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
         fst_rp_pop(x, tid, cpuno, FST_EV_RETURN, 0);
         return 1;
     }
+    if (x->chunk.rec)
+        fst_rp_chunk_spoil(x);  /* the frames below the stretch's may answer (replay_chunk.c) */
     if (x->memo.rec)
         fst_rp_memo_note_ret(x, addr);  /* frames below the call may be scanned */
     for (size_t i = maybe_return(t, addr) ? t->n - 1 : 0; i-- > 0;) /* the nearest older frame */
@@ -179,8 +183,11 @@ void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d
 {
     fst_profile *p = x->p;
     rp_task *t = &x->t[tid];
-    size_t r = find_entry_for(x, tid, rec->addr);
-    if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14 && r != FST_NONE) {
+    int link14 = (t->prev.flags & FST_I_LINK) && t->prev.link == 14;
+    /* an entry point matters to a call and a tail call only: a return looks for none */
+    size_t r = link14 || (x->o->tail_calls && !(t->prev.flags & FST_I_LINK)) ? find_entry_for(x, tid, rec->addr)
+                                                                            : FST_NONE;
+    if (link14 && r != FST_NONE) {
         uint64_t mask = amask(t->prev_state);
         if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
             fst_rp_enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
@@ -194,8 +201,11 @@ void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d
             fst_rp_push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
     } else if (returns(x, tid, rec->cpu, rec->addr))
         return;
-    else if ((t->prev.flags & FST_I_LINK) && t->prev.link == 14)
+    else if (link14) {
+        if (x->chunk.rec)
+            fst_rp_chunk_spoil(x);
         fst_rp_misfit(x, tid, t->prev.addr, d);
+    }
     else if (x->o->tail_calls && r != FST_NONE && !(t->prev.flags & FST_I_LINK))
         tail_call(x, tid, rec->cpu, r, t->prev.addr);
 }

@@ -1,6 +1,6 @@
-# tests/e2e/chunk.sh — stretches of runs memoized (analyze/replay/replay_chunk.c): a few runs
-# with no call or return, replayed once and then added up wherever the trace repeats them
-# from the same state. Over gcc -O2's branchy code (tests/shapes/branchy.c: branches on
+# tests/e2e/chunk.sh — stretches of runs memoized (analyze/replay/replay_chunk.c): a few runs,
+# with the calls that return inside them, replayed once and then added up wherever the
+# trace repeats them from the same state. Over gcc -O2's branchy code (tests/shapes/branchy.c: branches on
 # pseudo-random data, so nothing is periodic for folding), at -O0 too, and the C programs
 # of tests/cprogs (calls, recursion, siblings):
 #   - the call counts are those the construction gives (isort and hash once a round,
@@ -16,7 +16,7 @@
 cd "$T" || exit 1
 
 # against no folding at all: no stretches, recording all it can, and as it comes
-WAYS="FST_REPLAY_NOCHUNK=1 FST_REPLAY_CHUNK=eager FST_REPLAY_CHUNK=tiny -"
+WAYS="FST_REPLAY_NOCHUNK=1 FST_REPLAY_CHUNK=eager FST_REPLAY_CHUNK=tiny FST_REPLAY_CHUNK=nocalls -"
 same() { replays_same "$1" "$2" "$WAYS" "${@:3}"; }
 
 mkdir -p c
@@ -43,6 +43,15 @@ for v in O2 O0; do
     total=$(fst-dump --summary "$b.trace" | sed -n 's/^count.insn=//p')
     if [ "${hits:-0}" -gt 0 ] && [ "${insns:-0}" -ge $((total / 4)) ]; then ok "branchy -$v: stretches memoized ($hits hits, $insns of $total instructions)"
     else fail "branchy -$v: stretches memoized" "${hits:-?} hits, ${insns:-?} of $total instructions"; fi
+    # classify, a leaf that returns after a few runs, is called from inside stretches: some
+    # of their hits hold its call and return, recording all it can (none with
+    # FST_REPLAY_CHUNK=nocalls)
+    st=$(FST_REPLAY_CHUNK=eager FST_REPLAY_FOLD_STATS=1 fst-report --timed=all --map="$b.nm" -o /dev/null "$b.trace" 2>&1 | grep 'stretches memoized')
+    fh=$(sed -n 's/.*), \([0-9]*\) of them with calls or returns.*/\1/p' <<< "$st")
+    st0=$(FST_REPLAY_CHUNK=nocalls FST_REPLAY_FOLD_STATS=1 fst-report --timed=all --map="$b.nm" -o /dev/null "$b.trace" 2>&1 | grep 'stretches memoized')
+    fh0=$(sed -n 's/.*), \([0-9]*\) of them with calls or returns.*/\1/p' <<< "$st0")
+    if [ "${fh:-0}" -gt 0 ] && [ "$fh0" = 0 ]; then ok "branchy -$v: stretches with calls ($fh hits)"
+    else fail "branchy -$v: stretches with calls" "${fh:-?} hits, ${fh0:-?} with nocalls: $st"; fi
 done
 
 # C programs of other shapes, captured with the trace: the same reports
