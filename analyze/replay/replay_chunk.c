@@ -1,6 +1,6 @@
 /* analyze/replay/replay_chunk.c — stretches of runs memoized (replay_int.h): a few SEQ runs
-** in a row, with the calls they make that return inside them, replayed once, recorded, and
-** from then on added up wherever the trace repeats them from the same state. For code whose branches go by
+** in a row, with the calls and returns in them, replayed once, recorded, and from then on
+** added up wherever the trace repeats them from the same state. For code whose branches go by
 ** data (gcc -O2 sorting, hashing, classifying: tests/shapes/branchy.c), where nothing is
 ** periodic for folding (replay_fold.c) and no call's whole subtree comes back for the memo
 ** (replay_memo.c), but the same few runs follow each other again and again.
@@ -8,49 +8,56 @@
 ** Why it is exact. The replay is deterministic (replay_fold.c's head). Between two runs,
 ** when the CPU runs a task with nothing pending (no interruption, gap, dispatch, guess or
 ** BASES), one CPU, no sink but the call graph wanting what a run does, and the previous
-** instruction neither links (a call) nor may return (a return-like branch with frames
-** open), insn_fast and seq_rest take each run, and what they do to the replay depends only
-** on: the run (the reader hands out the same runs from the same address and recent jump
-** targets over the same op bytes: trace/tracebin.h fst_tr_fast_ops), the previous
-** instruction and its prices, the owner charged and the charge, the task, whether frames are
-** open, and the blocks decoded (the same while no block is built and the code's epoch is the
-** same). That is the key, compared whole. What they change: counters only (the blocks'
-** counts, the instruction mix for the instructions counted one by one, the EXECs pending),
-** the CPU's and task's previous instruction and prices, the registers written (c->dirty),
-** the window's count and the reader. A recording stops before a run whose previous
-** instruction links or may return, and is dropped when anything else happens: a run insn()
-** took, one not taken whole, a block built, a frame pushed or popped, another owner or
-** charge, an opcode not known (but see "Calls"). A recording notes, for each block it runs (fst_rp_chunk_touch
+** instruction does not link (a call: the memo of calls looks there), insn_fast and
+** seq_rest take each run, and what they do to the replay depends only on: the run (the
+** reader hands out the same runs from the same address and recent jump targets over the
+** same op bytes: trace/tracebin.h fst_tr_fast_ops), the previous instruction and its
+** prices, the owner charged and the charge, the task, whether frames are open, the blocks
+** decoded (the same while no block is built and the code's epoch is the same), and the
+** frames it returns from ("Calls" below). That is the key, compared whole. What they
+** change: counters only (the blocks' counts, the instruction mix for the instructions
+** counted one by one, the EXECs pending), the CPU's and task's previous instruction and
+** prices, the registers written (c->dirty), the window's count and the reader, and what
+** calls and returns do ("Calls"). A recording stops before a run whose previous
+** instruction links other than through register 14 (in a phase without calls: that links,
+** or may return with frames open), and is dropped when anything else happens: a run
+** insn() took, one not taken whole, a block built, an opcode not known (without calls: a
+** frame pushed or popped, another owner or charge).
+** A recording notes, for each block it runs (fst_rp_chunk_touch
 ** from seq_rest) and each instruction counted one by one, the counters as they were; their
 ** differences at its end are its deltas. A reuse takes the new state and counts a hit; the
 ** deltas are added, times the hits, when the counters are read (fst_rp_chunk_settle).
 **
 ** Calls. A stretch may call a routine (a branch linking through register 14 to an entry)
-** when the call returns inside it: it goes on past len runs (up to twice as many) while a
-** frame it pushed is open, and is not kept when it ends with one open, with a depth or an
-** owner other than its start's. What the call and return did besides counters is what the
-** recording notes of them (fst_rp_chunk_frame, fst_rp_chunk_flush): each flush of the
-** pending instructions to an owner (n, cost), each frame's event at the task's clock
-** counted from the stretch's start. A hit plays them back in order (frames): the flush of
-** what was pending before the stretch (a recording begins with it: flushes only add, so
-** one more changes no figure), then each flush as it charged, each call and return to
-** the call graph at the clock then, whose own rules (the outermost frame of a routine and
-** of an arc, the arcs, the task's table) take it from there as they did; the replay's
-** stack is left as it was (every frame pushed was popped). Its depth and the frames below
-** play no part: a return-like branch inside that does not return to the top frame (which
-** the stretch pushed) would look below (replay_stack.c returns()), so it spoils the
-** recording, as an UNWIND, a misfit or the mainline's entry do. Which calls: a routine's
-** score (callee) counts how its calls from a stretch went (+4 returned inside, -1 not);
-** under CH_CALLEE_MIN a stretch ends before calling it. Nothing else changes: only the call
-** graph wants frames when stretches are on (fst_rp_fold_init: no sink wants CALL, RETURN
-** or UNWIND), and no sink an EXEC charged to a routine. branchy -O2 (classify, a leaf, 16
-** times a round): 0.42 -> 0.28 s; FST_REPLAY_CHUNK=nocalls as before (the tests compare).
+** and return, from its calls or from the frames it began under. What a call or a return
+** does besides counters is what the recording notes of it (fst_rp_chunk_frame,
+** fst_rp_chunk_flush): each flush of the pending instructions to an owner (n, cost), each
+** frame's event at the task's clock counted from the stretch's start, the frame a call
+** pushed, and each frame it returned from below its start, as it was. A hit plays them back
+** in order (frames): the flush of what was pending before the stretch (a recording begins
+** with one: flushes only add, so one more changes no figure), then each flush as it
+** charged, each frame pushed on the replay's stack or popped from it (not a call the
+** stretch returns from, nor that return: the stack is as it was after both), and each
+** call and return to the call graph at the clock then, whose own rules (the outermost
+** frame of a routine and of an arc, the arcs, the task's table) take it from there as they
+** did. What of the stack it read is compared before (below_same): the frames it returned
+** from below its start, and the owner of the one under them (its caller's, charged after
+** the return). Nothing else of the stack plays a part: a return-like branch that does not
+** return to the top frame would look further down (replay_stack.c returns()), so it spoils
+** the recording, as an UNWIND, a misfit, the mainline's entry or a return from the last
+** frame do. Nothing else changes: only the call graph wants frames when stretches are on
+** (fst_rp_fold_init: no sink wants CALL, RETURN or UNWIND, nor an EXEC charged to a
+** routine). Whether the phase records calls is tried as len is (below): a hit with calls
+** costs its flushes and call-graph work (CH_FOP each), which some programs' record loop
+** does as cheaply. branchy -O2 (classify, a leaf, 16 times a round): 0.42 -> 0.30 s; cgen
+** seed 11985 (a call every 29 instructions): 0.87 -> 0.78 s. FST_REPLAY_CHUNK=nocalls
+** records none (the tests compare).
 **
 ** Which stretches: at most len runs and CH_BYTES op bytes, from any record-loop turn where
 ** the state allows one; looked up by a hash of the key and the next len runs' op bytes. len
-** is 8 or 4, whichever gained more (hits' runs earned, less looks and recordings spent, in
-** the budget's units) over its last trial of CH_EPOCH instructions; each is tried again
-** after CH_KEEP phases of the winner. gcc -O2 code whose runs come back in the same order
+** is 8 or 4, with calls or without, whichever of the four gained more (hits' runs earned,
+** less looks, frame events and recordings spent, in the budget's units) over its last
+** trial of CH_EPOCH instructions; each is tried again after CH_KEEP phases of the winner. gcc -O2 code whose runs come back in the same order
 ** for 8 runs and more (tests/shapes/branchy.c) replays fastest with 8 (4: +18 %), code
 ** that branches on fresh random bits at every site (cgen.py) with 4 (8: +22 %). The choice
 ** follows from the trace alone: the same trace, the same stretches.
@@ -79,6 +86,8 @@
 #define CH_RUNS 8       /* the longest len */
 #define CH_EPOCH (1u << 22)
 #define CH_KEEP 16
+#define CH_TRIALS 4     /* len 8 and 4, with calls and without (phase_end) */
+#define CH_FOP 12       /* budget units of a hit's frame event or flush (frames) */
 #define CH_BYTES 32    /* hashed up to CH_RUNS runs (hash) */
 #define CH_SNAP 512
 #define CH_SLOTS (1u << 16)
@@ -92,9 +101,7 @@
 #define CH_START 50000
 #define CH_PEND 4096    /* stretches with hits not added up yet, at most */
 #define CH_FOPS 16      /* frame events and flushes a stretch holds, at most */
-#define CH_CALLEES 1024 /* routines' scores (callee) */
-#define CH_CALLEE_MIN (-8)
-#define CH_CALLEE_CAP 64
+#define CH_BELOW 8      /* frames below its start a stretch returns from, at most */
 
 /* What the replay of the stretch depends on (see the head), compared whole. The previous
 ** instruction is its address and bytes (its decoding and prices follow); the blocks are
@@ -123,8 +130,17 @@ typedef struct ch_fop {
     uint64_t n;         /* CH_FLUSH: instructions and cost charged; else the clock */
     fst_fx cost;
     size_t a, b;        /* CH_FLUSH: the owner and the charge; CH_CALL: the routine and caller */
+    rp_frame f;         /* CH_CALL: the frame pushed */
     uint8_t kind, counted;
+    uint8_t inner;      /* a call the stretch returns from, or that return: the replay's stack
+                           is as it was after both (keep), so a hit leaves it alone */
 } ch_fop;
+
+/* A frame below the stretch's start that it returned from, as it was, and its routine. */
+typedef struct ch_below {
+    rp_frame f;
+    size_t routine;
+} ch_below;
 
 typedef struct ch_ent {
     ch_key k;
@@ -133,7 +149,10 @@ typedef struct ch_ent {
     uint8_t nb;
     int8_t m;
     uint16_t wregs;
-    uint32_t nruns, ndelta, nfop;
+    uint32_t nruns, ndelta, nfop, nbelow;
+    size_t beneath;     /* nbelow > 0: the owner of the frame under the last of them */
+    size_t end_owner;   /* the owner and charge at its end */
+    int end_charged;
     uint32_t next;      /* the stretch that came next last time: arena offset + 1, 0 none */
     uint64_t pend;      /* hits whose deltas are not added yet (settle) */
     uint64_t insns;     /* all its instructions, */
@@ -153,6 +172,7 @@ static inline ch_delta *deltas(const ch_ent *e)
     return (ch_delta *)(void *)(uintptr_t)(e->tail + 2 * (e->m + 1));
 }
 static inline ch_fop *fops(const ch_ent *e) { return (ch_fop *)(void *)(deltas(e) + e->ndelta); }
+static inline ch_below *belows(const ch_ent *e) { return (ch_below *)(void *)(fops(e) + e->nfop); }
 
 void fst_rp_chunk_init(rp *x)
 {
@@ -171,13 +191,12 @@ void fst_rp_chunk_init(rp *x)
     ch->arena = fst_xmalloc(ch->size);
     ch->pend = fst_xmalloc(CH_PEND * sizeof *ch->pend);
     ch->fop = fst_xmalloc(CH_FOPS * sizeof *ch->fop);
-    ch->callee_at = fst_xcalloc(CH_CALLEES, sizeof *ch->callee_at);
-    ch->callee = fst_xcalloc(CH_CALLEES, sizeof *ch->callee);
-    ch->calls = !(how && !strcmp(how, "nocalls"));  /* FST_REPLAY_CHUNK=nocalls: the tests compare */
+    ch->below = fst_xmalloc(CH_BELOW * sizeof *ch->below);
+    ch->calls_ok = ch->calls = !(how && !strcmp(how, "nocalls"));  /* FST_REPLAY_CHUNK=nocalls: the tests compare */
     x->code->settle = fst_rp_chunk_settle;
     ch->credit = CH_START;
     ch->len = CH_RUNS;  /* the first phase fills the table: not a trial (its gain is the start's) */
-    ch->phase = 2 + CH_KEEP - 1;
+    ch->phase = CH_TRIALS + CH_KEEP - 1;
     ch->ep_end = CH_EPOCH;
 }
 
@@ -199,8 +218,7 @@ void fst_rp_chunk_free(rp *x)
     free(ch->arena);
     free(ch->pend);
     free(ch->fop);
-    free(ch->callee_at);
-    free(ch->callee);
+    free(ch->below);
 }
 
 /* ---- recording: the counters a stretch may change, as they were ---- */
@@ -251,7 +269,7 @@ static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
         return 0;
     const rp_task *t = &x->t[c->task];
     if (!(t->n || t->had_mainline || !x->mainline_fixed) || (c->prev.flags & FST_I_LINK) ||
-        (t->n && returnlike(&c->prev)))
+        (!x->chunk.calls && t->n && returnlike(&c->prev)))
         return 0;
     k->cur = at->cur;
     k->prev = c->prev.addr;
@@ -311,17 +329,35 @@ static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8], unsigned r
     return h | 1;   /* 0: an empty slot */
 }
 
-static size_t ent_size(uint32_t ndelta, uint32_t nfop, int m)
+static size_t ent_size(uint32_t ndelta, uint32_t nfop, uint32_t nbelow, int m)
 {
-    return sizeof(ch_ent) + ndelta * sizeof(ch_delta) + nfop * sizeof(ch_fop) + 2 * (size_t)(m + 1) * sizeof(uint64_t);
+    return sizeof(ch_ent) + ndelta * sizeof(ch_delta) + nfop * sizeof(ch_fop) + nbelow * sizeof(ch_below) +
+           2 * (size_t)(m + 1) * sizeof(uint64_t);
 }
 
 /* ---- a look ---- */
 
 /* Whether e is the stretch of key k whose op bytes are next (ops: the next CH_BYTES). */
-static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, const uint64_t ops[CH_BYTES / 8])
+/* Whether the frames a stretch returned from below its start are t's top ones, as they were,
+** and the one under them has the owner it had. */
+static int below_same(const ch_ent *e, const rp_task *t)
 {
-    if (!same_key(&e->k, k) || e->m >= at->nrecent || e->nb > at->avail)
+    if (t->n <= e->nbelow)
+        return 0;
+    const ch_below *b = belows(e);
+    for (uint32_t i = 0; i < e->nbelow; i++) {
+        const rp_frame *f = &t->f[t->n - 1 - i];
+        if (f->owner != b[i].f.owner || f->ret != b[i].f.ret || f->mask != b[i].f.mask ||
+            f->unverified != b[i].f.unverified || t->routine[t->n - 1 - i] != b[i].routine)
+            return 0;
+    }
+    return t->f[t->n - 1 - e->nbelow].owner == e->beneath;
+}
+
+static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, const uint64_t ops[CH_BYTES / 8],
+                       const rp_task *t)
+{
+    if (!same_key(&e->k, k) || e->m >= at->nrecent || e->nb > at->avail || (e->nbelow && !below_same(e, t)))
         return 0;
     uint64_t d = 0;
     for (size_t i = 0; i < CH_BYTES / 8; i++)
@@ -338,11 +374,11 @@ static inline const ch_ent *at_off(const rp_chunk *ch, uint32_t off)
 }
 
 static const ch_ent *find(const rp_chunk *ch, const ch_key *k, const fst_tr_at *at, uint64_t h,
-                          const uint64_t ops[CH_BYTES / 8])
+                          const uint64_t ops[CH_BYTES / 8], const rp_task *t)
 {
     size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS);
     for (size_t w = s; w < s + CH_WAYS; w++)
-        if (ch->tag[w] == h && fits(at_off(ch, ch->off[w]), k, at, ops))
+        if (ch->tag[w] == h && fits(at_off(ch, ch->off[w]), k, at, ops, t))
             return at_off(ch, ch->off[w]);
     return NULL;
 }
@@ -374,11 +410,9 @@ void fst_rp_chunk_settle(void *ctx)
 static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
 {
     fst_rp_flush(x, c);
-    const rp_task *t = &x->t[c->task];
+    rp_task *t = &x->t[c->task];
     uint64_t n0 = t->insns;
     fst_fx c0 = t->cost;
-    size_t owner = c->prev_owner;
-    int charged = c->prev_charged;
     uint32_t task = (uint32_t)c->task;
     const ch_fop *f = fops(e);
     for (uint32_t i = 0; i < e->nfop; i++, f++)
@@ -391,13 +425,17 @@ static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
             fst_rp_flush(x, c);
             break;
         case CH_CALL:
+            if (!f->inner)
+                fst_rp_frame_push(t, f->a, &f->f);
             fst_callgraph_call(x->cg, task, f->a, f->b, f->counted, n0 + f->n, c0 + f->cost);
             break;
         default:
+            if (!f->inner)
+                fst_rp_frame_pop(x, t);
             fst_callgraph_ret(x->cg, task, 0, n0 + f->n, c0 + f->cost);
         }
-    c->prev_owner = owner;
-    c->prev_charged = charged;
+    c->prev_owner = e->end_owner;
+    c->prev_charged = e->end_charged;
     x->chunk.fhits++;
 }
 
@@ -449,7 +487,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
         ch->snap[i].v = *ch->snap[i].p - ch->snap[i].v;
         nd += ch->snap[i].v != 0;
     }
-    size_t sz = ent_size(nd, ch->nfop, m);
+    size_t sz = ent_size(nd, ch->nfop, ch->nbelow, m);
     if (ch->used + sz > ch->size) {     /* full: empty it whole */
         fst_rp_chunk_settle(x);
         memset(ch->tag, 0, CH_SLOTS * sizeof *ch->tag);
@@ -483,6 +521,22 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
             d[e->ndelta++] = (ch_delta){ ch->snap[i].p, ch->snap[i].v };
     e->nfop = ch->nfop;
     memcpy(fops(e), ch->fop, ch->nfop * sizeof *ch->fop);
+    {   /* each return from a call of the stretch's, with that call: inner (no other frame
+        ** event comes between a push and its pop but those of frames above it) */
+        ch_fop *f = fops(e);
+        uint32_t open[CH_FOPS], nopen = 0;
+        for (uint32_t i = 0; i < e->nfop; i++)
+            if (f[i].kind == CH_CALL)
+                open[nopen++] = i;
+            else if (f[i].kind == CH_RET && nopen)
+                f[i].inner = f[open[--nopen]].inner = 1;
+    }
+    e->nbelow = ch->nbelow;
+    memcpy(belows(e), ch->below, ch->nbelow * sizeof *ch->below);
+    const rp_task *t = &x->t[x->cpus[0].task];
+    e->beneath = ch->low ? t->f[ch->low - 1].owner : FST_NONE;    /* frames under low: as they were */
+    e->end_owner = x->cpus[0].prev_owner;
+    e->end_charged = x->cpus[0].prev_charged;
     e->next = 0;
     e->pend = 0;
     size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS), w = s;
@@ -508,8 +562,20 @@ void fst_rp_chunk_frame(rp *x, const fst_event *e)
         ch->spoiled = 1;
         return;
     }
-    ch->fop[ch->nfop++] = (ch_fop){ e->tinsns - ch->clk_n, e->tcost - ch->clk_cost, e->routine, e->caller,
-                                    (uint8_t)(e->kind == FST_EV_CALL ? CH_CALL : CH_RET), (uint8_t)(e->counted != 0) };
+    const rp_task *t = &x->t[e->task];
+    ch_fop *f = &ch->fop[ch->nfop++];
+    *f = (ch_fop){ e->tinsns - ch->clk_n, e->tcost - ch->clk_cost, e->routine, e->caller, { 0 },
+                   (uint8_t)(e->kind == FST_EV_CALL ? CH_CALL : CH_RET), (uint8_t)(e->counted != 0) };
+    if (e->kind == FST_EV_CALL)
+        f->f = t->f[t->n - 1];  /* pushed before its event */
+    else if (t->n < ch->low) {  /* popped (before its event) a frame the stretch found */
+        if (t->n == 0 || ch->nbelow == CH_BELOW) {
+            ch->spoiled = 1;    /* none left: a return-like branch would look at none */
+            return;
+        }
+        ch->low = t->n;
+        ch->below[ch->nbelow++] = (ch_below){ t->f[t->n], t->routine[t->n] };
+    }
 }
 
 void fst_rp_chunk_flush(rp *x, const rp_cpu *c)
@@ -519,19 +585,7 @@ void fst_rp_chunk_flush(rp *x, const rp_cpu *c)
         ch->spoiled = 1;
         return;
     }
-    ch->fop[ch->nfop++] = (ch_fop){ c->pend_n, c->pend_cost, c->prev_owner, (size_t)c->prev_charged, CH_FLUSH, 0 };
-}
-
-/* The score of the routine entered at addr: what its calls from a stretch's depth came to,
-** +4 for each that returned inside the stretch, -1 for each that did not. */
-static int32_t *callee(rp_chunk *ch, uint64_t addr)
-{
-    size_t i = (size_t)((addr >> 1) * 0x9E3779B97F4A7C15ull >> 54) & (CH_CALLEES - 1);
-    if (ch->callee_at[i] != addr) {
-        ch->callee_at[i] = addr;
-        ch->callee[i] = 0;
-    }
-    return &ch->callee[i];
+    ch->fop[ch->nfop++] = (ch_fop){ c->pend_n, c->pend_cost, c->prev_owner, (size_t)c->prev_charged, { 0 }, CH_FLUSH, 0 };
 }
 
 /* Replays up to len runs as the record loop would, noting what they change; keeps
@@ -553,7 +607,8 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
         ch->clk_n = t->insns;
         ch->clk_cost = t->cost;
     }
-    ch->nfop = 0;
+    ch->nfop = ch->nbelow = 0;
+    ch->low = t->n;
     ch->rec = 1;
     ch->nsnap = 0;
     ch->spoiled = 0;
@@ -564,15 +619,12 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     fst_fx pend_cost = c->pend_cost;
     size_t depth = t->n;
     int charged = c->prev_charged, had = t->had_mainline;
-    int32_t *first = NULL;  /* the score of the routine the stretch called last from its depth */
     uint32_t runs = 0;
     int ok = 1;
     for (;;) {
         fst_tr_mark_here(tr, &b);
-        int in = t->n > depth;  /* inside a call the stretch made: it goes on to the return */
-        if ((runs >= ch->len && !in) || runs == 2 * ch->len ||
-            ((c->prev.flags & FST_I_LINK) && !(calls && c->prev.link == 14)) || (!in && t->n && returnlike(&c->prev)) ||
-            !fst_tr_fast_next(tr) || (size_t)(b.c.p - a.c.p) + 2 > CH_BYTES)
+        if (runs == ch->len || ((c->prev.flags & FST_I_LINK) && !(calls && c->prev.link == 14)) ||
+            (!calls && t->n && returnlike(&c->prev)) || !fst_tr_fast_next(tr) || (size_t)(b.c.p - a.c.p) + 2 > CH_BYTES)
             break;
         fst_rec rec;
         fst_err err;
@@ -582,12 +634,6 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
         }
         if (x->win_edge - x->win_at <= rec.value)
             break;  /* the run stays for the record loop, which cuts it at the edge */
-        if (!in && (c->prev.flags & FST_I_LINK)) {  /* a call from the stretch's own depth */
-            int32_t *sc = callee(ch, rec.addr);
-            if (*sc < CH_CALLEE_MIN)
-                break;  /* its calls seldom return soon: the stretch ends before it */
-            first = sc;
-        }
         fst_blk *bk = fst_code_block(x->code, tr, rec.addr, rec.state);
         if (!bk || x->code->builds != builds) {
             ok = 0;     /* built: blocks noted may have lost their slots; the loop runs it */
@@ -610,9 +656,9 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
                 break;
         }
         runs++;
-        if (!fast || fst_tr_seq_left(tr) || x->nslow != nslow || x->code->builds != builds || t->n < depth ||
-            (t->n == depth && (c->prev_owner != k->owner || c->prev_charged != charged)) || c->pend_n < pend_n ||
-            ch->spoiled) {
+        if (!fast || fst_tr_seq_left(tr) || x->nslow != nslow || x->code->builds != builds || ch->spoiled ||
+            (!calls && (t->n != depth || c->prev_owner != k->owner || c->prev_charged != charged ||
+                        c->pend_n < pend_n))) {
             ok = 0;
             break;
         }
@@ -620,11 +666,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     ch->rec = 0;
     uint16_t wregs = c->dirty;
     c->dirty |= dirty;
-    if (first && t->n > depth && *first > -CH_CALLEE_CAP)
-        *first -= 1;    /* ended inside that call */
-    else if (first && ok && t->n == depth && *first < CH_CALLEE_CAP)
-        *first += 4;
-    if (ok && runs >= 1 && t->n == depth && t->had_mainline == had)  /* not ended inside a call */
+    if (ok && runs >= 1 && t->had_mainline == had)
         keep(x, k, h, &a, &b, runs, x->win_at - win0, c->pend_n - pend_n, c->pend_cost - pend_cost, wregs);
     return runs > 0;
 }
@@ -634,12 +676,17 @@ static void __attribute__((noinline)) phase_end(rp *x)
 {
     rp_chunk *ch = &x->chunk;
     ch->lens[ch->len != CH_RUNS]++;
-    if (ch->phase < 2)
+    if (ch->phase < CH_TRIALS)
         ch->tried[ch->phase] = ch->gain;
-    if (++ch->phase == 2 + CH_KEEP)
-        ch->phase = 0;
-    ch->len = ch->phase == 0 ? CH_RUNS : ch->phase == 1 ? CH_RUNS / 2
-                                                           : ch->tried[0] >= ch->tried[1] ? CH_RUNS : CH_RUNS / 2;
+    if (++ch->phase == CH_TRIALS + CH_KEEP)
+        ch->phase = ch->calls_ok ? 0 : 2;   /* without calls, two trials */
+    unsigned best = ch->calls_ok ? 0 : 2;
+    for (unsigned i = best + 1; i < CH_TRIALS; i++)
+        if (ch->tried[i] > ch->tried[best])
+            best = i;
+    unsigned way = ch->phase < CH_TRIALS ? ch->phase : best;
+    ch->len = way & 1 ? CH_RUNS / 2 : CH_RUNS;
+    ch->calls = way < 2;
     ch->gain = 0;
     ch->ep_end = x->win_at + CH_EPOCH;
 }
@@ -663,9 +710,10 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
         /* the stretch that came after the last one, most often; else the table */
         const ch_ent *e = NULL, *last = ch->last ? at_off(ch, ch->last - 1) : NULL;
         uint64_t h = 0;
-        if (last && last->next && fits(at_off(ch, last->next - 1), &k, &at, b))
+        const rp_task *t = &x->t[k.tid];
+        if (last && last->next && fits(at_off(ch, last->next - 1), &k, &at, b, t))
             e = at_off(ch, last->next - 1);
-        else if ((e = find(ch, &k, &at, h = hash(&k, b, ch->len), b)) && last)
+        else if ((e = find(ch, &k, &at, h = hash(&k, b, ch->len), b, t)) && last)
             ((ch_ent *)(uintptr_t)last)->next = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
         ch->credit -= CH_LOOK;  /* a hit too: a stretch of one run barely pays for its look */
         ch->gain -= CH_LOOK;
@@ -681,8 +729,8 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
             ch->hits++;
             ch->runs += e->nruns;
             ch->insns += e->insns;
-            ch->credit += (int64_t)e->nruns * CH_EARN_RUN;
-            ch->gain += (int64_t)e->nruns * CH_EARN_RUN;
+            ch->credit += (int64_t)e->nruns * CH_EARN_RUN - (int64_t)e->nfop * CH_FOP;
+            ch->gain += (int64_t)e->nruns * CH_EARN_RUN - (int64_t)e->nfop * CH_FOP;
             did = 1;
             if (ch->credit > 0 || ch->eager)
                 continue;

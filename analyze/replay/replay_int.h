@@ -277,8 +277,9 @@ typedef struct rp_chunk {
     uint32_t nfop;
     uint64_t clk_n;
     uint64_t clk_cost;
-    uint64_t *callee_at;    /* routines' entries, and how their calls from a stretch went */
-    int32_t *callee;
+    size_t low;             /* the lowest depth it went to, */
+    struct ch_below *below; /* and the frames it returned from below its start */
+    uint32_t nbelow;
     uint32_t *pend;         /* stretches hit whose deltas wait (replay_chunk.c settle) */
     size_t npend;
     int64_t credit;         /* the budget (replay_chunk.c) */
@@ -287,7 +288,8 @@ typedef struct rp_chunk {
     ** gained more in its last trial (replay_chunk.c "Which stretches") */
     unsigned len, phase;
     uint64_t ep_end;        /* the instruction (win_at) that ends this phase */
-    int64_t gain, tried[2];
+    int64_t gain, tried[4];
+    int calls_ok;           /* not FST_REPLAY_CHUNK=nocalls: phases may record calls (calls) */
     uint64_t hits, runs, insns, recordings, kept, resets;   /* FST_REPLAY_FOLD_STATS */
     uint64_t fhits;         /* FST_REPLAY_FOLD_STATS: hits with calls or returns */
     uint64_t lens[2];       /* FST_REPLAY_FOLD_STATS: the phases each length ran */
@@ -484,6 +486,9 @@ void fst_rp_chunk_settle(void *x);
 /* Recording (x->chunk.rec): a frame's event (after its clocks are set), what a flush charges
 ** (before it does), and something a stretch cannot repeat by its frame events alone. */
 void fst_rp_chunk_frame(rp *x, const fst_event *e);
+/* replay_stack.c: a frame on t's stack, or off it, and nothing else (no event, no memo) */
+void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f);
+void fst_rp_frame_pop(rp *x, rp_task *t);
 void fst_rp_chunk_flush(rp *x, const rp_cpu *c);
 static inline void fst_rp_chunk_spoil(rp *x) { x->chunk.spoiled = 1; }
 /* Inline, before fst_rp_chunk: 0 where its look cannot begin (what of its conditions needs
