@@ -472,8 +472,8 @@ static inline int fst_rp_folds(rp *x, fst_tr *tr, const fst_rec *rec)
     return 1;
 }
 
-/* replay_chunk.c: stretches of runs with no call or return, recorded once and then added
-** up while the trace repeats them from the same state. fst_rp_chunk: at the top of the
+/* replay_chunk.c: stretches of runs, with their calls and returns, recorded once and then
+** added up while the trace repeats them from the same state. fst_rp_chunk: at the top of the
 ** record loop, when the reader is between records: 1 when it replayed runs (recorded or
 ** memoized), 0 when it did nothing. fst_rp_chunk_touch: recording, b's counts change for
 ** the first time. fst_rp_chunk_settle (x as a void *, code.h fst_code.settle): the counts
