@@ -22,10 +22,9 @@
 ** instruction links other than through register 14 (in a phase without calls: that links,
 ** or may return with frames open), and is dropped when anything else happens: a run
 ** insn() took, one not taken whole, a block built, an opcode not known (without calls: a
-** frame pushed or popped, another owner or charge).
-** A recording notes, for each block it runs (fst_rp_chunk_touch
-** from seq_rest) and each instruction counted one by one, the counters as they were; their
-** differences at its end are its deltas. A reuse takes the new state and counts a hit; the
+** frame pushed or popped, another owner or charge). A recording notes, for each block it
+** runs (fst_rp_chunk_touch from seq_rest) and each instruction counted one by one, the
+** counters as they were; their differences at its end are its deltas. A reuse takes the new state and counts a hit; the
 ** deltas are added, times the hits, when the counters are read (fst_rp_chunk_settle).
 **
 ** Calls. A stretch may call a routine (a branch linking through register 14 to an entry)
@@ -57,8 +56,8 @@
 ** the state allows one; looked up by a hash of the key and the next len runs' op bytes. len
 ** is 8 or 4, with calls or without, whichever of the four gained more (hits' runs earned,
 ** less looks, frame events and recordings spent, in the budget's units) over its last
-** trial of CH_EPOCH instructions; each is tried again after CH_KEEP phases of the winner. gcc -O2 code whose runs come back in the same order
-** for 8 runs and more (tests/shapes/branchy.c) replays fastest with 8 (4: +18 %), code
+** trial of CH_EPOCH instructions; each is tried again after CH_KEEP phases of the winner.
+** gcc -O2 code whose runs come back in the same order for 8 runs and more (tests/shapes/branchy.c) replays fastest with 8 (4: +18 %), code
 ** that branches on fresh random bits at every site (cgen.py) with 4 (8: +22 %). The choice
 ** follows from the trace alone: the same trace, the same stretches.
 **
@@ -337,7 +336,6 @@ static size_t ent_size(uint32_t ndelta, uint32_t nfop, uint32_t nbelow, int m)
 
 /* ---- a look ---- */
 
-/* Whether e is the stretch of key k whose op bytes are next (ops: the next CH_BYTES). */
 /* Whether the frames a stretch returned from below its start are t's top ones, as they were,
 ** and the one under them has the owner it had. */
 static int below_same(const ch_ent *e, const rp_task *t)
@@ -354,6 +352,8 @@ static int below_same(const ch_ent *e, const rp_task *t)
     return t->f[t->n - 1 - e->nbelow].owner == e->beneath;
 }
 
+/* Whether e is the stretch of key k whose op bytes are next (ops: the next CH_BYTES), from
+** t's stack as it found it. */
 static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, const uint64_t ops[CH_BYTES / 8],
                        const rp_task *t)
 {

@@ -269,9 +269,9 @@ typedef struct rp_chunk {
     unsigned char *arena;
     size_t used, size;
     uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
-    /* calls and returns inside a stretch (replay_chunk.c "Calls"): on, and while recording
-    ** the frame events and flushes seen (fop, nfop; more than CH_FOPS spoil it), the task's
-    ** clock at its start and its depth */
+    /* calls and returns inside a stretch (replay_chunk.c "Calls"): whether this phase records
+    ** them, and while recording the frame events and flushes seen (fop, nfop; more than
+    ** CH_FOPS spoil it) and the task's clock at its start */
     int calls;
     struct ch_fop *fop;
     uint32_t nfop;
@@ -486,11 +486,11 @@ void fst_rp_chunk_settle(void *x);
 /* Recording (x->chunk.rec): a frame's event (after its clocks are set), what a flush charges
 ** (before it does), and something a stretch cannot repeat by its frame events alone. */
 void fst_rp_chunk_frame(rp *x, const fst_event *e);
+void fst_rp_chunk_flush(rp *x, const rp_cpu *c);
+static inline void fst_rp_chunk_spoil(rp *x) { x->chunk.spoiled = 1; }
 /* replay_stack.c: a frame on t's stack, or off it, and nothing else (no event, no memo) */
 void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f);
 void fst_rp_frame_pop(rp *x, rp_task *t);
-void fst_rp_chunk_flush(rp *x, const rp_cpu *c);
-static inline void fst_rp_chunk_spoil(rp *x) { x->chunk.spoiled = 1; }
 /* Inline, before fst_rp_chunk: 0 where its look cannot begin (what of its conditions needs
 ** no key: the next op is a SEQ or a JMP k and its SEQ, one CPU, folding quiet, the previous
 ** instruction no call). Most turns of branchy code go to a JMPA or follow a call, and the

@@ -1,17 +1,19 @@
 # tests/e2e/chunk.sh — stretches of runs memoized (analyze/replay/replay_chunk.c): a few runs,
-# with the calls that return inside them, replayed once and then added up wherever the
-# trace repeats them from the same state. Over gcc -O2's branchy code (tests/shapes/branchy.c: branches on
-# pseudo-random data, so nothing is periodic for folding), at -O0 too, and the C programs
+# with the calls and returns in them, replayed once and then added up wherever the trace
+# repeats them from the same state. Over gcc -O2's branchy code (tests/shapes/branchy.c:
+# branches on pseudo-random data, so nothing is periodic for folding), at -O0 too, and the C programs
 # of tests/cprogs (calls, recursion, siblings):
 #   - the call counts are those the construction gives (isort and hash once a round,
 #     classify 16 times);
 #   - every report is byte for byte the replay's without the stretches
 #     (FST_REPLAY_NOCHUNK=1), recording all it can (FST_REPLAY_CHUNK=eager; =tiny: in an
-#     arena emptied again and again, with hits not yet added up) and with no
+#     arena emptied again and again, with hits not yet added up), with no calls in them
+#     (FST_REPLAY_CHUNK=nocalls) and with no
 #     folding or memo at all (FST_REPLAY_NOFOLD=1), in
 #     the formats that allow it, with and without --by-task;
 #   - on branchy, recording all it can, a quarter of the instructions at least come from
-#     stretches (about 60 % at -O2, 40 % at -O0 on a quiet machine).
+#     stretches (about 60 % at -O2, 40 % at -O0 on a quiet machine), and some of their hits
+#     hold classify's call and return (none with FST_REPLAY_CHUNK=nocalls).
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 
