@@ -119,6 +119,21 @@ static inline unsigned rix_of(uint64_t at, uint64_t to)
     return (unsigned)(((at * 0x9E3779B97F4A7C15ull) ^ (to * 0xC2B2AE3D27D4EB4Full)) >> 52) % REP_HASH;
 }
 
+/* A page code_check found right for the reader (its fast path, code_same): its space, page,
+** the epoch it was found in, its frames and their words then; when its frames have been
+** written (code and data in one page), the run's bytes are compared with the copy instead
+** (valid while cmp is the epoch). CK_PAGES of them, by page number: a load module's
+** routines, and the library's they call, lie in more pages than one, and with one page
+** remembered every call and return to another page took the slow path (a page's look-up,
+** under DAT its translation): cgen seed 11985 with its routines 1 KiB or 4 KiB apart ran
+** 1.40-1.47x untraced under 4.9 where in one page it ran 1.20x. */
+#define CK_PAGES 8u
+typedef struct ckent {
+    uint64_t space, page, epoch, cmp;
+    uint32_t f[2], w[2];
+    const uint8_t *copy, *main;
+} ckent;
+
 typedef struct cpubuf {
     uint8_t b[FSTMOD_BUF];
     size_t n;
@@ -154,14 +169,7 @@ typedef struct cpubuf {
     uint32_t gr[16];    /* the general registers the last REGS of this CPU left the reader */
     int gr_sent;        /* a REGS was written for this CPU (then only the changed ones follow) */
     uint64_t said_space; /* the space the last CODE SPACE op said (0 at first, as the reader) */
-    /* the page last found right for the reader (code_check's fast path): its space, page,
-    ** the epoch it was found in, its frames and their words then */
-    uint64_t ck_space, ck_page, ck_epoch;
-    uint32_t ck_f[2], ck_w[2];
-    /* the same page when its frames have been written (code and data in one page): the
-    ** run's bytes are compared with the copy (valid while ck_cmp is the epoch) */
-    uint64_t ck_cmp;
-    const uint8_t *ck_copy, *ck_main;
+    ckent ck[CK_PAGES]; /* the pages last found right for the reader, by page number */
     struct cslot *slots; /* the code pages the reader has for this CPU (FSTMOD_CODE_SLOTS, at its
                             first code page: each CPU sends the pages it runs in its own
                             records, which reach the reader on their own schedule) */
@@ -487,7 +495,7 @@ static int wait_psw(const uint8_t *psw, unsigned len)
 ** there) is not protected again until its code changes: the ops in it compare the bytes
 ** their instructions ran from with the copy sent (a memcmp of the run, not of the page).
 ** Under DAT the page tables are read as Hercules' S/370 translate_addr reads them, from
-** main storage, without its TLB and without a reference bit; PTLB (wrapped) and every
+** main storage, without its TLB and without a reference bit; PTLB and IPTE (wrapped) and every
 ** page sent end what the fast path remembers (code_epoch).
 **
 ** What a run gets is the page as it is at the op after it, except when the run stored into
@@ -677,6 +685,14 @@ static void send_page(cpubuf *c, REGS *regs, cslot *s, uint64_t sp, uint64_t pg,
     pages_sent++;
 }
 
+/* What code_same remembers ends (a page to send late, a new space): the next op's check
+** takes the slow path. */
+static void ck_forget(cpubuf *c)
+{
+    for (unsigned i = 0; i < CK_PAGES; i++)
+        c->ck[i].epoch = c->ck[i].cmp = 0;
+}
+
 /* Is the slot's copy right for the run [lo, hi) of its page? Fast when its frames have
 ** not been written since it was sent; else by the bytes. */
 static int slot_right(cslot *s, const uint64_t abs[2], unsigned lo, unsigned hi)
@@ -717,23 +733,24 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
         c->late = s; /* this run executed the copy: the new bytes after its op */
         c->late_abs[0] = abs[0], c->late_abs[1] = abs[1];
         s->stamp = ++code_stamp;
-        c->ck_epoch = c->ck_cmp = 0;
+        ck_forget(c);
         return;
     }
     if (!s || !slot_right(s, abs, lo, hi))
         send_page(c, regs, s = s ? s : victim, sp, pg, abs);
     s->stamp = ++code_stamp;
-    c->ck_space = sp;
-    c->ck_page = pg;
+    ckent *k = &c->ck[pg % CK_PAGES];
+    k->space = sp;
+    k->page = pg;
     /* the fast path only for a page whose frames stay unwritten (else the bytes, each run) */
-    c->ck_epoch = s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1] ? code_epoch : 0;
-    c->ck_f[0] = s->f[0], c->ck_f[1] = s->f[1];
-    c->ck_w[0] = s->w[0], c->ck_w[1] = s->w[1];
+    k->epoch = s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1] ? code_epoch : 0;
+    k->f[0] = s->f[0], k->f[1] = s->f[1];
+    k->w[0] = s->w[0], k->w[1] = s->w[1];
     /* a page in one piece of main storage: the next runs in it compared without a look-up */
     int whole = s->fast && abs[1] == abs[0] + 2048;
-    c->ck_cmp = whole ? code_epoch : 0;
-    c->ck_copy = s->copy;
-    c->ck_main = whole ? sysblk.mainstor + abs[0] : NULL;
+    k->cmp = whole ? code_epoch : 0;
+    k->copy = s->copy;
+    k->main = whole ? sysblk.mainstor + abs[0] : NULL;
 }
 
 static int code_frames(void);
@@ -848,7 +865,7 @@ static void __attribute__((noinline)) code_slow(cpubuf *c, REGS *regs, uint64_t 
         c->b[c->n++] = FSTMOD_CODE_SPACE;
         put_v(c, sp);
         c->said_space = sp;
-        c->ck_epoch = c->ck_cmp = 0;
+        ck_forget(c);   /* the pages remembered are all of said_space (copy_code_same) */
     }
     if (sp && regs->arch_mode != FST_A370) {
         /* DAT of ESA/390 and z/Architecture is not read: no page is sent, and the reader
@@ -867,24 +884,29 @@ static void __attribute__((noinline)) code_slow(cpubuf *c, REGS *regs, uint64_t 
         unsigned hi = e < p0 + FSTMOD_PAGE ? (unsigned)(e - p0) : FSTMOD_PAGE;
         code_page(c, regs, sp, pg, lo, hi);
     }
+    if (c->late)
+        ck_forget(c);   /* a run over two pages: the second's page must not make it fast */
     room(c, regs, 256);
 }
 
 /* The instructions of the next op ran from s up to e (excluded) in the space of `dat` and
 ** CR1: the reader gets the space and the pages it needs first (code_check). code_same is
-** its fast paths alone: 1 when nothing needs sending (*sp: the space, when it says 0). Per op, while the run stays
-** in the page the previous one was found right in: a few compares (its frames not written
-** since), or a compare of the run's bytes (data stored beside the code). */
+** its fast paths alone: 1 when nothing needs sending (*sp: the space, when it says 0). Per
+** op, while the run stays in a page found right before (ckent, CK_PAGES of them): a few
+** compares (its frames not written since), or a compare of the run's bytes (data stored
+** beside the code). */
 static inline int code_same(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e, uint64_t *sp)
 {
     if (e <= s || (!fword && code_frames()))
         return 1;
     *sp = space_of(regs, dat);
-    if (*sp == c->ck_space && s / FSTMOD_PAGE == c->ck_page && (e - 1) / FSTMOD_PAGE == c->ck_page) {
-        if (c->ck_epoch == code_epoch && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
+    uint64_t pg = s / FSTMOD_PAGE;
+    const ckent *k = &c->ck[pg % CK_PAGES];
+    if (*sp == k->space && pg == k->page && (e - 1) / FSTMOD_PAGE == pg) {
+        if (k->epoch == code_epoch && fword[k->f[0]] == k->w[0] && fword[k->f[1]] == k->w[1])
             return 1; /* its frames not written since it was found right */
         unsigned off = (unsigned)(s % FSTMOD_PAGE);
-        if (c->ck_cmp == code_epoch && same_bytes(c->ck_copy + off, c->ck_main + off, (size_t)(e - s)))
+        if (k->cmp == code_epoch && same_bytes(k->copy + off, k->main + off, (size_t)(e - s)))
             return 1; /* written (data beside the code), but not the bytes this run executed */
     }
     return 0;
@@ -1229,8 +1251,7 @@ static void __attribute__((noinline)) sync_cpu(REGS *regs, unsigned g, uint64_t 
     memset(c->bat, 0xFF, sizeof c->bat);
     memset(c->bto, 0xFF, sizeof c->bto);
     memset(c->rix, 0, sizeof c->rix);
-    c->ck_space = c->ck_page = c->ck_epoch = c->ck_cmp = 0;
-    c->ck_copy = c->ck_main = NULL;
+    memset(c->ck, 0, sizeof c->ck);
     c->late = NULL;
     c->since = now_ns();
     for (unsigned i = 0; c->slots && i < FSTMOD_CODE_SLOTS; i++) /* the reader has none of its pages */
@@ -1575,24 +1596,26 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
 }
 
 /* code_same for a copy's run, from s to e: its space is the one the copy began in (a new
-** space comes with a record, which ends the copy), so only the page last found right is
-** looked at. 1: the same; 0: not found right this way (the copy ends; code_check
+** space comes with a record, which ends the copy, and makes code_slow forget the pages
+** remembered), so the space is not compared. 1: the same; 0: not found right this way (the copy ends; code_check
 ** decides); -1: its bytes need a memcmp (copy_slow: no call here, see copy_full). */
 static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
 {
     if (!fword || e <= s)
         return 1;
-    if (s / FSTMOD_PAGE != c->ck_page || (e - 1) / FSTMOD_PAGE != c->ck_page)
+    uint64_t pg = s / FSTMOD_PAGE;
+    const ckent *k = &c->ck[pg % CK_PAGES];
+    if (pg != k->page || (e - 1) / FSTMOD_PAGE != pg)
         return 0;
-    if (c->ck_epoch == code_epoch && fword[c->ck_f[0]] == c->ck_w[0] && fword[c->ck_f[1]] == c->ck_w[1])
+    if (k->epoch == code_epoch && fword[k->f[0]] == k->w[0] && fword[k->f[1]] == k->w[1])
         return 1;
-    if (c->ck_cmp != code_epoch)
+    if (k->cmp != code_epoch)
         return 0;
     unsigned off = (unsigned)(s % FSTMOD_PAGE);
     size_t n = (size_t)(e - s);
     if (n < 8 || n > 16)
         return -1;
-    return same_bytes(c->ck_copy + off, c->ck_main + off, n);
+    return same_bytes(k->copy + off, k->main + off, n);
 }
 
 /* A copy as long as one REP record counts: the record goes out, the copy goes on. Apart
@@ -1622,7 +1645,8 @@ static inline __attribute__((always_inline)) void copy_step(cpubuf *c, REGS *reg
 static void __attribute__((noinline)) copy_slow(cpubuf *c, REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
 {
     unsigned off = (unsigned)(c->last % FSTMOD_PAGE);
-    if (!memcmp(c->ck_copy + off, c->ck_main + off, (size_t)(fall - c->last)))
+    const ckent *k = &c->ck[c->last / FSTMOD_PAGE % CK_PAGES];
+    if (!memcmp(k->copy + off, k->main + off, (size_t)(fall - c->last)))
         copy_step(c, regs, to);
     else
         taken_new(regs, at, to, fall);
@@ -1942,8 +1966,8 @@ static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
     psw_record(regs, inst[0], at, 0, 0, dat, fall);
 }
 
-/* PTLB: a translation may change now (a page stolen, mapped elsewhere): what the fast
-** path of code_check remembers ends. */
+/* PTLB, IPTE: a translation may change now (a page stolen, mapped elsewhere): what the
+** fast path of code_check remembers ends. */
 static void ATTR_REGPARM(2) w_ptlb(BYTE inst[], REGS *regs)
 {
     FST_ORIGX(inst, regs)(inst, regs);
@@ -2104,9 +2128,10 @@ static const wrap wraps[] = {
     { A_EZ, 0x01, 0x0C, w_pswop }, { A_EZ, 0x01, 0x0D, w_pswop }, { A_EZ, 0x01, 0x0E, w_pswop },
     { A_EZ, 0xB2, 0x79, w_pswop }, { A_EZ, 0x01, 0x01, w_pswop }, { A_EZ, 0xB2, 0x18, w_pswop },
     { A_EZ, 0xB2, 0x28, w_pswop }, { A_EZ, 0xB2, 0x40, w_pswop },
-    /* task evidence and the rest: LM, STM, LCTL, SVC, SIGP, PTLB */
+    /* task evidence and the rest: LM, STM, LCTL, SVC, SIGP, PTLB, IPTE */
     { A_ALL, 0x90, 0, w_lmstm }, { A_ALL, 0x98, 0, w_lmstm }, { A_ALL, 0xB7, 0, w_lctl },
     { A_ALL, 0x0A, 0, w_svc }, { A_ALL, 0xAE, 0, w_sigp }, { A_ALL, 0xB2, 0x0D, w_ptlb },
+    { A_ALL, 0xB2, 0x21, w_ptlb },  /* IPTE: a page's entry invalid, its translation purged */
 };
 
 static void start(void)
