@@ -44,7 +44,7 @@ for s in $seeds; do
         arch=ESA/390 outside=5
         case $v in m64-*) arch=z/Arch outside=8 ;; esac
         mkdir -p t
-        if ! fst-capture -q --arch=$arch --timeout=120 -o "t/$b.trace" "$b.ins" 2> err; then
+        if ! fst-capture -q --via=trace --arch=$arch --timeout=120 -o "t/$b.trace" "$b.ins" 2> err; then
             fail "$b: captures under Hercules ($arch)" "$(head -5 err)"
             continue
         fi

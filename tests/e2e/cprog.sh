@@ -80,7 +80,7 @@ for p in $(awk '!/^#/ && $2 == "functions" { print $1 }' "$EXP"); do
 
         arch=ESA/390 outside=5
         case $v in m64-*) arch=z/Arch outside=8 ;; esac
-        if ! fst-capture -q --arch=$arch --timeout=120 -o "$T/$b.trace" "$ins" 2> "$T/err"; then
+        if ! fst-capture -q --via=trace --arch=$arch --timeout=120 -o "$T/$b.trace" "$ins" 2> "$T/err"; then
             fail "$b: captures under Hercules ($arch)" "$(head -5 "$T/err")"
             continue
         fi

@@ -17,7 +17,7 @@ for s in $seeds; do
         fail "loop$s: built" "$(head -3 build.err)"
         continue
     fi
-    if ! fst-capture -q -o "loop$s.trace" "loop$s.ins" 2> cap.err; then
+    if ! fst-capture -q --via=trace -o "loop$s.trace" "loop$s.ins" 2> cap.err; then
         fail "loop$s: captured" "$(head -3 cap.err)"
         continue
     fi

@@ -16,6 +16,7 @@
 #   smc 11: the page at the first op; again after FLIP's first run (the switch thrown
 #     behind itself: sent after that op, so also holding the first XI's AR in WORK, which
 #     runs next); then before WORK's calls 2 to 10 (MAIN's XI flipped PATCH each time): 9
+#   straddle 22 (its head): a loop's run over two pages, the second changed between calls
 #   mvsjob 7: the nucleus' page; in spaces A, B and C each the program's page (VPAGE) and
 #     the data page holding the task exit's SVC 3 (VPAGE + 2000)
 . "$(dirname "$0")/../lib.sh"
@@ -42,7 +43,7 @@ both() {
     fi
     expect_eq "$n: --via=module: the code pages the module sent" "$pages" \
         "$(sed -n 's/.*, \([0-9]*\) code pages)$/\1/p' m/$n.err)"
-    fst-capture -q "$@" -o t/$n.trace "$ins" 2> t/$n.err
+    fst-capture -q --via=trace "$@" -o t/$n.trace "$ins" 2> t/$n.err
     expect_eq "$n: --via=module: the instructions EXPECTED gives" "$(want $n instructions)" "$(insns m/$n.trace)"
     for d in m t; do
         for f in csv fortstat annotate; do
@@ -91,6 +92,12 @@ both smc "$FST_PROGS/smc.ins" "$T/smc.nm" 11
 expect_eq "smc: --via=module: calls and self per routine as constructed" "$(facts smc)" "$(got m/smc.csv)"
 expect_eq "smc: the first-time switch shows the bytes it ran with: BC 0 first (the text trace's listing)" 1 \
     "$(grep -c '4700C0[0-9A-F][0-9A-F] *BC *0,' m/smc.annotate)"
+
+# ---- a hot loop across a page's end, its second page written at every turn ----
+s390x-linux-gnu-nm -P "$FST_PROGS/straddle.elf" | awk '$2 == "T"' > straddle.nm
+both straddle "$FST_PROGS/straddle.ins" "$T/straddle.nm" 22
+expect_eq "straddle: --via=module: calls and self per routine as constructed" "$(facts straddle)" \
+    "$(got m/straddle.csv)"
 
 # ---- DAT on: two programs at the same virtual addresses in other spaces ----
 s390x-linux-gnu-nm -P -n --defined-only "$FST_PROGS/mvsjob.elf" | awk '$2 == "T" { print $1, $3 }' > syms

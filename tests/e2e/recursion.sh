@@ -24,7 +24,7 @@ for s in $seeds; do
     python3 "$FST_ROOT/tests/loops/recgen.py" "$s" 150000 --arcs > "$b.arcs"
     python3 "$FST_ROOT/tests/loops/recgen.py" "$s" 150000 --folded > "$b.folded"
     mkdir -p t
-    if ! fst-capture -q -o "t/$b.trace" "$b.ins" 2> cap.err; then
+    if ! fst-capture -q --via=trace -o "t/$b.trace" "$b.ins" 2> cap.err; then
         fail "rec$s: captured" "$(head -3 cap.err)"
         continue
     fi

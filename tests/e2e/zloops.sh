@@ -24,7 +24,7 @@ for s in $seeds; do
             continue
         fi
         s390x-linux-gnu-nm -P $b.elf > $b.nm
-        if ! fst-capture -q --arch=$arch -o t/$b.trace $b.ins 2> cap.err; then
+        if ! fst-capture -q --via=trace --arch=$arch -o t/$b.trace $b.ins 2> cap.err; then
             fail "$b: captured ($arch, text trace)" "$(head -3 cap.err)"
             continue
         fi
