@@ -127,7 +127,7 @@ static inline unsigned rix_of(uint64_t at, uint64_t to)
 ** remembered every call and return to another page took the slow path (a page's look-up,
 ** under DAT its translation): cgen seed 11985 with its routines 1 KiB or 4 KiB apart ran
 ** 1.40-1.47x untraced under 4.9 where in one page it ran 1.20x. */
-#define CK_PAGES 8u
+#define CK_PAGES 32u
 typedef struct ckent {
     uint64_t space, page, epoch, cmp;
     uint32_t f[2], w[2];
