@@ -5,7 +5,8 @@
 
 #include <stdlib.h>
 
-#define NINSN 4096      /* single instructions: a slot per halfword address, modulo */
+#define NINSN_BITS 12   /* single instructions: a slot per halfword address (fst_code_slot) */
+#define NINSN (1u << NINSN_BITS)
 /* blocks: FST_CODE_NBLK (code.h), the same; a block is some 1.2 KB */
 
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
@@ -43,7 +44,7 @@ static void fill(fst_code *c, fst_code_ent *e, const uint8_t bytes[6], uint64_t 
 
 fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], uint32_t state)
 {
-    fst_code_ent *e = &c->insn[(addr >> 1) & (NINSN - 1)];
+    fst_code_ent *e = &c->insn[fst_code_slot(addr, NINSN_BITS)];
     if (!e->valid || e->d.addr != addr || e->state != state || memcmp(e->d.bytes, bytes, 6))
         fill(c, e, bytes, addr, state);
     return e;
@@ -97,7 +98,7 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
 
 fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
 {
-    size_t i = (addr >> 1) & (FST_CODE_NBLK - 1);
+    size_t i = fst_code_slot(addr, FST_CODE_NBLK_BITS);
     fst_blk *b = &c->blk[i];
     if (c->settle)
         c->settle(c->ctx);

@@ -76,7 +76,8 @@ typedef void fst_code_count(void *ctx, const fst_insn *d, uint64_t n);
 ** one. With 1024 (2 KB), branchy C of 4-12 KB (tests/cprogs/cgen.py) built its blocks
 ** again and again: 8-10 % of the replay's host instructions (valgrind). Slots are calloc'd
 ** and touched only when used (usedlist): memory follows the code that runs. */
-#define FST_CODE_NBLK 8192
+#define FST_CODE_NBLK_BITS 13
+#define FST_CODE_NBLK (1u << FST_CODE_NBLK_BITS)
 
 /* The cache; its fields are code.c's, here only for fst_code_block's inline lookup (a
 ** block that is there costs no call). */
@@ -132,9 +133,22 @@ static inline int fst_code_falls(const fst_insn *d)
 fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], uint32_t state);
 /* The block at addr in state, from tr's code cache; NULL when it knows no bytes at addr. */
 fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state);
+/* The slot of address addr in a direct-mapped cache of 2^bits halfwords: its halfword
+** within the span of 2^(bits+1) bytes it lies in, XORed with a hash of that span's address
+** (blocks: spans of 16 KiB). Code in one span never meets itself; code in two does only by
+** chance. By the low bits alone, a program whose routines lie 16 KiB apart, or 4 KiB apart
+** over more than 16 KiB (a load module's routines, each page-aligned), had its hot blocks
+** take each other's slots at every call: decoded and priced again each time (cgen seed
+** 28485 with its functions 4 KiB apart: replay 11.0 s against 3.2 s in one page). */
+static inline size_t fst_code_slot(uint64_t addr, unsigned bits)
+{
+    uint64_t above = (addr >> (bits + 1)) * 0x9E3779B97F4A7C15ull;
+    return (size_t)(((addr >> 1) ^ (above >> (64 - bits))) & ((1u << bits) - 1));
+}
+
 static inline fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
 {
-    fst_blk *b = &c->blk[(addr >> 1) & (FST_CODE_NBLK - 1)];
+    fst_blk *b = &c->blk[fst_code_slot(addr, FST_CODE_NBLK_BITS)];
     if (b->addr == addr && b->state == state && b->n && b->epoch == *c->epoch)
         return b;
     return fst_code_block_build(c, tr, addr, state);   /* built again: decoded anew */

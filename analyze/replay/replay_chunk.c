@@ -55,8 +55,12 @@
 ** Which stretches: at most len runs and CH_BYTES op bytes, from any record-loop turn where
 ** the state allows one; looked up by a hash of the key and the next len runs' op bytes. len
 ** is 8 or 4, with calls or without, whichever of the four gained more (hits' runs earned,
-** less looks, frame events and recordings spent, in the budget's units) over its last
-** trial of CH_EPOCH instructions; each is tried again after CH_KEEP phases of the winner.
+** and the runs folding and the memo of calls took meanwhile, less looks, frame events and
+** recordings spent, in the budget's units) over its last trial of CH_EPOCH instructions;
+** each is tried again after CH_KEEP phases of the winner. The first phase, which fills the
+** table, records no calls: a stretch that holds a call takes it from the memo of calls,
+** which skips whole subtrees (recursion -O2 replayed in 0.08 s where the memo alone takes
+** 0.02 s: its phases end seldom, the memo skipping most of its instructions).
 ** gcc -O2 code whose runs come back in the same order for 8 runs and more (tests/shapes/branchy.c) replays fastest with 8 (4: +18 %), code
 ** that branches on fresh random bits at every site (cgen.py) with 4 (8: +22 %). The choice
 ** follows from the trace alone: the same trace, the same stretches.
@@ -191,7 +195,11 @@ void fst_rp_chunk_init(rp *x)
     ch->pend = fst_xmalloc(CH_PEND * sizeof *ch->pend);
     ch->fop = fst_xmalloc(CH_FOPS * sizeof *ch->fop);
     ch->below = fst_xmalloc(CH_BELOW * sizeof *ch->below);
-    ch->calls_ok = ch->calls = !(how && !strcmp(how, "nocalls"));  /* FST_REPLAY_CHUNK=nocalls: the tests compare */
+    ch->calls_ok = !(how && !strcmp(how, "nocalls"));  /* FST_REPLAY_CHUNK=nocalls: the tests compare */
+    /* the first phase without calls, so that the memo of calls takes them first (eager, as
+    ** the tests run it: with calls, all it can) */
+    ch->calls = ch->calls_ok && ch->eager;
+    ch->way = ch->calls ? 0 : 2;
     x->code->settle = fst_rp_chunk_settle;
     ch->credit = CH_START;
     ch->len = CH_RUNS;  /* the first phase fills the table: not a trial (its gain is the start's) */
@@ -671,20 +679,35 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     return runs > 0;
 }
 
-/* The end of a phase (the head's "Which stretches"): the next length to use. */
+/* The runs folding and the memo of calls took so far, without the record loop. */
+static uint64_t others(const rp *x)
+{
+    return x->fold.runs + x->fold.folded * x->fold.period + x->memo.skipped;
+}
+
+/* The end of a phase (the head's "Which stretches"): the next length to use. A trial's gain
+** counts the runs folding and the memo of calls took meanwhile, as a hit's are: a stretch
+** that holds a call takes it from the memo, which skips the call's whole subtree (recursion
+** -O2: replay 0.05x of its run with the stretches off, 0.14x when they took the calls and
+** their trial counted only their own runs). */
 static void __attribute__((noinline)) phase_end(rp *x)
 {
     rp_chunk *ch = &x->chunk;
     ch->lens[ch->len != CH_RUNS]++;
+    uint64_t o = others(x);
+    ch->gain += (int64_t)(o - ch->others0) * CH_EARN_RUN;
+    ch->others0 = o;
     if (ch->phase < CH_TRIALS)
-        ch->tried[ch->phase] = ch->gain;
+        ch->tried[ch->way] = ch->gain;
     if (++ch->phase == CH_TRIALS + CH_KEEP)
         ch->phase = ch->calls_ok ? 0 : 2;   /* without calls, two trials */
     unsigned best = ch->calls_ok ? 0 : 2;
     for (unsigned i = best + 1; i < CH_TRIALS; i++)
         if (ch->tried[i] > ch->tried[best])
             best = i;
+    /* ways 0, 1: len 8, 4 with calls; 2, 3: without */
     unsigned way = ch->phase < CH_TRIALS ? ch->phase : best;
+    ch->way = way;
     ch->len = way & 1 ? CH_RUNS / 2 : CH_RUNS;
     ch->calls = way < 2;
     ch->gain = 0;

@@ -286,9 +286,10 @@ typedef struct rp_chunk {
     uint32_t quiet;         /* record-loop turns left without a look: the budget was spent */
     /* how many runs a stretch may hold and its key hashes: CH_RUNS or half of it, whichever
     ** gained more in its last trial (replay_chunk.c "Which stretches") */
-    unsigned len, phase;
+    unsigned len, phase, way;   /* way: the phase's (replay_chunk.c phase_end) */
     uint64_t ep_end;        /* the instruction (win_at) that ends this phase */
     int64_t gain, tried[4];
+    uint64_t others0;       /* runs folded and skipped by the memo of calls when it began */
     int calls_ok;           /* not FST_REPLAY_CHUNK=nocalls: phases may record calls (calls) */
     uint64_t hits, runs, insns, recordings, kept, resets;   /* FST_REPLAY_FOLD_STATS */
     uint64_t fhits;         /* FST_REPLAY_FOLD_STATS: hits with calls or returns */
