@@ -152,6 +152,8 @@ typedef struct ch_ent {
     uint8_t nb;
     int8_t m;
     uint16_t wregs;
+    uint8_t cut;        /* recorded without calls, it stopped at a call or a return: a phase
+                           with calls passes it by (fits), to record the longer one */
     uint32_t nruns, ndelta, nfop, nbelow;
     size_t beneath;     /* nbelow > 0: the owner of the frame under the last of them */
     size_t end_owner;   /* the owner and charge at its end */
@@ -361,11 +363,12 @@ static int below_same(const ch_ent *e, const rp_task *t)
 }
 
 /* Whether e is the stretch of key k whose op bytes are next (ops: the next CH_BYTES), from
-** t's stack as it found it. */
+** t's stack as it found it, for a phase that records calls or not. */
 static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, const uint64_t ops[CH_BYTES / 8],
-                       const rp_task *t)
+                       const rp_task *t, int calls)
 {
-    if (!same_key(&e->k, k) || e->m >= at->nrecent || e->nb > at->avail || (e->nbelow && !below_same(e, t)))
+    if (!same_key(&e->k, k) || e->m >= at->nrecent || e->nb > at->avail || (e->cut & calls) ||
+        (e->nbelow && !below_same(e, t)))
         return 0;
     uint64_t d = 0;
     for (size_t i = 0; i < CH_BYTES / 8; i++)
@@ -386,7 +389,7 @@ static const ch_ent *find(const rp_chunk *ch, const ch_key *k, const fst_tr_at *
 {
     size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS);
     for (size_t w = s; w < s + CH_WAYS; w++)
-        if (ch->tag[w] == h && fits(at_off(ch, ch->off[w]), k, at, ops, t))
+        if (ch->tag[w] == h && fits(at_off(ch, ch->off[w]), k, at, ops, t, ch->calls))
             return at_off(ch, ch->off[w]);
     return NULL;
 }
@@ -478,7 +481,7 @@ static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
 
 /* Keeps the stretch replayed from mark a to mark b, with key k, in the table. */
 static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const fst_tr_mark *b, uint32_t runs,
-                 uint64_t insns, uint64_t rest_n, fst_fx cost, uint16_t wregs)
+                 uint64_t insns, uint64_t rest_n, fst_fx cost, uint16_t wregs, int cut)
 {
     rp_chunk *ch = &x->chunk;
     uint8_t ops[CH_BYTES];
@@ -514,6 +517,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     e->last_cost[1] = x->cpus[0].prev_cost[1];
     e->nruns = runs;
     e->wregs = wregs;
+    e->cut = (uint8_t)cut;
     e->nb = (uint8_t)nb;
     e->m = (int8_t)m;
     memset(e->ops, 0, sizeof e->ops);
@@ -628,12 +632,15 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     size_t depth = t->n;
     int charged = c->prev_charged, had = t->had_mainline;
     uint32_t runs = 0;
-    int ok = 1;
+    int ok = 1, cut = 0;
     for (;;) {
         fst_tr_mark_here(tr, &b);
-        if (runs == ch->len || ((c->prev.flags & FST_I_LINK) && !(calls && c->prev.link == 14)) ||
-            (!calls && t->n && returnlike(&c->prev)) || !fst_tr_fast_next(tr) || (size_t)(b.c.p - a.c.p) + 2 > CH_BYTES)
+        int call = (c->prev.flags & FST_I_LINK) && c->prev.link == 14, ret = !calls && t->n && returnlike(&c->prev);
+        if (runs == ch->len || ((c->prev.flags & FST_I_LINK) && !(calls && call)) || ret ||
+            !fst_tr_fast_next(tr) || (size_t)(b.c.p - a.c.p) + 2 > CH_BYTES) {
+            cut = !calls && runs < ch->len && (call || ret);
             break;
+        }
         fst_rec rec;
         fst_err err;
         if (fst_tr_next_run(tr, &rec, &err) != 2) { /* cannot be: the op was looked at */
@@ -675,7 +682,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     uint16_t wregs = c->dirty;
     c->dirty |= dirty;
     if (ok && runs >= 1 && t->had_mainline == had)
-        keep(x, k, h, &a, &b, runs, x->win_at - win0, c->pend_n - pend_n, c->pend_cost - pend_cost, wregs);
+        keep(x, k, h, &a, &b, runs, x->win_at - win0, c->pend_n - pend_n, c->pend_cost - pend_cost, wregs, cut);
     return runs > 0;
 }
 
@@ -734,7 +741,7 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
         const ch_ent *e = NULL, *last = ch->last ? at_off(ch, ch->last - 1) : NULL;
         uint64_t h = 0;
         const rp_task *t = &x->t[k.tid];
-        if (last && last->next && fits(at_off(ch, last->next - 1), &k, &at, b, t))
+        if (last && last->next && fits(at_off(ch, last->next - 1), &k, &at, b, t, ch->calls))
             e = at_off(ch, last->next - 1);
         else if ((e = find(ch, &k, &at, h = hash(&k, b, ch->len), b, t)) && last)
             ((ch_ent *)(uintptr_t)last)->next = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
