@@ -60,7 +60,9 @@
 ** each is tried again after CH_KEEP phases of the winner. The first phase, which fills the
 ** table, records no calls: a stretch that holds a call takes it from the memo of calls,
 ** which skips whole subtrees (recursion -O2 replayed in 0.08 s where the memo alone takes
-** 0.02 s: its phases end seldom, the memo skipping most of its instructions).
+** 0.02 s: its phases end seldom, the memo skipping most of its instructions). A stretch
+** recorded without calls that stopped at a call or a return is passed by in a phase with
+** calls (`cut`), so that the longer one is recorded there.
 ** gcc -O2 code whose runs come back in the same order for 8 runs and more (tests/shapes/branchy.c) replays fastest with 8 (4: +18 %), code
 ** that branches on fresh random bits at every site (cgen.py) with 4 (8: +22 %). The choice
 ** follows from the trace alone: the same trace, the same stretches.
