@@ -4,7 +4,8 @@
 ** also in a loop whose code is modified while it runs (the INS that changes it must make
 ** the block decoded before it stale: trace/tracebin.h fst_tr_code_epoch), and the
 ** block's prices are the clock's. fst_tr_next_run hands a SEQ run over whole, from its
-** first instruction, and the blocks read from there are the instructions written.
+** first instruction, and the blocks read from there are the instructions written. The
+** blocks' slots spread code that lies in many pages (test_slots_spread).
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,11 +174,35 @@ static void test_runs_whole(void **state)
     unlink(path);
 }
 
+/* fst_code_slot: the halfwords of one span (2^(bits+1) bytes) take every slot once; the same
+** offsets in spans 4 KiB, 16 KiB and 64 KiB on (a load module's routines, page-aligned) take
+** other slots, nearly all of them. By the low bits alone, routines 16 KiB apart met in every
+** slot (the replay decoded their blocks again at every call: code.h). */
+static void test_slots_spread(void **state)
+{
+    (void)state;
+    enum { BITS = FST_CODE_NBLK_BITS, N = 1 << BITS };
+    static unsigned char seen[N];
+    memset(seen, 0, sizeof seen);
+    for (uint64_t a = 0x24000; a < 0x24000 + 2 * (uint64_t)N; a += 2)
+        seen[fst_code_slot(a, BITS)]++;
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(seen[i], 1);
+    /* 32 routines 16 KiB apart, each with its first 64 halfwords hot: few meet */
+    unsigned met = 0;
+    memset(seen, 0, sizeof seen);
+    for (uint64_t r = 0; r < 32; r++)
+        for (uint64_t h = 0; h < 64; h++)
+            met += seen[fst_code_slot(0x20000 + r * 0x4000 + 2 * h, BITS)]++ != 0;
+    assert_true(met < 2048 / 16);   /* by the low bits: 31 x 64 = 1984 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks_follow_modified_code),
         cmocka_unit_test(test_runs_whole),
+        cmocka_unit_test(test_slots_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
