@@ -74,7 +74,16 @@ draw() {
         local cp
         if [ $((n % 3)) = 2 ]; then # Hercules first, spinning; the job starts as the module waits for it
             herc "$w" "$h" "$mod" "rc:hao tgt waiting for job FSTJOB\nhao cmd r 300=01"
-            for _ in $(seq 100); do grep -q 'HHCFS005I.*no reader' "$w/h.log" 2> /dev/null && break; sleep 0.05; done
+            # the module says "no reader" as it loads, before Hercules reads its script: attached
+            # then, it said "waiting for job" before the automatic operator was there to see it,
+            # and the system spun for good (seen twice). So also the script's last line (the
+            # IPL: its hao lines are placed) and the operator's thread (3.13 HHCAO001I, 4.x
+            # hao_thread) first.
+            for _ in $(seq 200); do
+                grep -q 'HHCFS005I.*no reader' "$w/h.log" 2> /dev/null && grep -q 'ipl .*p\.ins' "$w/h.log" &&
+                    grep -Eq "HHCAO001I|'hao_thread' started" "$w/h.log" && break
+                sleep 0.05
+            done
             fst-capture --attach="$w/mod.fifo" --job=FSTJOB -o "$w/a.trace" 2> "$w/cerr" &
             cp=$!
         elif [ $((n % 3)) = 0 ]; then # Hercules first, busy; fst-capture attaches to it before the job
