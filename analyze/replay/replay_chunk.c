@@ -203,7 +203,6 @@ void fst_rp_chunk_init(rp *x)
     /* the first phase without calls, so that the memo of calls takes them first (eager, as
     ** the tests run it: with calls, all it can) */
     ch->calls = ch->calls_ok && ch->eager;
-    ch->way = ch->calls ? 0 : 2;
     x->code->settle = fst_rp_chunk_settle;
     ch->credit = CH_START;
     ch->len = CH_RUNS;  /* the first phase fills the table: not a trial (its gain is the start's) */
@@ -691,7 +690,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
 /* The runs folding and the memo of calls took so far, without the record loop. */
 static uint64_t others(const rp *x)
 {
-    return x->fold.runs + x->fold.folded * x->fold.period + x->memo.skipped;
+    return fst_rp_fold_runs(&x->fold) + x->memo.skipped;
 }
 
 /* The end of a phase (the head's "Which stretches"): the next length to use. A trial's gain
@@ -707,7 +706,7 @@ static void __attribute__((noinline)) phase_end(rp *x)
     ch->gain += (int64_t)(o - ch->others0) * CH_EARN_RUN;
     ch->others0 = o;
     if (ch->phase < CH_TRIALS)
-        ch->tried[ch->way] = ch->gain;
+        ch->tried[ch->phase] = ch->gain;  /* a trial's way is its phase */
     if (++ch->phase == CH_TRIALS + CH_KEEP)
         ch->phase = ch->calls_ok ? 0 : 2;   /* without calls, two trials */
     unsigned best = ch->calls_ok ? 0 : 2;
@@ -716,7 +715,6 @@ static void __attribute__((noinline)) phase_end(rp *x)
             best = i;
     /* ways 0, 1: len 8, 4 with calls; 2, 3: without */
     unsigned way = ch->phase < CH_TRIALS ? ch->phase : best;
-    ch->way = way;
     ch->len = way & 1 ? CH_RUNS / 2 : CH_RUNS;
     ch->calls = way < 2;
     ch->gain = 0;

@@ -455,7 +455,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
 /* What the folding has earned so far (see the head). */
 static uint64_t earned(const rp_fold *f)
 {
-    return f->seen * FOLD_EARN_RUN + (f->runs + f->folded * f->period) * FOLD_EARN_FOLDED;
+    return f->seen * FOLD_EARN_RUN + fst_rp_fold_runs(f) * FOLD_EARN_FOLDED;
 }
 
 /* Spend `units`: 1 if the budget holds them; if not, the folding goes quiet until the runs

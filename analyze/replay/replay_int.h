@@ -286,7 +286,7 @@ typedef struct rp_chunk {
     uint32_t quiet;         /* record-loop turns left without a look: the budget was spent */
     /* how many runs a stretch may hold and its key hashes: CH_RUNS or half of it, whichever
     ** gained more in its last trial (replay_chunk.c "Which stretches") */
-    unsigned len, phase, way;   /* way: the phase's (replay_chunk.c phase_end) */
+    unsigned len, phase;
     uint64_t ep_end;        /* the instruction (win_at) that ends this phase */
     int64_t gain, tried[4];
     uint64_t others0;       /* runs folded and skipped by the memo of calls when it began */
@@ -429,6 +429,8 @@ void fst_rp_fold_free(rp *x);
 ** folded; 2 when the caller runs it, but looks its block up again first (runs replayed
 ** meanwhile may have taken b's slot). */
 int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b);
+/* The runs folded so far, the periods of a folding still open included. */
+static inline uint64_t fst_rp_fold_runs(const rp_fold *f) { return f->runs + f->folded * f->period; }
 /* The counters the runs of task tid on CPU 0 can add to, and their values, into rs. With
 ** `memo`: all the instruction mix and the profile's gap_insns, not the CPU's pending EXECs
 ** (a memo keys on them) nor the blocks' counts (a memo takes a block's when it first runs:

@@ -693,6 +693,12 @@ static void ck_forget(cpubuf *c)
         c->ck[i].epoch = c->ck[i].cmp = 0;
 }
 
+/* Its frames not written since the page was found right (and nothing ended that since). */
+static inline int ck_unwritten(const ckent *k)
+{
+    return k->epoch == code_epoch && fword[k->f[0]] == k->w[0] && fword[k->f[1]] == k->w[1];
+}
+
 /* Is the slot's copy right for the run [lo, hi) of its page? Fast when its frames have
 ** not been written since it was sent; else by the bytes. */
 static int slot_right(cslot *s, const uint64_t abs[2], unsigned lo, unsigned hi)
@@ -889,45 +895,37 @@ static void __attribute__((noinline)) code_slow(cpubuf *c, REGS *regs, uint64_t 
     room(c, regs, 256);
 }
 
+/* The bytes [s, e) of one page, in space sp, right for the reader by what is remembered of
+** the page (no look-up, no translation): its frames not written since, or (data beside the
+** code) the bytes this run executed the copy's. 1, or 0 when that does not tell. */
+static inline int code_part(const cpubuf *c, uint64_t sp, uint64_t s, uint64_t e)
+{
+    uint64_t pg = s / FSTMOD_PAGE;
+    const ckent *k = &c->ck[pg % CK_PAGES];
+    if (sp != k->space || pg != k->page)
+        return 0;
+    if (ck_unwritten(k))
+        return 1;
+    unsigned off = (unsigned)(s % FSTMOD_PAGE);
+    return k->cmp == code_epoch && same_bytes(k->copy + off, k->main + off, (size_t)(e - s));
+}
+
+static int code_run(const cpubuf *c, uint64_t sp, uint64_t s, uint64_t e);
+
 /* The instructions of the next op ran from s up to e (excluded) in the space of `dat` and
 ** CR1: the reader gets the space and the pages it needs first (code_check). code_same is
 ** its fast paths alone: 1 when nothing needs sending (*sp: the space, when it says 0). Per
 ** op, while the run stays in a page found right before (ckent, CK_PAGES of them): a few
 ** compares (its frames not written since), or a compare of the run's bytes (data stored
 ** beside the code). */
-static int code_run(const cpubuf *c, uint64_t sp, uint64_t s, uint64_t e);
-
 static inline int code_same(cpubuf *c, REGS *regs, int dat, uint64_t s, uint64_t e, uint64_t *sp)
 {
     if (e <= s || (!fword && code_frames()))
         return 1;
     *sp = space_of(regs, dat);
-    uint64_t pg = s / FSTMOD_PAGE;
-    const ckent *k = &c->ck[pg % CK_PAGES];
-    if ((e - 1) / FSTMOD_PAGE != pg)
+    if ((e - 1) / FSTMOD_PAGE != s / FSTMOD_PAGE)
         return code_run(c, *sp, s, e);
-    if (*sp == k->space && pg == k->page) {
-        if (k->epoch == code_epoch && fword[k->f[0]] == k->w[0] && fword[k->f[1]] == k->w[1])
-            return 1; /* its frames not written since it was found right */
-        unsigned off = (unsigned)(s % FSTMOD_PAGE);
-        if (k->cmp == code_epoch && same_bytes(k->copy + off, k->main + off, (size_t)(e - s)))
-            return 1; /* written (data beside the code), but not the bytes this run executed */
-    }
-    return 0;
-}
-
-/* The bytes [s, e) of one page, in space sp, right for the reader by what code_same
-** remembers of the page (no look-up, no translation): 1, or 0 when that does not tell. */
-static int code_part(const cpubuf *c, uint64_t sp, uint64_t s, uint64_t e)
-{
-    uint64_t pg = s / FSTMOD_PAGE;
-    const ckent *k = &c->ck[pg % CK_PAGES];
-    if (sp != k->space || pg != k->page)
-        return 0;
-    if (k->epoch == code_epoch && fword[k->f[0]] == k->w[0] && fword[k->f[1]] == k->w[1])
-        return 1;
-    unsigned off = (unsigned)(s % FSTMOD_PAGE);
-    return k->cmp == code_epoch && !memcmp(k->copy + off, k->main + off, (size_t)(e - s));
+    return code_part(c, *sp, s, e);
 }
 
 /* code_part for a run in one page or over two: a loop, or an instruction, across a page's
@@ -1626,8 +1624,9 @@ static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_
 
 /* code_same for a copy's run, from s to e: its space is the one the copy began in (a new
 ** space comes with a record, which ends the copy, and makes code_slow forget the pages
-** remembered), so the space is not compared. 1: the same; 0: not found right this way (the copy ends; code_check
-** decides); -1: its bytes need a memcmp (copy_slow: no call here, see copy_full). */
+** remembered), so the space is not compared. 1: the same; 0: not found right this way (the
+** copy ends; code_check decides); -1: its bytes need a memcmp, or it lies over two pages
+** (copy_slow: no call here, see copy_full). */
 static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
 {
     if (!fword || e <= s)
@@ -1638,7 +1637,7 @@ static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
         return -1;  /* over two pages (code_run) */
     if (pg != k->page)
         return 0;
-    if (k->epoch == code_epoch && fword[k->f[0]] == k->w[0] && fword[k->f[1]] == k->w[1])
+    if (ck_unwritten(k))
         return 1;
     if (k->cmp != code_epoch)
         return 0;

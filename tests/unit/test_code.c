@@ -175,9 +175,9 @@ static void test_runs_whole(void **state)
 }
 
 /* fst_code_slot: the halfwords of one span (2^(bits+1) bytes) take every slot once; the same
-** offsets in spans 4 KiB, 16 KiB and 64 KiB on (a load module's routines, page-aligned) take
-** other slots, nearly all of them. By the low bits alone, routines 16 KiB apart met in every
-** slot (the replay decoded their blocks again at every call: code.h). */
+** offsets in spans 16 KiB apart (page-aligned routines of a load module) seldom meet. By the
+** low bits alone, routines 16 KiB apart met in every slot (the replay decoded their blocks
+** again at every call: code.h). */
 static void test_slots_spread(void **state)
 {
     (void)state;
