@@ -21,20 +21,16 @@
 # Code pages the module sends: 0x20000 at the first op; 0x21000 at LOOPX's first turn and
 # again at each later call (FLIPR changed PATCH since): N; 0x22000 at FLIPR's first run (its
 # frame written by the save areas there, its code never): N + 2 = 22.
-        .ifdef  NCALL
-        .set    .LN, NCALL
-        .else
-        .set    .LN, 20
-        .endif
-        .set    .LK, 50
         .include "s370.inc"
+        DEFAULT NCALL, 20               # --defsym NCALL=n overrides it
+        .set    .LK, 50
         LOWCORE
 
         STUB    MAIN                    # 5, outside
 
         FORTG   MAIN
         PROLOGUE                        # 6 (with the entry's B: 7)
-        la      %r2,.LN                 # 1
+        la      %r2,NCALL               # 1
         l       %r9,.LaLOOPX-MAIN(%r12) # 1
         l       %r8,.LaFLIPR-MAIN(%r12) # 1
 .Lloop: lr      %r15,%r9                # N
