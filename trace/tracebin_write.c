@@ -310,20 +310,24 @@ int fst_tw_insn(fst_tw *w, uint64_t addr, const uint8_t *bytes, int len)
     if (addr != w->cur)
         jump_to(w, addr);
     fst_icache_ent *e = fst_icache_slot(&w->ic, addr);
+    w->cur = addr + (uint64_t)len;
     if (same_bytes(e, bytes, len)) {
+        /* counted before a full run's SEQ op may begin a frame: that frame's first
+        ** instruction is then the run's, insns - pending (counted after, the frame's header
+        ** said one less than its ops hold: a FORTRAN load module's long straight runs) */
         w->last = addr;
+        w->insns++;
         if (++w->pending == FST_TB_SEQ_MAX)
             seq_out(w);
-    } else {
-        seq_out(w);
-        uint8_t *p = op_room(w);
-        p[0] = FST_OP_INS;
-        memcpy(p + 1, bytes, (size_t)len);
-        w->blen += 1 + (size_t)len;
-        fst_icache_put(&w->ic, addr, bytes, len);
-        w->learned++;
+        return w->failed ? -1 : 0;
     }
-    w->cur = addr + (uint64_t)len;
+    seq_out(w);
+    uint8_t *p = op_room(w);
+    p[0] = FST_OP_INS;
+    memcpy(p + 1, bytes, (size_t)len);
+    w->blen += 1 + (size_t)len;
+    fst_icache_put(&w->ic, addr, bytes, len);
+    w->learned++;
     w->insns++;
     return w->failed ? -1 : 0;
 }
@@ -335,17 +339,14 @@ int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next, uint64_t las
     if (k)
         w->last = last;
     while (k) { /* as k calls of fst_tw_insn: a SEQ op at every FST_TB_SEQ_MAX, written (and
-                ** a frame perhaps begun) before the instruction that filled it is counted */
+                ** a frame perhaps begun) once its instructions are counted */
         uint64_t room = (uint64_t)(FST_TB_SEQ_MAX - w->pending);
         uint64_t t = k < room ? k : room;
         w->pending += (int)t;
+        w->insns += t;
         k -= t;
-        if (w->pending == FST_TB_SEQ_MAX) {
-            w->insns += t - 1;
+        if (w->pending == FST_TB_SEQ_MAX)
             seq_out(w);
-            w->insns++;
-        } else
-            w->insns += t;
     }
     w->cur = next;
     return w->failed ? -1 : 0;

@@ -215,9 +215,60 @@ static void test_seqs_equal_singles(void **state)
     assert_true(batched > 50000);
 }
 
+/* A frame's header counts the instructions before it, and a full run's SEQ op may be what
+** begins it. Straight runs of 60 to 200 instructions looped (a FORTRAN routine's straight
+** code: most end in a full run's op), given singly (`fast` 0) or in one step (1), over some
+** 40 frames of version 1 (64 KiB): every frame must start where the reader's count is,
+** and all the instructions be there. Before 2026-12-05 a frame begun by a full run's op
+** said one instruction less than its ops held (the reader stops: "damaged file"). */
+static void frames_at_full_runs(int fast)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/fst-modseq-%d-f.trace", (int)getpid());
+    fst_kv hdr[] = { { FST_HK_SOURCE, "capture" }, { NULL, NULL } };
+    fst_err err;
+    fst_tw *w = fst_tw_open_version(path, hdr, 1, &err);
+    assert_non_null(w);
+    static const uint8_t lr[2] = { 0x18, 0x12 };
+    uint64_t n = 200, lcg = 12345;
+    for (uint64_t a = BASE; a < BASE + 2 * n; a += 2) /* all of them seen once */
+        assert_int_equal(fst_tw_insn(w, a, lr, 2), 0);
+    for (int it = 0; it < 300000; it++) {
+        lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t k = 60 + (lcg >> 33) % 141, end = BASE + 2 * k;
+        if (fast && (it & 1))
+            assert_int_equal(fst_tw_seq(w, BASE, k, end, end - 2), 0);
+        else
+            for (uint64_t a = BASE; a < end; a += 2)
+                assert_int_equal(fst_tw_insn(w, a, lr, 2), 0);
+        n += k;
+    }
+    assert_int_equal(fst_tw_close(w, 1, "eof", NULL, &err), 0);
+    fst_tr *r = fst_tr_open(path, &err);
+    assert_non_null(r);
+    fst_rec rec;
+    uint64_t got = 0;
+    int rc;
+    while ((rc = fst_tr_next(r, &rec, &err)) > 0)
+        got += rec.kind == FST_REC_INSN;
+    if (rc < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(got, n);
+    fst_tr_close(r);
+    unlink(path);
+}
+
+static void test_frames_at_full_runs(void **state)
+{
+    (void)state;
+    frames_at_full_runs(0);
+    frames_at_full_runs(1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_seq_equals_singles),
-                                        cmocka_unit_test(test_seqs_equal_singles) };
+                                        cmocka_unit_test(test_seqs_equal_singles),
+                                        cmocka_unit_test(test_frames_at_full_runs) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
