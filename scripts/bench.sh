@@ -36,8 +36,11 @@
 #                      8 random loop programs (tests/loops) and bigloop  goal <= 1.01
 #   shape ...          issue 33's shapes, each against itself untraced: call-heavy FORTRAN
 #                      (tests/loops/fortgen.py), gcc -O2 branchy and recursive (tests/shapes),
-#                      tight (shares.s), and a branchy recursive C program drawn afresh
-#                      (tests/cprogs/cgen.py; FST_BENCH_CGEN_SEED=N fixes it): module capture 3.13 and 4.9 (goal <= 1.25), bytes
+#                      tight (shares.s), a FORTRAN load module of tens of KiB drawn afresh
+#                      (tests/loops/fortbig.py; FST_BENCH_FORTBIG_SEED=N fixes it), and a
+#                      branchy recursive C program drawn afresh, in one page and its
+#                      functions 4 KiB apart (tests/cprogs/cgen.py; FST_BENCH_CGEN_SEED=N
+#                      fixes it): module capture 3.13 and 4.9 (goal <= 1.25), bytes
 #                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25);
 #                      and where a capture's cost lies: the module alone (a reader that
 #                      discards its stream; 3.13 and 4.9) and fst-capture's own CPU; the
@@ -453,6 +456,12 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
 }
 FST_GEN=fortgen.py FST_EXPECT=0 tests/loops/build.sh 3 "$W" 300000 > /dev/null
 shape_row "fortran" "$W/loop3.ins" S/370
+# and a FORTRAN load module drawn afresh each run (tests/loops/fortbig.py: MAIN, 8-30
+# routines in three levels and a library, 15-150 KiB of image with routines across pages,
+# about 250 M instructions); FST_BENCH_FORTBIG_SEED=N draws seed N
+fs=${FST_BENCH_FORTBIG_SEED:-$(( (RANDOM % 90000) + 10000 ))}
+FST_GEN=fortbig.py FST_EXPECT=0 tests/loops/build.sh "$fs" "$W" 250000000 > /dev/null
+shape_row "fortbig $fs" "$W/loop$fs.ins" S/370
 FST_CDEFS="-DROUNDS=100000" sh tests/cprogs/build.sh tests/shapes/branchy.c m31-z900-O2 "$W/branchy" > /dev/null
 s390x-linux-gnu-nm -P "$W/branchy.elf" > "$W/branchy.nm"
 shape_row "branchy -O2" "$W/branchy.ins" ESA/390 --map="$W/branchy.nm" --timed=all

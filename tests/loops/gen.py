@@ -22,6 +22,7 @@ M32 = 0xFFFFFFFF
 
 
 class Prog:
+    SAVES = 8   # save areas: the deepest chain of calls, the stub's included
     # straight code: one instruction each, drawn (K7: the constant 7); R1 and R3 are free to
     # change in gen.py's programs (recgen.py keeps R1 for its depth and draws from its own)
     STRAIGHT = ["lr      %r0,%r1", "ar      %r0,%r1", "la      %r1,1(%r1)", "sr      %r3,%r3",
@@ -133,6 +134,10 @@ class Prog:
             c.append(key)
         return ".Lk_%s_%d-%s(%%r12)" % (self.cur, c.index(key), self.cur)
 
+    def place(self, i):
+        """Lines before routine i (none: each follows the one before)."""
+        return []
+
     def label(self):
         self.nlab = getattr(self, "nlab", 0) + 1
         return ".Ll%d" % self.nlab
@@ -145,13 +150,14 @@ class Prog:
             if n == "MAIN":
                 body.append("l       %r8," + self.const(12345))
             self.emit_block(self.bodies[n], 0, body)
+            lines += self.place(i)
             lines += ["        FORTG   %s" % n, "        PROLOGUE"]
             lines += [("%s" % l) if l.endswith(":") else "        " + l for l in body]
             lines += ["        EPILOGUE", "        .balign 4"]
             for j, v in enumerate(self.consts[n]):
                 val = v[2:] if isinstance(v, str) else str(v & M32)
                 lines.append(".Lk_%s_%d: .long %s" % (n, j, val))
-        lines += ["        .balign 8", ".Lsaves: .fill  8*72, 1, 0"]
+        lines += ["        .balign 8", ".Lsaves: .fill  %d*72, 1, 0" % self.SAVES]
         return "\n".join(lines) + "\n"
 
     # ---- what it executes, by walking the shape ----
