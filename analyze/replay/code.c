@@ -96,9 +96,24 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
     }
 }
 
+/* Of addr's two slots: the one that held addr before (its code changed), else an empty one,
+** else the one built longer ago. */
+static size_t slot_for(const fst_code *c, uint64_t addr, uint32_t state)
+{
+    size_t i = fst_code_slot(addr, FST_CODE_NBLK_BITS), j = i ^ FST_CODE_ALT;
+    const fst_blk *a = &c->blk[i], *b = &c->blk[j];
+    if (a->n && a->addr == addr && a->state == state)
+        return i;
+    if (b->n && b->addr == addr && b->state == state)
+        return j;
+    if (!a->n || !b->n)
+        return a->n ? j : i;
+    return a->born <= b->born ? i : j;
+}
+
 fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
 {
-    size_t i = fst_code_slot(addr, FST_CODE_NBLK_BITS);
+    size_t i = slot_for(c, addr, state);
     fst_blk *b = &c->blk[i];
     if (c->settle)
         c->settle(c->ctx);
@@ -106,6 +121,6 @@ fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t s
     if (!c->used[i])
         c->usedlist[c->nused++] = (uint16_t)i;
     c->used[i] = 1;
-    c->builds++;
+    b->born = c->builds++;
     return b->n ? b : NULL;
 }

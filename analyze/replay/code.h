@@ -64,6 +64,7 @@ typedef struct fst_blk {
     fst_fx cost[FST_BLK_MAX][2];    /* their prices, not taken and taken */
     fst_fx sum[FST_BLK_MAX];  /* sum[i]: the cost of the first i instructions, not taken */
     uint64_t ran[FST_BLK_MAX + 1];  /* executions, as differences (fst_blk_ran) */
+    uint64_t born;          /* fst_code's `builds` when built: of a slot's two, the older goes */
     uint64_t mstamp;        /* the replay's memo: the recording that took its counts (replay_memo.c) */
     uint64_t cstamp;        /* the same for a stretch of runs recorded (replay_chunk.c) */
 } fst_blk;
@@ -72,12 +73,18 @@ typedef struct fst_blk {
 /* `count(ctx, d, n)`: instruction d executed n more times (n > 0). */
 typedef void fst_code_count(void *ctx, const fst_insn *d, uint64_t n);
 
-/* Block slots: one per halfword address, modulo, so 16 KB of code before two blocks share
-** one. With 1024 (2 KB), branchy C of 4-12 KB (tests/cprogs/cgen.py) built its blocks
-** again and again: 8-10 % of the replay's host instructions (valgrind). Slots are calloc'd
-** and touched only when used (usedlist): memory follows the code that runs. */
-#define FST_CODE_NBLK_BITS 13
+/* Block slots: two ways, each block in its address's slot (fst_code_slot) or in the one
+** half the cache away (FST_CODE_ALT), the one built longer ago giving way; 32 KB of code in
+** one span before two blocks have the same two. With 1024 direct-mapped slots (2 KB),
+** branchy C of 4-12 KB (tests/cprogs/cgen.py) built its blocks again and again: 8-10 % of
+** the replay's host instructions (valgrind). Direct-mapped, 8192 slots, one hot pair of a
+** FORTRAN load module's 105 blocks met by chance (tests/loops/fortbig.py seed 303, 33 KiB)
+** and took each other's slot at every turn: 50 887 blocks built, and each build ends the
+** memos' recordings (they key on `builds`): replay 0.65 s, 0.16 s with both kept. Slots are
+** calloc'd and touched only when used (usedlist): memory follows the code that runs. */
+#define FST_CODE_NBLK_BITS 14
 #define FST_CODE_NBLK (1u << FST_CODE_NBLK_BITS)
+#define FST_CODE_ALT (FST_CODE_NBLK >> 1)
 
 /* The cache; its fields are code.c's, here only for fst_code_block's inline lookup (a
 ** block that is there costs no call). */
@@ -146,10 +153,19 @@ static inline size_t fst_code_slot(uint64_t addr, unsigned bits)
     return (size_t)(((addr >> 1) ^ (above >> (64 - bits))) & ((1u << bits) - 1));
 }
 
+static inline int fst_code_is(const fst_code *c, const fst_blk *b, uint64_t addr, uint32_t state)
+{
+    return b->addr == addr && b->state == state && b->n && b->epoch == *c->epoch;
+}
+
 static inline fst_blk *fst_code_block(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
 {
-    fst_blk *b = &c->blk[fst_code_slot(addr, FST_CODE_NBLK_BITS)];
-    if (b->addr == addr && b->state == state && b->n && b->epoch == *c->epoch)
+    size_t i = fst_code_slot(addr, FST_CODE_NBLK_BITS);
+    fst_blk *b = &c->blk[i];
+    if (fst_code_is(c, b, addr, state))
+        return b;
+    b = &c->blk[i ^ FST_CODE_ALT];
+    if (fst_code_is(c, b, addr, state))
         return b;
     return fst_code_block_build(c, tr, addr, state);   /* built again: decoded anew */
 }

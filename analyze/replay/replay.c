@@ -506,11 +506,11 @@ out:
     for (size_t w = 0; w <= FST_EV_MARK + 1; w++)
         free(x.want[w]);
     free(x.hash);
-    fst_code_free(x.code);
     free(x.cpus);
-    fst_rp_fold_free(&x);
+    fst_rp_fold_free(&x);   /* before the code: its statistics count the blocks built */
     fst_rp_memo_free(&x);
     fst_rp_chunk_free(&x);
+    fst_code_free(x.code);
     fst_holder_free(x.holder);
     free(x.fit_prologue);
     free(x.cover);

@@ -160,9 +160,10 @@ void fst_rp_fold_free(rp *x)
     rp_fold *f = &x->fold;
     if (getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: %llu runs folded\nfst: replay: %llu recordings, %llu failed, %llu foldings ended, "
-                "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes)\n",
+                "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes); %llu blocks built\n",
                 (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
-                (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->rs.nval, f->snaplen);
+                (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->rs.nval, f->snaplen,
+                (unsigned long long)(x->code ? x->code->builds : 0));
     free(f->wtab);
     free(f->log);
     free(f->depths);

@@ -5,7 +5,8 @@
 ** the block decoded before it stale: trace/tracebin.h fst_tr_code_epoch), and the
 ** block's prices are the clock's. fst_tr_next_run hands a SEQ run over whole, from its
 ** first instruction, and the blocks read from there are the instructions written. The
-** blocks' slots spread code that lies in many pages (test_slots_spread).
+** blocks' slots spread code that lies in many pages (test_slots_spread), and two blocks
+** with the same slot both stay (test_blocks_share_a_slot).
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -197,12 +198,78 @@ static void test_slots_spread(void **state)
     assert_true(met < 2048 / 16);   /* by the low bits: 31 x 64 = 1984 */
 }
 
+static uint64_t shared_counted;
+static void count_all(void *ctx, const fst_insn *d, uint64_t n)
+{
+    (void)ctx;
+    (void)d;
+    shared_counted += n;
+}
+
+/* Two blocks whose addresses have the same slot both stay (the cache's two ways: code.h):
+** looked up in turn 100 times each, two builds, not 200; a third with that slot makes them
+** give way in turn, and every execution counted in a block given away reaches `count`. */
+static void test_blocks_share_a_slot(void **state)
+{
+    (void)state;
+    uint64_t at[3] = { 0x20000, 0, 0 };
+    size_t slot = fst_code_slot(at[0], FST_CODE_NBLK_BITS);
+    for (int k = 1; k < 3; k++)     /* the same slot, in spans further up */
+        for (uint64_t a = at[k - 1] + 2 * FST_CODE_NBLK;; a += 2)
+            if (fst_code_slot(a, FST_CODE_NBLK_BITS) == slot) {
+                at[k] = a;
+                break;
+            }
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/fst-test-share-%d.trace", (int)getpid());
+    fst_err err;
+    fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
+    fst_tw *w = fst_tw_open(path, hdr, &err);
+    assert_non_null(w);
+    fst_tw_state(w, 0);
+    for (int k = 0; k < 3; k++) {   /* LR 1,2; BCR 15,14 at each */
+        assert_int_equal(fst_tw_insn(w, at[k], lr12, 2), 0);
+        assert_int_equal(fst_tw_insn(w, at[k] + 2, bcr, 2), 0);
+    }
+    assert_int_equal(fst_tw_close(w, 1, "eof", NULL, &err), 0);
+    fst_clock *clk = fst_clock_open("mips:1", &err);
+    fst_tr *tr = fst_tr_open(path, &err);
+    assert_non_null(tr);
+    fst_rec rec;
+    while (fst_tr_next(tr, &rec, &err) > 0) /* the reader learns the code */
+        ;
+    fst_code *code = fst_code_new(clk, count_all, NULL);
+    shared_counted = 0;
+    for (int i = 0; i < 200; i++) {
+        fst_blk *b = fst_code_block(code, tr, at[i & 1], 0);
+        assert_non_null(b);
+        assert_int_equal(b->n, 2);
+        assert_int_equal(b->addr, at[i & 1]);
+        fst_blk_ran(b, 0, 2);
+    }
+    assert_int_equal(code->builds, 2);
+    for (int i = 0; i < 300; i++) {
+        fst_blk *b = fst_code_block(code, tr, at[i % 3], 0);
+        assert_non_null(b);
+        assert_int_equal(b->addr, at[i % 3]);
+        fst_blk_ran(b, 0, 2);
+    }
+    assert_true(code->builds > 3);  /* three blocks, two ways */
+    fst_code_fold(code);
+    assert_int_equal(shared_counted, 2 * (200 + 300));
+    fst_code_free(code);
+    fst_tr_close(tr);
+    fst_clock_free(clk);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks_follow_modified_code),
         cmocka_unit_test(test_runs_whole),
         cmocka_unit_test(test_slots_spread),
+        cmocka_unit_test(test_blocks_share_a_slot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
