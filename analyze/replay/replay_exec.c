@@ -199,8 +199,8 @@ void fst_rp_count_ops(void *ctx, const fst_insn *d, uint64_t n)
     rp *x = ctx;
     fst_profile *p = x->p;
     p->op_insns[d->op] += n;
-    if (x->ncover && d->addr - p->lo < p->hi - p->lo)
-        fst_rp_cover(x, d->addr, n);
+    if (fst_rp_gap_at(x, d->addr))
+        fst_rp_gap_add(p, d->addr, n);
     if (d->op == FST_OP_UNKNOWN)
         fst_rp_count_unknown(p, d, n);
 }

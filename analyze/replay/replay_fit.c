@@ -120,8 +120,11 @@ void fst_rp_cover_init(rp *x)
     x->ncover = m;
 }
 
-void fst_rp_cover(rp *x, uint64_t addr, uint64_t n)
+int fst_rp_gap_at(const rp *x, uint64_t addr)
 {
+    const fst_profile *p = x->p;
+    if (!x->ncover || addr - p->lo >= p->hi - p->lo)
+        return 0;
     size_t lo = 0, hi = x->ncover;  /* the last extent starting at or below addr */
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -130,9 +133,11 @@ void fst_rp_cover(rp *x, uint64_t addr, uint64_t n)
         else
             hi = mid;
     }
-    if (lo && addr < x->cover[2 * lo - 1])
-        return;
-    fst_profile *p = x->p;
+    return !(lo && addr < x->cover[2 * lo - 1]);
+}
+
+void fst_rp_gap_add(fst_profile *p, uint64_t addr, uint64_t n)
+{
     if (!p->gap_insns)
         p->gap_first = addr;
     p->gap_insns += n;

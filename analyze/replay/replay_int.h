@@ -411,9 +411,11 @@ void fst_rp_misfit(rp *x, size_t tid, uint64_t site, const fst_insn *d);
 void fst_rp_fit_end(rp *x);
 /* Before the replay: x->cover from the routines' sections, or none when a length is not known. */
 void fst_rp_cover_init(rp *x);
-/* n executions of the instruction at addr, inside the extent: counted in the profile's
-** gap_insns when no section holds it. */
-void fst_rp_cover(rp *x, uint64_t addr, uint64_t n);
+/* Whether an instruction at addr counts in the profile's gap_insns: inside the extent, no
+** section holds it (never without x->cover). */
+int fst_rp_gap_at(const rp *x, uint64_t addr);
+/* n executions of such an instruction at addr (the first one's address kept). */
+void fst_rp_gap_add(fst_profile *p, uint64_t addr, uint64_t n);
 
 /* replay.c: run rec, a SEQ run whose first instruction starts block b, as the record loop
 ** does: insn_fast or insn, then the rest of the run. With take, what was taken is taken from

@@ -105,6 +105,11 @@ typedef struct memo_count {
     uint64_t n;
 } memo_count;
 
+typedef struct memo_opn {
+    uint64_t n;
+    uint16_t op;
+} memo_opn;
+
 struct rp_memo_ent {
     rp_memo_ent *next;      /* the slot's list, the last one reused first */
     uint64_t sig;
@@ -121,7 +126,10 @@ struct rp_memo_ent {
     rp_task task;
     memo_delta *delta;
     size_t ndelta;
-    memo_count *count;
+    memo_opn *opn;          /* the block counts it made, as fst_rp_count_ops would add them: */
+    size_t nopn;            /* per op id, */
+    uint64_t gap_n, gap_first;  /* in no section (the first of them), */
+    memo_count *count;      /* and the undecoded instructions' one by one */
     size_t ncount;
     uint64_t rets[MEMO_RETS];
     size_t nrets;
@@ -160,6 +168,7 @@ static void ent_free(rp_memo *m, rp_memo_ent *e)
     free(e->ops);
     free(e->delta);
     free(e->count);
+    free(e->opn);
     free(e);
 }
 
@@ -189,6 +198,31 @@ void fst_rp_memo_free(rp *x)
 
 /* CPU 0's state and task tid's, less the clock, the stack and the scratch event, and what
 ** of the frames below matters beyond the lists (the file's head), into *buf; its length. */
+/* CPU 0's state as the key holds it: all but the entries of `since` past nsince (BASES'
+** list, empty where the memo works, is 1 KiB of rp_cpu's 1.7) and the EXEC event reused
+** (exec, the last field); the key and the copy at reuse were most of a hit's cost (a
+** FORTRAN load module whose subtrees the memo took 97 % of: tests/loops/fortbig.py). */
+#define CPU_A offsetof(rp_cpu, since)
+#define CPU_B offsetof(rp_cpu, nsince)
+#define CPU_END offsetof(rp_cpu, exec)
+_Static_assert(offsetof(rp_cpu, exec) + sizeof(fst_event) == sizeof(rp_cpu), "exec is rp_cpu's last field");
+static size_t cpu_key(unsigned char *b, const rp_cpu *c)
+{
+    size_t s = c->nsince * sizeof c->since[0];
+    memcpy(b, c, CPU_A);
+    memcpy(b + CPU_A, c->since, s);
+    memcpy(b + CPU_A + s, (const unsigned char *)c + CPU_B, CPU_END - CPU_B);
+    return CPU_A + s + CPU_END - CPU_B;
+}
+
+/* *to = *from, as far as the replay reads it (since up to nsince) */
+static void cpu_copy(rp_cpu *to, const rp_cpu *from)
+{
+    memcpy(to, from, CPU_A);
+    memcpy(to->since, from->since, from->nsince * sizeof from->since[0]);
+    memcpy((unsigned char *)to + CPU_B, (const unsigned char *)from + CPU_B, sizeof(rp_cpu) - CPU_B);
+}
+
 static size_t mkey(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
 {
     const rp_task *t = &x->t[tid];
@@ -200,9 +234,7 @@ static size_t mkey(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
     }
     /* copied whole, padding too (a struct copy need not keep it), then the fields that are
     ** no part of the key cleared where they lie */
-    unsigned char *b = *buf, *bt = b + sizeof(rp_cpu);
-    memcpy(b, &x->cpus[0], sizeof(rp_cpu));
-    memset(b + offsetof(rp_cpu, exec), 0, sizeof(fst_event));
+    unsigned char *b = *buf, *bt = b + cpu_key(b, &x->cpus[0]);
     memcpy(bt, t, sizeof(rp_task));
 #define CLEAR(field) memset(bt + offsetof(rp_task, field), 0, sizeof t->field)
     CLEAR(f);
@@ -214,7 +246,7 @@ static size_t mkey(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
     CLEAR(cost);
 #undef CLEAR
     memcpy(bt + sizeof(rp_task), tail, sizeof tail);
-    return n;
+    return (size_t)(bt - b) + sizeof(rp_task) + sizeof tail;
 }
 
 static uint64_t signature(const rp *x, const fst_rec *rec, const fst_tr_mark *ma)
@@ -312,24 +344,51 @@ void fst_rp_memo_note_call(rp *x, size_t r)
     note(&x->memo, x->memo.routines, &x->memo.nroutines, MEMO_ROUTINES, r);
 }
 
+/* n executions of d, as fst_rp_count_ops adds them at reuse: summed per op id and in a gap
+** once here, rather than per instruction at every reuse (a FORTRAN subtree of 200
+** instructions: ~150 of them, each with a search of the sections, were 60 % of a replay
+** that the memo took 97 % of: tests/loops/fortbig.py seed 808). */
+static void count_in(const rp *x, rp_memo_ent *e, const fst_insn *d, uint64_t n, size_t *ccap, size_t *ocap)
+{
+    if (d->op == FST_OP_UNKNOWN) {
+        if (e->ncount == *ccap) {
+            *ccap = *ccap ? *ccap * 2 : 4;
+            e->count = fst_xrealloc(e->count, *ccap * sizeof *e->count);
+        }
+        e->count[e->ncount++] = (memo_count){ *d, n };
+        return;
+    }
+    size_t i = 0;
+    while (i < e->nopn && e->opn[i].op != d->op)
+        i++;
+    if (i == e->nopn) {
+        if (e->nopn == *ocap) {
+            *ocap = *ocap ? *ocap * 2 : 16;
+            e->opn = fst_xrealloc(e->opn, *ocap * sizeof *e->opn);
+        }
+        e->opn[e->nopn++] = (memo_opn){ 0, d->op };
+    }
+    e->opn[i].n += n;
+    if (fst_rp_gap_at(x, d->addr)) {
+        if (!e->gap_n)
+            e->gap_first = d->addr;
+        e->gap_n += n;
+    }
+}
+
 /* The deltas since begin(): counters by kind, index and offset; a block's counts as counts
-** per instruction. */
+** per op id (count_in). */
 static void deltas(rp *x, rp_memo_ent *e)
 {
     rp_memo *m = &x->memo;
-    size_t cap = 0, ccap = 0;
-    for (size_t j = 0; j < m->njblk; j++) {    /* the blocks it ran: counts per instruction */
+    size_t cap = 0, ccap = 0, ocap = 0;
+    for (size_t j = 0; j < m->njblk; j++) {    /* the blocks it ran */
         const fst_blk *b = &x->code->blk[m->jblk[j].slot];
         uint64_t run = 0;
         for (uint32_t k = 0; k < b->n; k++) {
             run += b->ran[k] - m->jblk[j].ran[k];
-            if (!run)
-                continue;
-            if (e->ncount == ccap) {
-                ccap = ccap ? ccap * 2 : 16;
-                e->count = fst_xrealloc(e->count, ccap * sizeof *e->count);
-            }
-            e->count[e->ncount++] = (memo_count){ b->d[k], run };
+            if (run)
+                count_in(x, e, &b->d[k], run, &ccap, &ocap);
         }
     }
     const uint64_t *v = m->rs.val;
@@ -409,7 +468,8 @@ static void finish(rp *x, fst_tr *tr)
         m->dropped++;
         return;
     }
-    e->bytes = sizeof *e + e->keylen + e->nops + e->ndelta * sizeof *e->delta + e->ncount * sizeof *e->count;
+    e->bytes = sizeof *e + e->keylen + e->nops + e->ndelta * sizeof *e->delta + e->ncount * sizeof *e->count +
+               e->nopn * sizeof *e->opn;
     m->bytes += e->bytes;
     rp_memo_ent **slot = &m->slot[m->sig % MEMO_SLOTS];
     e->next = *slot;
@@ -482,12 +542,21 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
         for (size_t i = 0; i < e->nroutine; i++)
             fst_rp_memo_note_call(x, e->routine[i].r);
     }
-    for (size_t i = 0; i < e->ndelta; i++)
-        fst_rp_region_at(x, tid, e->delta[i].kind, e->delta[i].idx)[e->delta[i].k] += e->delta[i].d;
+    uint64_t *at = NULL;    /* deltas come region by region (deltas()): one look-up each */
+    for (size_t i = 0; i < e->ndelta; i++) {
+        const memo_delta *d = &e->delta[i];
+        if (!i || d->kind != d[-1].kind || d->idx != d[-1].idx)
+            at = fst_rp_region_at(x, tid, d->kind, d->idx);
+        at[d->k] += d->d;
+    }
+    for (size_t i = 0; i < e->nopn; i++)
+        p->op_insns[e->opn[i].op] += e->opn[i].n;
+    if (e->gap_n)
+        fst_rp_gap_add(p, e->gap_first, e->gap_n);
     for (size_t i = 0; i < e->ncount; i++)
         fst_rp_count_ops(x, &e->count[i].d, e->count[i].n);
     rp_task keep = *t;
-    *c = e->cpu;
+    cpu_copy(c, &e->cpu);
     *t = e->task;
     t->f = keep.f;
     t->routine = keep.routine;
