@@ -126,13 +126,23 @@ static inline unsigned rix_of(uint64_t at, uint64_t to)
 ** routines, and the library's they call, lie in more pages than one, and with one page
 ** remembered every call and return to another page took the slow path (a page's look-up,
 ** under DAT its translation): cgen seed 11985 with its routines 1 KiB or 4 KiB apart ran
-** 1.40-1.47x untraced under 4.9 where in one page it ran 1.20x. */
+** 1.40-1.47x untraced under 4.9 where in one page it ran 1.20x. Two ways: a page's entry is
+** at its number modulo CK_PAGES or at another its number's hash picks (ck_alt), the one
+** found right longer ago giving way; one way, pages 128 KiB apart took each other's entry
+** (cgen seed 11985 with its functions 64 KiB apart: 1.45-1.52x, in one page 1.25x). */
 #define CK_PAGES 32u
 typedef struct ckent {
     uint64_t space, page, epoch, cmp;
     uint32_t f[2], w[2];
     const uint8_t *copy, *main;
+    uint64_t stamp;     /* code_stamp when found right */
 } ckent;
+
+/* The second entry page pg may have: never its first (pg % CK_PAGES) */
+static inline unsigned ck_alt(uint64_t pg)
+{
+    return (unsigned)(pg % CK_PAGES) ^ (1u + (unsigned)((pg * 0x9E3779B97F4A7C15ull) >> 59) % (CK_PAGES - 1));
+}
 
 typedef struct cpubuf {
     uint8_t b[FSTMOD_BUF];
@@ -685,6 +695,17 @@ static void send_page(cpubuf *c, REGS *regs, cslot *s, uint64_t sp, uint64_t pg,
     pages_sent++;
 }
 
+/* Of page pg's two entries: the one that has it, else the one found right longer ago. */
+static ckent *ck_way(cpubuf *c, uint64_t sp, uint64_t pg)
+{
+    ckent *a = &c->ck[pg % CK_PAGES], *b = &c->ck[ck_alt(pg)];
+    if (a->page == pg && a->space == sp)
+        return a;
+    if (b->page == pg && b->space == sp)
+        return b;
+    return a->stamp <= b->stamp ? a : b;
+}
+
 /* What code_same remembers ends (a page to send late, a new space): the next op's check
 ** takes the slow path. */
 static void ck_forget(cpubuf *c)
@@ -745,7 +766,8 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
     if (!s || !slot_right(s, abs, lo, hi))
         send_page(c, regs, s = s ? s : victim, sp, pg, abs);
     s->stamp = ++code_stamp;
-    ckent *k = &c->ck[pg % CK_PAGES];
+    ckent *k = ck_way(c, sp, pg);
+    k->stamp = code_stamp;
     k->space = sp;
     k->page = pg;
     /* the fast path only for a page whose frames stay unwritten (else the bytes, each run) */
@@ -902,8 +924,11 @@ static inline int code_part(const cpubuf *c, uint64_t sp, uint64_t s, uint64_t e
 {
     uint64_t pg = s / FSTMOD_PAGE;
     const ckent *k = &c->ck[pg % CK_PAGES];
-    if (sp != k->space || pg != k->page)
-        return 0;
+    if (sp != k->space || pg != k->page) {
+        k = &c->ck[ck_alt(pg)];
+        if (sp != k->space || pg != k->page)
+            return 0;
+    }
     if (ck_unwritten(k))
         return 1;
     unsigned off = (unsigned)(s % FSTMOD_PAGE);
@@ -1635,8 +1660,11 @@ static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
     const ckent *k = &c->ck[pg % CK_PAGES];
     if ((e - 1) / FSTMOD_PAGE != pg)
         return -1;  /* over two pages (code_run) */
-    if (pg != k->page)
-        return 0;
+    if (pg != k->page || !(k->epoch | k->cmp)) {    /* the other way, or a page of another space */
+        k = &c->ck[ck_alt(pg)];                      /* forgotten (ck_forget) */
+        if (pg != k->page)
+            return 0;
+    }
     if (ck_unwritten(k))
         return 1;
     if (k->cmp != code_epoch)

@@ -16,7 +16,8 @@
 #   smc 11: the page at the first op; again after FLIP's first run (the switch thrown
 #     behind itself: sent after that op, so also holding the first XI's AR in WORK, which
 #     runs next); then before WORK's calls 2 to 10 (MAIN's XI flipped PATCH each time): 9
-#   straddle 22 (its head): a loop's run over two pages, the second changed between calls
+#   straddle 22 (its head): a loop's run over two pages, the second changed between calls;
+#     again with FLIPR 128 KiB up (FLIPAT), its page and the loop's second at one entry
 #   mvsjob 7: the nucleus' page; in spaces A, B and C each the program's page (VPAGE) and
 #     the data page holding the task exit's SVC 3 (VPAGE + 2000)
 . "$(dirname "$0")/../lib.sh"
@@ -98,6 +99,22 @@ s390x-linux-gnu-nm -P "$FST_PROGS/straddle.elf" | awk '$2 == "T"' > straddle.nm
 both straddle "$FST_PROGS/straddle.ins" "$T/straddle.nm" 22
 expect_eq "straddle: --via=module: calls and self per routine as constructed" "$(facts straddle)" \
     "$(got m/straddle.csv)"
+
+# the same with FLIPR 128 KiB further up, in the page at 0x41000: the module finds the
+# loop's second page and FLIPR's at the same first entry of its pages remembered (fstmod.c
+# ckent: 32, by page number), the second way holding one of them; the same pages sent
+mkdir -p far/m far/t
+s390x-linux-gnu-as -m31 -I "$P" --defsym FLIPAT=0x21000 -o far/straddle.o "$P/straddle.s" &&
+    s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o far/straddle.elf far/straddle.o &&
+    s390x-linux-gnu-objcopy -O binary -j .lowcore far/straddle.elf far/straddle.lc &&
+    s390x-linux-gnu-objcopy -O binary -j .text far/straddle.elf far/straddle.bin || fail "assemble straddle.s, FLIPAT=0x21000"
+printf 'straddle.lc 0x0\nstraddle.bin 0x20000\n' > far/straddle.ins
+s390x-linux-gnu-nm -P far/straddle.elf | awk '$2 == "T"' > far/straddle.nm
+cd far
+both straddle "$T/far/straddle.ins" "$T/far/straddle.nm" 22
+expect_eq "straddle, FLIPR at 0x41000: --via=module: calls and self per routine as constructed" "$(facts straddle)" \
+    "$(got m/straddle.csv)"
+cd "$T"
 
 # ---- DAT on: two programs at the same virtual addresses in other spaces ----
 s390x-linux-gnu-nm -P -n --defined-only "$FST_PROGS/mvsjob.elf" | awk '$2 == "T" { print $1, $3 }' > syms

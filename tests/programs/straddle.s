@@ -6,7 +6,7 @@
 #   LOOPX  at 0x20FE8: its loop of K turns begins with an LA across 0x21000 (bytes in both
 #          pages), then AR, AR, PATCH, ST (into DATA, beside it in the page at 0x21000),
 #          BCT: each turn's run lies in two pages, the second written at every turn
-#   FLIPR  in the page at 0x22000: XI flips PATCH between LR 0,1 (1801) and MR 0,1 (1C01),
+#   FLIPR  in the page at 0x22000 (0x20000 + FLIPAT): XI flips PATCH between LR 0,1 (1801) and MR 0,1 (1C01),
 #          which the cost model prices apart (57.2 and 400.4 ns): a change the module missed
 #          would show in the times, not only in the pages sent
 #
@@ -23,6 +23,7 @@
 # frame written by the save areas there, its code never): N + 2 = 22.
         .include "s370.inc"
         DEFAULT NCALL, 20               # --defsym NCALL=n overrides it
+        DEFAULT FLIPAT, 0x2000          # FLIPR's offset (tests/e2e/modcode.sh: 0x21000 too)
         .set    .LK, 50
         LOWCORE
 
@@ -59,7 +60,7 @@
         .balign 4
 .Ldata: .long   0
 
-        .org    0x2000                  # FLIPR at 0x22000, with the save areas
+        .org    FLIPAT                  # FLIPR at 0x22000, with the save areas
         FORTG   FLIPR
         stm     %r14,%r12,12(%r13)
         lr      %r12,%r15
