@@ -9,8 +9,12 @@
 
 #define MS_MAXCPU 256u
 #define MS_BATCH 256u  /* taken branches given to the emitter in one step (batch_branch) */
-#define MS_MEMO 4096u   /* runs remembered (a direct-mapped table, by start and end: a loop's run and the
-                        ** one from its top to the return after it begin at the same address) */
+#define MS_MEMO 32768u  /* runs remembered (a direct-mapped table, by start and end: a loop's run and the
+                        ** one from its top to the return after it begin at the same address). 4096
+                        ** were too few for a FORTRAN load module's hundreds of hot runs: those that
+                        ** met went one instruction at a time at every turn (tests/loops/fortbig.py
+                        ** seed 505: fst-capture's CPU 1.34-1.43 s, 0.74-0.89 s with 32768; the
+                        ** table is calloc'd, its pages touched as used) */
 
 /* A run the rebuild gave the emitter one instruction at a time once: from s to e (e
 ** included when incl), k instructions, none of those the emitter treats apart (an SVC,
