@@ -457,7 +457,7 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
 FST_GEN=fortgen.py FST_EXPECT=0 tests/loops/build.sh 3 "$W" 300000 > /dev/null
 shape_row "fortran" "$W/loop3.ins" S/370
 # and a FORTRAN load module drawn afresh each run (tests/loops/fortbig.py: MAIN, 8-30
-# routines in three levels and a library, 15-150 KiB of image with routines across pages,
+# routines in three levels and a library, 15-600 KiB of image with routines across pages,
 # about 250 M instructions); FST_BENCH_FORTBIG_SEED=N draws seed N
 fs=${FST_BENCH_FORTBIG_SEED:-$(( (RANDOM % 90000) + 10000 ))}
 FST_GEN=fortbig.py FST_EXPECT=0 tests/loops/build.sh "$fs" "$W" 250000000 > /dev/null

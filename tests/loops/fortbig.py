@@ -6,13 +6,13 @@ in one 4K page, and the module and the replay each once lost half their speed on
 many pages (docs/internals.md, "Code in more pages than one"). Drawn from SEED: MAIN, 8-30
 routines SUBi in three levels and 3-6 library leaves LIBj (as IBCOM's and the math
 library's routines are called from everywhere), each routine after a drawn gap (none, a
-few hundred bytes, or a page and more: 30-150 KiB of image in all, routines across page
-ends). MAIN runs a pattern of 9-30 calls to the first level (longer than a loop folder's
-8 branches) for as many rounds as keep it near MOST instructions; a routine calls the next
-level's and the library's, some calls inside DO loops (BCT, trip 1-12, two deep), with
-straight code, branches on a period and on a pseudo-random bit (gen.py's LCG in R8).
-Nothing recurses (FORTRAN's rule). Built as tests/loops/build.sh builds gen.py's programs
-(FST_GEN=fortbig.py).
+few hundred bytes, a page and more, or now and then tens of KiB: 15-600 KiB of image in
+all, routines across page ends, pages 128 KiB apart). MAIN runs a pattern of 9-30 calls
+to the first level (longer than a loop folder's 8 branches) for as many rounds as keep it
+near MOST instructions; a routine calls the next level's and the library's, some calls
+inside DO loops (BCT, trip 1-12, two deep), with straight code, branches on a period and
+on a pseudo-random bit (gen.py's LCG in R8). Nothing recurses (FORTRAN's rule). Built as
+tests/loops/build.sh builds gen.py's programs (FST_GEN=fortbig.py).
 
 With --expect it prints what the program executes, walked from the same shape (gen.py's
 walk): `total N`, then `ROUTINE calls self`. Keep MOST small there: the walk is Python's.
@@ -50,7 +50,8 @@ class BigProg(gen.Prog):
         self.level = [0] + [1 + (i * LEVELS) // nsub for i in range(nsub)] + [LEVELS + 1] * nlib
         self.libs = list(range(nsub + 1, nsub + nlib + 1))
         self.consts = {n: [] for n in self.names}
-        self.gaps = [r.choice([0, 0, r.randint(8, 1500), r.randint(3000, 9000)]) for _ in self.names]
+        self.gaps = [r.choice([0, 0, r.randint(8, 1500), r.randint(3000, 9000), r.randint(3000, 9000),
+                               r.randint(8, 1500), 0, 0, 0, r.randint(12000, 60000)]) for _ in self.names]
         first = [i for i, lv in enumerate(self.level) if lv == 1]
         pattern = []
         for _ in range(r.randint(9, 30)):
