@@ -196,33 +196,39 @@ void fst_rp_memo_free(rp *x)
 
 /* ---- the key ---- */
 
-/* CPU 0's state and task tid's, less the clock, the stack and the scratch event, and what
-** of the frames below matters beyond the lists (the file's head), into *buf; its length. */
-/* CPU 0's state as the key holds it: all but the entries of `since` past nsince (BASES'
-** list, empty where the memo works, is 1 KiB of rp_cpu's 1.7) and the EXEC event reused
+/* CPU 0's state as the key holds it: all but the entries of `since` not used (BASES' list,
+** empty where the memo works, is 1 KiB of rp_cpu's 1.7) and the EXEC event reused
 ** (exec, the last field); the key and the copy at reuse were most of a hit's cost (a
 ** FORTRAN load module whose subtrees the memo took 97 % of: tests/loops/fortbig.py). */
 #define CPU_A offsetof(rp_cpu, since)
 #define CPU_B offsetof(rp_cpu, nsince)
 #define CPU_END offsetof(rp_cpu, exec)
 _Static_assert(offsetof(rp_cpu, exec) + sizeof(fst_event) == sizeof(rp_cpu), "exec is rp_cpu's last field");
+static size_t since_bytes(const rp_cpu *c)  /* a ring: nsince counts on past its 64 */
+{
+    size_t n = sizeof c->since / sizeof c->since[0];
+    return (c->nsince < n ? c->nsince : n) * sizeof c->since[0];
+}
+
 static size_t cpu_key(unsigned char *b, const rp_cpu *c)
 {
-    size_t s = c->nsince * sizeof c->since[0];
+    size_t s = since_bytes(c);
     memcpy(b, c, CPU_A);
     memcpy(b + CPU_A, c->since, s);
     memcpy(b + CPU_A + s, (const unsigned char *)c + CPU_B, CPU_END - CPU_B);
     return CPU_A + s + CPU_END - CPU_B;
 }
 
-/* *to = *from, as far as the replay reads it (since up to nsince) */
+/* *to = *from, as far as the replay reads it (of `since`, the entries used) */
 static void cpu_copy(rp_cpu *to, const rp_cpu *from)
 {
     memcpy(to, from, CPU_A);
-    memcpy(to->since, from->since, from->nsince * sizeof from->since[0]);
+    memcpy(to->since, from->since, since_bytes(from));
     memcpy((unsigned char *)to + CPU_B, (const unsigned char *)from + CPU_B, sizeof(rp_cpu) - CPU_B);
 }
 
+/* CPU 0's state and task tid's, less the clock, the stack and the scratch event, and what
+** of the frames below matters beyond the lists (the file's head), into *buf; its length. */
 static size_t mkey(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
 {
     const rp_task *t = &x->t[tid];
