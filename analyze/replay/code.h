@@ -74,8 +74,8 @@ typedef struct fst_blk {
 typedef void fst_code_count(void *ctx, const fst_insn *d, uint64_t n);
 
 /* Block slots: two ways, each block in its address's slot (fst_code_slot) or in the one
-** half the cache away (FST_CODE_ALT), the one built longer ago giving way; 32 KB of code in
-** one span before two blocks have the same two. With 1024 direct-mapped slots (2 KB),
+** half the cache away (FST_CODE_ALT), the one built longer ago giving way: code in one span
+** of 32 KiB never takes its own blocks' slots. With 1024 direct-mapped slots (2 KB),
 ** branchy C of 4-12 KB (tests/cprogs/cgen.py) built its blocks again and again: 8-10 % of
 ** the replay's host instructions (valgrind). Direct-mapped, 8192 slots, one hot pair of a
 ** FORTRAN load module's 105 blocks met by chance (tests/loops/fortbig.py seed 303, 33 KiB)
@@ -142,10 +142,10 @@ fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], 
 fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state);
 /* The slot of address addr in a direct-mapped cache of 2^bits halfwords: its halfword
 ** within the span of 2^(bits+1) bytes it lies in, XORed with a hash of that span's address
-** (blocks: spans of 16 KiB). Code in one span never meets itself; code in two does only by
-** chance. By the low bits alone, a program whose routines lie 16 KiB apart, or 4 KiB apart
-** over more than 16 KiB (a load module's routines, each page-aligned), had its hot blocks
-** take each other's slots at every call: decoded and priced again each time (cgen seed
+** (blocks: spans of 32 KiB). Code in one span never meets itself; code in two does only by
+** chance. By the low bits alone (8192 slots then), a program whose routines lay 16 KiB
+** apart, or 4 KiB apart over more than 16 KiB (a load module's routines, each page-aligned),
+** had its hot blocks take each other's slots at every call: decoded and priced again each time (cgen seed
 ** 28485 with its functions 4 KiB apart: replay 11.0 s against 3.2 s in one page). */
 static inline size_t fst_code_slot(uint64_t addr, unsigned bits)
 {

@@ -176,8 +176,8 @@ static void test_runs_whole(void **state)
 }
 
 /* fst_code_slot: the halfwords of one span (2^(bits+1) bytes) take every slot once; the same
-** offsets in spans 16 KiB apart (page-aligned routines of a load module) seldom meet. By the
-** low bits alone, routines 16 KiB apart met in every slot (the replay decoded their blocks
+** offsets in spans a span apart (page-aligned routines of a load module) seldom meet. By the
+** low bits alone, routines a span apart met in every slot (the replay decoded their blocks
 ** again at every call: code.h). */
 static void test_slots_spread(void **state)
 {
@@ -189,12 +189,12 @@ static void test_slots_spread(void **state)
         seen[fst_code_slot(a, BITS)]++;
     for (size_t i = 0; i < N; i++)
         assert_int_equal(seen[i], 1);
-    /* 32 routines 16 KiB apart, each with its first 64 halfwords hot: few meet */
+    /* 32 routines a span apart, each with its first 64 halfwords hot: few meet */
     unsigned met = 0;
     memset(seen, 0, sizeof seen);
     for (uint64_t r = 0; r < 32; r++)
         for (uint64_t h = 0; h < 64; h++)
-            met += seen[fst_code_slot(0x20000 + r * 0x4000 + 2 * h, BITS)]++ != 0;
+            met += seen[fst_code_slot(0x20000 + r * 2 * (uint64_t)N + 2 * h, BITS)]++ != 0;
     assert_true(met < 2048 / 16);   /* by the low bits: 31 x 64 = 1984 */
 }
 
