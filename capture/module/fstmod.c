@@ -133,9 +133,10 @@ static inline unsigned rix_of(uint64_t at, uint64_t to)
 #define CK_PAGES 32u
 typedef struct ckent {
     uint64_t space, page, epoch, cmp;
-    uint32_t f[2], w[2];
     const uint8_t *copy, *main;
-} ckent;   /* 64 bytes (a stamp in it, 72, and the second way looked at inline: ~4 % slower) */
+    uint64_t stamp;     /* code_stamp when it was found right (ck_way) */
+    uint64_t pad_;
+} ckent;   /* 64 bytes, a cache line (72, and the second way looked at inline: ~4 % slower) */
 
 /* The second entry page pg may have: never its first (pg % CK_PAGES) */
 static inline unsigned ck_alt(uint64_t pg)
@@ -179,7 +180,6 @@ typedef struct cpubuf {
     int gr_sent;        /* a REGS was written for this CPU (then only the changed ones follow) */
     uint64_t said_space; /* the space the last CODE SPACE op said (0 at first, as the reader) */
     ckent ck[CK_PAGES]; /* the pages last found right for the reader, by page number */
-    uint64_t ckstamp[CK_PAGES]; /* code_stamp when each was found right (ck_way) */
     struct cslot *slots; /* the code pages the reader has for this CPU (FSTMOD_CODE_SLOTS, at its
                             first code page: each CPU sends the pages it runs in its own
                             records, which reach the reader on their own schedule) */
@@ -307,6 +307,14 @@ static int stale(cpubuf *c)
     return t - c->since > STALE_NS;
 }
 
+/* Room in c for any one op (the longest: CR, ~100 bytes) and a copy's REP before it; a
+** buffer gone stale goes out. */
+static inline void room_check(cpubuf *c, REGS *regs)
+{
+    if (c->n > FSTMOD_BUF - 256 || ((++c->calls % STALE_EVERY == 0 || c->rep_n >= REP_MAXN) && stale(c)))
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
 /* The CPU's buffer with room for a record (128 bytes). */
 static cpubuf *room_of(REGS *regs)
 {
@@ -321,9 +329,7 @@ static cpubuf *room_of(REGS *regs)
         c->gen = load_gen; /* a CPU first seen in a later session starts with SYNC */
         bufs[cpu] = c;
     }
-    /* room for any one op (the longest: CR, ~100 bytes) and a copy's REP before it */
-    if (c->n > FSTMOD_BUF - 256 || ((++c->calls % STALE_EVERY == 0 || c->rep_n >= REP_MAXN) && stale(c)))
-        flush_cpu(cpu);
+    room_check(c, regs);
     return c;
 }
 
@@ -500,13 +506,13 @@ static int wait_psw(const uint8_t *psw, unsigned len)
 ** device thread (a program read in by I/O), faults into segv() below, which marks the
 ** frame written and lifts the protection (the store then goes on: one fault per frame
 ** until it is protected again). Each frame has a word, gen << 1 | written: a page sent
-** when its frames' words were w is right while the words are still w (two compares on
-** the fast path). A frame written since (code and data in one page: stores are normal
+** when its frames' words were w is right while the words are still w; the fast path
+** (code_same) compares one number instead, code_epoch, which every fault changes too. A frame written since (code and data in one page: stores are normal
 ** there) is not protected again until its code changes: the ops in it compare the bytes
 ** their instructions ran from with the copy sent (a memcmp of the run, not of the page).
 ** Under DAT the page tables are read as Hercules' S/370 translate_addr reads them, from
-** main storage, without its TLB and without a reference bit; PTLB and IPTE (wrapped) and every
-** page sent end what the fast path remembers (code_epoch).
+** main storage, without its TLB and without a reference bit; PTLB and IPTE (wrapped), every
+** page sent and every fault end what the fast path remembers (code_epoch).
 **
 ** What a run gets is the page as it is at the op after it, except when the run stored into
 ** its own earlier instructions and no later instruction of it may have changed the store's
@@ -526,10 +532,26 @@ typedef struct cslot {
 static int code_ok;             /* code pages can be watched (code_start) */
 static volatile uint32_t *fword; /* per 4K frame of main storage: gen << 1 | written; 0: never protected */
 static size_t nframes;
-static uint64_t code_epoch = 1, code_stamp;
+static uint64_t code_epoch = 1, code_stamp; /* code_epoch: epoch_now, epoch_bump only */
 static pthread_mutex_t pglock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction old_segv;
 static uint64_t pages_sent, frames_faulted;
+
+/* code_epoch changes (atomically: a fault on another thread may bump it too) at every page
+** sent, PTLB and IPTE, and at every frame a fault finds written: an entry of code_same's
+** (ckent) found right in epoch e is right while the epoch is still e, one compare where
+** the frames' words took two loads more (recursion -O2: 17 host instructions a taken
+** branch, of ~250). Faults are few: a frame once written stays writable until its page's
+** code changes. */
+static inline uint64_t epoch_now(void)
+{
+    return __atomic_load_n(&code_epoch, __ATOMIC_ACQUIRE);
+}
+
+static inline void epoch_bump(void)
+{
+    __atomic_add_fetch(&code_epoch, 1, __ATOMIC_SEQ_CST);
+}
 
 /* A store into main storage the module protected: the frame is written; lift the
 ** protection so that the store goes on. Anything else is Hercules' own (its abend handler). */
@@ -543,6 +565,7 @@ static void segv(int sig, siginfo_t *si, void *uc)
         if (w) { /* ours (another thread may have lifted it meanwhile: the store is retried) */
             if (!(w & 1)) {
                 fword[f] = w | 1;
+                epoch_bump();   /* after the word: code_page reads the epoch before it */
                 frames_faulted++;
                 mprotect((void *)(base + f * FSTMOD_PAGE), FSTMOD_PAGE, PROT_READ | PROT_WRITE);
             }
@@ -691,7 +714,7 @@ static void send_page(cpubuf *c, REGS *regs, cslot *s, uint64_t sp, uint64_t pg,
     put_v(c, (uint64_t)(s - c->slots));
     memcpy(c->b + c->n, s->copy, FSTMOD_PAGE);
     c->n += FSTMOD_PAGE;
-    code_epoch++;
+    epoch_bump();
     pages_sent++;
 }
 
@@ -712,7 +735,7 @@ static ckent *ck_way(cpubuf *c, uint64_t sp, uint64_t pg)
         return a;
     if (b->page == pg && b->space == sp)
         return b;
-    return c->ckstamp[i] <= c->ckstamp[j] ? a : b;
+    return a->stamp <= b->stamp ? a : b;
 }
 
 /* What code_same remembers ends (a page to send late, a new space): the next op's check
@@ -726,7 +749,7 @@ static void ck_forget(cpubuf *c)
 /* Its frames not written since the page was found right (and nothing ended that since). */
 static inline int ck_unwritten(const ckent *k)
 {
-    return k->epoch == code_epoch && fword[k->f[0]] == k->w[0] && fword[k->f[1]] == k->w[1];
+    return k->epoch == epoch_now();
 }
 
 /* Is the slot's copy right for the run [lo, hi) of its page? Fast when its frames have
@@ -776,16 +799,16 @@ static void code_page(cpubuf *c, REGS *regs, uint64_t sp, uint64_t pg, unsigned 
         send_page(c, regs, s = s ? s : victim, sp, pg, abs);
     s->stamp = ++code_stamp;
     ckent *k = ck_way(c, sp, pg);
-    c->ckstamp[k - c->ck] = code_stamp;
+    k->stamp = code_stamp;
     k->space = sp;
     k->page = pg;
-    /* the fast path only for a page whose frames stay unwritten (else the bytes, each run) */
-    k->epoch = s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1] ? code_epoch : 0;
-    k->f[0] = s->f[0], k->f[1] = s->f[1];
-    k->w[0] = s->w[0], k->w[1] = s->w[1];
+    /* the fast path only for a page whose frames stay unwritten (else the bytes, each run);
+    ** the epoch read first: a fault between it and the words' test ends the entry */
+    uint64_t e0 = epoch_now();
+    k->epoch = s->fast && fword[s->f[0]] == s->w[0] && fword[s->f[1]] == s->w[1] ? e0 : 0;
     /* a page in one piece of main storage: the next runs in it compared without a look-up */
     int whole = s->fast && abs[1] == abs[0] + 2048;
-    k->cmp = whole ? code_epoch : 0;
+    k->cmp = whole ? e0 : 0;
     k->copy = s->copy;
     k->main = whole ? sysblk.mainstor + abs[0] : NULL;
 }
@@ -940,7 +963,7 @@ static inline int code_part(const cpubuf *c, uint64_t sp, uint64_t s, uint64_t e
     if (ck_unwritten(k))
         return 1;
     unsigned off = (unsigned)(s % FSTMOD_PAGE);
-    return k->cmp == code_epoch && same_bytes(k->copy + off, k->main + off, (size_t)(e - s));
+    return k->cmp == epoch_now() && same_bytes(k->copy + off, k->main + off, (size_t)(e - s));
 }
 
 static int code_run(const cpubuf *c, uint64_t sp, uint64_t s, uint64_t e);
@@ -1312,7 +1335,6 @@ static void __attribute__((noinline)) sync_cpu(REGS *regs, unsigned g, uint64_t 
     memset(c->bto, 0xFF, sizeof c->bto);
     memset(c->rix, 0, sizeof c->rix);
     memset(c->ck, 0, sizeof c->ck);
-    memset(c->ckstamp, 0, sizeof c->ckstamp);
     c->late = NULL;
     c->since = now_ns();
     for (unsigned i = 0; c->slots && i < FSTMOD_CODE_SLOTS; i++) /* the reader has none of its pages */
@@ -1612,25 +1634,35 @@ static void taken_raw(cpubuf *c, uint64_t at, uint64_t to)
         raw_end(c);
 }
 
+/* skip_op and room_of for a taken branch's record, with the CPU's buffer c that taken found
+** (or NULL): NULL when nothing is recorded. Their common case (this session's buffer, no
+** console line waiting, room) is tested here inline, without their look-ups of c again. */
+static inline cpubuf *branch_buf(REGS *regs, cpubuf *c, uint64_t at)
+{
+    unsigned g = fst_gen;
+    if (unlikely(c == NULL || !g || c->gen != g || c->cons_seen != cons_seq))
+        return skip_op(regs, at, NULL, 0, 0) ? NULL : room_of(regs);
+    room_check(c, regs);
+    return c;
+}
+
 /* A taken branch of a raw phase (no copy is being made): apart from taken_new, so that this
 ** path saves no more registers than it needs (inside taken_new, cgen's capture under 4.9
 ** took 5 % longer). */
-static void __attribute__((noinline)) taken_out(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
+static void __attribute__((noinline)) taken_out(REGS *regs, cpubuf *c, uint64_t at, uint64_t to, uint64_t fall)
 {
-    if (unlikely(skip_op(regs, at, NULL, 0, 0)))
+    if (unlikely(!(c = branch_buf(regs, c, at))))
         return;
-    cpubuf *c = room_of(regs);
     code_check(c, regs, dat_on(regs), c->last, fall);
     taken_raw(c, at, to);
 }
 
 /* A taken branch that does not go on the copy being made: the copy's REP record, then a
 ** new copy when the branch repeats one of the last (the nearest), else its own record. */
-static void __attribute__((noinline)) taken_new(REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
+static void __attribute__((noinline)) taken_new(REGS *regs, cpubuf *c, uint64_t at, uint64_t to, uint64_t fall)
 {
-    if (unlikely(skip_op(regs, at, NULL, 0, 0)))
+    if (unlikely(!(c = branch_buf(regs, c, at))))
         return;
-    cpubuf *c = room_of(regs);
     rep_out(c);
     copy_end(c);
     code_check(c, regs, dat_on(regs), c->last, fall);
@@ -1673,7 +1705,7 @@ static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
         return 0;
     if (ck_unwritten(k))
         return 1;
-    if (k->cmp != code_epoch)
+    if (k->cmp != epoch_now())
         return 0;
     unsigned off = (unsigned)(s % FSTMOD_PAGE);
     size_t n = (size_t)(e - s);
@@ -1711,7 +1743,7 @@ static void __attribute__((noinline)) copy_slow(cpubuf *c, REGS *regs, uint64_t 
     if (code_run(c, c->said_space, c->last, fall))
         copy_step(c, regs, to);
     else
-        taken_new(regs, at, to, fall);
+        taken_new(regs, c, at, to, fall);
 }
 
 /* A taken branch: one more copy (fstmod_wire.h REP) while it is the branch p back, which in
@@ -1735,10 +1767,10 @@ static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at,
             }
         }
     } else if (likely(c != NULL) && (c->ph & 1)) {
-        taken_out(regs, at, to, fall);
+        taken_out(regs, c, at, to, fall);
         return;
     }
-    taken_new(regs, at, to, fall);
+    taken_new(regs, c, at, to, fall);
 }
 
 /* A branching instruction: its routine, then a record when it branched. Hercules' branch
@@ -1793,6 +1825,13 @@ W_WRAP(w_loop, FST_ORIG1, branched)
 W_WRAP(w_loopx, FST_ORIGX, branched)
 W_WRAP(w_branch, FST_ORIG1, branched_out)
 W_WRAP(w_branchx, FST_ORIGX, branched_out)
+/* the same for A7x (BRC, BRAS, BRCT, BRCTG) and C0x (BRCL, BRASL): their routine found
+** without FST_ORIGX's switches (fstmod_herc.h FST_ORIG_NIB) */
+#define FST_ORIGA7(inst, regs) FST_ORIG_NIB(FST_KA7, inst, regs)
+#define FST_ORIGC0(inst, regs) FST_ORIG_NIB(FST_KC0, inst, regs)
+W_WRAP(w_loopa7, FST_ORIGA7, branched)
+W_WRAP(w_brancha7, FST_ORIGA7, branched_out)
+W_WRAP(w_branchc0, FST_ORIGC0, branched_out)
 
 /* The address a PSW says (8 bytes: BC mode 24 bits, EC mode and ESA/390 31; 16 bytes: 64). */
 static uint64_t psw_addr(const uint8_t *psw, unsigned len)
@@ -2033,7 +2072,7 @@ static void ATTR_REGPARM(2) w_spka(BYTE inst[], REGS *regs)
 static void ATTR_REGPARM(2) w_ptlb(BYTE inst[], REGS *regs)
 {
     FST_ORIGX(inst, regs)(inst, regs);
-    code_epoch++;
+    epoch_bump();
 }
 
 /* SIGP: the order (its operand address's low byte), the CPU it addresses and the condition
@@ -2169,8 +2208,8 @@ static const wrap wraps[] = {
     { A_ALL, 0x87, 0, w_loop }, { A_S, 0x0B, 0, w_branch }, { A_S, 0x0C, 0, w_branch },
     /* BRXH, BRXLE; BRC, BRAS, BRCT, BRCTG; BRCL, BRASL; BRCTH; BCTGR; BCTG, BIC; BXHG, BXLEG */
     { A_EZ, 0x84, 0, w_loop }, { A_EZ, 0x85, 0, w_loop },
-    { A_EZ, 0xA7, 0x4, w_branchx }, { A_EZ, 0xA7, 0x5, w_branchx }, { A_EZ, 0xA7, 0x6, w_loopx },
-    { A_Z, 0xA7, 0x7, w_loopx }, { A_EZ, 0xC0, 0x4, w_branchx }, { A_EZ, 0xC0, 0x5, w_branchx },
+    { A_EZ, 0xA7, 0x4, w_brancha7 }, { A_EZ, 0xA7, 0x5, w_brancha7 }, { A_EZ, 0xA7, 0x6, w_loopa7 },
+    { A_Z, 0xA7, 0x7, w_loopa7 }, { A_EZ, 0xC0, 0x4, w_branchc0 }, { A_EZ, 0xC0, 0x5, w_branchc0 },
     { A_Z, 0xCC, 0x6, w_loopx }, { A_Z, 0xB9, 0x46, w_loopx }, { A_Z, 0xE3, 0x46, w_loopx },
     { A_Z, 0xE3, 0x47, w_branchx }, { A_Z, 0xEB, 0x44, w_loopx }, { A_Z, 0xEB, 0x45, w_loopx },
     /* BRXHG, BRXLG; compare and branch (relative): CGRJ, CLGRJ, CRJ, CLRJ, CGIJ, CLGIJ, CIJ,

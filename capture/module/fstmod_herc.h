@@ -85,6 +85,10 @@ static inline fst_ifn fst_origx_of(const BYTE *inst, const REGS *regs)
     }
 }
 #define FST_ORIGX(inst, regs) fst_origx_of(inst, regs)
+/* FST_ORIGX of an A7x, C0x or CCx instruction (its kind k: FST_KA7, ...), for a wrapper
+** that only such instructions call: 4.x's table holds them by their first two bytes, no
+** switch needed. */
+#define FST_ORIG_NIB(k, inst, regs) FST_ORIG1(inst, regs)
 
 #if defined(OPTION_OPTINST) && !defined(OPTION_NO_E3_OPTINST)
 #define FST_TAB_E3_0(a, pre) fst_tab[FST_TE3_0][a] = (fst_ifn *)r->pre##_runtime_opcode_e3_0______xx;
@@ -202,6 +206,10 @@ static fst_ifn fst_orig[3][256];
 static fst_ifn fst_origx[FST_NK][3][256];
 #define FST_ORIG1(inst, regs) fst_orig[(regs)->arch_mode][(inst)[0]]
 #define FST_ORIGX(inst, regs) fst_origx[fst_kind((inst)[0])][(regs)->arch_mode][fst_opx(inst)]
+/* FST_ORIGX of an A7x, C0x or CCx instruction (its kind k: FST_KA7, ...), without the
+** switches of fst_kind and fst_opx: BRC, BRAS, BRCT, BRCL and BRASL, for a wrapper that
+** only they call (recursion -O2: the switches were 2 % of Hercules' host instructions). */
+#define FST_ORIG_NIB(k, inst, regs) fst_origx[k][(regs)->arch_mode][(inst)[1] & 0x0F]
 
 static zz_func (*fst_gtab(unsigned k))[GEN_MAXARCH]
 {
