@@ -450,9 +450,11 @@ static uint64_t ip_ia(REGS *regs)
     return (regs->AIV_G + (uint64_t)((uintptr_t)regs->ip - (uintptr_t)regs->aip)) & amask(regs);
 }
 
-static unsigned ilc_of(uint8_t op)
+/* The length of an instruction by its first two bits (00: 2, 01 and 10: 4, 11: 6), without
+** a branch: the wrappers take it at every branch instruction. */
+static inline unsigned ilc_of(uint8_t op)
 {
-    return op < 0x40 ? 2 : op < 0xC0 ? 4 : 6;
+    return (((unsigned)op >> 6) + 3) >> 1 << 1;
 }
 
 /* The address the trace shows for the instruction being executed (under EX: the EX). */
@@ -1052,6 +1054,7 @@ static void code_stop(void)
             mprotect(sysblk.mainstor + f * FSTMOD_PAGE, FSTMOD_PAGE, PROT_READ | PROT_WRITE);
             fword[f] |= 1;
         }
+    epoch_bump();
     pthread_mutex_unlock(&pglock);
     sigaction(SIGSEGV, &old_segv, NULL);
 }
@@ -1806,14 +1809,15 @@ static void __attribute__((noinline)) branched_out(REGS *regs, BYTE *ip0, unsign
 ** -5 %. A loop's branch done this way costs a second call a turn (shares.s's BCT loop
 ** +6.5 %), what a tight loop closed by a BC or BRC pays. Both read the address mask
 ** before Hercules' routine (S/370's BSM and BASSM may change it). */
-/* (The length is read before Hercules' routine: read after it, the split wrappers keep
-** inst instead and took 4-10 % longer on cgen and recursion.) */
-#define W_WRAP(name, orig, then) \
+/* (The length, len, is read before Hercules' routine: read after it, the split wrappers
+** keep inst instead and took 4-10 % longer on cgen and recursion. A wrapper of one kind of
+** opcode knows it.) */
+#define W_WRAP(name, orig, then, len) \
     static void ATTR_REGPARM(2) name(BYTE inst[], REGS *regs) \
     { \
         BYTE *ip0 = regs->ip; \
         uint64_t am = amask(regs); \
-        unsigned ilc = ilc_of(inst[0]); \
+        unsigned ilc = (len); \
         orig(inst, regs)(inst, regs); \
         if (likely(fell(regs, ip0, ilc))) \
             return; \
@@ -1821,17 +1825,19 @@ static void __attribute__((noinline)) branched_out(REGS *regs, BYTE *ip0, unsign
     }
 /* one byte's opcode (BC, BCR, BCT, BAL, BAS, BXH, ...), or with a second part (BRC, BRAS,
 ** BRCT, BRCL, BRASL, BCTG, BXHG, compare and branch, ...: its routine in that part's table) */
-W_WRAP(w_loop, FST_ORIG1, branched)
-W_WRAP(w_loopx, FST_ORIGX, branched)
-W_WRAP(w_branch, FST_ORIG1, branched_out)
-W_WRAP(w_branchx, FST_ORIGX, branched_out)
+W_WRAP(w_loop2, FST_ORIG1, branched, 2)           /* BCTR */
+W_WRAP(w_loop4, FST_ORIG1, branched, 4)           /* BCT, BXH, BXLE, BRXH, BRXLE */
+W_WRAP(w_loopx, FST_ORIGX, branched, ilc_of(inst[0]))
+W_WRAP(w_branch2, FST_ORIG1, branched_out, 2)     /* BALR, BCR, BASR, BSM, BASSM */
+W_WRAP(w_branch4, FST_ORIG1, branched_out, 4)     /* BAL, BC, BAS */
+W_WRAP(w_branchx, FST_ORIGX, branched_out, ilc_of(inst[0]))
 /* the same for A7x (BRC, BRAS, BRCT, BRCTG) and C0x (BRCL, BRASL): their routine found
 ** without FST_ORIGX's switches (fstmod_herc.h FST_ORIG_NIB) */
 #define FST_ORIGA7(inst, regs) FST_ORIG_NIB(FST_KA7, inst, regs)
 #define FST_ORIGC0(inst, regs) FST_ORIG_NIB(FST_KC0, inst, regs)
-W_WRAP(w_loopa7, FST_ORIGA7, branched)
-W_WRAP(w_brancha7, FST_ORIGA7, branched_out)
-W_WRAP(w_branchc0, FST_ORIGC0, branched_out)
+W_WRAP(w_loopa7, FST_ORIGA7, branched, 4)
+W_WRAP(w_brancha7, FST_ORIGA7, branched_out, 4)
+W_WRAP(w_branchc0, FST_ORIGC0, branched_out, 6)
 
 /* The address a PSW says (8 bytes: BC mode 24 bits, EC mode and ESA/390 31; 16 bytes: 64). */
 static uint64_t psw_addr(const uint8_t *psw, unsigned len)
@@ -2202,12 +2208,12 @@ enum { A_S = 1, A_E = 2, A_Z = 4, A_EZ = 6, A_ALL = 7 };
 
 static const wrap wraps[] = {
     /* branches: BALR, BCTR, BCR, BASR, BAL, BCT, BC, BAS, BXH, BXLE (S/370: BSM, BASSM too) */
-    { A_ALL, 0x05, 0, w_branch }, { A_ALL, 0x06, 0, w_loop }, { A_ALL, 0x07, 0, w_branch },
-    { A_ALL, 0x0D, 0, w_branch }, { A_ALL, 0x45, 0, w_branch }, { A_ALL, 0x46, 0, w_loop },
-    { A_ALL, 0x47, 0, w_branch }, { A_ALL, 0x4D, 0, w_branch }, { A_ALL, 0x86, 0, w_loop },
-    { A_ALL, 0x87, 0, w_loop }, { A_S, 0x0B, 0, w_branch }, { A_S, 0x0C, 0, w_branch },
+    { A_ALL, 0x05, 0, w_branch2 }, { A_ALL, 0x06, 0, w_loop2 }, { A_ALL, 0x07, 0, w_branch2 },
+    { A_ALL, 0x0D, 0, w_branch2 }, { A_ALL, 0x45, 0, w_branch4 }, { A_ALL, 0x46, 0, w_loop4 },
+    { A_ALL, 0x47, 0, w_branch4 }, { A_ALL, 0x4D, 0, w_branch4 }, { A_ALL, 0x86, 0, w_loop4 },
+    { A_ALL, 0x87, 0, w_loop4 }, { A_S, 0x0B, 0, w_branch2 }, { A_S, 0x0C, 0, w_branch2 },
     /* BRXH, BRXLE; BRC, BRAS, BRCT, BRCTG; BRCL, BRASL; BRCTH; BCTGR; BCTG, BIC; BXHG, BXLEG */
-    { A_EZ, 0x84, 0, w_loop }, { A_EZ, 0x85, 0, w_loop },
+    { A_EZ, 0x84, 0, w_loop4 }, { A_EZ, 0x85, 0, w_loop4 },
     { A_EZ, 0xA7, 0x4, w_brancha7 }, { A_EZ, 0xA7, 0x5, w_brancha7 }, { A_EZ, 0xA7, 0x6, w_loopa7 },
     { A_Z, 0xA7, 0x7, w_loopa7 }, { A_EZ, 0xC0, 0x4, w_branchc0 }, { A_EZ, 0xC0, 0x5, w_branchc0 },
     { A_Z, 0xCC, 0x6, w_loopx }, { A_Z, 0xB9, 0x46, w_loopx }, { A_Z, 0xE3, 0x46, w_loopx },
