@@ -1695,13 +1695,15 @@ static void __attribute__((noinline)) taken_new(REGS *regs, cpubuf *c, uint64_t 
 ** space comes with a record, which ends the copy, and makes code_slow forget the pages
 ** remembered), so the space is not compared. 1: the same; 0: not found right this way (the
 ** copy ends; code_check decides); -1: its bytes need a memcmp, or it lies over two pages
-** (copy_slow: no call here, see copy_full). */
-static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
+** (copy_slow: no call here, see copy_full); *cmp is then the page's entry whose bytes
+** copy_slow compares, or NULL for a run over two pages. */
+static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e, const ckent **cmp)
 {
     if (!fword || e <= s)
         return 1;
     uint64_t pg = s / FSTMOD_PAGE;
     const ckent *k = &c->ck[pg % CK_PAGES];
+    *cmp = NULL;
     if ((e - 1) / FSTMOD_PAGE != pg)
         return -1;  /* over two pages (code_run) */
     if (pg != k->page && !(k = ck_second(c, pg)))
@@ -1712,8 +1714,10 @@ static inline int copy_code_same(const cpubuf *c, uint64_t s, uint64_t e)
         return 0;
     unsigned off = (unsigned)(s % FSTMOD_PAGE);
     size_t n = (size_t)(e - s);
-    if (n < 8 || n > 16)
+    if (n < 8 || n > 16) {
+        *cmp = k;   /* in one page, found right before: its bytes by memcmp */
         return -1;
+    }
     return same_bytes(k->copy + off, k->main + off, n);
 }
 
@@ -1741,9 +1745,11 @@ static inline __attribute__((always_inline)) void copy_step(cpubuf *c, REGS *reg
 
 /* The copy's branch whose run is shorter than 8 bytes or longer than 16, in a page the
 ** module could not protect (its bytes compared with memcmp), or over two pages. */
-static void __attribute__((noinline)) copy_slow(cpubuf *c, REGS *regs, uint64_t at, uint64_t to, uint64_t fall)
+static void __attribute__((noinline)) copy_slow(cpubuf *c, REGS *regs, const ckent *k, uint64_t at, uint64_t to,
+                                                uint64_t fall)
 {
-    if (code_run(c, c->said_space, c->last, fall))
+    unsigned off = (unsigned)(c->last % FSTMOD_PAGE);
+    if (k ? !memcmp(k->copy + off, k->main + off, (size_t)(fall - c->last)) : code_run(c, c->said_space, c->last, fall))
         copy_step(c, regs, to);
     else
         taken_new(regs, c, at, to, fall);
@@ -1759,13 +1765,14 @@ static inline __attribute__((always_inline)) void taken(REGS *regs, uint64_t at,
     if (likely(c != NULL) && c->rep_p && likely(c->cons_seen == cons_seq)) {
         unsigned j = c->rep_e % FSTMOD_REP_MAXP;
         if (likely(c->bat[j] == at && c->bto[j] == to)) {
-            int same = copy_code_same(c, c->last, fall);
+            const ckent *k;
+            int same = copy_code_same(c, c->last, fall, &k);
             if (likely(same > 0)) {
                 copy_step(c, regs, to);
                 return;
             }
             if (same < 0) {
-                copy_slow(c, regs, at, to, fall);
+                copy_slow(c, regs, k, at, to, fall);
                 return;
             }
         }
