@@ -509,9 +509,10 @@ static int wait_psw(const uint8_t *psw, unsigned len)
 ** frame written and lifts the protection (the store then goes on: one fault per frame
 ** until it is protected again). Each frame has a word, gen << 1 | written: a page sent
 ** when its frames' words were w is right while the words are still w; the fast path
-** (code_same) compares one number instead, code_epoch, which every fault changes too. A frame written since (code and data in one page: stores are normal
-** there) is not protected again until its code changes: the ops in it compare the bytes
-** their instructions ran from with the copy sent (a memcmp of the run, not of the page).
+** (code_same) compares one number instead, code_epoch, which every fault changes too. A
+** frame written since (code and data in one page: stores are normal there) is not
+** protected again until its code changes: the ops in it compare the bytes their
+** instructions ran from with the copy sent (a memcmp of the run, not of the page).
 ** Under DAT the page tables are read as Hercules' S/370 translate_addr reads them, from
 ** main storage, without its TLB and without a reference bit; PTLB and IPTE (wrapped), every
 ** page sent and every fault end what the fast path remembers (code_epoch).
