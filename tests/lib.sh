@@ -168,6 +168,20 @@ module_same() {
     done
 }
 
+# prog_build B SRC [AS OPTIONS ...]: a standalone program of tests/programs (SRC: its .s)
+# assembled and linked as the GNUmakefile does, with the options given (--defsym X=V):
+# B.o, B.elf, B.lc, B.bin and B.ins (its IPL list, files named relative to it). 1 when
+# binutils fails.
+prog_build() {
+    local b=$1 src=$2 p=$FST_ROOT/tests/programs
+    shift 2
+    s390x-linux-gnu-as -m31 -I "$p" "$@" -o "$b.o" "$src" &&
+    s390x-linux-gnu-ld -m elf_s390 -T "$p/standalone.ld" -o "$b.elf" "$b.o" &&
+    s390x-linux-gnu-objcopy -O binary -j .lowcore "$b.elf" "$b.lc" &&
+    s390x-linux-gnu-objcopy -O binary -j .text "$b.elf" "$b.bin" || return 1
+    printf '%s.lc 0x0\n%s.bin 0x20000\n' "$(basename "$b")" "$(basename "$b")" > "$b.ins"
+}
+
 # mvsjob_build B VPAGE JOFF K ROUNDS [--defsym X=V ...]: tests/programs/mvsjob.s assembled into
 # B.o, B.elf, B.lc, B.bin and B.ins (its IPL list, files named relative to it); then the maps
 # of its two programs from nm, module-relative: B.job.csv (MAIN..JOBEND), B.other.csv
@@ -176,12 +190,8 @@ module_same() {
 mvsjob_build() {
     local b=$1 vpage=$2 joff=$3 k=$4 rounds=$5 p=$FST_ROOT/tests/programs
     shift 5
-    s390x-linux-gnu-as -m31 -I "$p" --defsym VPAGE="$vpage" --defsym JOFF="$joff" --defsym K="$k" \
-        --defsym ROUNDS="$rounds" "$@" -o "$b.o" "$p/mvsjob.s" &&
-    s390x-linux-gnu-ld -m elf_s390 -T "$p/standalone.ld" -o "$b.elf" "$b.o" &&
-    s390x-linux-gnu-objcopy -O binary -j .lowcore "$b.elf" "$b.lc" &&
-    s390x-linux-gnu-objcopy -O binary -j .text "$b.elf" "$b.bin" || return 1
-    printf '%s.lc 0x0\n%s.bin 0x20000\n' "$(basename "$b")" "$(basename "$b")" > "$b.ins"
+    prog_build "$b" "$p/mvsjob.s" --defsym VPAGE="$vpage" --defsym JOFF="$joff" --defsym K="$k" \
+        --defsym ROUNDS="$rounds" "$@" || return 1
     s390x-linux-gnu-nm -P -n --defined-only "$b.elf" | awk '$2 == "T" { print $1, $3 }' > "$b.syms"
     local pair
     for pair in "MAIN JOBEND job" "XMAIN XEND other"; do

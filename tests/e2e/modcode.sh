@@ -104,11 +104,7 @@ expect_eq "straddle: --via=module: calls and self per routine as constructed" "$
 # loop's second page and FLIPR's at the same first entry of its pages remembered (fstmod.c
 # ckent: 32, by page number), the second way holding one of them; the same pages sent
 mkdir -p far/m far/t
-s390x-linux-gnu-as -m31 -I "$P" --defsym FLIPAT=0x21000 -o far/straddle.o "$P/straddle.s" &&
-    s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o far/straddle.elf far/straddle.o &&
-    s390x-linux-gnu-objcopy -O binary -j .lowcore far/straddle.elf far/straddle.lc &&
-    s390x-linux-gnu-objcopy -O binary -j .text far/straddle.elf far/straddle.bin || fail "assemble straddle.s, FLIPAT=0x21000"
-printf 'straddle.lc 0x0\nstraddle.bin 0x20000\n' > far/straddle.ins
+prog_build far/straddle "$P/straddle.s" --defsym FLIPAT=0x21000 || fail "assemble straddle.s, FLIPAT=0x21000"
 s390x-linux-gnu-nm -P far/straddle.elf | awk '$2 == "T"' > far/straddle.nm
 cd far
 both straddle "$T/far/straddle.ins" "$T/far/straddle.nm" 22
