@@ -251,7 +251,7 @@ int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next, uint64_t las
 ** written again (fst_tw_repeat): a loop whose iterations a source knows to be the same
 ** calls. The fields are the writer's state at the mark, not the caller's to read. */
 typedef struct fst_tw_mark {
-    uint64_t written, insns, cur, events;
+    uint64_t frames, insns, cur, events;
     size_t blen;
     int pending, have_state;
     uint32_t state, time;
@@ -295,7 +295,7 @@ int fst_tw_sample(fst_tw *w, uint64_t ns, const uint8_t *psw, unsigned pswlen);
 uint64_t fst_tw_samples(const fst_tw *w);
 /* Push buffered events to the file as a frame now (a live capture does this every
 ** FST_TW_FLUSH_SECONDS, so that a crash or a kill loses little, and the file under way is
-** readable up to then). */
+** readable up to then): written when it returns, a frame behind the writer too. */
 int fst_tw_flush(fst_tw *w, fst_err *err);
 #define FST_TW_FLUSH_SECONDS 1.0
 uint64_t fst_tw_insns(const fst_tw *w);

@@ -82,6 +82,24 @@ int fst_tba_next(fst_tba *a, fst_tbf *t, char tag[4], uint8_t **payload, size_t 
 /* Stops the thread (waits for the frame it reads) and frees what it holds. NULL: nothing. */
 void fst_tba_stop(fst_tba *a);
 
+/* Frames written behind the writer (tracebin_behind.c): a thread of its own packs and
+** writes each full EVNT frame of a version 2 trace with `out` (the writer's: what it would
+** call itself, byte for byte the same file), while the writer fills the next one. NULL when
+** no thread could be made or FST_TRACE_BEHIND=0: the writer writes its frames itself.
+** `bytes`: a frame buffer's size (the thread's spare one). */
+typedef struct fst_tbw fst_tbw;
+typedef int fst_tbw_out(void *ctx, uint8_t *frame, size_t len, fst_err *err);
+fst_tbw *fst_tbw_start(fst_tbw_out *out, void *ctx, size_t bytes);
+/* Hands the frame *buf (len bytes) over, once the one before is out, and gives the caller
+** the spare buffer in its place. -1 with the message of a frame that failed before (then
+** nothing is handed over, and nothing more will be written). */
+int fst_tbw_put(fst_tbw *b, uint8_t **buf, size_t len, fst_err *err);
+/* Waits until the frame handed over is out (the caller may write the file then); -1 as
+** above. err may be NULL. */
+int fst_tbw_wait(fst_tbw *b, fst_err *err);
+/* Waits for the frame on its way, stops the thread and frees it. NULL: nothing. */
+void fst_tbw_stop(fst_tbw *b);
+
 typedef struct fst_icache_ent {
     uint64_t addr;
     uint8_t len;            /* 0 = empty slot */

@@ -18,7 +18,11 @@
 struct fst_tw {
     int fd;
     char *path;
-    int failed;
+    int failed;            /* a frame could not be packed or written: ferr says why */
+    fst_err ferr;
+    fst_tbw *behind;       /* version 2: EVNT frames packed and written by a thread (fst_tbw) */
+    uint64_t frames;       /* EVNT frames handed out (a mark's: the frame being filled is the
+                              same while it is the same) */
     unsigned version;
     fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
     uint8_t *zbuf;         /* version 2: a packed frame */
@@ -51,10 +55,8 @@ static int write_all(fst_tw *w, const void *p, size_t n, fst_err *err)
         ssize_t k = write(w->fd, q, n);
         if (k < 0 && errno == EINTR)
             continue;
-        if (k <= 0) {
-            w->failed = 1;
+        if (k <= 0)
             return fst_errno(err, "%s: byte %llu: cannot write", w->path, (unsigned long long)w->written);
-        }
         q += k;
         n -= (size_t)k;
         w->written += (uint64_t)k;
@@ -89,12 +91,39 @@ static int packed_frame(fst_tw *w, const char tag[4], const uint8_t *h, size_t h
     memcpy(w->zbuf, h, hn);
     fst_put_le32(w->zbuf + hn, (uint32_t)n);
     size_t k = fst_tbz_pack(w->z, src, n, w->zbuf + hn + 4, w->zcap - hn - 4);
-    if (!k) {
-        w->failed = 1;
+    if (!k)
         return fst_errf(err, "%s: byte %llu: zstd could not pack a %.4s frame", w->path,
                         (unsigned long long)w->written, tag);
-    }
     return write_frame(w, tag, w->zbuf, hn + 4 + k, err);
+}
+
+/* An EVNT frame (8 bytes of instructions before it, then its ops) packed and written: by
+** the writer, or behind it (fst_tbw_out: only this touches the file, z and zbuf then). */
+static int evnt_out(void *ctx, uint8_t *frame, size_t len, fst_err *err)
+{
+    fst_tw *w = ctx;
+    return w->version >= 2 ? packed_frame(w, "EVNT", frame, 8, frame + 8, len - 8, err)
+                           : write_frame(w, "EVNT", frame, len, err);
+}
+
+/* rc of a write: a failure is kept, and every write after it says what it was. */
+static int wrote(fst_tw *w, int rc, const fst_err *err)
+{
+    if (rc && !w->failed) {
+        w->failed = 1;
+        w->ferr = *err;
+    }
+    return rc;
+}
+
+/* Nothing of the writer's is on its way to the file: it may write there itself. */
+static int settle(fst_tw *w, fst_err *err)
+{
+    if (w->failed) {
+        *err = w->ferr;
+        return -1;
+    }
+    return w->behind ? wrote(w, fst_tbw_wait(w->behind, err), err) : 0;
 }
 
 /* A file that is there, regular, not empty, and no trace (a program, a listing, a log the
@@ -142,6 +171,8 @@ fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned versio
     if (version >= 2)
         w->z = fst_tbz_new(FST_TB_ZSTD_LEVEL);
     w->buf = fst_xmalloc(8 + w->fmax + FST_TB_OP_MAX + 8);
+    if (version >= 2)
+        w->behind = fst_tbw_start(evnt_out, w, 8 + w->fmax + FST_TB_OP_MAX + 8);
     size_t len = 2, cap = 256;
     uint8_t *p = fst_xmalloc(cap);
     p[0] = (uint8_t)version;
@@ -167,12 +198,14 @@ fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned versio
 
 int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *err)
 {
+    if (settle(w, err))
+        return -1;
     while (n) {
         size_t k = n > FST_TB_IMAG_MAX ? FST_TB_IMAG_MAX : n;
         if (w->version >= 2) {
             uint8_t h[8];
             fst_put_le64(h, addr);
-            if (packed_frame(w, "IMAG", h, 8, p, k, err))
+            if (wrote(w, packed_frame(w, "IMAG", h, 8, p, k, err), err))
                 return -1;
             addr += k;
             p += k;
@@ -182,7 +215,7 @@ int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *
         uint8_t *f = fst_xmalloc(8 + k);
         fst_put_le64(f, addr);
         memcpy(f + 8, p, k);
-        int rc = write_frame(w, "IMAG", f, 8 + k, err);
+        int rc = wrote(w, write_frame(w, "IMAG", f, 8 + k, err), err);
         free(f);
         if (rc)
             return -1;
@@ -195,13 +228,18 @@ int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *
 
 static int frame_out(fst_tw *w, fst_err *err)
 {
-    if (w->failed)
-        return fst_errf(err, "%s: an earlier write failed", w->path);
+    if (w->failed) {    /* nothing more reaches the file: the frame is dropped, not filled on
+                           past its buffer's end (a capture onto a full disk wrote there) */
+        w->blen = 8;
+        *err = w->ferr;
+        return -1;
+    }
     if (w->blen <= 8)
         return 0;
     fst_put_le64(w->buf, w->frame_first);
-    int rc = w->version >= 2 ? packed_frame(w, "EVNT", w->buf, 8, w->buf + 8, w->blen - 8, err)
-                             : write_frame(w, "EVNT", w->buf, w->blen, err);
+    int rc = wrote(w, w->behind ? fst_tbw_put(w->behind, &w->buf, w->blen, err) : evnt_out(w, w->buf, w->blen, err),
+                   err);
+    w->frames++;
     w->blen = 8;
     w->frame_first = w->insns - (uint64_t)w->pending; /* a pending SEQ run goes into the next frame */
     return rc;
@@ -362,7 +400,7 @@ static uint64_t events_of(const fst_tw *w)
 
 void fst_tw_mark_at(const fst_tw *w, fst_tw_mark *m)
 {
-    *m = (fst_tw_mark){ w->written, w->insns, w->cur, events_of(w), w->blen, w->pending, w->have_state,
+    *m = (fst_tw_mark){ w->frames, w->insns, w->cur, events_of(w), w->blen, w->pending, w->have_state,
                         w->state, w->time, w->cpu, w->nnear, { 0 }, w->last };
     memcpy(m->mru, w->near, sizeof m->mru);
 }
@@ -370,7 +408,7 @@ void fst_tw_mark_at(const fst_tw *w, fst_tw_mark *m)
 /* The writer is where the mark saw it, the frame being filled and its copy aside. */
 static int at_mark(const fst_tw *w, const fst_tw_mark *m)
 {
-    return !w->failed && w->written == m->written && w->blen > m->blen && w->cur == m->cur &&
+    return !w->failed && w->frames == m->frames && w->blen > m->blen && w->cur == m->cur &&
            w->pending == m->pending && w->have_state == m->have_state && w->state == m->state &&
            w->time == m->time && w->cpu == m->cpu && events_of(w) == m->events && w->nnear == m->mru_n &&
            (!w->pending || w->last == m->last) &&
@@ -581,14 +619,20 @@ uint64_t fst_tw_samples(const fst_tw *w) { return w->samples; }
 int fst_tw_flush(fst_tw *w, fst_err *err)
 {
     seq_out(w);
-    return frame_out(w, err);
+    return frame_out(w, err) || settle(w, err) ? -1 : 0;
 }
 
 uint64_t fst_tw_insns(const fst_tw *w) { return w->insns; }
-uint64_t fst_tw_bytes(const fst_tw *w) { return w->written + (w->version >= 2 ? 0 : w->blen); }
+uint64_t fst_tw_bytes(const fst_tw *w)
+{
+    if (w->behind)
+        fst_tbw_wait(w->behind, NULL);  /* the frame on its way counted when it is out */
+    return w->written + (w->version >= 2 ? 0 : w->blen);
+}
 
 static void tw_free(fst_tw *w)
 {
+    fst_tbw_stop(w->behind);    /* the frame on its way first: it writes to fd */
     if (w->fd >= 0)
         close(w->fd);
     free(w->ic.t);

@@ -245,8 +245,9 @@ static const char *record(win *x, fst_err *err)
             if (fst_tw_flush(x->w, err))
                 return "error";
         }
-        if (fst_em_failed(x->em)) {
-            fst_errf(err, "%s: cannot write the trace", o->out);
+        if (fst_em_failed(x->em)) { /* the writer's own message: where and why */
+            if (!fst_tw_flush(x->w, err))
+                fst_errf(err, "%s: cannot write the trace", o->out);
             return "error";
         }
     }

@@ -277,8 +277,9 @@ static const char *capture_loop(run *r, int *log_eof, fst_err *err)
             if (fst_tw_flush(r->w, err))
                 return "error";
         }
-        if (fst_em_failed(r->em)) {
-            fst_errf(err, "%s: cannot write the trace", r->o->out);
+        if (fst_em_failed(r->em)) { /* the writer's own message: where and why */
+            if (!fst_tw_flush(r->w, err))
+                fst_errf(err, "%s: cannot write the trace", r->o->out);
             return "error";
         }
     }

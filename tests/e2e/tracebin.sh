@@ -153,3 +153,34 @@ done
 cat "$T/t.trace" | FST_TRACE_AHEAD_STATS=1 fst-dump - > "$T/ah.out" 2> "$T/ah.err"
 expect_eq "from a pipe: read in line, the same records" "$(FST_TRACE_AHEAD=0 fst-dump "$T/t.trace" | cksum) 0" \
     "$(cksum < "$T/ah.out") $(grep -c '^fst: trace: ' "$T/ah.err")"
+
+# frames written behind on a thread (trace/tracebin_behind.c): the file holds what the
+# writer writes itself (FST_TRACE_BEHIND=0), record for record, on a trace of many EVNT
+# frames (tests/loops/gen.py seed 4242: branches on an LCG's bits, about 18 M instructions,
+# 23 frames; not byte for byte: the flush of every second cuts a frame where the clock
+# says); and a write that fails in the middle (a file size limit: EFBIG past 32 KiB) fails
+# the capture with the write's own message, either way, without a crash (the ops after a
+# failed frame once filled the writer's buffer on past its end), the file readable up to
+# the cut
+mkdir -p "$T/lp"
+FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" 4242 "$T/lp" 40000000 > /dev/null
+for v in 0 1; do
+    mkdir -p "$T/b$v"
+    (cd "$T/b$v" && FST_TRACE_BEHIND=$v fst-capture -q -o lp.trace "$T/lp/loop4242.ins")
+    fst-dump "$T/b$v/lp.trace" | grep -v '^frames\.' > "$T/b$v/dump"
+done
+n=$(fst-dump --summary "$T/b1/lp.trace" | sed -n 's/^frames.EVNT=\([0-9]*\) .*/\1/p')
+[ "${n:-0}" -ge 8 ] && [ -s "$T/b1/dump" ] && cmp -s "$T/b0/dump" "$T/b1/dump" \
+    && ok "written behind: the same records ($n EVNT frames)" \
+    || fail "written behind: the same records" "$n frames; $(diff "$T/b0/dump" "$T/b1/dump" | head -3)"
+limited() { (ulimit -f 32; trap '' XFSZ; exec "$@"); }  # FILE writes past 32 KiB fail (EFBIG)
+for v in 0 1; do
+    expect_fail "a write failing after 32 KiB (FST_TRACE_BEHIND=$v): exit 2, where and why" 2 \
+        "cut.trace: byte [0-9]+: cannot write: File too large" \
+        limited env FST_TRACE_BEHIND=$v fst-capture -q -o "$T/b$v/cut.trace" "$T/lp/loop4242.ins"
+    fst-dump --summary "$T/b$v/cut.trace" > "$T/d" 2> "$T/err"
+    m=$(dumpval count.insn "$T/d")
+    [ "${m:-0}" -gt 0 ] && [ "$(dumpval complete "$T/d")" = 0 ] \
+        && ok "the trace cut by the failed write reads up to the cut ($m instructions, incomplete)" \
+        || fail "the trace cut by the failed write reads up to the cut" "$(head -3 "$T/err")"
+done
