@@ -36,7 +36,9 @@
 #                      8 random loop programs (tests/loops) and bigloop  goal <= 1.01
 #   shape ...          issue 33's shapes, each against itself untraced: call-heavy FORTRAN
 #                      (tests/loops/fortgen.py), gcc -O2 branchy and recursive (tests/shapes),
-#                      tight (shares.s), a FORTRAN load module of tens of KiB drawn afresh
+#                      tight (shares.s) and tight loops drawn afresh (tests/loops/gen.py,
+#                      50 M instructions or more; FST_BENCH_LOOPS_SEED=N fixes it), a
+#                      FORTRAN load module of tens of KiB drawn afresh
 #                      (tests/loops/fortbig.py; FST_BENCH_FORTBIG_SEED=N fixes it), and a
 #                      branchy recursive C program drawn afresh, in one page and its
 #                      functions 4 KiB apart (tests/cprogs/cgen.py; FST_BENCH_CGEN_SEED=N
@@ -469,6 +471,21 @@ FST_CDEFS="-DROUNDS=40 -DDEPTH=25" sh tests/cprogs/build.sh tests/shapes/recurse
 s390x-linux-gnu-nm -P "$W/recurse.elf" > "$W/recurse.nm"
 shape_row "recursion -O2" "$W/recurse.ins" ESA/390 --map="$W/recurse.nm" --timed=all
 shape_row "tight (shares)" "$W/sh.ins" S/370
+# and tight loops drawn afresh each run (tests/loops/gen.py: BCT nests 1-3 deep, branches on
+# a period or on an LCG's bits, FORTRAN G calls with their save areas in the CSECT), drawn
+# again until one runs 50 M to 1 G instructions (its shape bounds it, its data decides);
+# FST_BENCH_LOOPS_SEED=N draws seed N
+ls=${FST_BENCH_LOOPS_SEED:-}
+for _ in 1 2 3 4 5 6 7 8; do
+    [ -n "$ls" ] || ls=$(( (RANDOM % 90000) + 10000 ))
+    FST_EXPECT=0 tests/loops/build.sh "$ls" "$W" 1000000000 > /dev/null
+    "$BIN/fst-capture" -q --via=module -o "$W/loops.trace" "$W/loop$ls.ins"
+    ln=$("$BIN/fst-dump" --summary "$W/loops.trace" | sed -n 's/^count.insn=//p')
+    if [ -n "${FST_BENCH_LOOPS_SEED:-}" ] || [ "${ln:-0}" -ge 50000000 ]; then break; fi
+    lsl=$ls ls=""
+done
+rm -f "$W/loops.trace"
+shape_row "loops ${ls:-$lsl}" "$W/loop${ls:-$lsl}.ins" S/370
 # and a shape nothing was tuned on: a branchy, recursive C program drawn afresh each run
 # (tests/cprogs/cgen.py), its rounds set for about 150 M instructions from the count of one
 # round and of nine: a round's work follows its data, and the first differs (seed 30075:
