@@ -20,7 +20,10 @@ struct fst_tw {
     char *path;
     int failed;            /* a frame could not be packed or written: ferr says why */
     fst_err ferr;
-    fst_tbw *behind;       /* version 2: EVNT frames packed and written by a thread (fst_tbw) */
+    fst_tbw *behind;       /* version 2: EVNT frames packed and written by a thread (fst_tbw),
+                              made at the first frame: fst-capture forks Hercules before
+                              it, single-threaded (capture/hercules/child.c) */
+    int behind_tried;
     uint64_t frames;       /* EVNT frames handed out (a mark's: the frame being filled is the
                               same while it is the same) */
     unsigned version;
@@ -171,8 +174,6 @@ fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned versio
     if (version >= 2)
         w->z = fst_tbz_new(FST_TB_ZSTD_LEVEL);
     w->buf = fst_xmalloc(8 + w->fmax + FST_TB_OP_MAX + 8);
-    if (version >= 2)
-        w->behind = fst_tbw_start(evnt_out, w, 8 + w->fmax + FST_TB_OP_MAX + 8);
     size_t len = 2, cap = 256;
     uint8_t *p = fst_xmalloc(cap);
     p[0] = (uint8_t)version;
@@ -237,6 +238,10 @@ static int frame_out(fst_tw *w, fst_err *err)
     if (w->blen <= 8)
         return 0;
     fst_put_le64(w->buf, w->frame_first);
+    if (w->version >= 2 && !w->behind_tried) {
+        w->behind_tried = 1;
+        w->behind = fst_tbw_start(evnt_out, w, 8 + w->fmax + FST_TB_OP_MAX + 8);
+    }
     int rc = wrote(w, w->behind ? fst_tbw_put(w->behind, &w->buf, w->blen, err) : evnt_out(w, w->buf, w->blen, err),
                    err);
     w->frames++;

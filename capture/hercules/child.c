@@ -14,7 +14,9 @@
 #endif
 
 /* In the child, between fork and exec: only async-signal-safe calls, and setenv (the
-** parent is single-threaded). Any failure is reported through `ep` as an errno. */
+** parent is single-threaded then: the trace writer's thread, trace/tracebin_behind.c, is
+** made at its first event frame, after Hercules started). Any failure is reported through
+** `ep` as an errno. */
 static void child_side(char *const argv[], const char *dir, int in, int out, int errfd, char *const env[], int ep,
                        pid_t parent)
 {
