@@ -175,7 +175,8 @@ typedef struct rp_foldrec {
 typedef struct rp_fold {
     int on;                 /* the replay's sinks and options allow folding at all */
     int mode;               /* 0 looking, 1 recording, 2 folding */
-    uint64_t seen;          /* runs looked at (a clock for the period) */
+    uint64_t seen;          /* runs looked at, passed quiet or taken by a folding (a clock
+                               for the period: replay_fold.c replay_ahead) */
     uint64_t quiet;         /* runs left before it looks again (counted in seen already):
                                after a failure, or until the budget pays; folding off: all */
     uint64_t backoff;
