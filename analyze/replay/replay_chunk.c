@@ -375,7 +375,7 @@ static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, co
         (e->cut & calls) || (e->nbelow && !below_same(e, t)))
         return 0;
     uint64_t d = 0;
-    for (size_t i = 0; i < CH_BYTES / 8; i++)
+    for (size_t i = 1; i < CH_BYTES / 8; i++)  /* the first word compared above */
         d |= (ops[i] & e->mask[i]) ^ e->ops[i];
     const uint64_t *a = recent_at(e);
     for (int i = 0; i <= e->m; i++)
