@@ -1,0 +1,332 @@
+/* model/space_ev.c — the evidence of a trace's address spaces (mapspaces.h
+** fst_space_evidence), read a run at a time.
+**
+** What is gathered is defined instruction by instruction (mapspaces.h), and was read so, a
+** record built for every instruction: on a 2-second window of shares.s (420 M
+** instructions) that took 4.5 s of fst-report's 6, three times the replay after it, and
+** fst-report reads it whenever a map has no fixed load point, as every MVS job's
+** linkage-editor listing has not. Read now:
+**   - a SEQ run whole (tracebin.h fst_tr_next_run). Of its instructions only the entries
+**     (47F0F0xx) and whether one links 14: the last, or one before it, which its
+**     fall-through follows in the same state, as `after` waits for: it adds nothing, and
+**     leaves no link pending (not even one made before the run in another state). What a run holds is kept per (address, length, code epoch) in a
+**     direct-mapped table (`runs`): each distinct run is decoded once.
+**   - a loop once per period (`fold`): after a run that began where one of the 8 runs before
+**     it began, k runs back, the reader is marked; k runs later, when it is in the same
+**     state (address, recent targets, CPU, state), the ops between are only SEQ, TAKEN and
+**     JMP k (one CPU, one state, no CR1 loaded, no code changed) and the CPU's pending link
+**     is the same, those ops read again hand out the same records: they add no address
+**     they did not add, and their instructions are counted once a repeat
+**     (fst_tr_skip_repeats).
+** tests/unit/test_space_ev.c holds the definition, read record by record, and compares. */
+#include "model/mapspaces.h"
+#include "trace/tracebin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT64_MAX
+
+typedef struct cpu_st {
+    uint64_t cr1;
+    int known;
+    uint64_t after;         /* fall-through of the last BALR 14 etc., NONE when none pending */
+    uint32_t state;         /* its state */
+} cpu_st;
+
+/* What a run holds: its entries (at most MAXENT; a run with more is read record by record). */
+enum { RUNS = 4096, MAXENT = 3, RING = 8, SPAN = 256 };
+typedef struct run_info {
+    uint64_t addr, epoch, next;     /* next: the address after its last instruction */
+    uint64_t ent[MAXENT];
+    uint32_t n;
+    uint8_t nent, last[6];
+    uint8_t links;                  /* 1: its last instruction links 14; 2: one before it does */
+} run_info;
+
+typedef struct pass {
+    fst_tr *tr;
+    cpu_st *cpu;
+    size_t ncpu;
+    fst_space_ev *v;
+    size_t n, cap, last;
+    const uint64_t *epoch;
+    run_info *runs;
+    uint64_t seen[256];             /* addresses just added, by hash (add_addr's repeats) */
+    /* the fold */
+    uint64_t ring[RING];            /* where the last runs began */
+    uint64_t nrun;
+    int period, togo;               /* a mark waiting for its period's end (0: none) */
+    fst_tr_mark mark;
+    uint64_t mark_after;            /* the CPU's pending link at the mark */
+    uint8_t ops[SPAN];
+} pass;
+
+/* A branch and link with link register 14: BALR, BASR, BASSM, BAL, BAS, BRAS, BRASL. */
+static int links_14(const uint8_t *b)
+{
+    switch (b[0]) {
+    case 0x05: case 0x0D: case 0x0C: case 0x45: case 0x4D:
+        return (b[1] >> 4) == 14;
+    case 0xA7: case 0xC0:
+        return (b[1] >> 4) == 14 && (b[1] & 15) == 5;
+    default:
+        return 0;
+    }
+}
+
+/* B xx(,15) over an identifier: 47F0F0xx, xx even and at least 8 */
+static int entry_insn(const uint8_t *b, int len)
+{
+    return len == 4 && b[0] == 0x47 && b[1] == 0xF0 && b[2] == 0xF0 && b[3] >= 8 && !(b[3] & 1);
+}
+
+static fst_space_ev *space_of(pass *ps, uint64_t space)
+{
+    if (ps->last < ps->n && ps->v[ps->last].space == space)
+        return &ps->v[ps->last];
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->v[i].space == space)
+            return &ps->v[ps->last = i];
+    if (ps->n == ps->cap)
+        ps->v = fst_xrealloc(ps->v, (ps->cap = ps->cap ? 2 * ps->cap : 8) * sizeof *ps->v);
+    ps->v[ps->n] = (fst_space_ev){ .space = space };
+    return &ps->v[ps->last = ps->n++];
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sort the addresses and drop repeats. */
+static void squeeze(fst_space_ev *s)
+{
+    if (s->naddrs > 1)
+        qsort(s->addrs, s->naddrs, sizeof *s->addrs, cmp_u64);
+    size_t k = 0;
+    for (size_t i = 0; i < s->naddrs; i++)
+        if (!k || s->addrs[i] != s->addrs[k - 1])
+            s->addrs[k++] = s->addrs[i];
+    s->naddrs = k;
+}
+
+/* A long trace repeats its calls: an address just added (by its hash, in this space) is
+** not added again; when full, squeeze first, and grow only when that leaves less than
+** half free. */
+static void add_addr(pass *ps, fst_space_ev *s, uint64_t a)
+{
+    uint64_t key = a ^ ((uint64_t)(s - ps->v) << 56);
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 56);
+    if (ps->seen[h] == key + 1)
+        return;
+    ps->seen[h] = key + 1;
+    if (s->naddrs == s->cap) {
+        squeeze(s);
+        if (s->naddrs >= s->cap / 2)
+            s->addrs = fst_xrealloc(s->addrs, (s->cap = s->cap ? 2 * s->cap : 256) * sizeof *s->addrs);
+    }
+    s->addrs[s->naddrs++] = a;
+}
+
+static cpu_st *cpu_of(pass *ps, uint16_t cpu)
+{
+    if (cpu >= ps->ncpu) {
+        size_t nn = (size_t)cpu + 1;
+        ps->cpu = fst_xrealloc(ps->cpu, nn * sizeof *ps->cpu);
+        for (size_t i = ps->ncpu; i < nn; i++)
+            ps->cpu[i] = (cpu_st){ 0, 0, NONE, 0 };
+        ps->ncpu = nn;
+    }
+    return &ps->cpu[cpu];
+}
+
+static fst_space_ev *space_for(pass *ps, const cpu_st *c, uint32_t state)
+{
+    return space_of(ps, !(state & FST_ST_DAT) ? FST_PLACE_REAL : c->known ? c->cr1 : FST_PLACE_UNKNOWN);
+}
+
+/* A run's first instruction (at addr, in state) after the CPU's pending link, if any. */
+static void after_link(pass *ps, cpu_st *c, fst_space_ev *s, uint64_t addr, uint32_t state)
+{
+    if (c->after != NONE && state == c->state) {   /* a handler between: wait for the task */
+        if (addr != c->after)
+            add_addr(ps, s, addr);
+        c->after = NONE;
+    }
+}
+
+/* One record, as the definition reads it. */
+static void record(pass *ps, const fst_rec *r)
+{
+    cpu_st *c = cpu_of(ps, r->cpu);
+    if (r->kind == FST_REC_CR && r->cls == 1) {
+        c->cr1 = r->value;
+        c->known = 1;
+        return;
+    }
+    if (r->kind != FST_REC_INSN)
+        return;
+    fst_space_ev *s = space_for(ps, c, r->state);
+    s->insns++;
+    after_link(ps, c, s, r->addr, r->state);
+    if (entry_insn(r->bytes, r->len))
+        add_addr(ps, s, r->addr);
+    if (links_14(r->bytes)) {
+        c->after = r->addr + r->len;
+        c->state = r->state;
+    }
+}
+
+/* What the run of n at addr holds, decoded from the reader's code cache; NULL when a run
+** holds more entries than kept, or the cache lacks its bytes (the reader then says why). */
+static const run_info *run_of(pass *ps, uint64_t addr, uint32_t n)
+{
+    run_info *ri = &ps->runs[((addr ^ (uint64_t)n << 40) * 0x9E3779B97F4A7C15ull) >> 52];
+    uint64_t epoch = *ps->epoch;
+    if (ri->addr == addr && ri->n == n && ri->epoch == epoch)
+        return ri;
+    run_info t = { .addr = addr, .epoch = epoch, .n = n };
+    uint64_t a = addr;
+    uint8_t b[6];
+    for (uint32_t i = 0; i < n; i++) {
+        memset(b, 0, sizeof b);
+        int len = fst_tr_code(ps->tr, a, b);
+        if (!len)
+            return NULL;
+        if (i + 1 < n && links_14(b))
+            t.links = 2;
+        if (entry_insn(b, len)) {
+            if (t.nent == MAXENT)
+                return NULL;
+            t.ent[t.nent++] = a;
+        }
+        a += (uint64_t)len;
+    }
+    t.next = a;
+    if (links_14(b))
+        t.links = 1;
+    memcpy(t.last, b, sizeof b);
+    *ri = t;
+    return ri;
+}
+
+/* A SEQ run (fst_tr_next_run's 2): taken whole. Returns -1 at an error the reader found
+** reading it record by record. */
+static int run(pass *ps, const fst_rec *r, fst_err *err)
+{
+    uint32_t n = (uint32_t)r->value;
+    const run_info *ri = run_of(ps, r->addr, n);
+    if (!ri) {
+        fst_rec one;
+        for (uint32_t i = 0; i < n; i++) {
+            int rc = fst_tr_next(ps->tr, &one, err);
+            if (rc <= 0)
+                return rc < 0 ? -1 : 0;
+            record(ps, &one);
+        }
+        return 0;
+    }
+    cpu_st *c = cpu_of(ps, r->cpu);
+    fst_space_ev *s = space_for(ps, c, r->state);
+    s->insns += n;
+    after_link(ps, c, s, r->addr, r->state);
+    for (unsigned i = 0; i < ri->nent; i++)
+        add_addr(ps, s, ri->ent[i]);
+    if (ri->links == 1) {
+        c->after = ri->next;
+        c->state = r->state;
+    } else if (ri->links) {
+        c->after = NONE;    /* the link's fall-through came next, in the run */
+    }
+    fst_tr_seq_take(ps->tr, n, ri->next, ri->last);
+    return 0;
+}
+
+/* After a run that began at addr on cpu: a period's end (its repeats skipped), or its
+** start. */
+static void fold(pass *ps, uint64_t addr, uint16_t cpu, uint32_t state)
+{
+    if (ps->period && --ps->togo == 0) {
+        fst_tr_mark b;
+        uint64_t insns;
+        size_t nops;
+        int m;
+        uint32_t runs;
+        cpu_st *c = cpu_of(ps, cpu);
+        ps->period = 0;
+        if (fst_tr_mark_here(ps->tr, &b) && c->after == ps->mark_after &&
+            (nops = fst_tr_mark_span(&ps->mark, &b, ps->ops, sizeof ps->ops, &insns)) &&
+            fst_tr_fast_ops(ps->ops, nops, FST_TR_MRU, &m, &runs))   /* (read once: every k was good) */
+            space_for(ps, c, state)->insns += insns * fst_tr_skip_repeats(ps->tr, &ps->mark, ps->ops, nops, insns);
+    }
+    if (!ps->period) {
+        for (int k = 1; k <= RING && (uint64_t)k <= ps->nrun; k++)
+            if (ps->ring[(ps->nrun - (uint64_t)k) % RING] == addr) {
+                if (fst_tr_mark_here(ps->tr, &ps->mark)) {
+                    ps->period = ps->togo = k;
+                    ps->mark_after = cpu_of(ps, cpu)->after;
+                }
+                break;
+            }
+    }
+    ps->ring[ps->nrun++ % RING] = addr;
+}
+
+static int by_insns(const void *a, const void *b)
+{
+    const fst_space_ev *x = a, *y = b;
+    return x->insns > y->insns ? -1 : x->insns < y->insns;
+}
+
+int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    fst_tr *tr = fst_tr_open(path, err);
+    if (!tr)
+        return -1;
+    pass *ps = fst_xcalloc(1, sizeof *ps);
+    ps->tr = tr;
+    ps->epoch = fst_tr_code_epoch_at(tr);
+    ps->runs = fst_xcalloc(RUNS, sizeof *ps->runs);
+    int slow = getenv("FST_SPACE_EV_RECORDS") != NULL; /* the definition, for the tests */
+    fst_rec r;
+    int rc;
+    while ((rc = slow ? fst_tr_next(tr, &r, err) : fst_tr_next_run(tr, &r, err)) > 0) {
+        if (rc == 1) {
+            record(ps, &r);
+            continue;
+        }
+        if (run(ps, &r, err) < 0) {
+            rc = -1;
+            break;
+        }
+        fold(ps, r.addr, r.cpu, r.state);
+    }
+    free(ps->cpu);
+    free(ps->runs);
+    fst_tr_close(tr);
+    fst_space_ev *v = ps->v;
+    *n = ps->n;
+    free(ps);
+    if (rc < 0) {
+        fst_space_evidence_free(v, *n);
+        *n = 0;
+        return -1;
+    }
+    for (size_t i = 0; i < *n; i++)
+        squeeze(&v[i]);
+    if (*n > 1)
+        qsort(v, *n, sizeof *v, by_insns);
+    *out = v;
+    return 0;
+}
+
+void fst_space_evidence_free(fst_space_ev *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].addrs);
+    free(v);
+}
