@@ -11,31 +11,21 @@
 **     fall-through follows in the same state, as `after` waits for: it adds nothing, and
 **     leaves no link pending (not even one made before the run in another state). What a run holds is kept per (address, length, code epoch) in a
 **     direct-mapped table (`runs`): each distinct run is decoded once.
-**   - a loop once per period (`fold`): after a run that began where one of the 8 runs before
-**     it began, k runs back, the reader is marked; k runs later, when it is in the same
+**   - a loop once per period (`fold`): after a run that began where a run began k runs
+**     before it (k <= 256), the reader is marked; k runs later, when it is in the same
 **     state (address, recent targets, CPU, state), the ops between are only SEQ, TAKEN and
 **     JMP k (one CPU, one state, no CR1 loaded, no code changed) and the CPU's pending link
 **     is the same, those ops read again hand out the same records: they add no address
 **     they did not add, and their instructions are counted once a repeat
 **     (fst_tr_skip_repeats).
 ** tests/unit/test_space_ev.c holds the definition, read record by record, and compares. */
-#include "model/mapspaces.h"
-#include "trace/tracebin.h"
+#include "model/space_ev_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT64_MAX
-
-typedef struct cpu_st {
-    uint64_t cr1;
-    int known;
-    uint64_t after;         /* fall-through of the last BALR 14 etc., NONE when none pending */
-    uint32_t state;         /* its state */
-} cpu_st;
-
 /* What a run holds: its entries (at most MAXENT; a run with more is read record by record). */
-enum { RUNS = 4096, MAXENT = 3, RING = 8, SPAN = 256 };
+enum { RUNS = 4096, MAXENT = 3 };
 typedef struct run_info {
     uint64_t addr, epoch, next;     /* next: the address after its last instruction */
     uint64_t ent[MAXENT];
@@ -45,21 +35,9 @@ typedef struct run_info {
 } run_info;
 
 typedef struct pass {
-    fst_tr *tr;
-    cpu_st *cpu;
-    size_t ncpu;
-    fst_space_ev *v;
-    size_t n, cap, last;
-    const uint64_t *epoch;
+    sv_pass sv;                     /* what the skips share (space_ev_int.h) */
     run_info *runs;
     uint64_t seen[256];             /* addresses just added, by hash (add_addr's repeats) */
-    /* the fold */
-    uint64_t ring[RING];            /* where the last runs began */
-    uint64_t nrun;
-    int period, togo;               /* a mark waiting for its period's end (0: none) */
-    fst_tr_mark mark;
-    uint64_t mark_after;            /* the CPU's pending link at the mark */
-    uint8_t ops[SPAN];
 } pass;
 
 /* A branch and link with link register 14: BALR, BASR, BASSM, BAL, BAS, BRAS, BRASL. */
@@ -81,7 +59,7 @@ static int entry_insn(const uint8_t *b, int len)
     return len == 4 && b[0] == 0x47 && b[1] == 0xF0 && b[2] == 0xF0 && b[3] >= 8 && !(b[3] & 1);
 }
 
-static fst_space_ev *space_of(pass *ps, uint64_t space)
+static fst_space_ev *space_of(sv_pass *ps, uint64_t space)
 {
     if (ps->last < ps->n && ps->v[ps->last].space == space)
         return &ps->v[ps->last];
@@ -117,7 +95,7 @@ static void squeeze(fst_space_ev *s)
 ** half free. */
 static void add_addr(pass *ps, fst_space_ev *s, uint64_t a)
 {
-    uint64_t key = a ^ ((uint64_t)(s - ps->v) << 56);
+    uint64_t key = a ^ ((uint64_t)(s - ps->sv.v) << 56);
     unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 56);
     if (ps->seen[h] == key + 1)
         return;
@@ -130,7 +108,7 @@ static void add_addr(pass *ps, fst_space_ev *s, uint64_t a)
     s->addrs[s->naddrs++] = a;
 }
 
-static cpu_st *cpu_of(pass *ps, uint16_t cpu)
+cpu_st *fst_sv_cpu(sv_pass *ps, uint16_t cpu)
 {
     if (cpu >= ps->ncpu) {
         size_t nn = (size_t)cpu + 1;
@@ -142,7 +120,7 @@ static cpu_st *cpu_of(pass *ps, uint16_t cpu)
     return &ps->cpu[cpu];
 }
 
-static fst_space_ev *space_for(pass *ps, const cpu_st *c, uint32_t state)
+fst_space_ev *fst_sv_space(sv_pass *ps, const cpu_st *c, uint32_t state)
 {
     return space_of(ps, !(state & FST_ST_DAT) ? FST_PLACE_REAL : c->known ? c->cr1 : FST_PLACE_UNKNOWN);
 }
@@ -160,7 +138,7 @@ static void after_link(pass *ps, cpu_st *c, fst_space_ev *s, uint64_t addr, uint
 /* One record, as the definition reads it. */
 static void record(pass *ps, const fst_rec *r)
 {
-    cpu_st *c = cpu_of(ps, r->cpu);
+    cpu_st *c = fst_sv_cpu(&ps->sv, r->cpu);
     if (r->kind == FST_REC_CR && r->cls == 1) {
         c->cr1 = r->value;
         c->known = 1;
@@ -168,7 +146,7 @@ static void record(pass *ps, const fst_rec *r)
     }
     if (r->kind != FST_REC_INSN)
         return;
-    fst_space_ev *s = space_for(ps, c, r->state);
+    fst_space_ev *s = fst_sv_space(&ps->sv, c, r->state);
     s->insns++;
     after_link(ps, c, s, r->addr, r->state);
     if (entry_insn(r->bytes, r->len))
@@ -184,7 +162,7 @@ static void record(pass *ps, const fst_rec *r)
 static const run_info *run_of(pass *ps, uint64_t addr, uint32_t n)
 {
     run_info *ri = &ps->runs[((addr ^ (uint64_t)n << 40) * 0x9E3779B97F4A7C15ull) >> 52];
-    uint64_t epoch = *ps->epoch;
+    uint64_t epoch = *ps->sv.epoch;
     if (ri->addr == addr && ri->n == n && ri->epoch == epoch)
         return ri;
     run_info t = { .addr = addr, .epoch = epoch, .n = n };
@@ -192,7 +170,7 @@ static const run_info *run_of(pass *ps, uint64_t addr, uint32_t n)
     uint8_t b[6];
     for (uint32_t i = 0; i < n; i++) {
         memset(b, 0, sizeof b);
-        int len = fst_tr_code(ps->tr, a, b);
+        int len = fst_tr_code(ps->sv.tr, a, b);
         if (!len)
             return NULL;
         if (i + 1 < n && links_14(b))
@@ -221,15 +199,15 @@ static int run(pass *ps, const fst_rec *r, fst_err *err)
     if (!ri) {
         fst_rec one;
         for (uint32_t i = 0; i < n; i++) {
-            int rc = fst_tr_next(ps->tr, &one, err);
+            int rc = fst_tr_next(ps->sv.tr, &one, err);
             if (rc <= 0)
                 return rc < 0 ? -1 : 0;
             record(ps, &one);
         }
         return 0;
     }
-    cpu_st *c = cpu_of(ps, r->cpu);
-    fst_space_ev *s = space_for(ps, c, r->state);
+    cpu_st *c = fst_sv_cpu(&ps->sv, r->cpu);
+    fst_space_ev *s = fst_sv_space(&ps->sv, c, r->state);
     s->insns += n;
     after_link(ps, c, s, r->addr, r->state);
     for (unsigned i = 0; i < ri->nent; i++)
@@ -240,38 +218,8 @@ static int run(pass *ps, const fst_rec *r, fst_err *err)
     } else if (ri->links) {
         c->after = NONE;    /* the link's fall-through came next, in the run */
     }
-    fst_tr_seq_take(ps->tr, n, ri->next, ri->last);
+    fst_tr_seq_take(ps->sv.tr, n, ri->next, ri->last);
     return 0;
-}
-
-/* After a run that began at addr on cpu: a period's end (its repeats skipped), or its
-** start. */
-static void fold(pass *ps, uint64_t addr, uint16_t cpu, uint32_t state)
-{
-    if (ps->period && --ps->togo == 0) {
-        fst_tr_mark b;
-        uint64_t insns;
-        size_t nops;
-        int m;
-        uint32_t runs;
-        cpu_st *c = cpu_of(ps, cpu);
-        ps->period = 0;
-        if (fst_tr_mark_here(ps->tr, &b) && c->after == ps->mark_after &&
-            (nops = fst_tr_mark_span(&ps->mark, &b, ps->ops, sizeof ps->ops, &insns)) &&
-            fst_tr_fast_ops(ps->ops, nops, FST_TR_MRU, &m, &runs))   /* (read once: every k was good) */
-            space_for(ps, c, state)->insns += insns * fst_tr_skip_repeats(ps->tr, &ps->mark, ps->ops, nops, insns);
-    }
-    if (!ps->period) {
-        for (int k = 1; k <= RING && (uint64_t)k <= ps->nrun; k++)
-            if (ps->ring[(ps->nrun - (uint64_t)k) % RING] == addr) {
-                if (fst_tr_mark_here(ps->tr, &ps->mark)) {
-                    ps->period = ps->togo = k;
-                    ps->mark_after = cpu_of(ps, cpu)->after;
-                }
-                break;
-            }
-    }
-    ps->ring[ps->nrun++ % RING] = addr;
 }
 
 static int by_insns(const void *a, const void *b)
@@ -288,8 +236,8 @@ int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err 
     if (!tr)
         return -1;
     pass *ps = fst_xcalloc(1, sizeof *ps);
-    ps->tr = tr;
-    ps->epoch = fst_tr_code_epoch_at(tr);
+    ps->sv.tr = tr;
+    ps->sv.epoch = fst_tr_code_epoch_at(tr);
     ps->runs = fst_xcalloc(RUNS, sizeof *ps->runs);
     int slow = getenv("FST_SPACE_EV_RECORDS") != NULL; /* the definition, for the tests */
     fst_rec r;
@@ -297,19 +245,21 @@ int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err 
     while ((rc = slow ? fst_tr_next(tr, &r, err) : fst_tr_next_run(tr, &r, err)) > 0) {
         if (rc == 1) {
             record(ps, &r);
+            fst_sv_record(&ps->sv);
             continue;
         }
         if (run(ps, &r, err) < 0) {
             rc = -1;
             break;
         }
-        fold(ps, r.addr, r.cpu, r.state);
+        fst_sv_after_run(&ps->sv, &r);
     }
-    free(ps->cpu);
+    fst_sv_free(&ps->sv);
+    free(ps->sv.cpu);
     free(ps->runs);
     fst_tr_close(tr);
-    fst_space_ev *v = ps->v;
-    *n = ps->n;
+    fst_space_ev *v = ps->sv.v;
+    *n = ps->sv.n;
     free(ps);
     if (rc < 0) {
         fst_space_evidence_free(v, *n);

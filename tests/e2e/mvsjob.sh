@@ -107,6 +107,14 @@ if fst-capture -o "$T/all.trace" "$B.ins" 2> "$T/cerr"; then
     expect_eq "whole run: both spaces that ran the program named" 1 \
         "$(grep -c "loaded at $LP (.*), run in address spaces 00022000, 00022080 (CR1)" "$T/rerr")"
     expect_eq "whole run: the profile of both (R + 1 runs)" "$(want $((R + 1)))" "$(got "$T/r.csv")"
+    # the spaces' evidence, read a run at a time with loops and calls skipped (model/space_ev.c),
+    # against its definition read record by record: the same placements and reports
+    for m in job.csv other.csv; do
+        fst-report --map="$T/$m" --timed=all --format=csv "$T/all.trace" > "$T/fast.csv" 2> "$T/fast.err"
+        FST_SPACE_EV_RECORDS=1 fst-report --map="$T/$m" --timed=all --format=csv "$T/all.trace" > "$T/slow.csv" 2> "$T/slow.err"
+        expect_eq "whole run, $m: the spaces' evidence read fast as read record by record (placement said, report)" \
+            "$(cat "$T/slow.err" "$T/slow.csv")" "$(cat "$T/fast.err" "$T/fast.csv")"
+    done
     fst-report --map="$T/job.csv" --timed=all --format=csv --space=all "$T/all.trace" > "$T/r.csv" 2> /dev/null
     expect_eq "whole run, --space=all: the map's names only where its program ran (the other program at the same addresses is other code)" \
         "$(want $((R + 1)))" "$(got "$T/r.csv")"

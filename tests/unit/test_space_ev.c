@@ -134,23 +134,51 @@ static void insn(gen *g, uint64_t at, const uint8_t *b)
 ** of six linking instructions (BALR 14,0 does not branch), with an interruption and its
 ** handler before the callee or not, or a BCT. */
 typedef struct part {
-    unsigned t, m, salt, link, intr;
+    unsigned t, m, salt, link, intr, leaf;     /* leaf: 0, or the leaf it calls first, 1-6 */
     uint8_t odd, more[8];
 } part;
+
+static const uint8_t links[6][6] = { { 0x05, 0xEF }, { 0x0D, 0xEF }, { 0x45, 0xE0, 0xF0, 0x00 },
+                                     { 0x4D, 0xE0, 0xF0, 0x00 }, { 0xA7, 0xE5, 0x00, 0x10 }, { 0x05, 0xE0 } };
+
+/* Leaf i (1-6) at its own place, called from `from` by a drawn link; it returns (BR 14) to
+** the fall-through. Leaf i calls leaf i - 2 (leaves 3-6); now and then it takes another
+** path (its subtree differs), or is interrupted. Returns the fall-through. */
+static uint64_t leaf(gen *g, uint64_t from, unsigned i)
+{
+    const uint8_t *l = links[rnd(5)];
+    insn(g, from, l);
+    uint64_t at = 0x40000 + (uint64_t)i * 0x100, ret = from + (l[0] < 0x40 ? 2 : 4);
+    uint8_t e[6] = { 0x47, 0xF0, 0xF0, 0x0C }, b[6] = { 0x18, (uint8_t)(0x10 + i) }, br[6] = { 0x07, 0xFE };
+    insn(g, at, e);
+    at += 4;
+    for (unsigned k = 0; k < 2 + i; k++, at += 2)
+        if (k != 1 || rnd(5))   /* the other path: one instruction jumped over */
+            insn(g, at, b);
+    if (rnd(40) == 0) {         /* an interruption in it */
+        assert_int_equal(fst_tw_intr(g->w, FST_INTR_EXT, 0), 0);
+        assert_int_equal(fst_tw_state(g->w, g->state & ~(FST_ST_PROBLEM | FST_ST_DAT)), 0);
+        insn(g, 0x1100, b);
+        assert_int_equal(fst_tw_state(g->w, g->state), 0);
+    }
+    if (i > 2)
+        at = leaf(g, at, i - 2);
+    insn(g, at, br);
+    return ret;
+}
 
 typedef struct loop { part pt[5]; unsigned len; } loop;
 
 static void draw(part *pt, unsigned t)
 {
-    *pt = (part){ .t = t, .m = rnd(8), .salt = rnd(256), .link = rnd(8), .intr = rnd(8) == 0, .odd = rnd(12) == 0 };
+    *pt = (part){ .t = t, .m = rnd(8), .salt = rnd(256), .link = rnd(8), .intr = rnd(8) == 0, .odd = rnd(12) == 0,
+                  .leaf = rnd(2) ? 1 + rnd(6) : 0 };
     for (unsigned i = 0; i < 8; i++)
         pt->more[i] = rnd(30) == 0;
 }
 
 static void turn(gen *g, const part *pt)
 {
-    static const uint8_t links[6][6] = { { 0x05, 0xEF }, { 0x0D, 0xEF }, { 0x45, 0xE0, 0xF0, 0x00 },
-                                         { 0x4D, 0xE0, 0xF0, 0x00 }, { 0xA7, 0xE5, 0x00, 0x10 }, { 0x05, 0xE0 } };
     uint64_t at = 0x20000 + (uint64_t)pt->t * 0x100;
     uint8_t e[6] = { 0x47, 0xF0, 0xF0, (uint8_t)(8 + 2 * (pt->salt % 8) + pt->odd) };
     insn(g, at, e);
@@ -163,6 +191,13 @@ static void turn(gen *g, const part *pt)
             b[1] ^= 0x80;       /* code modified */
         insn(g, at, b);
         at += b[0] < 0x40 ? 2 : 4;
+    }
+    if (pt->leaf) {             /* a leaf's call and return, then two instructions */
+        uint8_t b[6] = { 0x18, 0x34 };
+        at = leaf(g, at, pt->leaf);
+        insn(g, at, b);
+        insn(g, at + 2, b);
+        at += 4;
     }
     if (pt->link >= 6) {        /* a BCT back */
         uint8_t bct[6] = { 0x46, 0x30, 0xC0, 0x10 };
