@@ -70,12 +70,13 @@ static size_t slot_of(const fst_tr_at *at, size_t space)
     return (size_t)(h >> 40) % CALLS;
 }
 
-/* The call just made on c (the reader's next address is its return): its subtree skipped
-** if recorded, else recorded. Returns 1 when skipped (the reader is after its return). */
+/* The call just made on c (its pending link in the run's state: the last run read there
+** ended in it): its subtree skipped if recorded, else recorded. Returns 1 when skipped (the
+** reader is after its return). */
 static int call(sv_pass *ps, cpu_st *c, uint16_t cpu, uint32_t state)
 {
     fst_tr_at at;
-    if (!fst_tr_here(ps->tr, &at) || at.cur != c->after)
+    if (!fst_tr_here(ps->tr, &at))  /* (its next address: the return's, or the callee's after a TAKEN) */
         return 0;
     size_t space = (size_t)(fst_sv_space(ps, c, state) - ps->v);
     if (!ps->calls)

@@ -146,9 +146,16 @@ static const uint8_t links[6][6] = { { 0x05, 0xEF }, { 0x0D, 0xEF }, { 0x45, 0xE
 ** path (its subtree differs), or is interrupted. Returns the fall-through. */
 static uint64_t leaf(gen *g, uint64_t from, unsigned i)
 {
-    const uint8_t *l = links[rnd(5)];
-    insn(g, from, l);
+    uint8_t l[6];
+    memcpy(l, links[rnd(5)], sizeof l);
     uint64_t at = 0x40000 + (uint64_t)i * 0x100, ret = from + (l[0] < 0x40 ? 2 : 4);
+    if (l[0] == 0xA7) {         /* BRASL 14 to the leaf: a TAKEN, the reader goes there */
+        uint32_t d = (uint32_t)((at - from) / 2);
+        uint8_t brasl[6] = { 0xC0, 0xE5, (uint8_t)(d >> 24), (uint8_t)(d >> 16), (uint8_t)(d >> 8), (uint8_t)d };
+        memcpy(l, brasl, sizeof l);
+        ret = from + 6;
+    }
+    insn(g, from, l);
     uint8_t e[6] = { 0x47, 0xF0, 0xF0, 0x0C }, b[6] = { 0x18, (uint8_t)(0x10 + i) }, br[6] = { 0x07, 0xFE };
     insn(g, at, e);
     at += 4;
