@@ -59,10 +59,8 @@ static int entry_insn(const uint8_t *b, int len)
     return len == 4 && b[0] == 0x47 && b[1] == 0xF0 && b[2] == 0xF0 && b[3] >= 8 && !(b[3] & 1);
 }
 
-static fst_space_ev *space_of(sv_pass *ps, uint64_t space)
+fst_space_ev *fst_sv_space_slow(sv_pass *ps, uint64_t space)
 {
-    if (ps->last < ps->n && ps->v[ps->last].space == space)
-        return &ps->v[ps->last];
     for (size_t i = 0; i < ps->n; i++)
         if (ps->v[i].space == space)
             return &ps->v[ps->last = i];
@@ -108,21 +106,14 @@ static void add_addr(pass *ps, fst_space_ev *s, uint64_t a)
     s->addrs[s->naddrs++] = a;
 }
 
-cpu_st *fst_sv_cpu(sv_pass *ps, uint16_t cpu)
+cpu_st *fst_sv_cpu_slow(sv_pass *ps, uint16_t cpu)
 {
-    if (cpu >= ps->ncpu) {
-        size_t nn = (size_t)cpu + 1;
-        ps->cpu = fst_xrealloc(ps->cpu, nn * sizeof *ps->cpu);
-        for (size_t i = ps->ncpu; i < nn; i++)
-            ps->cpu[i] = (cpu_st){ 0, 0, NONE, 0 };
-        ps->ncpu = nn;
-    }
+    size_t nn = (size_t)cpu + 1;
+    ps->cpu = fst_xrealloc(ps->cpu, nn * sizeof *ps->cpu);
+    for (size_t i = ps->ncpu; i < nn; i++)
+        ps->cpu[i] = (cpu_st){ 0, 0, NONE, 0 };
+    ps->ncpu = nn;
     return &ps->cpu[cpu];
-}
-
-fst_space_ev *fst_sv_space(sv_pass *ps, const cpu_st *c, uint32_t state)
-{
-    return space_of(ps, !(state & FST_ST_DAT) ? FST_PLACE_REAL : c->known ? c->cr1 : FST_PLACE_UNKNOWN);
 }
 
 /* A run's first instruction (at addr, in state) after the CPU's pending link, if any. */

@@ -11,10 +11,10 @@
 ** the same, they add to the evidence what they added the first time: their instructions to
 ** one space, no address it does not hold already (the addresses are a set), and leave the
 ** pending link as they left it. So a stretch read once in a space may be skipped in that
-** space, its instructions counted, its end's pending link set. JMPA ops may be among them
-** too (fst_tr_plain_ops), for a stretch skipped while the code cache is as it was when it
-** was read (fst_tr_code_epoch: a loop's repeats follow it at once; a call's subtree is
-** kept with its epoch).
+** space, its instructions counted, its end's pending link set. A call's subtree may hold
+** JMPA ops too (runs only: any other op is a record, and a record ends its recording): its
+** bytes read while the code cache is as it was when they were recorded (fst_tr_code_epoch,
+** kept with them) hand out the same runs. (A loop's repeats follow it at once.)
 */
 #ifndef FST_SPACE_EV_INT_H
 #define FST_SPACE_EV_INT_H
@@ -36,8 +36,8 @@ enum {
     PERIOD = 256,           /* its longest period, in runs */
     SPAN = 2048,            /* and in op bytes */
     WAIT = 1024,            /* the longest wait after marks that missed */
-    CALLS = 1024,           /* the calls' memo: slots */
-    CSPAN = 16384,          /* a subtree's op bytes at most */
+    CALLS = 4096,           /* the calls' memo: slots */
+    CSPAN = 8192,           /* a subtree's op bytes at most */
     CDEPTH = 16,            /* calls recorded at once (nested) */
 };
 
@@ -49,6 +49,8 @@ typedef struct sv_call {
     size_t n, space;
     uint64_t insns, runs, after;    /* after: the CPU's pending link at b */
     uint64_t epoch;                 /* the code cache's (fst_tr_code_epoch) while it was read */
+    uint32_t miss, quiet, backoff;  /* the slot's: calls missed in a row; calls not looked at
+                                       (QUIET << backoff after MISSES misses in a row) */
 } sv_call;
 
 typedef struct sv_open {   /* a call being recorded: it returns where a run begins at ret */
@@ -82,8 +84,19 @@ typedef struct sv_pass {
     int nopen;
 } sv_pass;
 
-fst_space_ev *fst_sv_space(sv_pass *ps, const cpu_st *c, uint32_t state);
-cpu_st *fst_sv_cpu(sv_pass *ps, uint16_t cpu);
+/* A CPU's state (made at its first record), and the space an instruction of c in state
+** counts to (made at its first instruction): inline, a run's every time. */
+cpu_st *fst_sv_cpu_slow(sv_pass *ps, uint16_t cpu);
+fst_space_ev *fst_sv_space_slow(sv_pass *ps, uint64_t space);
+static inline cpu_st *fst_sv_cpu(sv_pass *ps, uint16_t cpu)
+{
+    return cpu < ps->ncpu ? &ps->cpu[cpu] : fst_sv_cpu_slow(ps, cpu);
+}
+static inline fst_space_ev *fst_sv_space(sv_pass *ps, const cpu_st *c, uint32_t state)
+{
+    uint64_t space = !(state & FST_ST_DAT) ? FST_PLACE_REAL : c->known ? c->cr1 : FST_PLACE_UNKNOWN;
+    return ps->last < ps->n && ps->v[ps->last].space == space ? &ps->v[ps->last] : fst_sv_space_slow(ps, space);
+}
 
 /* After a run (rec: its first instruction's address, CPU and state) read whole, the reader
 ** between records: a call's subtree skipped or recorded, a recorded one closed at its return,

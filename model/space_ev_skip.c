@@ -12,16 +12,20 @@
 ** returns, the reader's next address), the subtree recorded from the same reader state in
 ** the same space, if its bytes come next, is skipped whole (fst_tr_skip_to); else it is
 ** recorded, closed after the run that begins at its return address (nested calls recorded
-** at once, CDEPTH of them), and kept when its bytes were plain ops in one frame, CSPAN at
-** most, and the code cache did not change: one subtree a slot (by the state's hash; a later one replaces it), 32 MiB in all.
-** A FORTRAN load module whose routines branch on data (tests/loops/fortbig.py: 29 M runs)
-** repeats whole subtrees as the replay's memo of calls finds them. */
+** at once, CDEPTH of them), and kept when its bytes were in one frame, CSPAN at most, and
+** the code cache did not change: one subtree a slot (by the reader's state and next 16
+** bytes; a later one replaces it), 32 MiB in all. A slot whose calls miss MISSES times in a
+** row is not looked at for its next QUIET calls, twice as many each time up to 64 times
+** (code that branches on data: cgen's calls rarely come again, and a look and a recording
+** cost two marks of the reader and a copy of the subtree's bytes). A FORTRAN load module
+** whose routines branch on data (tests/loops/fortbig.py: 29 M runs) repeats whole subtrees
+** as the replay's memo of calls finds them; recursion (fib) too, bottom up. */
 #include "model/space_ev_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { CALL_BYTES = 32 << 20 };
+enum { CALL_BYTES = 32 << 20, MISSES = 4, QUIET = 16 };
 
 /* ---- loops ---- */
 
@@ -62,12 +66,17 @@ static void fold(sv_pass *ps, uint64_t addr, uint16_t cpu, uint32_t state)
 
 /* ---- calls ---- */
 
-static size_t slot_of(const fst_tr_at *at, size_t space)
+/* A subtree's slot: by the reader's state and the next 16 op bytes, where the subtrees
+** from one state part (a recursion's calls of one site, a function of their arguments),
+** so that each has a slot of its own (replay_memo.c's signature does the same). */
+static uint64_t sig_of(const fst_tr_at *at, size_t space)
 {
     uint64_t h = at->cur * 0x9E3779B97F4A7C15ull ^ (uint64_t)space << 48 ^ (uint64_t)at->state << 32 ^ at->cpu;
     for (int i = 0; i < at->nrecent && i < 4; i++)
         h = (h ^ at->recent[i]) * 0xFF51AFD7ED558CCDull;
-    return (size_t)(h >> 40) % CALLS;
+    for (size_t i = 0; i < at->avail && i < 16; i++)
+        h = (h ^ at->ops[i]) * 0x100000001B3ull;
+    return h ^ h >> 29;
 }
 
 /* The call just made on c (its pending link in the run's state: the last run read there
@@ -81,7 +90,11 @@ static int call(sv_pass *ps, cpu_st *c, uint16_t cpu, uint32_t state)
     size_t space = (size_t)(fst_sv_space(ps, c, state) - ps->v);
     if (!ps->calls)
         ps->calls = fst_xcalloc(CALLS, sizeof *ps->calls);
-    sv_call *e = &ps->calls[slot_of(&at, space)];
+    sv_call *e = &ps->calls[sig_of(&at, space) % CALLS];
+    if (e->quiet) {
+        e->quiet--;
+        return 0;
+    }
     fst_tr_mark here;
     fst_tr_mark_here(ps->tr, &here);
     if (e->ops && e->space == space && e->epoch == *ps->epoch && fst_tr_skip_to(ps->tr, &here, &e->a, e->ops, e->n, &e->b)) {
@@ -89,7 +102,13 @@ static int call(sv_pass *ps, cpu_st *c, uint16_t cpu, uint32_t state)
         ps->nrun += e->runs;
         c->after = e->after;
         c->state = state;
+        e->miss = e->backoff = 0;
         return 1;
+    }
+    if (++e->miss == MISSES) {  /* a slot whose calls do not come again: quiet for a while */
+        e->miss = 0;
+        e->quiet = QUIET << (e->backoff < 6 ? e->backoff++ : 6);
+        return 0;
     }
     if (ps->nopen == CDEPTH) {  /* the outermost gives way */
         memmove(ps->open, ps->open + 1, (CDEPTH - 1) * sizeof *ps->open);
@@ -99,27 +118,25 @@ static int call(sv_pass *ps, cpu_st *c, uint16_t cpu, uint32_t state)
     return 0;
 }
 
-/* The run just read began at the innermost recorded call's return: keep its subtree. */
+/* The run just read began at the innermost recorded call's return: keep its subtree. Its
+** bytes are runs only (SEQ, TAKEN, JMP, JMPA: plain, space_ev_int.h): every other op is a
+** record of its own (tracebin.h fst_tr_next_run), and a record ends every recording
+** (fst_sv_record). */
 static void returned(sv_pass *ps, cpu_st *c)
 {
     sv_open *o = &ps->open[--ps->nopen];
     sv_call *e = &ps->calls[o->slot];
     fst_tr_mark b;
     uint64_t insns;
-    size_t n;
+    size_t n, had = e->ops ? e->n : 0;
     if (o->epoch != *ps->epoch || !fst_tr_mark_here(ps->tr, &b) || !(n = fst_tr_mark_copy(&o->a, &b, NULL, CSPAN, &insns)) ||
-        ps->call_bytes - (e->ops ? e->n : 0) + n > CALL_BYTES)
+        ps->call_bytes - had + n > CALL_BYTES)
         return;
-    uint8_t *ops = fst_xrealloc(NULL, n);
-    uint32_t runs;
-    if (fst_tr_mark_copy(&o->a, &b, ops, n, &insns) != n || !fst_tr_plain_ops(ops, n, &runs)) {
-        free(ops);
-        return;
-    }
-    ps->call_bytes -= e->ops ? e->n : 0;
-    free(e->ops);
-    *e = (sv_call){ o->a, b, ops, n, o->space, insns, ps->nrun - o->nrun, c->after, o->epoch };
-    ps->call_bytes += n;
+    uint8_t *ops = fst_xrealloc(e->ops, n);
+    fst_tr_mark_copy(&o->a, &b, ops, n, &insns);
+    *e = (sv_call){ o->a, b, ops, n, o->space, insns, ps->nrun - o->nrun, c->after, o->epoch, e->miss, e->quiet,
+                    e->backoff };
+    ps->call_bytes += n - had;
 }
 
 void fst_sv_after_run(sv_pass *ps, const fst_rec *rec)

@@ -583,11 +583,6 @@ typedef struct fst_tr_at {
     const uint64_t *recent;
 } fst_tr_at;
 int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t *runs);
-/* Whether ops[0..n-1] hold only SEQ, TAKEN, JMP and JMPA ops, whole (*runs: how many SEQ and
-** TAKEN): bytes that hand out instructions of one CPU in one state and change no code (no
-** INS), no state, CPU or control register. From the same reader state, and the same code
-** cache (fst_tr_code_epoch unchanged), they hand out the same records. */
-int fst_tr_plain_ops(const uint8_t *ops, size_t n, uint32_t *runs);
 
 static inline int fst_tr_here(const fst_tr *r, fst_tr_at *at)
 {

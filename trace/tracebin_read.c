@@ -831,28 +831,6 @@ int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t 
     return 1;
 }
 
-int fst_tr_plain_ops(const uint8_t *ops, size_t n, uint32_t *runs)
-{
-    const uint8_t *p = ops, *end = ops + n;
-    *runs = 0;
-    while (p < end) {
-        uint8_t op = *p++;
-        if (!(op & 0x40))                       /* SEQ, TAKEN */
-            ++*runs;
-        else if ((op & 0xF0) == FST_OP_JMP)
-            continue;
-        else if (op != FST_OP_JMPA)
-            return 0;
-        else {                                  /* its varint, whole */
-            while (p < end && (*p & 0x80))
-                p++;
-            if (p++ == end)
-                return 0;
-        }
-    }
-    return 1;
-}
-
 uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops, size_t n, uint64_t insns)
 {
     fst_tr_cursor *c = &r->c;
