@@ -476,6 +476,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         } else
             other(&x, &rec);
     }
+    fst_rp_memo_settle(&x);     /* the counters up to date, from here on read */
     if (k < 0)
         goto out;
     if (x.fold.mode)

@@ -252,6 +252,7 @@ uint64_t *fst_rp_region_at(rp *x, size_t tid, int kind, size_t idx)
 void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo)
 {
     fst_profile *p = x->p;
+    fst_rp_memo_settle(x);  /* the snapshot is of the counters up to date */
     rs->nreg = 0;
     region(rs, &p->total_insns, 6, RP_K_PROF_INSNS, 0);   /* total, outside, excluded: insns, then cost */
     region(rs, &p->pgmchks, 6, RP_K_PROF_EVENTS, 0);      /* pgmchks .. open_frames */
@@ -454,6 +455,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
         fail(f);
         return 1;
     }
+    fst_rp_memo_settle(x);
     deltas(f);
     f->maxdepth = SIZE_MAX;
     f->folded = 0;

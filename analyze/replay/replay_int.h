@@ -253,6 +253,8 @@ typedef struct rp_memo {
     uint64_t spent;         /* the budget (replay_memo.c spend) */
     uint32_t quiet;         /* calls left that are not looked at: the budget was spent */
     uint64_t hits, skipped, insns, recordings, kept, dropped;  /* FST_REPLAY_FOLD_STATS */
+    rp_memo_ent **pend;     /* reused since the last settle (fst_rp_memo_settle) */
+    size_t npend, pendcap;
 } rp_memo;
 
 /* replay_chunk.c's state: stretches of runs, recorded once and then added up. */
@@ -509,6 +511,9 @@ static inline int fst_rp_chunk_may(const rp *x, const fst_tr *tr)
 /* replay_memo.c */
 void fst_rp_memo_init(rp *x);           /* after fst_rp_fold_init */
 void fst_rp_memo_free(rp *x);
+/* The counters the reused subtrees add to, brought up to date: before anything reads them
+** (fst_rp_regions, the fold's deltas, the replay's end). */
+void fst_rp_memo_settle(rp *x);
 /* Before the next run, when CPU 0's last instruction links through register 14 (a call may
 ** follow) and the reader is between records: ma marks where it is. */
 static inline int fst_rp_memo_wants(rp *x)

@@ -124,8 +124,11 @@ struct rp_memo_ent {
     uint64_t insns, runs;
     rp_cpu cpu;             /* CPU 0 and the task after the return */
     rp_task task;
-    memo_delta *delta;
+    memo_delta *delta;      /* the counters it adds to, but the task's clock: */
     size_t ndelta;
+    uint64_t clock[2];      /* what it adds to the task's clock (insns, cost), at once */
+    uint64_t pend;          /* hits whose deltas are not added yet (fst_rp_memo_settle) */
+    size_t ptid;            /* their task */
     memo_opn *opn;          /* the block counts it made, as fst_rp_count_ops would add them: */
     size_t nopn;            /* per op id, */
     uint64_t gap_n, gap_first;  /* in no section (the first of them), */
@@ -175,6 +178,7 @@ static void ent_free(rp_memo *m, rp_memo_ent *e)
 void fst_rp_memo_free(rp *x)
 {
     rp_memo *m = &x->memo;
+    free(m->pend);
     if (m->on && getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: calls memoized: %llu hits (%llu runs, %llu instructions skipped), %llu recordings, "
                 "%llu kept, %llu dropped, %zu bytes\n", (unsigned long long)m->hits, (unsigned long long)m->skipped,
@@ -408,6 +412,10 @@ static void deltas(rp *x, rp_memo_ent *e)
             uint64_t d = g->p[k] - v[k];
             if (!d)
                 continue;
+            if (g->kind == RP_K_TASK) { /* the call graph reads the clock at every event */
+                e->clock[k] = d;
+                continue;
+            }
             if (e->ndelta == cap) {
                 cap = cap ? cap * 2 : 16;
                 e->delta = fst_xrealloc(e->delta, cap * sizeof *e->delta);
@@ -450,6 +458,7 @@ static int keep(rp *x, rp_memo_ent *e)
 /* The call returned: keep what it did. */
 static void finish(rp *x, fst_tr *tr)
 {
+    fst_rp_memo_settle(x);  /* deltas() reads the counters; entries may be freed */
     rp_memo *m = &x->memo;
     m->rec = 0;
     fst_tr_mark b;
@@ -515,6 +524,30 @@ void fst_rp_memo_stop(rp *x)
 
 /* ---- reuse ---- */
 
+/* The deltas of the subtrees reused since the last call, times their hits. Until then the
+** counters they add to (the profile's, the routines', the arcs', the task's tables) lag
+** behind; nothing reads them during the replay but a recording's snapshot and deltas
+** (fst_rp_regions, the fold's and the memo's ends, which call this) and the replay's end.
+** A hit then costs a count, not an addition at each of its counters (some 60 for a
+** FORTRAN routine's call, in as many cache lines: fortbig's memo of calls spent most of its
+** time there). The task's clock is added at once: the call graph reads it at every event. */
+void fst_rp_memo_settle(rp *x)
+{
+    rp_memo *m = &x->memo;
+    for (size_t j = 0; j < m->npend; j++) {
+        rp_memo_ent *e = m->pend[j];
+        uint64_t *at = NULL;    /* deltas come region by region (deltas()): one look-up each */
+        for (size_t i = 0; i < e->ndelta; i++) {
+            const memo_delta *d = &e->delta[i];
+            if (!i || d->kind != d[-1].kind || d->idx != d[-1].idx)
+                at = fst_rp_region_at(x, e->ptid, d->kind, d->idx);
+            at[d->k] += d->d * e->pend;   /* modulo 2^64, as the counters are */
+        }
+        e->pend = 0;
+    }
+    m->npend = 0;
+}
+
 /* Whether e may stand for the call at hand (the file's head); then it is applied and 1. */
 static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
 {
@@ -548,12 +581,16 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
         for (size_t i = 0; i < e->nroutine; i++)
             fst_rp_memo_note_call(x, e->routine[i].r);
     }
-    uint64_t *at = NULL;    /* deltas come region by region (deltas()): one look-up each */
-    for (size_t i = 0; i < e->ndelta; i++) {
-        const memo_delta *d = &e->delta[i];
-        if (!i || d->kind != d[-1].kind || d->idx != d[-1].idx)
-            at = fst_rp_region_at(x, tid, d->kind, d->idx);
-        at[d->k] += d->d;
+    if (e->clock[0] | e->clock[1]) {
+        uint64_t *ck = fst_rp_region_at(x, tid, RP_K_TASK, 0);
+        ck[0] += e->clock[0];
+        ck[1] += e->clock[1];
+    }
+    if (e->ndelta && !e->pend++) {  /* the rest when the counters are read */
+        if (m->npend == m->pendcap)
+            m->pend = fst_xrealloc(m->pend, (m->pendcap = m->pendcap ? 2 * m->pendcap : 64) * sizeof *m->pend);
+        m->pend[m->npend++] = e;
+        e->ptid = tid;
     }
     for (size_t i = 0; i < e->nopn; i++)
         p->op_insns[e->opn[i].op] += e->opn[i].n;
