@@ -47,6 +47,8 @@
 ** is recorded: bottom up, fib(2) after fib(1). A subtree of fewer than MEMO_MIN_RUNS runs is
 ** not worth a key: its bytes alone stand for it, MEMO_SMALL_USES times. A signature whose
 ** lookups miss MEMO_MISSES times in a row is not looked up for a while (16 calls, doubling).
+** A reuse adds the task's clock at once and counts a hit; the other deltas are added, times
+** the hits, when the counters are read (fst_rp_memo_settle), as the stretches' are.
 ** What it costs: a lookup a signature, a list of candidates and their bytes compared; a
 ** recording its key, the counters of fst_rp_regions and of the blocks it runs, twice. Both
 ** spend from a budget (in host instructions, as folding's): every run replayed earns
