@@ -7,18 +7,14 @@
 ** fst-report reads it whenever a map has no fixed load point, as every MVS job's
 ** linkage-editor listing has not. Read now:
 **   - a SEQ run whole (tracebin.h fst_tr_next_run). Of its instructions only the entries
-**     (47F0F0xx) and whether one links 14: the last, or one before it, which its
-**     fall-through follows in the same state, as `after` waits for: it adds nothing, and
-**     leaves no link pending (not even one made before the run in another state). What a run holds is kept per (address, length, code epoch) in a
+**     (47F0F0xx) matter, and whether one links 14: the last, or one before it, which its
+**     fall-through follows in the same state, as `after` waits for: such a link adds
+**     nothing and leaves no link pending (not even one made before the run in another
+**     state). What a run holds is kept per (address, length, code epoch) in a
 **     direct-mapped table (`runs`): each distinct run is decoded once.
-**   - a loop once per period (`fold`): after a run that began where a run began k runs
-**     before it (k <= 256), the reader is marked; k runs later, when it is in the same
-**     state (address, recent targets, CPU, state), the ops between are only SEQ, TAKEN and
-**     JMP k (one CPU, one state, no CR1 loaded, no code changed) and the CPU's pending link
-**     is the same, those ops read again hand out the same records: they add no address
-**     they did not add, and their instructions are counted once a repeat
-**     (fst_tr_skip_repeats).
-** tests/unit/test_space_ev.c holds the definition, read record by record, and compares. */
+**   - loops once a period and calls once a subtree: model/space_ev_skip.c, after each run.
+** FST_SPACE_EV_RECORDS=1 in the environment reads record by record, nothing skipped, as the
+** tests compare; tests/unit/test_space_ev.c holds the definition itself. */
 #include "model/space_ev_int.h"
 
 #include <stdlib.h>
@@ -230,7 +226,7 @@ int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err 
     ps->sv.tr = tr;
     ps->sv.epoch = fst_tr_code_epoch_at(tr);
     ps->runs = fst_xcalloc(RUNS, sizeof *ps->runs);
-    int slow = getenv("FST_SPACE_EV_RECORDS") != NULL; /* the definition, for the tests */
+    int slow = getenv("FST_SPACE_EV_RECORDS") != NULL;    /* record by record (the head) */
     fst_rec r;
     int rc;
     while ((rc = slow ? fst_tr_next(tr, &r, err) : fst_tr_next_run(tr, &r, err)) > 0) {
