@@ -33,7 +33,7 @@ typedef struct run_info {
 typedef struct pass {
     sv_pass sv;                     /* what the skips share (space_ev_int.h) */
     run_info *runs;
-    uint64_t seen[256];             /* addresses just added, by hash (add_addr's repeats) */
+    struct { uint64_t addr; size_t space; } seen[256];  /* just added, by hash (space + 1; 0: none) */
 } pass;
 
 /* A branch and link with link register 14: BALR, BASR, BASSM, BAL, BAS, BRAS, BRASL. */
@@ -89,11 +89,12 @@ static void squeeze(fst_space_ev *s)
 ** half free. */
 static void add_addr(pass *ps, fst_space_ev *s, uint64_t a)
 {
-    uint64_t key = a ^ ((uint64_t)(s - ps->sv.v) << 56);
-    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 56);
-    if (ps->seen[h] == key + 1)
+    size_t space = (size_t)(s - ps->sv.v) + 1;
+    unsigned h = (unsigned)(((a ^ space) * 0x9E3779B97F4A7C15ull) >> 56);
+    if (ps->seen[h].addr == a && ps->seen[h].space == space)
         return;
-    ps->seen[h] = key + 1;
+    ps->seen[h].addr = a;
+    ps->seen[h].space = space;
     if (s->naddrs == s->cap) {
         squeeze(s);
         if (s->naddrs >= s->cap / 2)
