@@ -176,15 +176,18 @@ static int open_stderr(fst_herc *h, fst_err *err)
     return 0;
 }
 
-void fst_herc_rm_dir(fst_herc *h)
+void fst_herc_rm_dir(fst_herc *h, int keep_cards)
 {
-    /* 4.x's log and FIFO go too: Hercules has them open, and fst its own ends */
+    /* 4.x's log and FIFO go too: Hercules has them open, and fst its own ends; every file
+    ** fst_herc_start writes is named here (cards.bin was not: each --cards capture left its
+    ** folder behind, tests/e2e/modcode.sh now looks) */
     static const char *files[] = { "hercules.cnf", "hercules.rc", "program.ins", "hercules.log", "trace.tf",
-                                   "module.fifo", "module.fifo.req" };
+                                   "module.fifo", "module.fifo.req", "cards.bin" };
+    size_t nfiles = sizeof files / sizeof files[0] - (keep_cards != 0);
     char p[320];
     if (!h->dir[0])
         return;
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    for (size_t i = 0; i < nfiles; i++) {
         snprintf(p, sizeof p, "%s/%s", h->dir, files[i]);
         unlink(p);
     }
@@ -192,8 +195,8 @@ void fst_herc_rm_dir(fst_herc *h)
         snprintf(p, sizeof p, "%s/piece%zu.bin", h->dir, i);
         unlink(p);
     }
-    rmdir(h->dir);
-    h->dir[0] = 0;
+    if (rmdir(h->dir) == 0) /* else the deck is in it: fst_herc_finish removes both */
+        h->dir[0] = 0;
 }
 
 /* The module's FIFO in Hercules' folder, opened before Hercules starts: read and write, so
@@ -326,7 +329,7 @@ int fst_herc_watch_line(fst_herc *h, const char *s, fst_err *err)
     }
     if (strstr(s, "HHCPN013I") || strstr(s, "HHC02264I")) {
         h->watching = 0;
-        fst_herc_rm_dir(h);
+        fst_herc_rm_dir(h, 1);
     }
     return 0;
 }
@@ -350,7 +353,7 @@ int fst_herc_watch(fst_herc *h, const char *buf, size_t n, int traced, fst_err *
     }
     if (traced && h->watching) { /* the IPL has loaded everything */
         h->watching = 0;
-        fst_herc_rm_dir(h);
+        fst_herc_rm_dir(h, 1);
     }
     return 0;
 }
@@ -401,5 +404,5 @@ void fst_herc_finish(fst_herc *h, int *status, char *tail, size_t tailcap)
         close(h->errfd);
     h->errfd = -1;
     h->watching = 0;
-    fst_herc_rm_dir(h);
+    fst_herc_rm_dir(h, 0);
 }

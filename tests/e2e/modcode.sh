@@ -75,7 +75,9 @@ hdr() {   # CARDS: a header card: CARDS cards to 0x30000, entry 0x30000
 { hdr 5; cat p1.bin; hdr 5; cat p2.bin; head -c 80 /dev/zero; } > deck.bin
 { s390x-linux-gnu-nm -P cardload.elf; s390x-linux-gnu-nm -P p1.elf; } |
     awk '$2 == "T" && $1 ~ /^(LOADER|PMAIN|PTICK)$/' > "$T/cardload.nm"
-both cardload "$T/cardload.ins" "$T/cardload.nm" 3 --cards="$T/deck.bin"
+mkdir -p tmp
+TMPDIR=$T/tmp both cardload "$T/cardload.ins" "$T/cardload.nm" 3 --cards="$T/deck.bin"
+expect_eq "cardload: fst-capture --cards leaves no folder of its own in TMPDIR" "" "$(ls tmp)"
 # per routine as constructed (cards/cardload.s's head): so both programs ran, B over A
 facts() {   # PROG: "routine calls self" from EXPECTED, then from the module's csv
     awk -v p=$1 '$1 == p && ($2 == "calls" || $2 == "self") { v[$3] = v[$3] " " $4 } END { for (r in v) print r v[r] }' \
