@@ -61,8 +61,8 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
                 return 0;       /* SVC: the task is suspended (fst_rp_check_flow) */
         } else if (rec->addr != fst_insn_next(pv))
             return 0;           /* an interruption the trace does not show (fst_rp_check_flow) */
-        if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed)
-            return 0;           /* the mainline entered without a call? (run_insn) */
+        if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed && mainline_at(x, c->task, rec->addr))
+            return 0;           /* the mainline entered without a call (run_insn) */
         exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
         if (branched)
             branched_to(x, c->task, rec, d);
@@ -149,25 +149,26 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
 
 /* ---- SEQ runs, block by block ---- */
 
-/* Whether the instruction after c's previous one, in sequence and in the same state, needs
-** none of insn()'s decisions: the previous one falls through (code.h fst_code_falls: plain,
-** or a conditional branch the run did not take), no interruption, gap or
-** dispatch is pending, and the mainline is not looked for at every instruction. */
 /* A task's instruction needs no look for its mainline: it has frames, had its mainline,
-** or the mainline is not fixed by name. */
+** or the mainline is not fixed by name. Else (a window begun inside the mainline the map
+** names, which is never entered there) each instruction is looked at: mainline_at. */
 static inline int task_flows(const rp *x, const rp_cpu *c)
 {
     const rp_task *t = &x->t[c->task];
     return t->n || t->had_mainline || !x->mainline_fixed;
 }
 
+/* Whether the instruction after c's previous one, in sequence and in the same state, needs
+** none of insn()'s decisions: the previous one falls through (code.h fst_code_falls: plain,
+** or a conditional branch the run did not take), no interruption, gap or dispatch is
+** pending. Whether it enters the mainline is seq_rest's look (task_flows). */
 static int flows_on(const rp *x, const rp_cpu *c)
 {
     if (!c->have_prev || c->intr || c->gap || x->bases || x->tainted || !fst_code_falls(&c->prev))
         return 0;
     if (c->handler)
         return !c->dispatch && !(c->prev_state & FST_ST_PROBLEM);
-    return task_flows(x, c);
+    return 1;
 }
 
 /* flows_on after insn_fast took the run's first instruction: what insn_fast found true
@@ -175,11 +176,23 @@ static int flows_on(const rp *x, const rp_cpu *c)
 ** clearing them, sets again), so c has a previous instruction and none is pending; it
 ** ran with x->plain, which a range trace's BASES and a guess's taint clear for good; in a
 ** handler it left c->ran as flows_on's answer (the state is the one c->ran was set in). */
-static inline int flows_on_fast(const rp *x, const rp_cpu *c)
+static inline int flows_on_fast(const rp_cpu *c)
 {
     if (!fst_code_falls(&c->prev))
         return 0;
-    return c->handler ? c->ran : task_flows(x, c);
+    return c->handler ? c->ran : 1;
+}
+
+/* Of the m instructions d[i..i+m-1] of b, how many come before one at which task tid would
+** enter a mainline (mainline_at): m when none would. */
+static inline uint32_t before_mainline(const rp *x, size_t tid, const fst_blk *b, uint32_t i, uint32_t m)
+{
+    if (b->d[i].addr > x->ml_hi || b->d[i + m - 1].addr < x->ml_lo)
+        return m;
+    for (uint32_t k = 0; k < m; k++)
+        if (mainline_at(x, tid, b->d[i + k].addr))
+            return k;
+    return m;
 }
 
 /* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of
@@ -197,7 +210,11 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     ** call, return, handle or dispatch), so then only whether c->prev falls through. A
     ** branch not taken inside a run goes on here, not in a record-loop turn of its own:
     ** branchy code has one every few instructions (cgen -O2: -25 % replay time) */
-    for (int on = left && (fast ? flows_on_fast(x, c) : flows_on(x, c)); on; on = left && fst_code_falls(&c->prev)) {
+    int look = 0;   /* a task that may fall into its mainline: before_mainline */
+    int on = left && (fast ? flows_on_fast(c) : flows_on(x, c));
+    if (on && !c->handler)
+        look = !task_flows(x, c);
+    for (; on; on = left && fst_code_falls(&c->prev)) {
         if (i == b->n) {
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
             i = 0;
@@ -205,7 +222,10 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
                 break;  /* the reader says what is wrong */
         }
         /* the EXECs of prev and of d[i..last-1]; d[last] becomes prev */
-        uint32_t m = b->n - i < left ? b->n - i : left, last = i + m - 1;
+        uint32_t m = b->n - i < left ? b->n - i : left;
+        if (look && !(m = before_mainline(x, c->task, b, i, m)))
+            break;      /* d[i] is left to insn(), which enters the mainline */
+        uint32_t last = i + m - 1;
         int ch = c->prev_charged;
         if (x->want_exec[ch] && !x->takes_batch[ch]) {
             exec_prev(x, c, cpuno, 0);

@@ -245,6 +245,10 @@ typedef struct rp_memo {
     int spoiled;            /* too many of either */
     uint64_t runs;          /* runs since the call */
     uint64_t was[8];        /* what must not change meanwhile (replay_memo.c still_good) */
+    fst_insn *out;          /* EXECs charged outside handed to sinks since the call (a call
+                               from no frame: the diagnosis' batches), and how many events */
+    size_t nout, outcap;
+    uint64_t nout_ev;
     rp_memo_ent **slot;     /* the memo, by signature */
     struct memo_seen *seen; /* signatures seen: a call is recorded the second time */
     unsigned char *kbuf;    /* the key now, to compare */
@@ -334,6 +338,9 @@ typedef struct rp {
     size_t *hash;       /* entry address -> routine index (open addressing) */
     size_t hcap;
     int mainline_fixed; /* the model named the mainline */
+    uint64_t ml_lo, ml_hi;  /* the lowest and highest entry of a routine marked mainline
+                               (p->r[].mainline: named, or entered as one): mainline_at's
+                               first test */
     size_t sup;         /* the "(supervisor)" routine, FST_NONE unless --supervisor=row */
     fst_tasks *ids;     /* task identity (tasks.h) */
     rp_task *t;         /* call state, by task id */
@@ -388,6 +395,7 @@ void fst_rp_flush_all(rp *x);
 ** not yet emitted goes first. */
 void fst_rp_emit(rp *x, fst_event *e, size_t tid);
 void fst_rp_batch_out(rp *x);                    /* the batch of x->batch_cpu, to the sinks */
+void fst_rp_memo_out(rp *x, const fst_event *e); /* a call recorded: e, EXECs charged outside, to sinks */
 /* fst_rp_emit for e a CALL, RETURN or UNWIND of task tid: to the call graph (x->cg) by a
 ** direct call, then to the other sinks that want it. */
 void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid);
@@ -404,6 +412,7 @@ void fst_rp_push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uin
 void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code);
 void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret,
                            uint64_t mask);
+void fst_rp_mainline_mark(rp *x, size_t r);      /* r is a mainline: its flag, ml_lo and ml_hi */
 /* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
 void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d); /* d: rec's instruction */
 /* replay_fit.c: a call (linking through register 14) from `site` to d, an instruction at no
@@ -676,6 +685,16 @@ static inline size_t find_entry(const rp *x, uint64_t a)
 static inline size_t find_entry_for(const rp *x, size_t tid, uint64_t a)
 {
     return tid < x->nt && x->p->tasks[tid].unnamed ? FST_NONE : find_entry(x, a);
+}
+
+/* Whether an instruction of task tid at a enters a mainline without a call (replay.c
+** run_insn), were the task in no frame and its mainline not had yet. */
+static inline int mainline_at(const rp *x, size_t tid, uint64_t a)
+{
+    if (a < x->ml_lo || a > x->ml_hi)
+        return 0;
+    size_t r = find_entry_for(x, tid, a);
+    return r != FST_NONE && x->p->r[r].mainline;
 }
 
 /* A branch that can return (DESIGN §3.3): its target comes from a register that can hold

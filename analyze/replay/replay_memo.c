@@ -25,11 +25,18 @@
 ** too (a recursion's inner call, whose routine was outermost there, counted again as
 ** outermost where the recording was reused with that routine open below: tests/e2e/
 ** recursion.sh seed 412).
+**   - with no frame below (a call from code outside every routine the trace saw entered:
+**     a window or a text trace begun inside the mainline), the EXECs charged outside that
+**     it handed to a sink that wants those (the diagnosis, in batches: the call's own
+**     instruction, the caller's run after the return) are kept with the subtree and handed
+**     again at reuse, as one event (rp_memo.out), and what of them waits in the batch
+**     (x->batch) is put back there; the key tells no frame, one and more apart (a call
+**     from none may enter the mainline; the mainline's return leaves the program).
 ** Then the subtree adds the same deltas to the same counters, and leaves the state as it
 ** left it before. Its frames' clocks are opened and closed inside it (differences only).
 ** A recording is dropped when anything else happens: a record other than a SEQ run, an
 ** instruction through insn() (replay.c: a dispatch, an interruption, the first one), an
-** event to a sink, a block built (a slot's counts flushed), a misfit, a folding left open.
+** event to a sink (but the EXECs charged outside above), a block built (a slot's counts flushed), a misfit, a folding left open.
 ** The block counts it made are kept as counts per instruction (fst_rp_count_ops at reuse:
 ** block slots are reused), taken from the blocks it ran only: a block's counts are copied
 ** when it first runs in the recording (fst_rp_memo_touch), so that a recording costs what
@@ -78,6 +85,7 @@
 #define MEMO_BYTES (32u << 20)
 #define MEMO_RETS FST_MEMO_RETS   /* a recording's return targets and routines called (replay_int.h) */
 #define MEMO_ROUTINES FST_MEMO_CALLS
+#define MEMO_OUT_MAX 4096       /* EXECs charged outside a recording may hand to sinks */
 #define MEMO_REC_FIXED 3000     /* budget units (host instructions) of a recording, */
 #define MEMO_REC_COUNTER 8      /* and per counter word it copies and compares */
 #define MEMO_EARN_RUN 1         /* a run replayed earns (about 1 % of what it costs) */
@@ -136,6 +144,12 @@ struct rp_memo_ent {
     uint64_t gap_n, gap_first;  /* in no section (the first of them), */
     memo_count *count;      /* and the undecoded instructions' one by one */
     size_t ncount;
+    fst_insn *out;          /* the EXECs charged outside it handed to sinks (rp_memo.out) */
+    size_t nout;
+    fst_insn *batch;        /* the EXECs charged outside it left in the batch for a sink
+                               (after a return to no frame): x->batch then */
+    size_t nbatch;
+    fst_fx batch_cost;
     uint64_t rets[MEMO_RETS];
     size_t nrets;
     struct { size_t r; int open; } routine[MEMO_ROUTINES], arc[MEMO_ROUTINES];
@@ -174,6 +188,8 @@ static void ent_free(rp_memo *m, rp_memo_ent *e)
     free(e->delta);
     free(e->count);
     free(e->opn);
+    free(e->batch);
+    free(e->out);
     free(e);
 }
 
@@ -197,6 +213,7 @@ void fst_rp_memo_free(rp *x)
     free(m->key);
     free(m->kbuf);
     free(m->jblk);
+    free(m->out);
     fst_rp_regions_free(&m->rs);
 }
 
@@ -238,7 +255,10 @@ static void cpu_copy(rp_cpu *to, const rp_cpu *from)
 static size_t mkey(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
 {
     const rp_task *t = &x->t[tid];
-    size_t tail[] = { tid, t->f[t->n - 1].owner, t->n == 1, (size_t)x->regs, x->nt, x->ncpu };
+    /* the depth as far as a subtree can tell it: none open below (a call from outside every
+    ** routine, as in a window begun inside one: it may enter the mainline), one (the
+    ** mainline's return leaves the program), more */
+    size_t tail[] = { tid, top_owner(t), t->n < 2 ? t->n : 2, (size_t)x->regs, x->nt, x->ncpu };
     size_t n = sizeof(rp_cpu) + sizeof(rp_task) + sizeof tail;
     if (n > *cap) {
         *cap = n;
@@ -267,7 +287,7 @@ static uint64_t signature(const rp *x, const fst_rec *rec, const fst_tr_mark *ma
     const rp_task *t = &x->t[c->task];
     uint64_t h = rec->addr * 0x9E3779B97F4A7C15ull ^ ma->c.cur * 0xC2B2AE3D27D4EB4Full;
     h ^= (c->prev.addr + ((uint64_t)ma->c.state << 32)) * 0x165667B19E3779F9ull;
-    h ^= ((uint64_t)c->task * 0x10001 + t->f[t->n - 1].owner * 0x1000193) * 0x27D4EB2F165667C5ull;
+    h ^= ((uint64_t)c->task * 0x10001 + top_owner(t) * 0x1000193) * 0x27D4EB2F165667C5ull;
     for (int i = 0; i < ma->c.jm.n && i < 4; i++)  /* the others are compared with the bytes */
         h = (h ^ ma->c.jm.a[i]) * 0x100000001B3ull;
     return h ^ h >> 31;
@@ -300,6 +320,8 @@ static void begin(rp *x, uint64_t sig, const fst_tr_mark *ma)
     m->nrets = m->nroutines = 0;
     m->spoiled = 0;
     m->runs = 0;
+    m->nout = 0;
+    m->nout_ev = 0;
     m->was[0] = x->nslow;
     m->was[1] = x->ndispatch;
     m->was[2] = x->code->builds;
@@ -316,7 +338,7 @@ static int still_good(const rp *x)
 {
     const rp_memo *m = &x->memo;
     const fst_profile *p = x->p;
-    uint64_t now[] = { x->nslow, x->ndispatch, x->code->builds, p->misfit_calls, p->narcs, p->nundecoded,
+    uint64_t now[] = { x->nslow, x->ndispatch - m->nout_ev, x->code->builds, p->misfit_calls, p->narcs, p->nundecoded,
                        p->ntasks, x->nt };
     return !m->spoiled && !memcmp(now, m->was, sizeof now) && x->fold.mode != 2 && !x->tainted && !x->bases &&
            x->ncpu == 1 && x->cpus[0].task == m->tid && !x->cpus[0].handler;
@@ -332,6 +354,22 @@ static void note(rp_memo *m, uint64_t *set, size_t *n, size_t max, uint64_t v)
         m->spoiled = 1;
     else
         set[(*n)++] = v;
+}
+
+void fst_rp_memo_out(rp *x, const fst_event *e)
+{
+    rp_memo *m = &x->memo;
+    m->nout_ev++;
+    if (m->nout + e->n > MEMO_OUT_MAX) {
+        m->spoiled = 1;
+        return;
+    }
+    if (m->nout + e->n > m->outcap) {
+        m->outcap = MEMO_OUT_MAX;
+        m->out = fst_xrealloc(m->out, m->outcap * sizeof *m->out);
+    }
+    memcpy(m->out + m->nout, e->insn, e->n * sizeof *e->insn);
+    m->nout += e->n;
 }
 
 void fst_rp_memo_note_ret(rp *x, uint64_t addr)
@@ -454,6 +492,17 @@ static int keep(rp *x, rp_memo_ent *e)
         }
     e->narcs = x->p->narcs;
     e->nundecoded = x->p->nundecoded;
+    if (m->nout) {
+        e->nout = m->nout;
+        e->out = fst_xmalloc(m->nout * sizeof *e->out);
+        memcpy(e->out, m->out, m->nout * sizeof *e->out);
+    }
+    if (x->batch_cpu != FST_NONE) {  /* begun empty (fst_rp_memo_call): what came since */
+        e->nbatch = x->nbatch;
+        e->batch = fst_xmalloc(x->nbatch * sizeof *e->batch);
+        memcpy(e->batch, x->batch, x->nbatch * sizeof *e->batch);
+        e->batch_cost = x->batch_cost;
+    }
     return 1;
 }
 
@@ -486,7 +535,7 @@ static void finish(rp *x, fst_tr *tr)
         return;
     }
     e->bytes = sizeof *e + e->keylen + e->nops + e->ndelta * sizeof *e->delta + e->ncount * sizeof *e->count +
-               e->nopn * sizeof *e->opn;
+               e->nopn * sizeof *e->opn + (e->nbatch + e->nout) * sizeof *e->batch;
     m->bytes += e->bytes;
     rp_memo_ent **slot = &m->slot[m->sig % MEMO_SLOTS];
     e->next = *slot;
@@ -600,6 +649,17 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
         fst_rp_gap_add(p, e->gap_first, e->gap_n);
     for (size_t i = 0; i < e->ncount; i++)
         fst_rp_count_ops(x, &e->count[i].d, e->count[i].n);
+    if (e->nout) {      /* as one event: the diagnosis, which takes them, adds them up */
+        fst_event ev = { .kind = FST_EV_EXEC, .insn = e->out, .n = e->nout, .state = c->prev_state,
+                         .taken = FST_TAKEN_UNKNOWN, .routine = FST_NONE, .charged = FST_CHARGE_OUTSIDE };
+        fst_rp_emit(x, &ev, tid);
+    }
+    if (e->nbatch) {    /* the batch is empty here (fst_rp_memo_call flushed it) */
+        memcpy(x->batch, e->batch, e->nbatch * sizeof *e->batch);
+        x->nbatch = e->nbatch;
+        x->batch_cost = e->batch_cost;
+        x->batch_cpu = 0;
+    }
     rp_task keep = *t;
     cpu_copy(c, &e->cpu);
     *t = e->task;
@@ -646,11 +706,10 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
 {
     rp_memo *m = &x->memo;
     rp_cpu *c = &x->cpus[0];
-    if (x->ncpu != 1 || rec->cpu || x->batch_cpu != FST_NONE || !c->ran || c->handler || c->task == FST_NONE ||
+    if (x->ncpu != 1 || rec->cpu || !c->ran || c->handler || c->task == FST_NONE ||
         rec->state != c->prev_state || x->tainted || x->bases || x->fold.mode)
         return 0;
-    rp_task *t = &x->t[c->task];
-    if (!t->n || !taken_to(&c->prev, rec->addr) || find_entry_for(x, c->task, rec->addr) == FST_NONE)
+    if (!taken_to(&c->prev, rec->addr) || find_entry_for(x, c->task, rec->addr) == FST_NONE)
         return 0;
     if (!spend(x, MEMO_SIG, 1))
         return 0;

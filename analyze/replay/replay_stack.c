@@ -14,6 +14,8 @@ void fst_rp_build_hash(rp *x)
     for (size_t i = 0; i < x->hcap; i++)
         x->hash[i] = FST_NONE;
     x->sup = FST_NONE;
+    x->ml_lo = UINT64_MAX;
+    x->ml_hi = 0;
     for (size_t r = 0; r < x->p->nr; r++) {
         if (!strcmp(x->p->r[r].name, FST_SUPERVISOR_NAME) && x->p->r[r].entry == UINT64_MAX) {
             x->sup = r;     /* a pseudo-routine: no address */
@@ -25,7 +27,7 @@ void fst_rp_build_hash(rp *x)
         if (x->hash[i] == FST_NONE) /* two names at one address: the first in module order */
             x->hash[i] = r;
         if (x->p->r[r].mainline)
-            x->mainline_fixed = 1;
+            fst_rp_mainline_mark(x, r), x->mainline_fixed = 1;
     }
 }
 
@@ -109,12 +111,21 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
 
 /* The mainline: a frame that counts no call; entered without a return address, it
 ** returns by leaving the program (profile.h). */
+void fst_rp_mainline_mark(rp *x, size_t r)
+{
+    uint64_t a = x->p->r[r].entry;
+    x->p->r[r].mainline = 1;
+    x->ml_lo = a < x->ml_lo ? a : x->ml_lo;
+    x->ml_hi = a > x->ml_hi ? a : x->ml_hi;
+}
+
 void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask)
 {
     fst_profile *p = x->p;
     if (x->chunk.rec)
         fst_rp_chunk_spoil(x);
-    p->r[r].mainline = p->r[r].timed = 1;
+    fst_rp_mainline_mark(x, r);
+    p->r[r].timed = 1;
     if (p->mainline < 0)
         p->mainline = (int)r;
     x->t[tid].had_mainline = 1;

@@ -8,6 +8,8 @@
 #     no folding at all (FST_REPLAY_NOFOLD=1), and memoizing all it can (eager), in the
 #     formats that allow it, with and without --by-task;
 #   - where subtrees repeat, the replay takes most of its runs from the memo;
+#   - a trace that begins inside a routine (shares.s, its log cut): calls made from no
+#     frame are memoized, the reports and warnings the whole replay's;
 #   - a map that leaves part of fib in no section is refused with the same figures.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
@@ -78,4 +80,34 @@ for s in 31 32 33 34; do
         same "loops $s" "gen$s.trace"
     else fail "loops $s: built and captured" "$(head -3 build.err cap.err)"; fi
 done
+# a trace that begins inside a routine (a text log switched on mid-run, an attached window):
+# shares.s (R = 10 rounds: MAIN calls ALPHA, BETA and GAMMA; BETA's loop turns 300 times a
+# call) from the 1000th turn of BETA's loop on, so from inside its 4th call. MAIN is never
+# entered: its calls are made from no frame, memoized all the same, and the reports (the
+# warnings of MAIN and BETA run while not entered among them) are the whole replay's, with
+# the map's entry point (the mainline fixed: MAIN's instructions each looked at) or none
+if fst-capture -q --via=trace --keep-log=sh.log -o sh.trace "$FST_PROGS/shares.ins" 2> cap.err; then
+    first=$(grep -n -m1 '^PSW=' sh.log | cut -d: -f1)
+    cut=$(grep -n '^PSW=00080000 000200BE' sh.log | sed -n 1000p | cut -d: -f1)
+    { head -n $((first - 1)) sh.log; tail -n +"$cut" sh.log; } > cut.log
+    "${S390_NM:-s390x-linux-gnu-nm}" -P "$FST_PROGS/shares.elf" > sh.nm
+    printf 'name,type,origin,length\nSHARES,MODULE,0,100\nMAIN,EP,0,\nMAIN,SD,0,58\nALPHA,SD,58,30\nBETA,SD,88,30\nGAMMA,SD,B8,48\n' > sh.csv
+    if fst-capture -q --from-log=cut.log -o cut.trace 2> cap.err; then
+        # without an entry point the first routine entered, GAMMA, is taken as the
+        # mainline, not called (docs/module.md "A window begins in the middle of things")
+        for m in "--map=sh.nm" "--map=sh.csv --load-point=20020"; do
+            case $m in *nm) want="ALPHA 6 BETA 6 GAMMA 6 " ;; *) want="ALPHA 6 BETA 6 GAMMA 7 " ;; esac
+            # shellcheck disable=SC2086
+            same "shares from inside BETA ($m)" cut.trace --timed=all $m
+            # shellcheck disable=SC2086
+            fst-report --timed=all $m --format=csv -o cut.csv cut.trace 2> /dev/null
+            expect_eq "shares from inside BETA ($m): calls of the rounds begun after the cut" "$want" \
+                "$(awk -F, '$1 ~ /^(ALPHA|BETA|GAMMA)$/ { print $1, $3 }' cut.csv | sort | tr '\n' ' ')"
+            # shellcheck disable=SC2086
+            read -r hits insns <<< "$(FST_REPLAY_FOLD=eager replay_hits "calls memoized" --timed=all $m cut.trace)"
+            if [ "${hits:-0}" -ge 10 ]; then ok "shares from inside BETA ($m): calls from no frame memoized ($hits hits)"
+            else fail "shares from inside BETA ($m): calls from no frame memoized" "${hits:-?} hits"; fi
+        done
+    else fail "shares: the log cut inside BETA converted" "$(head -3 cap.err)"; fi
+else fail "shares: captured with its log" "$(head -3 cap.err)"; fi
 echo "1..$N"
