@@ -123,30 +123,25 @@ static void apply_load_point(fst_pm *pm, const char *spec)
         fst_die("--load-point=%s: %s", spec, err.msg);
 }
 
-/* Call targets of a trace: where a branch-and-link with link register 14 went (DESIGN
-** §3.2); the addresses that match routine starts best. */
-static uint64_t *call_targets(fst_tr *r, size_t *n)
+/* What a trace says of where routines start (model/mapspaces.h, one pass over it, a run
+** at a time): each address space's call targets (where a branch-and-link through 14 went,
+** DESIGN §3.2) and entries (47F0F0xx), and the call targets of all of them together, the
+** addresses that fit a load point when the spaces do not decide (*n). Until 2026-12-05
+** fst-map read the call targets record by record besides, into an array that grew with
+** every call made: a long job's trace ran it out of memory. */
+static uint64_t *trace_addrs(fst_tr *tr, fst_space_ev **sev, size_t *nsev, size_t *n)
 {
-    size_t cap = 1024;
-    uint64_t *v = fst_xmalloc(cap * sizeof *v), after = UINT64_MAX;
-    fst_rec rec;
     fst_err err;
-    int rc;
-    *n = 0;
-    while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
-        if (rec.kind != FST_REC_INSN)
-            continue;
-        if (after != UINT64_MAX && rec.addr != after) {
-            if (*n == cap)
-                v = fst_xrealloc(v, (cap *= 2) * sizeof *v);
-            v[(*n)++] = rec.addr;
-        }
-        fst_insn d;
-        fst_decode(&d, rec.bytes, rec.addr, rec.state);
-        after = (d.flags & FST_I_LINK) && d.link == 14 ? rec.addr + rec.len : UINT64_MAX;
-    }
-    if (rc < 0)
+    if (fst_space_evidence_tr(tr, sev, nsev, &err) < 0)
         fst_die_err(&err);
+    size_t all = 0;
+    for (size_t i = 0; i < *nsev; i++)
+        all += (*sev)[i].ncalls;
+    uint64_t *v = fst_xmalloc((all + 1) * sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < *nsev; i++)
+        for (size_t k = 0; k < (*sev)[i].ncalls; k++)
+            v[(*n)++] = (*sev)[i].calls[k];
     return v;
 }
 
@@ -239,6 +234,8 @@ int main(int argc, char **argv)
     fst_tr *tr = NULL;
     fst_pm_evidence ev = { 0 };
     uint64_t *targets = NULL;
+    fst_space_ev *sev = NULL;
+    size_t nsev = 0;
     if (a.image) {
         if (fst_ins_load(&ins, a.image, 0, &err) < 0 ||
             fst_out_check("-o", a.out, (const char *const *)ins.file, ins.n, &err) < 0)
@@ -250,19 +247,15 @@ int main(int argc, char **argv)
             fst_die_err(&err);
         if (!a.image)
             ev.image = fst_tr_image(tr, &ev.nimage);
-        ev.addrs = targets = call_targets(tr, &ev.naddrs);
+        if (first < argc)   /* maps to place: the evidence (none needed to make one from the image) */
+            ev.addrs = targets = trace_addrs(tr, &sev, &nsev, &ev.naddrs);
     }
     if (first >= argc && fst_pm_from_image(pm, a.image ? a.image : a.trace, ev.image, ev.nimage,
                                            a.osids ? FST_SCAN_OS : 0, &err) < 0)
         fst_die_err(&err);
-    else if (first < argc && (a.image || a.trace)) {
-        fst_space_ev *sev = NULL;
-        size_t nsev = 0;
-        if (a.trace && !a.image && strcmp(a.trace, "-") && fst_space_evidence(a.trace, &sev, &nsev, &err) < 0)
-            fst_die_err(&err);
-        use_evidence(pm, &ev, &a, sev, nsev);
-        fst_space_evidence_free(sev, nsev);
-    }
+    else if (first < argc && (a.image || a.trace))
+        use_evidence(pm, &ev, &a, a.image ? NULL : sev, a.image ? 0 : nsev);  /* an image given: real storage */
+    fst_space_evidence_free(sev, nsev);
     if (ev.nimage)
         fst_pm_bound_by_image(pm, ev.image, ev.nimage);
 

@@ -47,11 +47,18 @@ typedef struct fst_space_ev {
     uint64_t insns;         /* instructions executed in it */
     uint64_t *addrs;        /* call targets and entries, sorted, each once */
     size_t naddrs, cap;
+    uint64_t *calls;        /* the call targets alone, sorted, each once (fst-map's fit when
+                               no space decides: map_match.c, where an entry-like branch
+                               inside a routine would count against the right load point) */
+    size_t ncalls, ccap;
 } fst_space_ev;
 
 /* Read the trace at `path` (a trace.bin; not standard input) and gather the evidence of
 ** each address space, in order of first appearance. A sampled trace gives none (*n 0). */
 int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err *err);
+/* The same from a reader that has read no record yet (standard input too); it reads to the
+** trace's end, and the caller closes it. */
+int fst_space_evidence_tr(fst_tr *tr, fst_space_ev **out, size_t *n, fst_err *err);
 void fst_space_evidence_free(fst_space_ev *v, size_t n);
 
 typedef struct fst_placement {

@@ -33,7 +33,8 @@ typedef struct run_info {
 typedef struct pass {
     sv_pass sv;                     /* what the skips share (space_ev_int.h) */
     run_info *runs;
-    struct { uint64_t addr; size_t space; } seen[256];  /* just added, by hash (space + 1; 0: none) */
+    struct { uint64_t addr; size_t space; } seen[256];  /* just added, by hash (space + 1, and 1 << 30
+                                                           for a call target; 0: none) */
 } pass;
 
 /* A branch and link with link register 14: BALR, BASR, BASSM, BAL, BAS, BRAS, BRASL. */
@@ -72,35 +73,43 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Sort the addresses and drop repeats. */
-static void squeeze(fst_space_ev *s)
+/* Sort n addresses and drop repeats; how many are left. */
+static size_t squeeze(uint64_t *v, size_t n)
 {
-    if (s->naddrs > 1)
-        qsort(s->addrs, s->naddrs, sizeof *s->addrs, cmp_u64);
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_u64);
     size_t k = 0;
-    for (size_t i = 0; i < s->naddrs; i++)
-        if (!k || s->addrs[i] != s->addrs[k - 1])
-            s->addrs[k++] = s->addrs[i];
-    s->naddrs = k;
+    for (size_t i = 0; i < n; i++)
+        if (!k || v[i] != v[k - 1])
+            v[k++] = v[i];
+    return k;
 }
 
-/* A long trace repeats its calls: an address just added (by its hash, in this space) is
-** not added again; when full, squeeze first, and grow only when that leaves less than
-** half free. */
-static void add_addr(pass *ps, fst_space_ev *s, uint64_t a)
+/* a into the set *v of *n (room *cap): when full, squeeze first, and grow only when that
+** leaves less than half free */
+static void put(uint64_t **v, size_t *n, size_t *cap, uint64_t a)
 {
-    size_t space = (size_t)(s - ps->sv.v) + 1;
+    if (*n == *cap) {
+        *n = squeeze(*v, *n);
+        if (*n >= *cap / 2)
+            *v = fst_xrealloc(*v, (*cap = *cap ? 2 * *cap : 256) * sizeof **v);
+    }
+    (*v)[(*n)++] = a;
+}
+
+/* A long trace repeats its calls: an address just added (by its hash, in this space, as a
+** call target or not) is not added again. A call target goes to both sets. */
+static void add_addr(pass *ps, fst_space_ev *s, uint64_t a, int call)
+{
+    size_t space = (size_t)(s - ps->sv.v) + 1 + ((size_t)call << 30);
     unsigned h = (unsigned)(((a ^ space) * 0x9E3779B97F4A7C15ull) >> 56);
     if (ps->seen[h].addr == a && ps->seen[h].space == space)
         return;
     ps->seen[h].addr = a;
     ps->seen[h].space = space;
-    if (s->naddrs == s->cap) {
-        squeeze(s);
-        if (s->naddrs >= s->cap / 2)
-            s->addrs = fst_xrealloc(s->addrs, (s->cap = s->cap ? 2 * s->cap : 256) * sizeof *s->addrs);
-    }
-    s->addrs[s->naddrs++] = a;
+    put(&s->addrs, &s->naddrs, &s->cap, a);
+    if (call)
+        put(&s->calls, &s->ncalls, &s->ccap, a);
 }
 
 cpu_st *fst_sv_cpu_slow(sv_pass *ps, uint16_t cpu)
@@ -118,7 +127,7 @@ static void after_link(pass *ps, cpu_st *c, fst_space_ev *s, uint64_t addr, uint
 {
     if (c->after != NONE && state == c->state) {   /* a handler between: wait for the task */
         if (addr != c->after)
-            add_addr(ps, s, addr);
+            add_addr(ps, s, addr, 1);
         c->after = NONE;
     }
 }
@@ -138,7 +147,7 @@ static void record(pass *ps, const fst_rec *r)
     s->insns++;
     after_link(ps, c, s, r->addr, r->state);
     if (entry_insn(r->bytes, r->len))
-        add_addr(ps, s, r->addr);
+        add_addr(ps, s, r->addr, 0);
     if (links_14(r->bytes)) {
         c->after = r->addr + r->len;
         c->state = r->state;
@@ -199,7 +208,7 @@ static int run(pass *ps, const fst_rec *r, fst_err *err)
     s->insns += n;
     after_link(ps, c, s, r->addr, r->state);
     for (unsigned i = 0; i < ri->nent; i++)
-        add_addr(ps, s, ri->ent[i]);
+        add_addr(ps, s, ri->ent[i], 0);
     if (ri->links == 1) {
         c->after = ri->next;
         c->state = r->state;
@@ -223,6 +232,15 @@ int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err 
     fst_tr *tr = fst_tr_open(path, err);
     if (!tr)
         return -1;
+    int rc = fst_space_evidence_tr(tr, out, n, err);
+    fst_tr_close(tr);
+    return rc;
+}
+
+int fst_space_evidence_tr(fst_tr *tr, fst_space_ev **out, size_t *n, fst_err *err)
+{
+    *out = NULL;
+    *n = 0;
     pass *ps = fst_xcalloc(1, sizeof *ps);
     ps->sv.tr = tr;
     ps->sv.epoch = fst_tr_code_epoch_at(tr);
@@ -245,7 +263,6 @@ int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err 
     fst_sv_free(&ps->sv);
     free(ps->sv.cpu);
     free(ps->runs);
-    fst_tr_close(tr);
     fst_space_ev *v = ps->sv.v;
     *n = ps->sv.n;
     free(ps);
@@ -254,8 +271,10 @@ int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err 
         *n = 0;
         return -1;
     }
-    for (size_t i = 0; i < *n; i++)
-        squeeze(&v[i]);
+    for (size_t i = 0; i < *n; i++) {
+        v[i].naddrs = squeeze(v[i].addrs, v[i].naddrs);
+        v[i].ncalls = squeeze(v[i].calls, v[i].ncalls);
+    }
     if (*n > 1)
         qsort(v, *n, sizeof *v, by_insns);
     *out = v;
@@ -264,7 +283,9 @@ int fst_space_evidence(const char *path, fst_space_ev **out, size_t *n, fst_err 
 
 void fst_space_evidence_free(fst_space_ev *v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(v[i].addrs);
+        free(v[i].calls);
+    }
     free(v);
 }

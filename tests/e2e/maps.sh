@@ -317,6 +317,11 @@ if [ -f "$FST_PROGS/fortg.ins" ] && command -v hercules > /dev/null && command -
             fst-map --trace="$T/$n.noimg" "$T/$n.lst" > "$T/$n.csv" 2> "$T/err"
             got=$(awk -F, '$2 == "SD" { print $1 "," $3 }' "$T/$n.csv" | paste -sd' ')
             expect_eq "$n: ... and from its call targets alone" "$want" "$got"
+            if [ "$n" = fortg ]; then   # a trace on standard input: the same one pass
+                fst-map --trace=- "$T/$n.lst" < "$T/$n.noimg" > "$T/$n.csv" 2> "$T/err"
+                expect_eq "$n: ... read from standard input" "$want" \
+                    "$(awk -F, '$2 == "SD" { print $1 "," $3 }' "$T/$n.csv" | paste -sd' ')"
+            fi
         else
             fail "$n: fst-capture" "$(head -3 "$T/err")"
         fi

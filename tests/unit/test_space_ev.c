@@ -59,18 +59,25 @@ static fst_space_ev *d_space(fst_space_ev **v, size_t *n, uint64_t sp)
     return &(*v)[(*n)++];
 }
 
-static void d_add(fst_space_ev *s, uint64_t a)
+static void d_set(uint64_t **v, size_t *n, uint64_t a)
 {
-    for (size_t i = 0; i < s->naddrs; i++)
-        if (s->addrs[i] == a)
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i] == a)
             return;
-    size_t k = s->naddrs++;
-    s->addrs = realloc(s->addrs, s->naddrs * sizeof *s->addrs);
-    while (k && s->addrs[k - 1] > a) {
-        s->addrs[k] = s->addrs[k - 1];
+    size_t k = (*n)++;
+    *v = realloc(*v, *n * sizeof **v);
+    while (k && (*v)[k - 1] > a) {
+        (*v)[k] = (*v)[k - 1];
         k--;
     }
-    s->addrs[k] = a;
+    (*v)[k] = a;
+}
+
+static void d_add(fst_space_ev *s, uint64_t a, int call)
+{
+    d_set(&s->addrs, &s->naddrs, a);
+    if (call)
+        d_set(&s->calls, &s->ncalls, a);
 }
 
 /* Returns the reader's last rc (0 end, -1 error with msg). */
@@ -97,12 +104,12 @@ static int definition(const char *p, fst_space_ev **out, size_t *n, char *msg)
         s->insns++;
         if (c->after != NONE && r.state == c->state) {
             if (r.addr != c->after)
-                d_add(s, r.addr);
+                d_add(s, r.addr, 1);
             c->after = NONE;
         }
         if (r.len == 4 && r.bytes[0] == 0x47 && r.bytes[1] == 0xF0 && r.bytes[2] == 0xF0 && r.bytes[3] >= 8 &&
             !(r.bytes[3] & 1))
-            d_add(s, r.addr);
+            d_add(s, r.addr, 0);
         if (d_links(r.bytes))
             c->after = r.addr + r.len, c->state = r.state;
     }
@@ -304,6 +311,14 @@ static void same(fst_space_ev *a, size_t na, fst_space_ev *b, size_t nb, const c
                 fail_msg("%s: space %llx: address %zu is %llx, the definition's %llx", what,
                          (unsigned long long)a[i].space, k, (unsigned long long)a[i].addrs[k],
                          (unsigned long long)d->addrs[k]);
+        if (a[i].ncalls != d->ncalls)
+            fail_msg("%s: space %llx: %zu call targets; the definition %zu", what, (unsigned long long)a[i].space,
+                     a[i].ncalls, d->ncalls);
+        for (size_t k = 0; k < a[i].ncalls; k++)
+            if (a[i].calls[k] != d->calls[k])
+                fail_msg("%s: space %llx: call target %zu is %llx, the definition's %llx", what,
+                         (unsigned long long)a[i].space, k, (unsigned long long)a[i].calls[k],
+                         (unsigned long long)d->calls[k]);
     }
     for (size_t i = 1; i < na; i++)
         assert_true(a[i - 1].insns >= a[i].insns);  /* most instructions first */
