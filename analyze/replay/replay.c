@@ -185,7 +185,7 @@ static inline int flows_on_fast(const rp_cpu *c)
 
 /* Of the m instructions d[i..i+m-1] of b, how many come before one at which task tid would
 ** enter a mainline (mainline_at): m when none would. */
-static inline uint32_t before_mainline(const rp *x, size_t tid, const fst_blk *b, uint32_t i, uint32_t m)
+static __attribute__((noinline)) uint32_t before_mainline(const rp *x, size_t tid, const fst_blk *b, uint32_t i, uint32_t m)
 {
     if (b->d[i].addr > x->ml_hi || b->d[i + m - 1].addr < x->ml_lo)
         return m;
@@ -210,10 +210,10 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     ** call, return, handle or dispatch), so then only whether c->prev falls through. A
     ** branch not taken inside a run goes on here, not in a record-loop turn of its own:
     ** branchy code has one every few instructions (cgen -O2: -25 % replay time) */
-    int look = 0;   /* a task that may fall into its mainline: before_mainline */
     int on = left && (fast ? flows_on_fast(c) : flows_on(x, c));
-    if (on && !c->handler)
-        look = !task_flows(x, c);
+    /* a task that may fall into its mainline: before_mainline (mainline_fixed first: the
+    ** common case costs a load) */
+    int look = on && x->mainline_fixed && !c->handler && !task_flows(x, c);
     for (; on; on = left && fst_code_falls(&c->prev)) {
         if (i == b->n) {
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);

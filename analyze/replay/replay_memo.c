@@ -562,8 +562,14 @@ void fst_rp_memo_after(rp *x, fst_tr *tr)
     rp_memo *m = &x->memo;
     m->runs++;
     size_t n = m->tid < x->nt ? x->t[m->tid].n : 0;
+    const fst_tr_cursor *at = fst_tr_cursor_of(tr);
     if (m->low < m->depth || n < m->depth)
         stop(m);    /* it returned below the call: no subtree */
+    else if (at->end != m->a.c.end || (size_t)(at->p - m->a.c.p) > MEMO_OPS_MAX)
+        stop(m);    /* another frame, or more bytes than a subtree keeps (finish would drop
+                    ** it): a call that runs long stops being recorded here, not at its
+                    ** return, and the stretches, which wait while a call is recorded, go
+                    ** on (gen.py loops seed 35332: replay 1.75 -> 0.74 s) */
     else if (n == m->depth && !fst_tr_seq_left(tr))
         finish(x, tr);  /* returned, and the reader is between records (else at the run's end) */
 }
