@@ -360,7 +360,9 @@ void fst_rp_memo_out(rp *x, const fst_event *e)
 {
     rp_memo *m = &x->memo;
     m->nout_ev++;
-    if (m->nout + e->n > MEMO_OUT_MAX) {
+    /* handed again as one event: only to sinks that take them in batches (the diagnosis,
+    ** which adds them up); a sink that wants each one spoils the recording */
+    if (m->nout + e->n > MEMO_OUT_MAX || !x->takes_batch[FST_CHARGE_OUTSIDE]) {
         m->spoiled = 1;
         return;
     }
