@@ -127,8 +127,13 @@ static int setup(job *j, const fst_pm *pm, int module, const fst_pm_evidence *ev
     j->extent = j->m->has_total ? j->m->total : 0;
     for (size_t i = j->m->first; i < j->m->first + j->m->count; i++) {
         const fst_pm_sym *s = fst_pm_sym_at(pm, i);
-        if (s->type != FST_PM_PR && s->type != FST_PM_LR && s->origin + (uint64_t)s->length > j->extent)
-            j->extent = s->origin + (uint64_t)s->length;
+        /* a routine holds its start even when the map gives it no length (a CSV's last
+        ** section, 0): else a hit there lay past the extent, and its misses, the addresses
+        ** inside less the hits, went below zero (misses(): an attached window, whose calls
+        ** reached the last routine, was "ambiguous") */
+        uint64_t end = s->origin + (uint64_t)(s->length ? s->length : is_routine(s) ? 2 : 0);
+        if (s->type != FST_PM_PR && s->type != FST_PM_LR && end > j->extent)
+            j->extent = end;
     }
     j->a = fst_xmalloc((ev->naddrs + 1) * sizeof *j->a);
     if (ev->naddrs)
@@ -190,6 +195,13 @@ static size_t count_in(const job *j, uint64_t lo, uint64_t hi)
     return a - first;
 }
 
+/* The addresses inside the module at lp that are not routine starts (hits there). */
+static unsigned misses(const job *j, uint64_t lp, unsigned hits)
+{
+    size_t in = count_in(j, lp, lp + j->extent);
+    return in > hits ? (unsigned)(in - hits) : 0;
+}
+
 /* Trace votes: every (address, distinct routine origin) pair that lines up is a hit; then
 ** the misses of every candidate that has hits. */
 static int trace_votes(job *j, votes *t, fst_err *err)
@@ -212,12 +224,12 @@ static int trace_votes(job *j, votes *t, fst_err *err)
     free(o);
     for (size_t i = 0; i < t->n; i++)
         if (t->v[i].hits && j->extent)
-            t->v[i].miss = (unsigned)(count_in(j, t->v[i].lp, t->v[i].lp + j->extent) -
-                                      t->v[i].hits);
+            t->v[i].miss = misses(j, t->v[i].lp, t->v[i].hits);
     return 0;
 }
 
 static long score(const cand *c) { return (long)c->hits - (long)c->miss; }
+
 
 static int by_img(const void *a, const void *b)
 {
@@ -412,7 +424,7 @@ int fst_pm_score_at(const fst_pm *pm, int module, const fst_pm_evidence *ev, uin
         c->hits += count_in(&j, a, a + 1) > 0;
     }
     if (j.extent)
-        c->miss = (unsigned)(count_in(&j, load_point, load_point + j.extent) - c->hits);
+        c->miss = misses(&j, load_point, c->hits);
     free(j.a);
     return 0;
 }

@@ -1007,6 +1007,16 @@ static void load_point_trace(void **state)
     span[1] = 0x51100;
     expect_error(fst_pm_find_load_point(pm, -1, &ev, &lp, &err), "span more than the module");
     fst_pm_free(pm);
+    /* a map that gives no lengths (a CSV's module and last section): the last routine holds
+    ** its start all the same. An attached window's calls, MAIN never entered, one of them to
+    ** the last routine: once counted past the module's end, its misses went below zero */
+    pm = fst_pm_new();
+    assert_int_equal(load(pm, "name,type,origin,length\nM,MODULE,0,\nMAIN,SD,0,\nSUB1,SD,A0,\nSUB2,SD,148,\n", NULL), 0);
+    uint64_t win[] = { 0x200C0, 0x20168 };
+    ev = (fst_pm_evidence){ .addrs = win, .naddrs = 2 };
+    assert_int_equal(fst_pm_find_load_point(pm, -1, &ev, &lp, &err), 0);
+    assert_int_equal(lp, 0x20020);
+    fst_pm_free(pm);
 }
 
 /* ---- the model: several modules, load points, lookups ---- */
