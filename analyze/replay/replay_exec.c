@@ -71,8 +71,13 @@ static void dispatch(rp *x, fst_event *e, size_t tid, size_t k)
     e->other_space = x->o->space_set && (tid == FST_NONE || x->p->tasks[tid].excluded);
     e->unnamed = tid != FST_NONE && x->p->tasks[tid].unnamed;
     x->ndispatch++;
-    if (x->memo.rec && k == FST_EV_MARK + 1)
-        fst_rp_memo_out(x, e);  /* what a reuse of the call hands out again */
+    if (k == FST_EV_MARK + 1) {
+        x->nout_disp++;
+        if (x->memo.rec)
+            fst_rp_memo_out(x, e);  /* what a reuse of the call hands out again */
+        if (x->fold.mode == 1)
+            fst_rp_fold_out(x, e);  /* and a folded period */
+    }
     const fst_sink *s = x->want[k], *end = s + x->nwant[k];
     for (; s < end; s++)
         s->event(s->ctx, e);

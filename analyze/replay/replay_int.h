@@ -219,6 +219,14 @@ typedef struct rp_fold {
     size_t cost;            /* what the last recording cost, in those words (0: not known) */
     uint64_t denied;        /* periods found but not recorded: not paid for yet */
     int eager;              /* FST_REPLAY_FOLD=eager: no budget */
+    /* EXECs charged outside handed to sinks while a period is recorded (code outside every
+    ** routine: a window begun inside MAIN, which is never entered; the diagnosis takes them
+    ** in batches): the period's, handed again once for every period folded */
+    int out_ok;             /* every sink that wants them takes batches */
+    int out_bad;            /* more than FOLD_OUT_MAX: the recording fails */
+    fst_insn *out;
+    size_t nout, outcap;
+    uint64_t nout_disp;     /* x->nout_disp at the recording's start */
 } rp_fold;
 
 /* replay_memo.c's state (see there): the call being recorded, and the memo. */
@@ -371,6 +379,7 @@ typedef struct rp {
     int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
     uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
                            calls not counted */
+    uint64_t nout_disp; /* of them, EXECs charged outside (replay_fold.c's recording) */
     rp_fold fold;       /* replay_fold.c */
     rp_memo memo;       /* replay_memo.c */
     rp_chunk chunk;     /* replay_chunk.c */
@@ -396,6 +405,7 @@ void fst_rp_flush_all(rp *x);
 void fst_rp_emit(rp *x, fst_event *e, size_t tid);
 void fst_rp_batch_out(rp *x);                    /* the batch of x->batch_cpu, to the sinks */
 void fst_rp_memo_out(rp *x, const fst_event *e); /* a call recorded: e, EXECs charged outside, to sinks */
+void fst_rp_fold_out(rp *x, const fst_event *e); /* a period recorded: the same */
 /* fst_rp_emit for e a CALL, RETURN or UNWIND of task tid: to the call graph (x->cg) by a
 ** direct call, then to the other sinks that want it. */
 void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid);

@@ -106,4 +106,30 @@ for f in "$FX"/hercules-3.13/*.log "$FX"/hercules-4.9/*.log "$FX"/hercules-4.9/t
     done
     rm -f "$b.trace"
 done
+# a trace that begins inside MAIN (a text log switched on mid-run, an attached window):
+# fortgen's call pattern (tests/loops/fortgen.py seed 31, 200 rounds) from the 1000th
+# instruction MAIN runs. MAIN, never entered, runs outside every routine, and the
+# diagnosis takes its instructions ("ran inside MAIN while it was not entered"); the
+# pattern folds all the same (replay_fold.c rp_fold.out: what a period hands the diagnosis
+# is handed again for each period folded), with the same reports and warnings
+if FST_GEN=fortgen.py FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" 31 . 200 > build.err 2>&1 &&
+    fst-capture -q --via=trace --keep-log=fg.log -o fg.trace loop31.ins 2> cap.err; then
+    "$NM" -P loop31.elf > fg.nm
+    lo=$(awk '$1 == "MAIN" { print $3 }' fg.nm)
+    hi=$(awk -v m="$lo" '$2 == "T" && $3 > m { print $3 }' fg.nm | sort | head -1)
+    first=$(grep -n -m1 '^PSW=' fg.log | cut -d: -f1)
+    # the log's addresses are 8 hex digits, upper case: compared as strings
+    cut=$(awk -v lo="$(printf %08X $((16#$lo)))" -v hi="$(printf %08X $((16#$hi)))" \
+        '/^PSW=/ && ($2 "") >= (lo "") && ($2 "") < (hi "") && ++n == 1000 { print NR; exit }' fg.log)
+    { head -n $((first - 1)) fg.log; tail -n +"$cut" fg.log; } > fgcut.log
+    if fst-capture -q --from-log=fgcut.log -o fgcut.trace 2> cap.err; then
+        same "fortgen from inside MAIN: csv" fgcut.trace --timed=all --map=fg.nm --format=csv
+        same "fortgen from inside MAIN: FORTSTAT" fgcut.trace --timed=all --map=fg.nm --format=fortstat
+        grep -q "instructions ran inside MAIN while it was not entered" fold.err && ok "fortgen from inside MAIN: MAIN said not entered" ||
+            fail "fortgen from inside MAIN: MAIN said not entered" "$(head -3 fold.err)"
+        n=$(FST_REPLAY_FOLD=eager folded --timed=all --map=fg.nm fgcut.trace)
+        if [ "${n:-0}" -gt 0 ]; then ok "fortgen from inside MAIN: its pattern folded ($n runs)"
+        else fail "fortgen from inside MAIN: its pattern folded" "got: '$n'"; fi
+    else fail "fortgen: the log cut inside MAIN converted" "$(head -3 cap.err)"; fi
+else fail "fortgen 31: built and captured with its log" "$(head -3 build.err cap.err)"; fi
 echo "1..$N"
