@@ -118,6 +118,26 @@ void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid)
         dispatch(x, e, tid, e->kind);
 }
 
+int fst_rp_out_add(fst_insn **v, size_t *n, size_t *cap, size_t max, const fst_event *e)
+{
+    if (*n + e->n > max)
+        return -1;
+    if (*n + e->n > *cap) {
+        *cap = max;
+        *v = fst_xrealloc(*v, *cap * sizeof **v);
+    }
+    memcpy(*v + *n, e->insn, e->n * sizeof *e->insn);
+    *n += e->n;
+    return 0;
+}
+
+void fst_rp_out_emit(rp *x, const fst_insn *v, size_t n, size_t tid)
+{
+    fst_event ev = { .kind = FST_EV_EXEC, .insn = v, .n = n, .state = x->cpus[0].prev_state,
+                     .taken = FST_TAKEN_UNKNOWN, .routine = FST_NONE, .charged = FST_CHARGE_OUTSIDE };
+    fst_rp_emit(x, &ev, tid);
+}
+
 void fst_rp_batch_out(rp *x)
 {
     rp_cpu *c = &x->cpus[x->batch_cpu];

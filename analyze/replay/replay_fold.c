@@ -401,11 +401,8 @@ static void replay_ahead(rp *x, fst_tr *tr)
     rp_fold *f = &x->fold;
     for (size_t i = 0; i < f->ndelta; i++)     /* the whole periods folded */
         *f->delta[i].p += f->delta[i].d * f->folded;
-    for (uint64_t i = 0; f->nout && i < f->folded; i++) {  /* and what they handed out */
-        fst_event ev = { .kind = FST_EV_EXEC, .insn = f->out, .n = f->nout, .state = x->cpus[0].prev_state,
-                         .taken = FST_TAKEN_UNKNOWN, .routine = FST_NONE, .charged = FST_CHARGE_OUTSIDE };
-        fst_rp_emit(x, &ev, x->cpus[0].task);
-    }
+    for (uint64_t i = 0; f->nout && i < f->folded; i++)   /* and what they handed out */
+        fst_rp_out_emit(x, f->out, f->nout, x->cpus[0].task);
     f->runs += f->folded * f->period;
     /* the clock counts the runs folded and read ahead as looked at, at the depth the folding
     ** began (none went below it): a window's distance is then the runs between, as the
@@ -442,16 +439,8 @@ static void replay_ahead(rp *x, fst_tr *tr)
 void fst_rp_fold_out(rp *x, const fst_event *e)
 {
     rp_fold *f = &x->fold;
-    if (f->nout + e->n > FOLD_OUT_MAX) {
-        f->out_bad = 1;
-        return;
-    }
-    if (f->nout + e->n > f->outcap) {
-        f->outcap = FOLD_OUT_MAX;
-        f->out = fst_xrealloc(f->out, f->outcap * sizeof *f->out);
-    }
-    memcpy(f->out + f->nout, e->insn, e->n * sizeof *e->insn);
-    f->nout += e->n;
+    if (fst_rp_out_add(&f->out, &f->nout, &f->outcap, FOLD_OUT_MAX, e) < 0)
+        f->out_bad = 1;     /* the recording fails at the period's end */
 }
 
 /* The EXECs charged outside waiting in the batch go to the sinks now, at a run's start: so

@@ -406,6 +406,11 @@ void fst_rp_emit(rp *x, fst_event *e, size_t tid);
 void fst_rp_batch_out(rp *x);                    /* the batch of x->batch_cpu, to the sinks */
 void fst_rp_memo_out(rp *x, const fst_event *e); /* a call recorded: e, EXECs charged outside, to sinks */
 void fst_rp_fold_out(rp *x, const fst_event *e); /* a period recorded: the same */
+/* What the memo and the fold keep of those EXECs: e's added to *v (n of them, room *cap,
+** at most max: -1 when more); and handed again, as one event of CPU 0's task tid (only to
+** sinks that take them in batches: the diagnosis, which adds them up). */
+int fst_rp_out_add(fst_insn **v, size_t *n, size_t *cap, size_t max, const fst_event *e);
+void fst_rp_out_emit(rp *x, const fst_insn *v, size_t n, size_t tid);
 /* fst_rp_emit for e a CALL, RETURN or UNWIND of task tid: to the call graph (x->cg) by a
 ** direct call, then to the other sinks that want it. */
 void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid);

@@ -362,16 +362,8 @@ void fst_rp_memo_out(rp *x, const fst_event *e)
     m->nout_ev++;
     /* handed again as one event: only to sinks that take them in batches (the diagnosis,
     ** which adds them up); a sink that wants each one spoils the recording */
-    if (m->nout + e->n > MEMO_OUT_MAX || !x->takes_batch[FST_CHARGE_OUTSIDE]) {
+    if (!x->takes_batch[FST_CHARGE_OUTSIDE] || fst_rp_out_add(&m->out, &m->nout, &m->outcap, MEMO_OUT_MAX, e) < 0)
         m->spoiled = 1;
-        return;
-    }
-    if (m->nout + e->n > m->outcap) {
-        m->outcap = MEMO_OUT_MAX;
-        m->out = fst_xrealloc(m->out, m->outcap * sizeof *m->out);
-    }
-    memcpy(m->out + m->nout, e->insn, e->n * sizeof *e->insn);
-    m->nout += e->n;
 }
 
 void fst_rp_memo_note_ret(rp *x, uint64_t addr)
@@ -657,11 +649,8 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
         fst_rp_gap_add(p, e->gap_first, e->gap_n);
     for (size_t i = 0; i < e->ncount; i++)
         fst_rp_count_ops(x, &e->count[i].d, e->count[i].n);
-    if (e->nout) {      /* as one event: the diagnosis, which takes them, adds them up */
-        fst_event ev = { .kind = FST_EV_EXEC, .insn = e->out, .n = e->nout, .state = c->prev_state,
-                         .taken = FST_TAKEN_UNKNOWN, .routine = FST_NONE, .charged = FST_CHARGE_OUTSIDE };
-        fst_rp_emit(x, &ev, tid);
-    }
+    if (e->nout)
+        fst_rp_out_emit(x, e->out, e->nout, tid);
     if (e->nbatch) {    /* the batch is empty here (fst_rp_memo_call flushed it) */
         memcpy(x->batch, e->batch, e->nbatch * sizeof *e->batch);
         x->nbatch = e->nbatch;
