@@ -33,11 +33,11 @@
 ** an instruction with new bytes, a block built, another CPU — ends a recording or a
 ** folding. EXECs charged outside (code outside every routine: a window begun inside MAIN,
 ** which is never entered) go to the diagnosis, the one sink that wants them when folding
-** is on, in batches: a batch pending is handed over at each run's start while folding
-** looks or records, so that none is pending where a period begins or ends; what a period
-** handed over is kept (rp_fold.out) and handed again once for every period folded
-** (fortgen's windows: 0 runs folded before, replay 0.98 -> 0.025 s for 166 M instructions). FST_REPLAY_NOFOLD=1 in the
-** environment turns folding off (tests compare the two replays byte for byte);
+** is on, in batches: a batch pending is handed over where a recording begins and where the
+** period ends, so that none is pending at either; what the period handed over is kept
+** (rp_fold.out) and handed again once for every period folded
+** (fortgen's windows: 0 runs folded before, replay 0.98 -> 0.025 s for 166 M
+** instructions). FST_REPLAY_NOFOLD=1 in the environment turns folding off (tests compare the two replays byte for byte);
 ** FST_REPLAY_FOLD=eager folds all it can, with no budget (see below), as tests want.
 **
 ** Periods are found by signatures of run starts (address, length, state, the previous
@@ -143,7 +143,6 @@ void fst_rp_fold_init(rp *x)
             !x->want_exec[FST_CHARGE_ROUTINE] && !x->want_exec[FST_CHARGE_EXCLUDED] && !(no && *no && *no != '0');
     f->backoff = 16;
     f->low = f->maxdepth = SIZE_MAX;
-    f->out_ok = x->takes_batch[FST_CHARGE_OUTSIDE];
     if (f->on) {
         f->wtab = fst_xcalloc(FOLD_WTAB, sizeof *f->wtab);
         f->log = fst_xmalloc(FST_FOLD_PMAX * sizeof *f->log);
@@ -218,7 +217,7 @@ static size_t key(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
     size_t sizes[] = { tid, x->nt, x->ncpu, x->p->narcs, x->p->nundecoded, x->p->ntasks, x->nbatch, x->batch_cpu };
     put(buf, cap, &n, sizes, sizeof sizes);
     /* (EXECs charged outside are the period's: handed again for each period folded) */
-    uint64_t counts[] = { x->code->builds, x->ndispatch - (x->fold.out_ok ? x->nout_disp : 0), x->p->misfit_calls };
+    uint64_t counts[] = { x->code->builds, fst_rp_other_events(x), x->p->misfit_calls };
     put(buf, cap, &n, counts, sizeof counts);
     return n;
 }
@@ -353,10 +352,11 @@ static void fail(rp_fold *f)
         f->backoff *= 2;
 }
 
-/* Whether rec may be part of a period: one CPU, running a task with nothing pending. */
+/* Whether rec may be part of a period: one CPU, running a task with nothing pending (but a
+** batch of EXECs charged outside, handed over where a recording begins and ends). */
 static int eligible(const rp *x, const fst_rec *rec)
 {
-    if (x->ncpu != 1 || rec->cpu || x->batch_cpu != FST_NONE)
+    if (x->ncpu != 1 || rec->cpu)
         return 0;
     const rp_cpu *c = &x->cpus[0];
     return c->ran && !c->handler && c->task != FST_NONE && rec->state == c->prev_state;
@@ -439,17 +439,9 @@ static void replay_ahead(rp *x, fst_tr *tr)
 void fst_rp_fold_out(rp *x, const fst_event *e)
 {
     rp_fold *f = &x->fold;
-    if (fst_rp_out_add(&f->out, &f->nout, &f->outcap, FOLD_OUT_MAX, e) < 0)
+    /* handed again as one event a period: only to sinks that take them in batches */
+    if (!x->takes_batch[FST_CHARGE_OUTSIDE] || fst_rp_out_add(&f->out, &f->nout, &f->outcap, FOLD_OUT_MAX, e) < 0)
         f->out_bad = 1;     /* the recording fails at the period's end */
-}
-
-/* The EXECs charged outside waiting in the batch go to the sinks now, at a run's start: so
-** no batch is pending where a period begins or ends, and what a period hands out is its own
-** (rp_fold.out). The diagnosis, which alone takes them in batches, adds them up alike. */
-static void out_flush(rp *x)
-{
-    if (x->batch_cpu != FST_NONE && x->fold.out_ok)
-        fst_rp_batch_out(x);
 }
 
 /* Recording: rec is run j of the period. Returns 1 (it was run). */
@@ -458,7 +450,6 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     rp_fold *f = &x->fold;
     rp_foldrec *lr = &f->log[f->j];
     lr->rec = *rec;
-    out_flush(x);
     if (!eligible(x, rec)) {
         fail(f);
         return 0;   /* the caller runs it */
@@ -471,7 +462,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     if (++f->j < f->period)
         return 1;
     /* the period's end: is the key back, and did the stack stay above its start? */
-    out_flush(x);
+    fst_rp_out_flush(x);    /* the period's own, kept (rp_fold.out): none pending here, as at its start */
     size_t tid = x->cpus[0].task;
     size_t n = key(x, tid, &f->now, &f->nowcap);
     if (f->low < f->depth) {    /* it returned from the frame it began in: look lower */
@@ -546,10 +537,7 @@ int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     }
     if (f->mode == 1)
         return record(x, tr, rec, b);
-    if (!spend(f, FOLD_LOOK))
-        return 0;
-    out_flush(x);
-    if (!eligible(x, rec))
+    if (!spend(f, FOLD_LOOK) || !eligible(x, rec))
         return 0;
     size_t depth = x->t[x->cpus[0].task].n;
     f->depths[f->seen % FST_FOLD_PMAX] = depth < UINT32_MAX ? (uint32_t)depth : UINT32_MAX;
@@ -575,6 +563,7 @@ int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
         f->denied++;    /* a period found, not paid for yet */
         return 0;
     }
+    fst_rp_out_flush(x);    /* what came before the period: not its own */
     begin(x, (uint32_t)period);
     return record(x, tr, rec, b);
 }

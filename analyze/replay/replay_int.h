@@ -222,11 +222,9 @@ typedef struct rp_fold {
     /* EXECs charged outside handed to sinks while a period is recorded (code outside every
     ** routine: a window begun inside MAIN, which is never entered; the diagnosis takes them
     ** in batches): the period's, handed again once for every period folded */
-    int out_ok;             /* every sink that wants them takes batches */
-    int out_bad;            /* more than FOLD_OUT_MAX: the recording fails */
+    int out_bad;            /* more than FOLD_OUT_MAX, or a sink wants each: the recording fails */
     fst_insn *out;
     size_t nout, outcap;
-    uint64_t nout_disp;     /* x->nout_disp at the recording's start */
 } rp_fold;
 
 /* replay_memo.c's state (see there): the call being recorded, and the memo. */
@@ -254,9 +252,8 @@ typedef struct rp_memo {
     uint64_t runs;          /* runs since the call */
     uint64_t was[8];        /* what must not change meanwhile (replay_memo.c still_good) */
     fst_insn *out;          /* EXECs charged outside handed to sinks since the call (a call
-                               from no frame: the diagnosis' batches), and how many events */
+                               from no frame: the diagnosis' batches) */
     size_t nout, outcap;
-    uint64_t nout_ev;
     rp_memo_ent **slot;     /* the memo, by signature */
     struct memo_seen *seen; /* signatures seen: a call is recorded the second time */
     unsigned char *kbuf;    /* the key now, to compare */
@@ -379,7 +376,9 @@ typedef struct rp {
     int plain;          /* nothing excluded and no supervisor row: insn_fast can apply */
     uint64_t ndispatch; /* events handed to sinks (fst_rp_emit*), the call graph's direct
                            calls not counted */
-    uint64_t nout_disp; /* of them, EXECs charged outside (replay_fold.c's recording) */
+    uint64_t nout_disp; /* of them, EXECs charged outside: what a recording of the memo or
+                           the fold keeps and hands again (fst_rp_out_add), not an event
+                           that ends it (fst_rp_other_events) */
     rp_fold fold;       /* replay_fold.c */
     rp_memo memo;       /* replay_memo.c */
     rp_chunk chunk;     /* replay_chunk.c */
@@ -411,6 +410,16 @@ void fst_rp_fold_out(rp *x, const fst_event *e); /* a period recorded: the same 
 ** sinks that take them in batches: the diagnosis, which adds them up). */
 int fst_rp_out_add(fst_insn **v, size_t *n, size_t *cap, size_t max, const fst_event *e);
 void fst_rp_out_emit(rp *x, const fst_insn *v, size_t n, size_t tid);
+/* The batch waiting, to the sinks now: where a recording begins or ends, so that none is
+** pending there and what the recording kept is all it handed out. Only the diagnosis takes
+** batches while the memo or the fold is on; it adds them up however they are cut. */
+static inline void fst_rp_out_flush(rp *x)
+{
+    if (x->batch_cpu != FST_NONE)
+        fst_rp_batch_out(x);
+}
+/* Events handed to sinks, but EXECs charged outside: what a recording must not see. */
+static inline uint64_t fst_rp_other_events(const rp *x) { return x->ndispatch - x->nout_disp; }
 /* fst_rp_emit for e a CALL, RETURN or UNWIND of task tid: to the call graph (x->cg) by a
 ** direct call, then to the other sinks that want it. */
 void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid);

@@ -28,15 +28,16 @@
 **   - with no frame below (a call from code outside every routine the trace saw entered:
 **     a window or a text trace begun inside the mainline), the EXECs charged outside that
 **     it handed to a sink that wants those (the diagnosis, in batches: the call's own
-**     instruction, the caller's run after the return) are kept with the subtree and handed
-**     again at reuse, as one event (rp_memo.out), and what of them waits in the batch
-**     (x->batch) is put back there; the key tells no frame, one and more apart (a call
-**     from none may enter the mainline; the mainline's return leaves the program).
+**     instruction, the caller's run after the return; the batch is handed over where the
+**     recording begins and ends) are kept with the subtree and handed again at reuse, as
+**     one event (rp_memo.out); the key tells no frame, one and more apart (a call from
+**     none may enter the mainline; the mainline's return leaves the program).
 ** Then the subtree adds the same deltas to the same counters, and leaves the state as it
 ** left it before. Its frames' clocks are opened and closed inside it (differences only).
 ** A recording is dropped when anything else happens: a record other than a SEQ run, an
 ** instruction through insn() (replay.c: a dispatch, an interruption, the first one), an
-** event to a sink (but the EXECs charged outside above), a block built (a slot's counts flushed), a misfit, a folding left open.
+** event to a sink (but the EXECs charged outside above), a block built (a slot's counts
+** flushed), a misfit, a folding left open.
 ** The block counts it made are kept as counts per instruction (fst_rp_count_ops at reuse:
 ** block slots are reused), taken from the blocks it ran only: a block's counts are copied
 ** when it first runs in the recording (fst_rp_memo_touch), so that a recording costs what
@@ -146,10 +147,6 @@ struct rp_memo_ent {
     size_t ncount;
     fst_insn *out;          /* the EXECs charged outside it handed to sinks (rp_memo.out) */
     size_t nout;
-    fst_insn *batch;        /* the EXECs charged outside it left in the batch for a sink
-                               (after a return to no frame): x->batch then */
-    size_t nbatch;
-    fst_fx batch_cost;
     uint64_t rets[MEMO_RETS];
     size_t nrets;
     struct { size_t r; int open; } routine[MEMO_ROUTINES], arc[MEMO_ROUTINES];
@@ -188,7 +185,6 @@ static void ent_free(rp_memo *m, rp_memo_ent *e)
     free(e->delta);
     free(e->count);
     free(e->opn);
-    free(e->batch);
     free(e->out);
     free(e);
 }
@@ -321,9 +317,8 @@ static void begin(rp *x, uint64_t sig, const fst_tr_mark *ma)
     m->spoiled = 0;
     m->runs = 0;
     m->nout = 0;
-    m->nout_ev = 0;
     m->was[0] = x->nslow;
-    m->was[1] = x->ndispatch;
+    m->was[1] = fst_rp_other_events(x);
     m->was[2] = x->code->builds;
     m->was[3] = p->misfit_calls;
     m->was[4] = p->narcs;
@@ -338,7 +333,7 @@ static int still_good(const rp *x)
 {
     const rp_memo *m = &x->memo;
     const fst_profile *p = x->p;
-    uint64_t now[] = { x->nslow, x->ndispatch - m->nout_ev, x->code->builds, p->misfit_calls, p->narcs, p->nundecoded,
+    uint64_t now[] = { x->nslow, fst_rp_other_events(x), x->code->builds, p->misfit_calls, p->narcs, p->nundecoded,
                        p->ntasks, x->nt };
     return !m->spoiled && !memcmp(now, m->was, sizeof now) && x->fold.mode != 2 && !x->tainted && !x->bases &&
            x->ncpu == 1 && x->cpus[0].task == m->tid && !x->cpus[0].handler;
@@ -359,7 +354,6 @@ static void note(rp_memo *m, uint64_t *set, size_t *n, size_t max, uint64_t v)
 void fst_rp_memo_out(rp *x, const fst_event *e)
 {
     rp_memo *m = &x->memo;
-    m->nout_ev++;
     /* handed again as one event: only to sinks that take them in batches (the diagnosis,
     ** which adds them up); a sink that wants each one spoils the recording */
     if (!x->takes_batch[FST_CHARGE_OUTSIDE] || fst_rp_out_add(&m->out, &m->nout, &m->outcap, MEMO_OUT_MAX, e) < 0)
@@ -491,12 +485,6 @@ static int keep(rp *x, rp_memo_ent *e)
         e->out = fst_xmalloc(m->nout * sizeof *e->out);
         memcpy(e->out, m->out, m->nout * sizeof *e->out);
     }
-    if (x->batch_cpu != FST_NONE) {  /* begun empty (fst_rp_memo_call): what came since */
-        e->nbatch = x->nbatch;
-        e->batch = fst_xmalloc(x->nbatch * sizeof *e->batch);
-        memcpy(e->batch, x->batch, x->nbatch * sizeof *e->batch);
-        e->batch_cost = x->batch_cost;
-    }
     return 1;
 }
 
@@ -504,6 +492,7 @@ static int keep(rp *x, rp_memo_ent *e)
 static void finish(rp *x, fst_tr *tr)
 {
     fst_rp_memo_settle(x);  /* deltas() reads the counters; entries may be freed */
+    fst_rp_out_flush(x);    /* the caller's run after the return: kept (rp_memo.out) */
     rp_memo *m = &x->memo;
     m->rec = 0;
     fst_tr_mark b;
@@ -529,7 +518,7 @@ static void finish(rp *x, fst_tr *tr)
         return;
     }
     e->bytes = sizeof *e + e->keylen + e->nops + e->ndelta * sizeof *e->delta + e->ncount * sizeof *e->count +
-               e->nopn * sizeof *e->opn + (e->nbatch + e->nout) * sizeof *e->batch;
+               e->nopn * sizeof *e->opn + e->nout * sizeof *e->out;
     m->bytes += e->bytes;
     rp_memo_ent **slot = &m->slot[m->sig % MEMO_SLOTS];
     e->next = *slot;
@@ -651,12 +640,6 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
         fst_rp_count_ops(x, &e->count[i].d, e->count[i].n);
     if (e->nout)
         fst_rp_out_emit(x, e->out, e->nout, tid);
-    if (e->nbatch) {    /* the batch is empty here (fst_rp_memo_call flushed it) */
-        memcpy(x->batch, e->batch, e->nbatch * sizeof *e->batch);
-        x->nbatch = e->nbatch;
-        x->batch_cost = e->batch_cost;
-        x->batch_cpu = 0;
-    }
     rp_task keep = *t;
     cpu_copy(c, &e->cpu);
     *t = e->task;

@@ -26,8 +26,10 @@ void fst_rp_build_hash(rp *x)
             i = (i + 1) & (x->hcap - 1);
         if (x->hash[i] == FST_NONE) /* two names at one address: the first in module order */
             x->hash[i] = r;
-        if (x->p->r[r].mainline)
-            fst_rp_mainline_mark(x, r), x->mainline_fixed = 1;
+        if (x->p->r[r].mainline) {
+            fst_rp_mainline_mark(x, r);
+            x->mainline_fixed = 1;
+        }
     }
 }
 
@@ -109,8 +111,6 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
     fst_rp_emit_frame(x, e, tid);
 }
 
-/* The mainline: a frame that counts no call; entered without a return address, it
-** returns by leaving the program (profile.h). */
 void fst_rp_mainline_mark(rp *x, size_t r)
 {
     uint64_t a = x->p->r[r].entry;
@@ -119,6 +119,8 @@ void fst_rp_mainline_mark(rp *x, size_t r)
     x->ml_hi = a > x->ml_hi ? a : x->ml_hi;
 }
 
+/* The mainline: a frame that counts no call; entered without a return address, it
+** returns by leaving the program (profile.h). */
 void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uint64_t ret, uint64_t mask)
 {
     fst_profile *p = x->p;
