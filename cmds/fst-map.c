@@ -132,8 +132,11 @@ static void apply_load_point(fst_pm *pm, const char *spec)
 static uint64_t *trace_addrs(fst_tr *tr, fst_space_ev **sev, size_t *nsev, size_t *n)
 {
     fst_err err;
+    const char *why;
     if (fst_space_evidence_tr(tr, sev, nsev, &err) < 0)
         fst_die_err(&err);
+    if (!fst_tr_complete(tr, &why))    /* read up to the cut: what it holds still places */
+        fst_warn("%s is incomplete (%s): the load points rest on what it holds", fst_tr_path(tr), why);
     size_t all = 0;
     for (size_t i = 0; i < *nsev; i++)
         all += (*sev)[i].ncalls;

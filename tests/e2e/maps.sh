@@ -321,6 +321,14 @@ if [ -f "$FST_PROGS/fortg.ins" ] && command -v hercules > /dev/null && command -
                 fst-map --trace=- "$T/$n.lst" < "$T/$n.noimg" > "$T/$n.csv" 2> "$T/err"
                 expect_eq "$n: ... read from standard input" "$want" \
                     "$(awk -F, '$2 == "SD" { print $1 "," $3 }' "$T/$n.csv" | paste -sd' ')"
+                # cut short in its footer: placed from what it holds, and said so
+                head -c $(($(wc -c < "$T/$n.noimg") - 20)) "$T/$n.noimg" > "$T/$n.cut"
+                fst-map --trace="$T/$n.cut" "$T/$n.lst" > "$T/$n.csv" 2> "$T/err"
+                expect_eq "$n: ... cut short: the same routines" "$want" \
+                    "$(awk -F, '$2 == "SD" { print $1 "," $3 }' "$T/$n.csv" | paste -sd' ')"
+                if grep -q "^fst-map: warning: .*$n.cut is incomplete (cut short at byte" "$T/err"; then
+                    ok "$n: ... cut short: said so"
+                else fail "$n: ... cut short: said so" "$(head -3 "$T/err")"; fi
             fi
         else
             fail "$n: fst-capture" "$(head -3 "$T/err")"
