@@ -11,7 +11,7 @@
 **   frame*                          each frame:  tag[4] | u32 len | payload[len] | u32 crc
 **                                   crc = CRC-32 (zlib) of tag, len and payload
 **
-**   HEAD  first frame. u16 version (1 or 2), then key NUL value NUL ... (see FST_HK_*)
+**   HEAD  first frame. u16 version (1, 2 or 3), then key NUL value NUL ... (see FST_HK_*)
 **   IMAG  storage image: u64 absolute address, then the bytes (one per .ins file piece,
 **         at most 1 MiB per frame). All IMAG frames precede the first EVNT.
 **   EVNT  u64 instructions before this frame, then the event op stream (below).
@@ -26,7 +26,23 @@
 ** Each frame is packed on its own (no zstd history crosses a frame), so the promises below
 ** hold for version 2 as they do for version 1, frame for frame; a zstd frame that does not
 ** unpack to exactly n bytes is damage, an error naming the trace.bin frame's byte offset.
-** The op stream is the same in both versions. Version 1 files (ops 0x59 and 0x5A
+**
+** Version 3 (what the writer writes since issue 33's stream) packs IMAG frames as version 2
+** does, and its EVNT frames' op streams as one zstd stream:
+**
+**   EVNT  u64 instructions before, u32 n, u32 CRC-32 (zlib) of the n bytes, then the next
+**         piece of the zstd stream of the trace's op bytes, ended by a flush: after the
+**         pieces of the EVNT frames before it, it unpacks to exactly the n bytes of this
+**         frame's op stream (at most 256 KiB), all of it read. The stream's window is at most
+**         2^FST_TB_ZSTD_WLOG bytes (64 MiB). The CRC-32 does what zstd's checksum of a whole
+**         frame does in version 2: packed bytes changed and their frame's CRC made to match,
+**         or a packing gone wrong, are damage, not a different trace.
+**
+** A repeat of op bytes as far back as the window then costs a few bytes, not a frame's
+** worth each time (tracebin_zstd.c). The pieces are read in order, as the reader reads
+** frames anyway: a frame that does not unpack is damage, an error, as in version 2; a file
+** cut short is read up to its last whole frame, as before. The op stream is the same in
+** every version. Version 1 files (ops 0x59 and 0x5A
 ** included) are read as before; a version 2 error inside an op stream names the frame's
 ** byte offset and the op's offset in the unpacked stream.
 **
@@ -133,7 +149,7 @@
 #include <stdint.h>
 
 #define FST_TRACE_MAGIC "FSTTRACE"
-#define FST_TRACE_VERSION 2      /* what fst_tw_open writes */
+#define FST_TRACE_VERSION 3      /* what fst_tw_open writes */
 #define FST_TRACE_VERSION_MIN 1  /* the oldest the reader reads */
 
 /* Header keys. */

@@ -1,5 +1,5 @@
 /* trace/tracebin_ahead.c — frames read ahead (tracebin_int.h fst_tba): one thread reads a
-** version 2 trace's frames, checks their CRC and unpacks its EVNT frames, up to AHEAD
+** version 2 or 3 trace's frames, checks their CRC and unpacks its EVNT frames, up to AHEAD
 ** frames before the reader, which takes them in order. The reader then does on its core
 ** only what follows the op stream (the replay), the other core the file and zstd: some 6 %
 ** of a replay of gcc -O2 code (branchy -O2: libzstd 5.5 % of fst-report's samples, the
@@ -43,7 +43,7 @@ typedef struct slot {
 
 struct fst_tba {
     fst_tbf t;          /* the thread's: the file, where it reads */
-    fst_tbz *z;
+    fst_tbz *z;         /* the reader's, lent (tracebin_int.h) */
     pthread_t th;
     pthread_mutex_t mu;
     pthread_cond_t filled, freed;
@@ -85,7 +85,7 @@ static void *reader(void *arg)
     return NULL;
 }
 
-fst_tba *fst_tba_start(const fst_tbf *t)
+fst_tba *fst_tba_start(const fst_tbf *t, fst_tbz *z)
 {
     const char *no = getenv("FST_TRACE_AHEAD");
     struct stat st;
@@ -93,7 +93,7 @@ fst_tba *fst_tba_start(const fst_tbf *t)
         return NULL;
     fst_tba *a = fst_xcalloc(1, sizeof *a);
     a->t = *t;
-    a->z = fst_tbz_new(0);
+    a->z = z;
     for (int i = 0; i < SLOTS; i++)
         a->s[i].buf = fst_xmalloc(FRAME_BYTES);
     pthread_mutex_init(&a->mu, NULL);
@@ -154,7 +154,6 @@ void fst_tba_stop(fst_tba *a)
         free(a->s[i].payload);
         free(a->s[i].buf);
     }
-    fst_tbz_free(a->z);
     pthread_mutex_destroy(&a->mu);
     pthread_cond_destroy(&a->filled);
     pthread_cond_destroy(&a->freed);

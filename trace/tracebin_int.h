@@ -32,16 +32,25 @@ enum {
 #define FST_TB_V2_PAYLOAD (256 * 1024)
 #define FST_TB_IMAG_MAX (1u << 20)
 #define FST_TB_ZSTD_LEVEL 5         /* chosen by measurement: see tracebin_zstd.c */
+#define FST_TB_ZSTD_WLOG 26         /* version 3's EVNT stream: a 64 MiB window, the most a
+                                       writer or reader holds of it (tracebin_zstd.c) */
 
 /* zstd contexts (tracebin_zstd.c), made once per writer (level > 0: packs) or reader
-** (level 0: unpacks) and reused for every frame. */
+** (level 0: unpacks) and reused for every frame: one frame each (fst_tbz_new), or the
+** pieces of one stream in order (fst_tbz_new_stream: version 3's EVNT frames). */
 typedef struct fst_tbz fst_tbz;
 fst_tbz *fst_tbz_new(int level);
+fst_tbz *fst_tbz_new_stream(int level);
+int fst_tbz_stream(const fst_tbz *z);   /* 1: made by fst_tbz_new_stream */
 void fst_tbz_free(fst_tbz *z);
 size_t fst_tbz_bound(size_t n);
-/* One zstd frame of src at dst; its length, 0 on failure. */
+/* One zstd frame of src at dst (a stream's: the next piece, flushed); its length, 0 on
+** failure. cap: fst_tbz_bound(n) at least. */
 size_t fst_tbz_pack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
-/* 0 when src is exactly one zstd frame of exactly rawlen bytes, unpacked at dst; -1 otherwise. */
+/* 0 when src is exactly one zstd frame of exactly rawlen bytes (a stream's: the next piece,
+** all of it taken, which unpacks to exactly rawlen bytes after the pieces before it),
+** unpacked at dst; -1 otherwise (a stream is then of no more use: the pieces after a
+** damaged one cannot be read). */
 int fst_tbz_unpack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen);
 
 /* A trace file read frame by frame (tracebin_read.c, tracebin_ahead.c): the file, where its
@@ -58,21 +67,23 @@ typedef struct fst_tbf {
 ** cut short (t->why says where); -1 damaged (err). */
 int fst_tb_read_frame(fst_tbf *t, char tag[4], uint8_t **payload, size_t *len, fst_err *err);
 
-/* A version 2 EVNT payload (p, len) as the reader holds it, at frame: its first 8 bytes,
-** then its op stream unpacked (*flen bytes in all). -1 when it is shorter than 12 bytes, says
+/* A version 2 or 3 EVNT payload (p, len) as the reader holds it, at frame: its first 8
+** bytes, then its op stream unpacked by z (the reader's EVNT context: a stream's for version
+** 3, given the frames in order) (*flen bytes in all). -1 when it is shorter than 12 bytes, says
 ** more ops than a frame holds or does not unpack to as many. frame: 8 + FST_TB_V2_PAYLOAD
 ** + FST_TB_OP_MAX bytes. */
 int fst_tb_unpack_evnt(fst_tbz *z, const uint8_t *p, size_t len, uint8_t *frame, size_t *flen);
 
-/* Frames read ahead (tracebin_ahead.c): a thread of its own reads a version 2 trace's frames
-** after its image, a few ahead of the reader, and unpacks the EVNT ones, so that a replay
-** on one core does not wait for the file and zstd (some 6 % of a replay). It owns t's FILE
-** from fst_tba_start to the last frame it hands out (a FOOT, the end or an error: then it
+/* Frames read ahead (tracebin_ahead.c): a thread of its own reads a version 2 or 3 trace's
+** frames after its image, a few ahead of the reader, and unpacks the EVNT ones with z (the
+** reader's EVNT context, lent: version 3's stream goes on where the reader left it), so
+** that a replay on one core does not wait for the file and zstd (some 6 % of a replay). It
+** owns t's FILE and z from fst_tba_start to the last frame it hands out (a FOOT, the end or an error: then it
 ** has stopped reading) or to fst_tba_stop. NULL when no thread could be made, the file is
 ** not a regular one (a pipe's read may block for good, and fst_tba_stop waits for it) or
 ** FST_TRACE_AHEAD=0: the caller reads as before. */
 typedef struct fst_tba fst_tba;
-fst_tba *fst_tba_start(const fst_tbf *t);
+fst_tba *fst_tba_start(const fst_tbf *t, fst_tbz *z);
 /* The next frame as fst_tb_read_frame would give it, t's off, frame_off and why updated;
 ** for an EVNT frame, *frame: fst_tb_unpack_evnt's (*flen bytes, then room for 2 more), NULL
 ** when that failed (the caller says so) or the frame is another. *frame stays valid until

@@ -32,7 +32,9 @@ struct fst_tr {
     size_t nimg;
     uint8_t *frame;        /* current EVNT payload: its op stream is c.p..c.end */
     unsigned version;
-    fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
+    fst_tbz *z;            /* version 2 and 3: the IMAG frames' zstd context */
+    fst_tbz *ze;           /* and the EVNT frames' (version 3: their stream), lent to the
+                              thread that reads ahead while it runs */
     uint8_t *raw;          /* version 2: the unpacked EVNT payload (u64, then the ops) */
     int packed;            /* the current EVNT frame was unpacked: errors say where in it */
     int ahead_tried;       /* fst_tba_start asked (once) */
@@ -129,8 +131,11 @@ int fst_tb_read_frame(fst_tbf *r, char tag[4], uint8_t **payload, size_t *len, f
 
 int fst_tb_unpack_evnt(fst_tbz *z, const uint8_t *p, size_t len, uint8_t *frame, size_t *flen)
 {
-    uint32_t n = len >= 12 ? fst_get_le32(p + 8) : 0;
-    if (len < 12 || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX || fst_tbz_unpack(z, p + 12, len - 12, frame + 8, n))
+    size_t head = fst_tbz_stream(z) ? 16 : 12;  /* version 3: and the CRC-32 of the n bytes */
+    uint32_t n = len >= head ? fst_get_le32(p + 8) : 0;
+    if (len < head || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX || fst_tbz_unpack(z, p + head, len - head, frame + 8, n))
+        return -1;
+    if (head == 16 && (uint32_t)crc32(0L, frame + 8, n) != fst_get_le32(p + 12))
         return -1;
     memcpy(frame, p, 8);
     *flen = 8 + (size_t)n;
@@ -228,6 +233,7 @@ fst_tr *fst_tr_open(const char *path, fst_err *err)
     }
     if (version >= 2) {
         r->z = fst_tbz_new(0);
+        r->ze = version >= 3 ? fst_tbz_new_stream(0) : fst_tbz_new(0);
         r->raw = fst_xmalloc(8 + FST_TB_V2_PAYLOAD + FST_TB_OP_MAX + sizeof no_ops);
     }
     /* the storage image, up to the first other frame */
@@ -307,7 +313,7 @@ static int take_frame(fst_tr *r, char tag[4], uint8_t **p, size_t *len, int *ahe
     if (!r->ahead_tried) {
         r->ahead_tried = 1;
         if (r->version >= 2)
-            r->ahead = fst_tba_start(&r->tf);
+            r->ahead = fst_tba_start(&r->tf, r->ze);
     }
     if (!r->ahead)
         return read_frame(r, tag, p, len, err);
@@ -355,7 +361,7 @@ static int next_frame(fst_tr *r, fst_err *err)
             r->c.p = r->c.end = no_ops;
             size_t flen = ulen;
             if (r->version >= 2) {
-                if (ahead ? !u : fst_tb_unpack_evnt(r->z, p, len, r->raw, &flen)) {
+                if (ahead ? !u : fst_tb_unpack_evnt(r->ze, p, len, r->raw, &flen)) {
                     free(p);
                     return fst_errf(err, "%s: byte %llu: EVNT frame does not unpack (damaged file)", r->path,
                                     (unsigned long long)r->tf.frame_off - 8);
@@ -887,6 +893,7 @@ void fst_tr_close(fst_tr *r)
         free(r->frame);
     free(r->raw);
     fst_tbz_free(r->z);
+    fst_tbz_free(r->ze);
     free(r->pbuf);
     free(r->ic.t);
     free(r->path);

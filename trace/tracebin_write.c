@@ -27,7 +27,8 @@ struct fst_tw {
     uint64_t frames;       /* EVNT frames handed out (a mark's: the frame being filled is the
                               same while it is the same) */
     unsigned version;
-    fst_tbz *z;            /* version 2: the zstd context, reused frame after frame */
+    fst_tbz *z;            /* version 2 and 3: the IMAG frames' zstd context */
+    fst_tbz *ze;           /* and the EVNT frames' (version 3: their stream, tracebin_zstd.c) */
     uint8_t *zbuf;         /* version 2: a packed frame */
     size_t zcap;
     size_t fmax;           /* op-stream bytes per EVNT frame */
@@ -80,12 +81,13 @@ static int write_frame(fst_tw *w, const char tag[4], const uint8_t *payload, siz
     return 0;
 }
 
-/* Version 2: the frame `tag` of header `h` (hn bytes: address or instruction count),
-** u32 n and the n bytes of src packed. */
-static int packed_frame(fst_tw *w, const char tag[4], const uint8_t *h, size_t hn, const uint8_t *src, size_t n,
-                        fst_err *err)
+/* Versions 2 and 3: the frame `tag` of header `h` (hn bytes: address or instruction
+** count), u32 n, for a piece of version 3's stream the CRC-32 of the n bytes (tracebin.h),
+** and the n bytes of src packed by z. */
+static int packed_frame(fst_tw *w, fst_tbz *z, const char tag[4], const uint8_t *h, size_t hn, const uint8_t *src,
+                        size_t n, fst_err *err)
 {
-    size_t need = hn + 4 + fst_tbz_bound(n);
+    size_t head = hn + (fst_tbz_stream(z) ? 8 : 4), need = head + fst_tbz_bound(n);
     if (need > w->zcap) {
         free(w->zbuf);
         w->zcap = need;
@@ -93,11 +95,13 @@ static int packed_frame(fst_tw *w, const char tag[4], const uint8_t *h, size_t h
     }
     memcpy(w->zbuf, h, hn);
     fst_put_le32(w->zbuf + hn, (uint32_t)n);
-    size_t k = fst_tbz_pack(w->z, src, n, w->zbuf + hn + 4, w->zcap - hn - 4);
+    if (fst_tbz_stream(z))
+        fst_put_le32(w->zbuf + hn + 4, (uint32_t)crc32(0L, src, (uInt)n));
+    size_t k = fst_tbz_pack(z, src, n, w->zbuf + head, w->zcap - head);
     if (!k)
         return fst_errf(err, "%s: byte %llu: zstd could not pack a %.4s frame", w->path,
                         (unsigned long long)w->written, tag);
-    return write_frame(w, tag, w->zbuf, hn + 4 + k, err);
+    return write_frame(w, tag, w->zbuf, head + k, err);
 }
 
 /* An EVNT frame (8 bytes of instructions before it, then its ops) packed and written: by
@@ -105,7 +109,7 @@ static int packed_frame(fst_tw *w, const char tag[4], const uint8_t *h, size_t h
 static int evnt_out(void *ctx, uint8_t *frame, size_t len, fst_err *err)
 {
     fst_tw *w = ctx;
-    return w->version >= 2 ? packed_frame(w, "EVNT", frame, 8, frame + 8, len - 8, err)
+    return w->version >= 2 ? packed_frame(w, w->ze, "EVNT", frame, 8, frame + 8, len - 8, err)
                            : write_frame(w, "EVNT", frame, len, err);
 }
 
@@ -171,8 +175,10 @@ fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned versio
     w->path = fst_xstrdup(path);
     w->version = version;
     w->fmax = version >= 2 ? FST_TB_V2_PAYLOAD : FST_TB_FRAME_PAYLOAD;
-    if (version >= 2)
+    if (version >= 2) {
         w->z = fst_tbz_new(FST_TB_ZSTD_LEVEL);
+        w->ze = version >= 3 ? fst_tbz_new_stream(FST_TB_ZSTD_LEVEL) : fst_tbz_new(FST_TB_ZSTD_LEVEL);
+    }
     w->buf = fst_xmalloc(8 + w->fmax + FST_TB_OP_MAX + 8);
     size_t len = 2, cap = 256;
     uint8_t *p = fst_xmalloc(cap);
@@ -206,7 +212,7 @@ int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *
         if (w->version >= 2) {
             uint8_t h[8];
             fst_put_le64(h, addr);
-            if (wrote(w, packed_frame(w, "IMAG", h, 8, p, k, err), err))
+            if (wrote(w, packed_frame(w, w->z, "IMAG", h, 8, p, k, err), err))
                 return -1;
             addr += k;
             p += k;
@@ -644,6 +650,7 @@ static void tw_free(fst_tw *w)
     free(w->buf);
     free(w->zbuf);
     fst_tbz_free(w->z);
+    fst_tbz_free(w->ze);
     free(w->path);
     free(w);
 }

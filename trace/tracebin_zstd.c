@@ -1,7 +1,23 @@
-/* trace/tracebin_zstd.c — the zstd side of trace.bin version 2 (tracebin.h): one zstd
-** frame per trace.bin frame, so that every frame decodes without the ones before it and a
-** damaged or missing frame costs only itself. The contexts are made once per writer or
-** reader and reused for every frame (making one costs more than packing a small frame).
+/* trace/tracebin_zstd.c — the zstd side of trace.bin versions 2 and 3 (tracebin.h). An IMAG
+** frame, and a version 2 EVNT frame, is one zstd frame of its own (fst_tbz_new): it decodes
+** without the ones before it. Version 3's EVNT frames are the pieces of one zstd stream
+** (fst_tbz_new_stream), each ended by a flush, so that it decodes once the ones before it
+** have, and a repeat as far back as the window (FST_TB_ZSTD_WLOG) costs a few bytes. The
+** contexts are made once per writer or reader and reused for every frame (making one costs
+** more than packing a small frame).
+**
+** Why a stream (issue 33). A loop whose turns take more op bytes than a frame holds (a
+** routine called again and again with the same data, a period of branches longer than the
+** module's copies) repeated in every frame what the frames before it held, and 256 KiB
+** frames packed on their own could not say so: tests/loops/gen.py seed 35332 (699 M
+** instructions, a routine's LCG restarted at each call) took 15.9 MB (0.023 byte an
+** instruction); one stream with a 64 MiB window and long-distance matching, 0.56 MB; seed
+** 222 2.37 MB -> 0.19 MB (only long-distance matching finds it: 2.35 MB without). Where
+** nothing repeats it changes little: cgen seed 61234 6.00 -> 5.69 MB, gen.py 4242 1.43 ->
+** 1.50 MB. Frames from the stream are as small as before elsewhere: FORTRAN, fortbig.
+** The parameters are level 5's for a 256 KiB input (ZSTD_getCParams(5, 262144, 0) of libzstd
+** 1.5.4: those chose the frames' packing so far; level 5's for a large input packed cgen's
+** stream 12 % larger), with the window and long-distance matching set.
 **
 ** The level (FST_TB_ZSTD_LEVEL, 5): first chosen (7) with `zstd -b1 -e19` on version 1 traces
 ** of a branchy program (callheavy -O0, 40 732 instructions, 12 463 bytes) and of bigloop
@@ -20,6 +36,7 @@
 struct fst_tbz {
     ZSTD_CCtx *c;
     ZSTD_DCtx *d;
+    int stream;     /* version 3's EVNT stream: pieces ended by flushes (fst_tbz_new_stream) */
 };
 
 fst_tbz *fst_tbz_new(int level)
@@ -42,6 +59,32 @@ fst_tbz *fst_tbz_new(int level)
     return z;
 }
 
+fst_tbz *fst_tbz_new_stream(int level)
+{
+    fst_tbz *z = fst_tbz_new(level);
+    z->stream = 1;
+    if (z->c) {
+        /* level 5's parameters for a 256 KiB input (the head), the window and long-distance
+        ** matching; no checksum of zstd's: it is read only where a zstd frame ends, and this one
+        ** never does (a version 3 EVNT frame holds the CRC-32 of what it unpacks to instead:
+        ** tracebin.h) */
+        static const struct { ZSTD_cParameter p; int v; } set[] = {
+            { ZSTD_c_checksumFlag, 0 },       { ZSTD_c_windowLog, FST_TB_ZSTD_WLOG },
+            { ZSTD_c_chainLog, 17 },          { ZSTD_c_hashLog, 18 },
+            { ZSTD_c_searchLog, 5 },          { ZSTD_c_minMatch, 5 },
+            { ZSTD_c_targetLength, 2 },       { ZSTD_c_strategy, ZSTD_greedy },
+            { ZSTD_c_enableLongDistanceMatching, 1 },
+        };
+        for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+            if (ZSTD_isError(ZSTD_CCtx_setParameter(z->c, set[i].p, set[i].v)))
+                fst_die("zstd: a parameter was refused");
+    } else if (ZSTD_isError(ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, FST_TB_ZSTD_WLOG)))
+        fst_die("zstd: a parameter was refused");   /* a damaged header asks no more memory */
+    return z;
+}
+
+int fst_tbz_stream(const fst_tbz *z) { return z->stream; }
+
 void fst_tbz_free(fst_tbz *z)
 {
     if (!z)
@@ -55,12 +98,45 @@ size_t fst_tbz_bound(size_t n) { return ZSTD_compressBound(n); }
 
 size_t fst_tbz_pack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
 {
-    size_t k = ZSTD_compress2(z->c, dst, cap, src, n);
-    return ZSTD_isError(k) ? 0 : k;
+    if (!z->stream) {
+        size_t k = ZSTD_compress2(z->c, dst, cap, src, n);
+        return ZSTD_isError(k) ? 0 : k;
+    }
+    ZSTD_inBuffer in = { src, n, 0 };
+    ZSTD_outBuffer out = { dst, cap, 0 };
+    size_t left;
+    do {    /* 0: all of src taken and flushed (cap is ZSTD_compressBound's: room enough) */
+        left = ZSTD_compressStream2(z->c, &out, &in, ZSTD_e_flush);
+        if (ZSTD_isError(left) || (left && out.pos == cap))
+            return 0;
+    } while (left);
+    return out.pos;
+}
+
+/* The next piece of the stream, src, unpacked at dst: exactly rawlen bytes, all of src
+** taken, nothing more held back. */
+static int unpack_piece(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen)
+{
+    ZSTD_inBuffer in = { src, n, 0 };
+    ZSTD_outBuffer out = { dst, rawlen, 0 };
+    while (in.pos < in.size || out.pos < out.size) {
+        size_t was_in = in.pos, was_out = out.pos;
+        if (ZSTD_isError(ZSTD_decompressStream(z->d, &out, &in)) || (in.pos == was_in && out.pos == was_out))
+            return -1;
+    }
+    /* nothing more held back, and the next input the decoder wants is a block's header,
+    ** whole (RFC 8878: 3 bytes): a piece ends on a flush, so at a block's end; a byte after
+    ** it would be the start of a header, taken without a word */
+    uint8_t more;
+    ZSTD_outBuffer extra = { &more, 1, 0 };
+    size_t next = ZSTD_decompressStream(z->d, &extra, &in);
+    return ZSTD_isError(next) || extra.pos || next != 3 ? -1 : 0;
 }
 
 int fst_tbz_unpack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen)
 {
+    if (z->stream)
+        return unpack_piece(z, src, n, dst, rawlen);
     /* exactly one zstd frame that holds exactly rawlen bytes: anything else is damage */
     if (ZSTD_findFrameCompressedSize(src, n) != n)
         return -1;

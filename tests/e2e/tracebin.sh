@@ -12,12 +12,12 @@ frames() {   # frames FILE: "offset tag length" of each frame
     done
 }
 
-# a trace of several frames: bigloop, 1.1 M instructions (version 2: 256 KiB of ops a frame)
+# a trace of several frames: bigloop, 1.1 M instructions (version 3: 256 KiB of ops a frame)
 fst-capture -q -o "$T/t.trace" "$FST_PROGS/bigloop.ins"
 size=$(stat -c %s "$T/t.trace")
 fst-dump --summary "$T/t.trace" > "$T/d"
 ninsn=$(dumpval count.insn "$T/d")
-expect_eq "complete trace reads back" "1100017 1 2" "$ninsn $(dumpval complete "$T/d") $(dumpval version "$T/d")"
+expect_eq "complete trace reads back" "1100017 1 3" "$ninsn $(dumpval complete "$T/d") $(dumpval version "$T/d")"
 bpi=$(awk -v s="$size" -v n="$ninsn" 'BEGIN { printf "%d", s * 1000 / n }')
 [ "$bpi" -le 50 ] && ok "at most 0.05 byte per instruction, storage image included (${bpi}/1000)" \
     || fail "at most 0.05 byte per instruction" "$size bytes"
@@ -71,23 +71,23 @@ expect_fail "a byte after the footer: an error naming it" 2 "tail.trace: byte $s
 
 # version 1 traces, as fst wrote them before version 2 (tests/traces: from the Hercules 3.13
 # fixture logs, with the fst-dump of that time): read record for record as then, and the
-# report of each equals the report of a version 2 trace made now from the same log
+# report of each equals the report of a trace made now (version 3) from the same log
 for n in z_noregs bc_noregs; do
     v1=$FST_ROOT/tests/traces/$n.v1.trace
     fst-dump "$v1" | grep -v '^version=\|^frames\.' > "$T/$n.dump"
     if cmp -s "$T/$n.dump" "$FST_ROOT/tests/traces/$n.v1.dump"; then ok "$n: a version 1 trace reads as it did"
     else fail "$n: a version 1 trace reads as it did" "$(diff "$T/$n.dump" "$FST_ROOT/tests/traces/$n.v1.dump" | head -5)"; fi
     fst-capture -q --from-log="$FST_FIXTURES/hercules-3.13/$n.log" -o "$T/$n.v2.trace"
-    expect_eq "$n: made now, version 2" "2" "$(fst-dump --summary "$T/$n.v2.trace" | sed -n 's/^version=//p')"
+    expect_eq "$n: made now, version 3" "3" "$(fst-dump --summary "$T/$n.v2.trace" | sed -n 's/^version=//p')"
     # (the evidence of which task runs that fst writes now, tracebin.h OPND and OLDPSW, and
     # the footer's range-seen, written since, left out)
     diff <(fst-dump "$T/$n.v2.trace" | grep -v '^header.command=\|^header.program=\|^header.recent-targets=\|^version=\|^frames\.\|^opnd \|^oldpsw \|^count\.opnd=\|^count\.oldpsw=\|^footer\.range-seen=') \
          <(grep -v '^header.command=\|^header.program=' "$FST_ROOT/tests/traces/$n.v1.dump") > "$T/dd" \
-        && ok "$n: version 2 holds the same records" || fail "$n: version 2 holds the same records" "$(head -5 "$T/dd")"
+        && ok "$n: version 3 holds the same records" || fail "$n: version 3 holds the same records" "$(head -5 "$T/dd")"
     fst-report --unnamed-ok --timed=all -o "$T/$n.r1" "$v1" 2> /dev/null
     fst-report --unnamed-ok --timed=all -o "$T/$n.r2" "$T/$n.v2.trace" 2> /dev/null
-    cmp -s "$T/$n.r1" "$T/$n.r2" && ok "$n: the same report from version 1 and version 2" \
-        || fail "$n: the same report from version 1 and version 2" "$(diff "$T/$n.r1" "$T/$n.r2" | head -5)"
+    cmp -s "$T/$n.r1" "$T/$n.r2" && ok "$n: the same report from version 1 and version 3" \
+        || fail "$n: the same report from version 1 and version 3" "$(diff "$T/$n.r1" "$T/$n.r2" | head -5)"
 done
 
 # the header's recent-targets (tracebin.h FST_HK_RECENT): a trace made now says 4, and the
@@ -133,7 +133,7 @@ done
 # frames read ahead on a thread (trace/tracebin_ahead.c): whole, cut short, damaged or
 # followed by more, every file reads as the reader reads it in line (FST_TRACE_AHEAD=0):
 # the same records, counts, exit and message; the thread was used where it can be (a
-# regular file of version 2) and not for a pipe
+# regular file of version 2 or 3) and not for a pipe
 # (and cut inside its image: the reader's "cut short" from loading the image stays its word)
 head -c "$(frames "$T/t.trace" | awk '$2 == "IMAG" { m = $1 + 8 + int($3 / 2) } END { print m }')" "$T/t.trace" \
     > "$T/img.trace"

@@ -1,5 +1,6 @@
-/* Unit tests of trace/tracebin.c: every record survives a round trip, in version 1 and
-** in version 2 (zstd-packed frames); a trace cut at any byte reads as a prefix of the
+/* Unit tests of trace/tracebin.c: every record survives a round trip, in version 1, in
+** version 2 (zstd-packed frames) and in version 3 (the EVNT frames one zstd stream); a
+** repeat frames apart costs version 3 little; a trace cut at any byte reads as a prefix of the
 ** records and says it is incomplete; any changed byte is an error, never a silently
 ** different trace; an op this reader does not know is an error naming its byte offset. */
 #include "trace/tracebin.h"
@@ -182,6 +183,17 @@ static void test_roundtrip(void **state)
     int complete;
     assert_int_equal(read_back(path, &complete), (long)nwant);
     assert_int_equal(complete, 1);
+    assert_int_equal(file_version(path), 3);
+}
+
+/* Version 2, as fst wrote it before version 3: still read, record for record. */
+static void test_roundtrip_v2(void **state)
+{
+    (void)state;
+    make_trace_v(path, 1, 2);
+    int complete;
+    assert_int_equal(read_back(path, &complete), (long)nwant);
+    assert_int_equal(complete, 1);
     assert_int_equal(file_version(path), 2);
 }
 
@@ -194,6 +206,141 @@ static void test_roundtrip_v1(void **state)
     assert_int_equal(read_back(path, &complete), (long)nwant);
     assert_int_equal(complete, 1);
     assert_int_equal(file_version(path), 1);
+}
+
+static void write_file(const char *p, const uint8_t *buf, size_t n);
+
+/* Version 3's stream (tracebin.h): a round of records whose op bytes fill more than a frame,
+** the same round again and again (a routine called with the same data), as the stream's
+** window holds it. Round r's record i is drawn from i alone: an instruction at one of 4096
+** addresses (its bytes follow from the address), each one jumped to. */
+#define V3_ROUND 80000
+#define V3_ROUNDS 6
+
+static void v3_insn(unsigned i, uint64_t *addr, uint8_t b[6], int *len)
+{
+    uint32_t x = (i + 1) * 2654435761u;
+    x ^= x >> 15;
+    x *= 2246822519u;
+    x ^= x >> 13;
+    *addr = 0x20000 + (uint64_t)(x % 4096) * 8;
+    *len = (int)(*addr >> 3) % 3 * 2 + 2;
+    for (int j = 0; j < 6; j++)
+        b[j] = (uint8_t)(*addr >> (j + 3) ^ j);
+    b[0] = *len == 2 ? 0x18 : *len == 4 ? 0x58 : 0xD2;
+}
+
+static void make_v3_rounds(const char *p, unsigned version)
+{
+    fst_err err;
+    fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
+    fst_tw *w = fst_tw_open_version(p, hdr, version, &err);
+    assert_non_null(w);
+    fst_tw_state(w, 0x0D);
+    for (unsigned r = 0; r < V3_ROUNDS; r++)
+        for (unsigned i = 0; i < V3_ROUND; i++) {
+            uint64_t a;
+            uint8_t b[6];
+            int len;
+            v3_insn(i, &a, b, &len);
+            fst_tw_insn(w, a, b, len);
+        }
+    assert_int_equal(fst_tw_close(w, 1, "test", NULL, &err), 0);
+}
+
+/* How many of the rounds' instructions p reads back in order; -1 on an error, -2 when a
+** record differs. *complete as read_back's. */
+static long v3_read(const char *p, int *complete, unsigned *evnt)
+{
+    fst_err err;
+    fst_tr *r = fst_tr_open(p, &err);
+    if (!r)
+        return -1;
+    fst_rec rec;
+    long k = 0;
+    int rc;
+    while ((rc = fst_tr_next(r, &rec, &err)) > 0) {
+        if (rec.kind != FST_REC_INSN)
+            continue;
+        uint64_t a;
+        uint8_t b[6];
+        int len;
+        v3_insn((unsigned)(k % V3_ROUND), &a, b, &len);
+        if (k >= (long)V3_ROUND * V3_ROUNDS || rec.addr != a || rec.len != len || memcmp(rec.bytes, b, (size_t)len)) {
+            fst_tr_close(r);
+            return -2;
+        }
+        k++;
+    }
+    *complete = rc == 0 ? fst_tr_complete(r, NULL) : -1;
+    if (evnt)
+        *evnt = (unsigned)fst_tr_frame_stats(r)[FST_FRAME_EVNT].frames;
+    fst_tr_close(r);
+    return rc < 0 ? -1 : k;
+}
+
+static void test_v3_stream(void **state)
+{
+    (void)state;
+    static uint8_t buf[4 << 20];
+    int complete;
+    unsigned evnt = 0;
+    make_v3_rounds(path, 2);
+    assert_int_equal(v3_read(path, &complete, NULL), (long)V3_ROUND * V3_ROUNDS);
+    size_t n2 = slurp(buf, sizeof buf);
+    make_v3_rounds(path, 3);
+    assert_int_equal(v3_read(path, &complete, &evnt), (long)V3_ROUND * V3_ROUNDS);
+    assert_int_equal(complete, 1);
+    size_t n = slurp(buf, sizeof buf);
+    print_message("v3: %u EVNT frames, %zu bytes (version 2: %zu)\n", evnt, n, n2);
+    assert_true(evnt >= V3_ROUNDS);         /* a round is more than a frame */
+    assert_true(n * 4 < n2);                /* the rounds after the first cost little */
+    char alt[80];
+    snprintf(alt, sizeof alt, "%s.v3", path);
+    /* cut anywhere: a prefix, incomplete, never an error nor another record */
+    long last = 0;
+    for (size_t len = 0; len < n; len += n / 97 + 1) {
+        write_file(alt, buf, len);
+        long k = v3_read(alt, &complete, NULL);
+        if (len >= 64) {
+            assert_true(k >= last);
+            assert_int_equal(complete, 0);
+            last = k;
+        }
+    }
+    /* a byte of each EVNT frame changed, the frame's CRC made to match: an error, never a
+    ** different trace (in the piece, or in the CRC-32 of what it unpacks to); and a byte
+    ** added after a piece */
+    size_t last_ev = 0;
+    for (size_t off = 8; off + 12 <= n; off += 12 + fst_get_le32(buf + off + 4)) {
+        uint32_t len = fst_get_le32(buf + off + 4);
+        if (memcmp(buf + off, "EVNT", 4))
+            continue;
+        for (size_t at = 12; at < len; at += at < 20 ? 1 : len / 5 + 1) {
+            static uint8_t bad[4 << 20];
+            memcpy(bad, buf, n);
+            bad[off + 8 + at] ^= 0x24;
+            fst_put_le32(bad + off + 8 + len, (uint32_t)crc32(crc32(0L, bad + off, 8), bad + off + 8, len));
+            write_file(alt, bad, n);
+            long k = v3_read(alt, &complete, NULL);
+            if (k != -1)
+                fail_msg("frame at %zu, byte %zu changed: read as %ld records", off, at, k);
+        }
+        last_ev = off;
+    }
+    /* a byte added after the last EVNT frame's piece (the frame's length and CRC made to
+    ** match): nothing after it to fail on, so only the piece's own end can tell */
+    uint32_t len = fst_get_le32(buf + last_ev + 4);
+    static uint8_t more[(4 << 20) + 1];
+    memcpy(more, buf, last_ev + 8 + len);
+    more[last_ev + 8 + len] = 0x00;
+    memcpy(more + last_ev + 8 + len + 1, buf + last_ev + 8 + len, n - last_ev - 8 - len);
+    fst_put_le32(more + last_ev + 4, len + 1);
+    fst_put_le32(more + last_ev + 8 + len + 1,
+                 (uint32_t)crc32(crc32(0L, more + last_ev, 8), more + last_ev + 8, len + 1));
+    write_file(alt, more, n + 1);
+    assert_int_equal(v3_read(alt, &complete, NULL), -1);
+    unlink(alt);
 }
 
 /* Version 2 packs: the same records take a fraction of version 1's bytes, and fst-dump's
@@ -347,10 +494,11 @@ static void cut_anywhere(unsigned version, size_t step)
     unlink(cut);
 }
 
-/* Version 2 at every byte (the trace is a few KB), version 1 at every 37th. */
+/* Versions 3 and 2 at every byte (the trace is a few KB), version 1 at every 37th. */
 static void test_cut_anywhere(void **state)
 {
     (void)state;
+    cut_anywhere(3, 1);
     cut_anywhere(2, 1);
     cut_anywhere(1, 37);
 }
@@ -382,6 +530,7 @@ static void any_changed_byte(unsigned version, size_t step)
 static void test_any_changed_byte_is_an_error(void **state)
 {
     (void)state;
+    any_changed_byte(3, 1);
     any_changed_byte(2, 1);
     any_changed_byte(1, 53);
 }
@@ -539,12 +688,12 @@ static void test_damage_is_named(void **state)
     write_file(bad, two, 2 * n);
     assert_non_null(strstr(read_error(bad, msg, sizeof msg), "data after the footer: another trace appended"));
 
-    /* version 258 (2 in the low byte), with a valid CRC: the whole u16 is the version */
+    /* version 259 (3 in the low byte), with a valid CRC: the whole u16 is the version */
     uint32_t hl = fst_get_le32(buf + 12);
     buf[17] = 1;
     fst_put_le32(buf + 16 + hl, (uint32_t)crc32(crc32(0L, buf + 8, 8), buf + 16, hl));
     write_file(bad, buf, n);
-    assert_non_null(strstr(read_error(bad, msg, sizeof msg), "byte 16: trace version 258, this fst reads versions 1 to 2"));
+    assert_non_null(strstr(read_error(bad, msg, sizeof msg), "byte 16: trace version 259, this fst reads versions 1 to 3"));
 
     /* a SEQ op at an address with no known instruction: the op's own offset */
     FILE *f = fopen(bad, "wb");
@@ -607,6 +756,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_roundtrip_v1),
+        cmocka_unit_test(test_roundtrip_v2),
+        cmocka_unit_test(test_v3_stream),
         cmocka_unit_test(test_v2_packs),
         cmocka_unit_test(test_v2_bad_packing_is_named),
         cmocka_unit_test(test_cut_anywhere),
