@@ -33,8 +33,11 @@
 **   EVNT  u64 instructions before, u32 n, u32 CRC-32 (zlib) of the n bytes, then the next
 **         piece of the zstd stream of the trace's op bytes, ended by a flush: after the
 **         pieces of the EVNT frames before it, it unpacks to exactly the n bytes of this
-**         frame's op stream (at most 256 KiB), all of it read. The stream's window is at most
-**         2^FST_TB_ZSTD_WLOG bytes (64 MiB). The CRC-32 does what zstd's checksum of a whole
+**         frame's op stream (at most 256 KiB), all of it read. The stream is one or more
+**         zstd frames, each ending at a piece's end; its window is at most
+**         2^FST_TB_ZSTD_WLOG bytes (64 MiB). (The writer ends the first after its first
+**         2 MiB of op bytes, a 2 MiB window: a short trace costs a writer and a reader
+**         little memory; then the rest, 64 MiB.) The CRC-32 does what zstd's checksum of a whole
 **         frame does in version 2: packed bytes changed and their frame's CRC made to match,
 **         or a packing gone wrong, are damage, not a different trace.
 **

@@ -34,6 +34,8 @@ enum {
 #define FST_TB_ZSTD_LEVEL 5         /* chosen by measurement: see tracebin_zstd.c */
 #define FST_TB_ZSTD_WLOG 26         /* version 3's EVNT stream: a 64 MiB window, the most a
                                        writer or reader holds of it (tracebin_zstd.c) */
+#define FST_TB_ZSTD_WLOG_FIRST 21   /* its first zstd frame's: 2 MiB, for */
+#define FST_TB_ZSTD_FIRST (2u << 20) /* its first op bytes, as many */
 
 /* zstd contexts (tracebin_zstd.c), made once per writer (level > 0: packs) or reader
 ** (level 0: unpacks) and reused for every frame: one frame each (fst_tbz_new), or the

@@ -15,6 +15,13 @@
 ** 222 2.37 MB -> 0.19 MB (only long-distance matching finds it: 2.35 MB without). Where
 ** nothing repeats it changes little: cgen seed 61234 6.00 -> 5.69 MB, gen.py 4242 1.43 ->
 ** 1.50 MB. Frames from the stream are as small as before elsewhere: FORTRAN, fortbig.
+** The stream's first zstd frame, for its first FST_TB_ZSTD_FIRST (2 MiB) of op bytes, has
+** a window as long, without long-distance matching; then one frame of the wide window.
+** A zstd context holds its window's buffer and clears its tables (long-distance
+** matching's: 4 MiB) when a frame begins: with the wide window from the start, every
+** capture and replay of a short trace took 64 MiB more of address space and a few ms
+** (`make check`, thousands of them under AddressSanitizer: 13 -> 14 min). Splitting costs
+** a repeat across the 2 MiB mark: seed 35332 0.54 -> 0.72 MB.
 ** The parameters are level 5's for a 256 KiB input (ZSTD_getCParams(5, 262144, 0) of libzstd
 ** 1.5.4: those chose the frames' packing so far; level 5's for a large input packed cgen's
 ** stream 12 % larger), with the window and long-distance matching set.
@@ -37,6 +44,8 @@ struct fst_tbz {
     ZSTD_CCtx *c;
     ZSTD_DCtx *d;
     int stream;     /* version 3's EVNT stream: pieces ended by flushes (fst_tbz_new_stream) */
+    int wide;       /* the stream's first zstd frame has ended: the wide window's now */
+    uint64_t fed;   /* op bytes packed into the first */
 };
 
 fst_tbz *fst_tbz_new(int level)
@@ -59,25 +68,32 @@ fst_tbz *fst_tbz_new(int level)
     return z;
 }
 
+/* A stream's next zstd frame: its window and whether long-distance matching looks back. */
+static void stream_window(fst_tbz *z, int wlog, int ldm)
+{
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(z->c, ZSTD_c_windowLog, wlog)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(z->c, ZSTD_c_enableLongDistanceMatching, ldm)))
+        fst_die("zstd: a parameter was refused");
+}
+
 fst_tbz *fst_tbz_new_stream(int level)
 {
     fst_tbz *z = fst_tbz_new(level);
     z->stream = 1;
     if (z->c) {
-        /* level 5's parameters for a 256 KiB input (the head), the window and long-distance
-        ** matching; no checksum of zstd's: it is read only where a zstd frame ends, and this one
-        ** never does (a version 3 EVNT frame holds the CRC-32 of what it unpacks to instead:
-        ** tracebin.h) */
+        /* level 5's parameters for a 256 KiB input (the head); no checksum of zstd's: it is
+        ** read only where a zstd frame ends, which a piece seldom does (a version 3 EVNT
+        ** frame holds the CRC-32 of what it unpacks to instead: tracebin.h) */
         static const struct { ZSTD_cParameter p; int v; } set[] = {
-            { ZSTD_c_checksumFlag, 0 },       { ZSTD_c_windowLog, FST_TB_ZSTD_WLOG },
-            { ZSTD_c_chainLog, 17 },          { ZSTD_c_hashLog, 18 },
-            { ZSTD_c_searchLog, 5 },          { ZSTD_c_minMatch, 5 },
-            { ZSTD_c_targetLength, 2 },       { ZSTD_c_strategy, ZSTD_greedy },
-            { ZSTD_c_enableLongDistanceMatching, 1 },
+            { ZSTD_c_checksumFlag, 0 },       { ZSTD_c_chainLog, 17 },
+            { ZSTD_c_hashLog, 18 },           { ZSTD_c_searchLog, 5 },
+            { ZSTD_c_minMatch, 5 },           { ZSTD_c_targetLength, 2 },
+            { ZSTD_c_strategy, ZSTD_greedy },
         };
         for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
             if (ZSTD_isError(ZSTD_CCtx_setParameter(z->c, set[i].p, set[i].v)))
                 fst_die("zstd: a parameter was refused");
+        stream_window(z, FST_TB_ZSTD_WLOG_FIRST, 0);
     } else if (ZSTD_isError(ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, FST_TB_ZSTD_WLOG)))
         fst_die("zstd: a parameter was refused");   /* a damaged header asks no more memory */
     return z;
@@ -104,12 +120,18 @@ size_t fst_tbz_pack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size
     }
     ZSTD_inBuffer in = { src, n, 0 };
     ZSTD_outBuffer out = { dst, cap, 0 };
+    z->fed += n;
+    ZSTD_EndDirective how = !z->wide && z->fed >= FST_TB_ZSTD_FIRST ? ZSTD_e_end : ZSTD_e_flush;
     size_t left;
     do {    /* 0: all of src taken and flushed (cap is ZSTD_compressBound's: room enough) */
-        left = ZSTD_compressStream2(z->c, &out, &in, ZSTD_e_flush);
+        left = ZSTD_compressStream2(z->c, &out, &in, how);
         if (ZSTD_isError(left) || (left && out.pos == cap))
             return 0;
     } while (left);
+    if (how == ZSTD_e_end) {    /* the first zstd frame ended with this piece: the rest wide */
+        z->wide = 1;
+        stream_window(z, FST_TB_ZSTD_WLOG, 1);
+    }
     return out.pos;
 }
 
@@ -124,13 +146,14 @@ static int unpack_piece(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, 
         if (ZSTD_isError(ZSTD_decompressStream(z->d, &out, &in)) || (in.pos == was_in && out.pos == was_out))
             return -1;
     }
-    /* nothing more held back, and the next input the decoder wants is a block's header,
-    ** whole (RFC 8878: 3 bytes): a piece ends on a flush, so at a block's end; a byte after
-    ** it would be the start of a header, taken without a word */
+    /* nothing more held back. (Bytes after the piece's end would be taken as the start of
+    ** the next: the next piece then does not unpack. After the last piece nothing reads them,
+    ** and what was read is what was written: the CRC-32 of each piece's bytes says so. The
+    ** decoder's hints of the next input's size would tell, but they are hints, whose values
+    ** another libzstd may count otherwise.) */
     uint8_t more;
     ZSTD_outBuffer extra = { &more, 1, 0 };
-    size_t next = ZSTD_decompressStream(z->d, &extra, &in);
-    return ZSTD_isError(next) || extra.pos || next != 3 ? -1 : 0;
+    return ZSTD_isError(ZSTD_decompressStream(z->d, &extra, &in)) || extra.pos ? -1 : 0;
 }
 
 int fst_tbz_unpack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen)
