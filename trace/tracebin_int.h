@@ -36,6 +36,7 @@ enum {
                                        writer or reader holds of it (tracebin_zstd.c) */
 #define FST_TB_ZSTD_WLOG_FIRST 21   /* its first zstd frame's: 2 MiB, for */
 #define FST_TB_ZSTD_FIRST (2u << 20) /* its first op bytes, as many */
+#define FST_TB_ZSTD_LDM_MIN 1024    /* long-distance matching's shortest match, in the rest */
 
 /* zstd contexts (tracebin_zstd.c), made once per writer (level > 0: packs) or reader
 ** (level 0: unpacks) and reused for every frame: one frame each (fst_tbz_new), or the
@@ -71,9 +72,10 @@ int fst_tb_read_frame(fst_tbf *t, char tag[4], uint8_t **payload, size_t *len, f
 
 /* A version 2 or 3 EVNT payload (p, len) as the reader holds it, at frame: its first 8
 ** bytes, then its op stream unpacked by z (the reader's EVNT context: a stream's for version
-** 3, given the frames in order) (*flen bytes in all). -1 when it is shorter than 12 bytes, says
-** more ops than a frame holds or does not unpack to as many. frame: 8 + FST_TB_V2_PAYLOAD
-** + FST_TB_OP_MAX bytes. */
+** 3, given the frames in order) (*flen bytes in all). -1 when it is shorter than its head (12
+** bytes; 16 in version 3), says more ops than a frame holds or does not unpack to as many
+** (version 3: or to bytes of another CRC-32). frame: 8 + FST_TB_V2_PAYLOAD + FST_TB_OP_MAX
+** bytes. */
 int fst_tb_unpack_evnt(fst_tbz *z, const uint8_t *p, size_t len, uint8_t *frame, size_t *flen);
 
 /* Frames read ahead (tracebin_ahead.c): a thread of its own reads a version 2 or 3 trace's

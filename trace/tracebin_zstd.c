@@ -11,8 +11,8 @@
 ** module's copies) repeated in every frame what the frames before it held, and 256 KiB
 ** frames packed on their own could not say so: tests/loops/gen.py seed 35332 (699 M
 ** instructions, a routine's LCG restarted at each call) took 15.9 MB (0.023 byte an
-** instruction); one stream with a 64 MiB window and long-distance matching, 0.56 MB; seed
-** 222 2.37 MB -> 0.19 MB (only long-distance matching finds it: 2.35 MB without). Where
+** instruction); one stream with a 64 MiB window, 0.23 MB; seed 222 2.37 MB -> 0.29 MB (only
+** long-distance matching finds it: 2.35 MB without). Where
 ** nothing repeats it changes little: cgen seed 61234 6.00 -> 5.69 MB, gen.py 4242 1.43 ->
 ** 1.50 MB. Frames from the stream are as small as before elsewhere: FORTRAN, fortbig.
 ** The stream's first zstd frame, for its first FST_TB_ZSTD_FIRST (2 MiB) of op bytes, has
@@ -21,10 +21,15 @@
 ** matching's: 4 MiB) when a frame begins: with the wide window from the start, every
 ** capture and replay of a short trace took 64 MiB more of address space and a few ms
 ** (`make check`, thousands of them under AddressSanitizer: 13 -> 14 min). Splitting costs
-** a repeat across the 2 MiB mark: seed 35332 0.54 -> 0.72 MB.
+** a repeat across the 2 MiB mark (seed 35332: +0.18 MB).
 ** The parameters are level 5's for a 256 KiB input (ZSTD_getCParams(5, 262144, 0) of libzstd
 ** 1.5.4: those chose the frames' packing so far; level 5's for a large input packed cgen's
-** stream 12 % larger), with the window and long-distance matching set.
+** stream 12 % larger), with the window and long-distance matching set. Long-distance
+** matching's own shortest match (64 bytes) took recursion -O2's stream (18 MB of ops, a
+** short period) from 2.3 KB without it to 84 KB (17 KB in version 2): its matches, far
+** back, came before the near repeats that cost nothing. From 1 KiB (FST_TB_ZSTD_LDM_MIN) it
+** finds only what nothing nearer does: recursion 4.0 KB, gen.py 222 0.29 MB (2.35 MB
+** without it), 35332 0.23 MB, 11 0.42 MB (0.44 without), cgen the same.
 **
 ** The level (FST_TB_ZSTD_LEVEL, 5): first chosen (7) with `zstd -b1 -e19` on version 1 traces
 ** of a branchy program (callheavy -O0, 40 732 instructions, 12 463 bytes) and of bigloop
@@ -72,7 +77,8 @@ fst_tbz *fst_tbz_new(int level)
 static void stream_window(fst_tbz *z, int wlog, int ldm)
 {
     if (ZSTD_isError(ZSTD_CCtx_setParameter(z->c, ZSTD_c_windowLog, wlog)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(z->c, ZSTD_c_enableLongDistanceMatching, ldm)))
+        ZSTD_isError(ZSTD_CCtx_setParameter(z->c, ZSTD_c_enableLongDistanceMatching, ldm)) ||
+        (ldm && ZSTD_isError(ZSTD_CCtx_setParameter(z->c, ZSTD_c_ldmMinMatch, FST_TB_ZSTD_LDM_MIN))))
         fst_die("zstd: a parameter was refused");
 }
 
