@@ -44,7 +44,9 @@ enum {
 typedef struct fst_tbz fst_tbz;
 fst_tbz *fst_tbz_new(int level);
 fst_tbz *fst_tbz_new_stream(int level);
-int fst_tbz_stream(const fst_tbz *z);   /* 1: made by fst_tbz_new_stream */
+/* The bytes a packed IMAG or EVNT frame holds between its own u64 and the packed bytes:
+** u32 n, and for a piece of version 3's stream (fst_tbz_new_stream) the n bytes' CRC-32. */
+size_t fst_tbz_head(const fst_tbz *z);
 void fst_tbz_free(fst_tbz *z);
 size_t fst_tbz_bound(size_t n);
 /* One zstd frame of src at dst (a stream's: the next piece, flushed); its length, 0 on

@@ -131,12 +131,12 @@ int fst_tb_read_frame(fst_tbf *r, char tag[4], uint8_t **payload, size_t *len, f
 
 int fst_tb_unpack_evnt(fst_tbz *z, const uint8_t *p, size_t len, uint8_t *frame, size_t *flen)
 {
-    size_t head = fst_tbz_stream(z) ? 16 : 12;  /* version 3: and the CRC-32 of the n bytes */
+    size_t head = 8 + fst_tbz_head(z);
     uint32_t n = len >= head ? fst_get_le32(p + 8) : 0;
     if (len < head || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX || fst_tbz_unpack(z, p + head, len - head, frame + 8, n))
         return -1;
-    if (head == 16 && (uint32_t)crc32(0L, frame + 8, n) != fst_get_le32(p + 12))
-        return -1;
+    if (head > 12 && (uint32_t)crc32(0L, frame + 8, n) != fst_get_le32(p + 12))
+        return -1;  /* version 3: the piece's bytes are not the ones its CRC-32 was of */
     memcpy(frame, p, 8);
     *flen = 8 + (size_t)n;
     return 0;

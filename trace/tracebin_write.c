@@ -87,7 +87,7 @@ static int write_frame(fst_tw *w, const char tag[4], const uint8_t *payload, siz
 static int packed_frame(fst_tw *w, fst_tbz *z, const char tag[4], const uint8_t *h, size_t hn, const uint8_t *src,
                         size_t n, fst_err *err)
 {
-    size_t head = hn + (fst_tbz_stream(z) ? 8 : 4), need = head + fst_tbz_bound(n);
+    size_t head = hn + fst_tbz_head(z), need = head + fst_tbz_bound(n);
     if (need > w->zcap) {
         free(w->zbuf);
         w->zcap = need;
@@ -95,7 +95,7 @@ static int packed_frame(fst_tw *w, fst_tbz *z, const char tag[4], const uint8_t 
     }
     memcpy(w->zbuf, h, hn);
     fst_put_le32(w->zbuf + hn, (uint32_t)n);
-    if (fst_tbz_stream(z))
+    if (head > hn + 4)
         fst_put_le32(w->zbuf + hn + 4, (uint32_t)crc32(0L, src, (uInt)n));
     size_t k = fst_tbz_pack(z, src, n, w->zbuf + head, w->zcap - head);
     if (!k)

@@ -11,10 +11,10 @@
 ** module's copies) repeated in every frame what the frames before it held, and 256 KiB
 ** frames packed on their own could not say so: tests/loops/gen.py seed 35332 (699 M
 ** instructions, a routine's LCG restarted at each call) took 15.9 MB (0.023 byte an
-** instruction); one stream with a 64 MiB window, 0.23 MB; seed 222 2.37 MB -> 0.29 MB (only
-** long-distance matching finds it: 2.35 MB without). Where
-** nothing repeats it changes little: cgen seed 61234 6.00 -> 5.69 MB, gen.py 4242 1.43 ->
-** 1.50 MB. Frames from the stream are as small as before elsewhere: FORTRAN, fortbig.
+** instruction); one stream with a 64 MiB window, 0.43 MB; seed 222 2.37 MB -> 0.50 MB (only
+** long-distance matching finds it: 2.35 MB without). Where nothing repeats it changes
+** little: cgen seed 61234 6.02 -> 5.68 MB, gen.py 4242 1.43 -> 1.42 MB (module captures,
+** the same reports; docs/internals.md has the rest).
 ** The stream's first zstd frame, for its first FST_TB_ZSTD_FIRST (2 MiB) of op bytes, has
 ** a window as long, without long-distance matching; then one frame of the wide window.
 ** A zstd context holds its window's buffer and clears its tables (long-distance
@@ -28,8 +28,9 @@
 ** matching's own shortest match (64 bytes) took recursion -O2's stream (18 MB of ops, a
 ** short period) from 2.3 KB without it to 84 KB (17 KB in version 2): its matches, far
 ** back, came before the near repeats that cost nothing. From 1 KiB (FST_TB_ZSTD_LDM_MIN) it
-** finds only what nothing nearer does: recursion 4.0 KB, gen.py 222 0.29 MB (2.35 MB
-** without it), 35332 0.23 MB, 11 0.42 MB (0.44 without), cgen the same.
+** finds only what nothing nearer does (the op streams packed by hand as one zstd frame):
+** recursion 4.0 KB, gen.py 222 0.29 MB (2.35 MB without it), 35332 0.23 MB, 11 0.42 MB
+** (0.44 without), cgen the same.
 **
 ** The level (FST_TB_ZSTD_LEVEL, 5): first chosen (7) with `zstd -b1 -e19` on version 1 traces
 ** of a branchy program (callheavy -O0, 40 732 instructions, 12 463 bytes) and of bigloop
@@ -49,8 +50,7 @@ struct fst_tbz {
     ZSTD_CCtx *c;
     ZSTD_DCtx *d;
     int stream;     /* version 3's EVNT stream: pieces ended by flushes (fst_tbz_new_stream) */
-    int wide;       /* the stream's first zstd frame has ended: the wide window's now */
-    uint64_t fed;   /* op bytes packed into the first */
+    uint64_t fed;   /* op bytes packed so far (the first zstd frame ends past FST_TB_ZSTD_FIRST) */
 };
 
 fst_tbz *fst_tbz_new(int level)
@@ -105,7 +105,7 @@ fst_tbz *fst_tbz_new_stream(int level)
     return z;
 }
 
-int fst_tbz_stream(const fst_tbz *z) { return z->stream; }
+size_t fst_tbz_head(const fst_tbz *z) { return z->stream ? 8 : 4; }
 
 void fst_tbz_free(fst_tbz *z)
 {
@@ -126,18 +126,17 @@ size_t fst_tbz_pack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size
     }
     ZSTD_inBuffer in = { src, n, 0 };
     ZSTD_outBuffer out = { dst, cap, 0 };
+    int first_ends = z->fed < FST_TB_ZSTD_FIRST && z->fed + n >= FST_TB_ZSTD_FIRST;
     z->fed += n;
-    ZSTD_EndDirective how = !z->wide && z->fed >= FST_TB_ZSTD_FIRST ? ZSTD_e_end : ZSTD_e_flush;
+    ZSTD_EndDirective how = first_ends ? ZSTD_e_end : ZSTD_e_flush;
     size_t left;
     do {    /* 0: all of src taken and flushed (cap is ZSTD_compressBound's: room enough) */
         left = ZSTD_compressStream2(z->c, &out, &in, how);
         if (ZSTD_isError(left) || (left && out.pos == cap))
             return 0;
     } while (left);
-    if (how == ZSTD_e_end) {    /* the first zstd frame ended with this piece: the rest wide */
-        z->wide = 1;
+    if (first_ends)     /* the first zstd frame ended with this piece: the rest wide */
         stream_window(z, FST_TB_ZSTD_WLOG, 1);
-    }
     return out.pos;
 }
 
