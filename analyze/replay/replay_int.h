@@ -165,12 +165,15 @@ typedef struct rp_regs {
 /* replay_fold.c's state (see there): one recorded period of runs and what it adds. */
 #define FST_FOLD_PMAX 4096  /* the longest period looked for, in runs */
 #define FST_FOLD_W 32       /* a period is proposed when the last W runs repeat (replay_fold.c) */
+#define FST_FOLD_SHORTS 64  /* long periods that folded too little, remembered */
 typedef struct rp_foldrec {
     fst_rec rec;            /* the run as the reader handed it out */
     uint32_t took;          /* what the replay took of it, and where the next one starts */
     uint64_t next;
     uint8_t last[6];        /* the bytes of the last one taken (a TAKEN run's branch) */
 } rp_foldrec;
+
+typedef struct rp_foldshort { uint64_t key, until, wait; } rp_foldshort;
 
 typedef struct rp_fold {
     int on;                 /* the replay's sinks and options allow folding at all */
@@ -199,6 +202,13 @@ typedef struct rp_fold {
     size_t maxdepth;        /* periods are looked for from this depth down: a recording
                                that returned below its start depth lowers it, until */
     uint64_t maxdepth_until;
+    /* long periods that folded too little (replay_fold.c short_end), by the window that
+    ** proposed them and the period: not proposed again until `until` (seen) */
+    rp_foldshort shorts[FST_FOLD_SHORTS];
+    uint64_t rec_key;       /* that of the period recorded or folded */
+    /* long periods' account (replay_fold.c short_end): runs they cost, runs they folded;
+    ** while the cost is the larger, none is proposed until long_until (seen) */
+    uint64_t lcost, lgain, long_until, long_wait;
     /* the counters: regions of uint64_t, their values at the start, then the deltas */
     rp_regs rs;
     struct { uint64_t *p; uint64_t d; } *delta;
