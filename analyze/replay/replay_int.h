@@ -266,8 +266,6 @@ typedef struct rp_memo {
     size_t nout, outcap;
     rp_memo_ent **slot;     /* the memo, by signature */
     struct memo_seen *seen; /* signatures seen: a call is recorded the second time */
-    unsigned char *kbuf;    /* the key now, to compare */
-    size_t kcap;
     size_t bytes;           /* the memo's */
     uint64_t spent;         /* the budget (replay_memo.c spend) */
     uint32_t quiet;         /* calls left that are not looked at: the budget was spent */

@@ -207,7 +207,6 @@ void fst_rp_memo_free(rp *x)
         }
     free(m->slot);      /* and the seen table with it (tables) */
     free(m->key);
-    free(m->kbuf);
     free(m->jblk);
     free(m->out);
     fst_rp_regions_free(&m->rs);
@@ -246,35 +245,57 @@ static void cpu_copy(rp_cpu *to, const rp_cpu *from)
     memcpy((unsigned char *)to + CPU_B, (const unsigned char *)from + CPU_B, sizeof(rp_cpu) - CPU_B);
 }
 
+/* The task as the key holds it: from have_prev up to its clock (insns), padding too; the
+** stack (f, routine, n, cap, rets) and the clock are no part of it, and lie outside. */
+#define TASK_A offsetof(rp_task, have_prev)
+#define TASK_B offsetof(rp_task, insns)
+_Static_assert(offsetof(rp_task, f) < TASK_A && offsetof(rp_task, routine) < TASK_A && offsetof(rp_task, n) < TASK_A &&
+               offsetof(rp_task, cap) < TASK_A && offsetof(rp_task, rets) < TASK_A &&
+               offsetof(rp_task, cost) >= TASK_B, "rp_task: the key's fields in one span");
+
+/* The key's last words: the depth as far as a subtree can tell it (none open below: a call
+** from outside every routine, as in a window begun inside one, may enter the mainline; one:
+** the mainline's return leaves the program; more), and what else it reads. */
+#define KEY_TAIL 6
+static void key_tail(const rp *x, size_t tid, size_t tail[KEY_TAIL])
+{
+    const rp_task *t = &x->t[tid];
+    size_t v[KEY_TAIL] = { tid, top_owner(t), t->n < 2 ? t->n : 2, (size_t)x->regs, x->nt, x->ncpu };
+    memcpy(tail, v, sizeof v);
+}
+
 /* CPU 0's state and task tid's, less the clock, the stack and the scratch event, and what
 ** of the frames below matters beyond the lists (the file's head), into *buf; its length. */
 static size_t mkey(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
 {
-    const rp_task *t = &x->t[tid];
-    /* the depth as far as a subtree can tell it: none open below (a call from outside every
-    ** routine, as in a window begun inside one: it may enter the mainline), one (the
-    ** mainline's return leaves the program), more */
-    size_t tail[] = { tid, top_owner(t), t->n < 2 ? t->n : 2, (size_t)x->regs, x->nt, x->ncpu };
-    size_t n = sizeof(rp_cpu) + sizeof(rp_task) + sizeof tail;
+    size_t n = sizeof(rp_cpu) + (TASK_B - TASK_A) + KEY_TAIL * sizeof(size_t);
     if (n > *cap) {
         *cap = n;
         *buf = fst_xrealloc(*buf, n);
     }
-    /* copied whole, padding too (a struct copy need not keep it), then the fields that are
-    ** no part of the key cleared where they lie */
     unsigned char *b = *buf, *bt = b + cpu_key(b, &x->cpus[0]);
-    memcpy(bt, t, sizeof(rp_task));
-#define CLEAR(field) memset(bt + offsetof(rp_task, field), 0, sizeof t->field)
-    CLEAR(f);
-    CLEAR(routine);
-    CLEAR(rets);
-    CLEAR(n);
-    CLEAR(cap);
-    CLEAR(insns);
-    CLEAR(cost);
-#undef CLEAR
-    memcpy(bt + sizeof(rp_task), tail, sizeof tail);
-    return (size_t)(bt - b) + sizeof(rp_task) + sizeof tail;
+    memcpy(bt, (const unsigned char *)&x->t[tid] + TASK_A, TASK_B - TASK_A);
+    size_t tail[KEY_TAIL];
+    key_tail(x, tid, tail);
+    memcpy(bt + (TASK_B - TASK_A), tail, sizeof tail);
+    return (size_t)(bt - b) + (TASK_B - TASK_A) + sizeof tail;
+}
+
+/* Whether the state now is the key k of length n (mkey's), compared where it lies: a hit
+** copied some 700 bytes into a buffer to compare them (gen.py seed 20059, 9.4 M hits: the
+** copy a tenth of its replay). */
+static int key_same(const rp *x, size_t tid, const unsigned char *k, size_t n)
+{
+    const rp_cpu *c = &x->cpus[0];
+    size_t s = since_bytes(c), nc = CPU_A + s + CPU_END - CPU_B;
+    if (n != nc + (TASK_B - TASK_A) + KEY_TAIL * sizeof(size_t))
+        return 0;
+    size_t tail[KEY_TAIL];
+    key_tail(x, tid, tail);
+    return !memcmp(k, c, CPU_A) && !memcmp(k + CPU_A, c->since, s) &&
+           !memcmp(k + CPU_A + s, (const unsigned char *)c + CPU_B, CPU_END - CPU_B) &&
+           !memcmp(k + nc, (const unsigned char *)&x->t[tid] + TASK_A, TASK_B - TASK_A) &&
+           !memcmp(k + nc + (TASK_B - TASK_A), tail, sizeof tail);
 }
 
 static uint64_t signature(const rp *x, const fst_rec *rec, const fst_tr_mark *ma)
@@ -598,8 +619,7 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
     rp_task *t = &x->t[tid];
     if (e->narcs > p->narcs || e->nundecoded > p->nundecoded || tid >= p->ntasks || e->small)
         return 0;
-    size_t n = mkey(x, tid, &m->kbuf, &m->kcap);
-    if (n != e->keylen || memcmp(m->kbuf, e->key, n))
+    if (!key_same(x, tid, e->key, e->keylen))
         return 0;
     for (size_t i = 0; i < e->nrets; i++)
         if (fst_rp_returns_open(t, e->rets[i]))
@@ -640,16 +660,9 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
         fst_rp_count_ops(x, &e->count[i].d, e->count[i].n);
     if (e->nout)
         fst_rp_out_emit(x, e->out, e->nout, tid);
-    rp_task keep = *t;
     cpu_copy(c, &e->cpu);
-    *t = e->task;
-    t->f = keep.f;
-    t->routine = keep.routine;
-    t->rets = keep.rets;
-    t->n = keep.n;
-    t->cap = keep.cap;
-    t->insns = keep.insns;
-    t->cost = keep.cost;
+    /* the task as it was after the return, but its stack and clock (the key's span) */
+    memcpy((unsigned char *)t + TASK_A, (const unsigned char *)&e->task + TASK_A, TASK_B - TASK_A);
     m->hits++;
     m->skipped += e->runs;
     m->insns += e->insns;
