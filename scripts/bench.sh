@@ -52,6 +52,9 @@
 #                      memo (FST_REPLAY_NOFOLD=1); what the conditional branches' outcomes
 #                      weigh, as coins of their own and learnt after the 16 before them
 #                      (scripts/outcomes.c): no trace of the path is much smaller
+#   loops drawn        the replay of FST_BENCH_LOOPS_N (8) more tight-loop programs drawn
+#                      afresh (gen.py, 50 M instructions or more) over their untraced runs:
+#                      the median, the worst and its seed, how many above 0.25
 #   many tasks         a system that runs thousands of tasks one after another, each of which
 #                      ends (tests/programs/mvsjob.s, 2 tasks a round): fst-report's time at
 #                      8000 rounds over 2000 (linear: 4; goal <= 5) and its memory per task
@@ -505,6 +508,36 @@ for _ in 1 2 3 4 5 6 7 8; do
 done
 rm -f "$W/loops.trace"
 shape_row "loops ${ls:-$lsl}" "$W/loop${ls:-$lsl}.ins" S/370
+# the replay of tight loops over many drawn programs, not one: FST_BENCH_LOOPS_N (8) more
+# seeds of 50 M instructions or more, each replayed into FORTSTAT (best of 2) against its
+# untraced run (best of 2): the median, the worst, how many above the goal. One seed's
+# figure says little (of 45 drawn on 2026-12-06, 12 replayed above 0.25 before the fold
+# refused long periods that fold too little, 8 after)
+loops_drawn() {
+    local want=${FST_BENCH_LOOPS_N:-8} got=0 tries=0 rows=""
+    printf 'ARCHMODE S/370\nMAINSIZE 2\nNUMCPU 1\nCPUSERIAL 000611\nCPUMODEL 3090\nPANRATE FAST\n000C 3505 /dev/null\n' > "$W/ld.cnf"
+    while [ "$got" -lt "$want" ] && [ "$tries" -lt $((want * 4)) ]; do
+        tries=$((tries + 1))
+        local sd=$(( (RANDOM % 90000) + 10000 ))
+        FST_EXPECT=0 tests/loops/build.sh "$sd" "$W" 1000000000 > /dev/null
+        "$BIN/fst-capture" -q --via=module -o "$W/ld.trace" "$W/loop$sd.ins"
+        local n; n=$("$BIN/fst-dump" --summary "$W/ld.trace" | sed -n 's/^count.insn=//p')
+        if [ "${n:-0}" -lt 50000000 ]; then rm -f "$W/loop$sd".*; continue; fi
+        printf 'hao tgt HHCCP011I\nhao cmd quit\nipl %s\n' "$W/loop$sd.ins" > "$W/ld.rc"
+        ld_unt() { (cd "$W" && HERCULES_RC="$W/ld.rc" hercules -d -f "$W/ld.cnf" < /dev/null > /dev/null 2>&1); }
+        local tu tr; tu=$(best 2 ld_unt); tr=$(best 2 "$BIN/fst-report" -o "$W/ld.txt" "$W/ld.trace")
+        rows="$rows$(ratio "$tr" "$tu") $sd
+"
+        got=$((got + 1))
+        rm -f "$W/loop$sd".* "$W/ld.trace"
+    done
+    printf '%s' "$rows" | sort -n | awk -v n="$got" '
+        { r[NR] = $1; s[NR] = $2; if ($1 > 0.25) over++ }
+        END { if (!n) { print "loops drawn        none of 50 M instructions or more"; exit }
+              printf "loops drawn        replay of %d drawn programs: median %.2f, worst %.2f (seed %s), %d above 0.25 (goal <= 0.25)\n",
+                  n, r[int((n + 1) / 2)], r[n], s[n], over }'
+}
+loops_drawn
 # and a shape nothing was tuned on: a branchy, recursive C program drawn afresh each run
 # (tests/cprogs/cgen.py), its rounds set for about 150 M instructions from the count of one
 # round and of nine: a round's work follows its data, and the first differs (seed 30075:
