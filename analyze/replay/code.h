@@ -67,6 +67,7 @@ typedef struct fst_blk {
     uint64_t born;          /* fst_code's `builds` when built: of a slot's two, the older goes */
     uint64_t mstamp;        /* the replay's memo: the recording that took its counts (replay_memo.c) */
     uint64_t cstamp;        /* the same for a stretch of runs recorded (replay_chunk.c) */
+    uint64_t fstamp;        /* the same for a loop's period recorded (replay_fold.c) */
 } fst_blk;
 
 

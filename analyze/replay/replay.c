@@ -227,6 +227,8 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
             break;      /* d[i] is left to insn(), which enters the mainline */
         uint32_t last = i + m - 1;
         int ch = c->prev_charged;
+        if (x->fold.mode == 1 && b->fstamp != x->fold.rs.stamp)
+            fst_rp_fold_touch(x, b);    /* its counts as they were, for the period recorded */
         if (x->want_exec[ch] && !x->takes_batch[ch]) {
             exec_prev(x, c, cpuno, 0);
             for (uint32_t k = i; k < last; k++)

@@ -51,8 +51,9 @@
 ** from is no loop at that depth: for a while, periods are looked for only from the depth
 ** it returned to (bigloop: not inside TICK, which returns every iteration, but in MAIN).
 ** What it may cost. Looking for periods costs a signature per run, and a recording copies
-** every counter and the key and compares them at the period's end: some thousands of words,
-** whatever the period (the counters are the program's, not the period's). A loop that folds
+** the counters and the key and compares them at the period's end: the routines', arcs' and
+** task's whatever the period, the blocks' counts and the instruction mix as far as the
+** period runs them (fst_rp_fold_touch: hundreds of words, not the program's thousands). A loop that folds
 ** for a few periods, or a period that fails, does not repay that: a replay that looked and
 ** recorded at every such loop was 2 to 5 times slower than one that does not fold (random
 ** loop shapes, tests/loops). So folding spends from a budget, in units of about one host
@@ -63,8 +64,8 @@
 ** the debt and a window of FOLD_WINDOW runs of looking. However the trace's loops are
 ** shaped, folding then adds about 1 % to a replay; where it folds, it earns its next
 ** recordings (bigloop: 20 times faster).
-** Memory: the snapshot holds the counters of the routines, arcs, the one task, the
-** instruction mix and the block slots, all bounded by the program, not the trace; the
+** Memory: the snapshot holds the counters of the routines, arcs, the one task, and of the
+** block slots and the instruction mix the period ran, all bounded by the program, not the trace; the
 ** recorded period at most FST_FOLD_PMAX runs, the windows' table FOLD_WTAB slots.
 **
 ** Not folded: formats whose sinks want every call or instruction (callgrind, folded, svg,
@@ -280,17 +281,8 @@ void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo)
     } else if (!rs->opstamp)
         rs->opstamp = fst_xcalloc(fst_op_count(), sizeof *rs->opstamp);
     rs->stamp++;
-    /* the instruction mix: only the ops of the blocks, since a period runs nothing else (its
-    ** first run counts the instruction before it, which its last run ran: in a block too) */
-    for (size_t u = 0; !memo && u < x->code->nused; u++) {
-        fst_blk *b = &x->code->blk[x->code->usedlist[u]];
-        region(rs, b->ran, FST_BLK_MAX + 1, RP_K_BLOCK, x->code->usedlist[u]);
-        for (uint32_t k = 0; k < b->n; k++)
-            if (rs->opstamp[b->d[k].op] != rs->stamp) {
-                rs->opstamp[b->d[k].op] = rs->stamp;
-                region(rs, &p->op_insns[b->d[k].op], 1, RP_K_OP, b->d[k].op);
-            }
-    }
+    /* (not memo: the blocks' counts and the instruction mix come as the period runs them:
+    ** fst_rp_fold_touch, fold_op) */
     region(rs, &x->t[tid].insns, 2, RP_K_TASK, 0);     /* insns, cost */
     if (!memo)
         region(rs, &x->cpus[0].pend_n, 2, RP_K_PEND, 0);   /* pend_n, pend_cost */
@@ -306,6 +298,43 @@ void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo)
         memcpy(rs->val + rs->nval, rs->reg[i].p, rs->reg[i].n * sizeof *rs->val);
         rs->nval += rs->reg[i].n;
     }
+}
+
+/* One more region, its counters as they are now (the recording's snapshot grows). */
+static void region_now(rp_regs *rs, uint64_t *p, size_t n, int kind, size_t idx)
+{
+    region(rs, p, n, kind, idx);
+    if (rs->nval + n > rs->valcap) {
+        rs->valcap = (rs->nval + n) * 2;
+        rs->val = fst_xrealloc(rs->val, rs->valcap * sizeof *rs->val);
+    }
+    memcpy(rs->val + rs->nval, p, n * sizeof *rs->val);
+    rs->nval += n;
+}
+
+/* Recording a period: d's op in the instruction mix, from now on in the snapshot. Of the
+** mix only what the period counts: the ops of the blocks it runs (fst_rp_fold_touch),
+** each run's first instruction (counted by the run after it, or by its block) and the
+** instruction before the period (counted by its first run; its last run runs it again).
+** A snapshot of every block used and its ops cost a recording what the program holds, not
+** what the period runs: gen.py seed 20031, 527 of its 630 counters, where a 13-turn loop
+** of calls had 60 runs to fold and never paid. */
+static void fold_op(rp *x, const fst_insn *d)
+{
+    rp_regs *rs = &x->fold.rs;
+    if (rs->opstamp[d->op] != rs->stamp) {
+        rs->opstamp[d->op] = rs->stamp;
+        region_now(rs, &x->p->op_insns[d->op], 1, RP_K_OP, d->op);
+    }
+}
+
+void fst_rp_fold_touch(rp *x, fst_blk *b)
+{
+    rp_regs *rs = &x->fold.rs;
+    b->fstamp = rs->stamp;
+    region_now(rs, b->ran, FST_BLK_MAX + 1, RP_K_BLOCK, (size_t)(b - x->code->blk));
+    for (uint32_t k = 0; k < b->n; k++)
+        fold_op(x, &b->d[k]);
 }
 
 void fst_rp_regions_free(rp_regs *rs)
@@ -534,6 +563,12 @@ void fst_rp_fold_out(rp *x, const fst_event *e)
         f->out_bad = 1;     /* the recording fails at the period's end */
 }
 
+/* What the recording costs so far (see the head), its snapshot as it stands. */
+static size_t rec_cost(const rp_fold *f)
+{
+    return FOLD_REC_FIXED + FOLD_REC_COUNTER * f->rs.nval + FOLD_REC_KEYWORD * f->snaplen / sizeof(uint64_t);
+}
+
 /* Recording: rec is run j of the period. Returns 1 (it was run). */
 static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
 {
@@ -544,6 +579,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
         fail(f);
         return 0;   /* the caller runs it */
     }
+    fold_op(x, &b->d[0]);
     if (!fst_rp_run(x, tr, rec, b, 1, &lr->took, &lr->next)) {
         fail(f);    /* insn() took it: something happened between two runs */
         return 1;
@@ -569,6 +605,10 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     }
     fst_rp_memo_settle(x);
     deltas(f);
+    size_t cost = rec_cost(f);  /* with the blocks it touched: what the next one costs */
+    if (cost > f->cost)
+        f->spent += cost - f->cost;
+    f->cost = cost;
     f->maxdepth = SIZE_MAX;
     f->folded = 0;
     f->mode = 2;
@@ -605,10 +645,11 @@ static void begin(rp *x, uint32_t period)
     size_t tid = x->cpus[0].task;
     f->snaplen = key(x, tid, &f->snap, &f->snapcap);
     fst_rp_regions(x, tid, &f->rs, 0);
-    size_t cost = FOLD_REC_FIXED + FOLD_REC_COUNTER * f->rs.nval + FOLD_REC_KEYWORD * f->snaplen / sizeof(uint64_t);
+    if (x->cpus[0].have_prev)
+        fold_op(x, &x->cpus[0].prev);
+    size_t cost = rec_cost(f);
     if (cost > f->cost)
         f->spent += cost - f->cost;     /* spend() charged the last one's: the program grew */
-    f->cost = cost;
     f->depth = f->low = x->t[tid].n;
     f->period = period;
     f->j = 0;

@@ -495,6 +495,9 @@ static inline int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     x->fold.seen++;
     return fst_rp_fold_run(x, tr, rec, b);
 }
+/* Recording a period: b's counts and its ops, from now on in the snapshot (seq_rest calls
+** it when b runs first in the recording). */
+void fst_rp_fold_touch(rp *x, fst_blk *b);
 /* A record other than a SEQ run: folding stops (the runs read ahead are replayed). */
 void fst_rp_fold_break(rp *x, fst_tr *tr);
 /* Folding, at a period's end: whole repeats of the period's op bytes, skipped. */
