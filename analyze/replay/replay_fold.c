@@ -47,7 +47,8 @@
 ** call of it, a part of the pattern, whose recording fails; the window recurs only where the
 ** whole pattern does, however long (tests/loops/fortgen.py: 12-call patterns, a call every
 ** 50 instructions, folded whole). A recording that fails costs its snapshot, so failures back off
-** (16 runs, doubling up to 1024). A recording that began inside a frame it then returned
+** (16 runs, doubling up to 1024); a long period that folds too little is not proposed
+** again for a while (replay_foldlong.c). A recording that began inside a frame it then returned
 ** from is no loop at that depth: for a while, periods are looked for only from the depth
 ** it returned to (bigloop: not inside TICK, which returns every iteration, but in MAIN).
 ** What it may cost. Looking for periods costs a signature per run, and a recording copies
@@ -424,92 +425,6 @@ static uint64_t window(rp_fold *f, uint64_t sig)
     return at && f->seen - at <= FST_FOLD_PMAX ? f->seen - at : 0;
 }
 
-/* ---- long periods that fold too little ----
-** A long period is proposed where a window of runs recurs: in a loop nested in another, the
-** window made of the outer turn's last runs and the inner loop's first recurs at every outer
-** turn. Where the outer turns differ (a branch on an LCG's bit, on data), its recording
-** fails, or folds a turn or none and ends inside the next, whose runs read ahead are then
-** replayed from the log; and while it records or compares, the inner loop is not folded,
-** nor a call memoized (fst_rp_memo_wants). gen.py seed 20002 (an inner BCT loop of 615 runs
-** in an outer one of 623 turns that branches on an LCG): recordings of 615 to 3696 runs
-** took 2 of 3 outer turns, 12 M of its 34 M runs folded, the replay 0.73x its run.
-** So a long period (longer than the window) that failed or folded less than twice is not
-** proposed again by the same window for FOLD_SHORT_WAIT0 of its periods' runs, doubled each
-** time it does so again up to FOLD_SHORT_WAIT, forgotten when it folds twice. By window and
-** period both: a window may propose a period that fails, then one that folds for long
-** (gen.py seed 20039: 38 runs, then 92 folded 834 times; refused by the window alone, its
-** replay took 0.03 -> 0.19x its run), and where a loop of whole turns that repeat holds one
-** whose turns differ (seed 20008: 204 turns of 750 runs, the same, in 71 that branch on an
-** LCG), refusing a length alone kept the good one from folding.
-** Where long periods never pay, each window and period failing once or twice, an account
-** of them all decides: runs recorded and read ahead by those that folded too little
-** (lcost) against runs folded by those that did not (lgain). While the one exceeds the
-** other by more than FOLD_LONG_SLACK, no window proposes a long period, in the same way
-** (seed 20019: 1.06 -> 0.39x; 20017, whose calls could not be memoized meanwhile: 0.93 ->
-** 0.18x). A few failures before a period that folds for long then cost nothing (seed
-** 20018: three of some 3 800 runs, then 591 periods of 3 704 folded every 2.2 M runs). The
-** account halves when it grows past FOLD_LONG_ACCOUNT: what a program did lately counts.
-** On 45 drawn programs (gen.py seeds 12452, 20001-20060 of 50 M to 1 G instructions) 8
-** replay faster, none slower; 8 replay above 0.25x their run where 12 did. */
-#define FOLD_SHORT_WAIT0 16 /* the periods' runs a long period is first refused for */
-#define FOLD_SHORT_WAIT 64  /* the most */
-#define FOLD_LONG_SLACK (4 * FST_FOLD_PMAX)     /* runs long periods may cost before they pay */
-#define FOLD_LONG_ACCOUNT (1u << 24)
-
-/* A window's proposal of a period: what a refusal holds (a window may propose several) */
-static uint64_t short_key(uint64_t wh, uint64_t period) { return wh ^ period * 0x9E3779B97F4A7C15ull; }
-static size_t short_slot(uint64_t key) { return (size_t)(key >> 58) % FST_FOLD_SHORTS; }
-
-static uint64_t longer(uint64_t wait)
-{
-    return wait < FOLD_SHORT_WAIT0 ? FOLD_SHORT_WAIT0 : wait < FOLD_SHORT_WAIT ? wait * 2 : FOLD_SHORT_WAIT;
-}
-
-static void long_account(rp_fold *f, uint64_t cost, uint64_t gain)
-{
-    f->lcost += cost;
-    f->lgain += gain;
-    if (f->lcost + f->lgain > FOLD_LONG_ACCOUNT)
-        f->lcost /= 2, f->lgain /= 2;
-}
-
-/* The period recorded or folded (its window's proposal: rec_key) failed or folded less
-** than twice, having read `ahead` runs of its next period. */
-static void short_end(rp_fold *f, uint64_t ahead)
-{
-    if (f->period <= FST_FOLD_W)
-        return;     /* a short period costs little to record */
-    rp_foldshort *e = &f->shorts[short_slot(f->rec_key)];
-    if (e->key != f->rec_key)
-        e->key = f->rec_key, e->wait = 0;
-    e->wait = longer(e->wait);
-    e->until = f->seen + e->wait * f->period;
-    long_account(f, f->period + ahead, 0);
-    if (f->lcost > f->lgain + FOLD_LONG_SLACK) {
-        f->long_wait = longer(f->long_wait);
-        f->long_until = f->seen + f->long_wait * f->period;
-    }
-}
-
-/* A folding of the period (its window's proposal: rec_key) folded twice or more. */
-static void short_forget(rp_fold *f)
-{
-    if (f->period <= FST_FOLD_W)
-        return;
-    if (f->shorts[short_slot(f->rec_key)].key == f->rec_key)
-        f->shorts[short_slot(f->rec_key)].key = 0;
-    long_account(f, 0, f->folded * f->period);
-    if (f->lcost <= f->lgain + FOLD_LONG_SLACK)
-        f->long_wait = f->long_until = 0;
-}
-
-/* A window's proposal of a long period (short_key) is refused now. */
-static int short_refused(const rp_fold *f, uint64_t key)
-{
-    const rp_foldshort *e = &f->shorts[short_slot(key)];
-    return (e->key == key && f->seen < e->until) || f->seen < f->long_until;
-}
-
 /* The runs of the period read ahead of the one that differs: replayed as usual. */
 static void replay_ahead(rp *x, fst_tr *tr)
 {
@@ -526,9 +441,9 @@ static void replay_ahead(rp *x, fst_tr *tr)
     ** missed: a wrong period, recorded and dropped at each start (gen.py seed 26927: 33 704
     ** recordings, 17 M of its 18 M runs replayed recording, 1.19x its run; 0.94x unfolded) */
     if (f->folded < 2)
-        short_end(f, f->j);
+        fst_rp_fold_short_end(f, f->j);
     else
-        short_forget(f);
+        fst_rp_fold_short_forget(f);
     uint64_t skipped = f->folded * f->period + f->j;
     for (uint64_t i = 1; i <= skipped && i <= FST_FOLD_PMAX; i++)
         f->depths[(f->seen + i) % FST_FOLD_PMAX] = f->depth < UINT32_MAX ? (uint32_t)f->depth : UINT32_MAX;
@@ -599,7 +514,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
         return 1;
     }
     if (n != f->snaplen || memcmp(f->snap, f->now, n) || x->t[tid].n != f->depth || f->out_bad) {
-        short_end(f, 0);
+        fst_rp_fold_short_end(f, 0);
         fail(f);
         return 1;
     }
@@ -676,7 +591,7 @@ int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     uint64_t period = window(f, signature(x, rec));
     if (f->seen >= f->maxdepth_until)
         f->maxdepth = SIZE_MAX;
-    if (!period || depth > f->maxdepth || (period > FST_FOLD_W && short_refused(f, short_key(f->wh, period))))
+    if (!period || depth > f->maxdepth || (period > FST_FOLD_W && fst_rp_fold_refused(f, fst_rp_fold_key(f->wh, period))))
         return 0;
     /* a period begins where its stack is lowest: begun deeper (inside a routine the pattern
     ** calls), it would return below its start and fail. The lowest of the last period's
@@ -697,7 +612,7 @@ int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     }
     fst_rp_out_flush(x);    /* what came before the period: not its own */
     begin(x, (uint32_t)period);
-    f->rec_key = short_key(f->wh, period);
+    f->rec_key = fst_rp_fold_key(f->wh, period);
     return record(x, tr, rec, b);
 }
 

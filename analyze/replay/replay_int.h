@@ -14,6 +14,7 @@
 **                   the sinks
 **   replay_fold.c   loops folded: a period of SEQ runs that leaves the replay as it found
 **                   it, but for its counters, is replayed once and then added up
+**   replay_foldlong.c which long periods folding tries: one that folded too little is held off
 **   replay_memo.c   calls memoized: a call's whole subtree, replayed once, is added up
 **                   when it comes again from the same state with the same bytes
 **   replay_chunk.c  stretches memoized: a few runs with no call or return, replayed once,
@@ -202,11 +203,11 @@ typedef struct rp_fold {
     size_t maxdepth;        /* periods are looked for from this depth down: a recording
                                that returned below its start depth lowers it, until */
     uint64_t maxdepth_until;
-    /* long periods that folded too little (replay_fold.c short_end), by the window that
+    /* long periods that folded too little (replay_foldlong.c), by the window that
     ** proposed them and the period: not proposed again until `until` (seen) */
     rp_foldshort shorts[FST_FOLD_SHORTS];
     uint64_t rec_key;       /* that of the period recorded or folded */
-    /* long periods' account (replay_fold.c short_end): runs they cost, runs they folded;
+    /* long periods' account (replay_foldlong.c): runs they cost, runs they folded;
     ** while the cost is the larger, none is proposed until long_until (seen) */
     uint64_t lcost, lgain, long_until, long_wait;
     /* the counters: regions of uint64_t, their values at the start, then the deltas */
@@ -495,6 +496,14 @@ static inline int fst_rp_fold(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     x->fold.seen++;
     return fst_rp_fold_run(x, tr, rec, b);
 }
+/* replay_foldlong.c: which long periods (longer than FST_FOLD_W) are proposed. The key of
+** window wh's proposal of a period; whether it is refused now; the period recorded or
+** folded (f->rec_key's) failed or folded less than twice (`ahead`: the runs it read of
+** the next one), or folded twice or more. */
+uint64_t fst_rp_fold_key(uint64_t wh, uint64_t period);
+int fst_rp_fold_refused(const rp_fold *f, uint64_t key);
+void fst_rp_fold_short_end(rp_fold *f, uint64_t ahead);
+void fst_rp_fold_short_forget(rp_fold *f);
 /* Recording a period: b's counts and its ops, from now on in the snapshot (seq_rest calls
 ** it when b runs first in the recording). */
 void fst_rp_fold_touch(rp *x, fst_blk *b);
