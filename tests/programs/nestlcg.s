@@ -3,22 +3,23 @@
 # "long periods that fold too little"). MAIN turns its outer loop N times; each turn
 # steps an LCG (r8 = 5 r8 + 1), runs two ARs or not as one of its high bits says (a bit
 # of period 2^21: the turns differ as data would make them), then an inner loop of K
-# turns (AR, AR, BCT). --defsym NOUT=n, NIN=k change N and K (default 1000, 400:
-# 1.2 M instructions).
+# turns (AR, AR, BCT). --defsym NOUT=n, NIN=k change N and K (default 100, 400: 121 K
+# instructions; tests/e2e/fold.sh builds it with N = 1000, 1.2 M).
 #
 # Dynamic instruction count:
 #   stub                                                5  (outside)
 #   MAIN   7 prologue + 3 + N x (7 + 1 + 3K + 1) + 2 x T + 3 epilogue
-#          (T: the turns whose bit is set, which run the two ARs: 506 of N = 1000)
+#          (T: the turns whose bit is set, which run the two ARs: 39 of N = 100, 506 of
+#          N = 1000)
 #   SEED   3 (called once)
-#   total  21 + N x (9 + 3K) + 2T: N = 1000, K = 400: 1 210 033
+#   total  21 + N x (9 + 3K) + 2T: N = 100, K = 400: 120 999; N = 1000: 1 210 033
 # Runs (a run ends at a taken branch): each inner turn but the last is one (its BCT
 # branches back), so N x (K - 1) of them are the inner loop's own, the same run each: the
 # replay folds all but those it takes to find the period again at each outer turn (a
 # window of 32 runs) and to record it, those its budget keeps it quiet for at the start,
 # and the outer turns it tries as a period now and then (tests/e2e/fold.sh).
         .include "s370.inc"
-        DEFAULT NOUT, 1000
+        DEFAULT NOUT, 100
         DEFAULT NIN, 400
 
         LOWCORE
