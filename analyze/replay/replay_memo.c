@@ -252,6 +252,10 @@ static void cpu_copy(rp_cpu *to, const rp_cpu *from)
 _Static_assert(offsetof(rp_task, f) < TASK_A && offsetof(rp_task, routine) < TASK_A && offsetof(rp_task, n) < TASK_A &&
                offsetof(rp_task, cap) < TASK_A && offsetof(rp_task, rets) < TASK_A &&
                offsetof(rp_task, cost) >= TASK_B, "rp_task: the key's fields in one span");
+_Static_assert(sizeof(((rp_task *)0)->f) + sizeof(((rp_task *)0)->routine) + sizeof(((rp_task *)0)->n) +
+                       sizeof(((rp_task *)0)->cap) + sizeof(((rp_task *)0)->rets) + sizeof(((rp_task *)0)->insns) +
+                       sizeof(((rp_task *)0)->cost) == TASK_A + (sizeof(rp_task) - TASK_B),
+               "rp_task: a field outside the key's span that is not the stack or the clock");
 
 /* The key's last words: the depth as far as a subtree can tell it (none open below: a call
 ** from outside every routine, as in a window begun inside one, may enter the mainline; one:
