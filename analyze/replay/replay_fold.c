@@ -226,6 +226,7 @@ static size_t key(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
 
 /* ---- the counters ---- */
 
+/* One more region of counters, and their values now (the snapshot). */
 static void region(rp_regs *rs, void *p, size_t n, int kind, size_t idx)
 {
     if (rs->nreg == rs->regcap) {
@@ -233,6 +234,12 @@ static void region(rp_regs *rs, void *p, size_t n, int kind, size_t idx)
         rs->reg = fst_xrealloc(rs->reg, rs->regcap * sizeof *rs->reg);
     }
     rs->reg[rs->nreg++] = (rp_reg){ p, n, idx, kind };
+    if (rs->nval + n > rs->valcap) {
+        rs->valcap = (rs->nval + n) * 2;
+        rs->val = fst_xrealloc(rs->val, rs->valcap * sizeof *rs->val);
+    }
+    memcpy(rs->val + rs->nval, p, n * sizeof *rs->val);
+    rs->nval += n;
 }
 
 uint64_t *fst_rp_region_at(rp *x, size_t tid, int kind, size_t idx)
@@ -262,7 +269,7 @@ void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo)
 {
     fst_profile *p = x->p;
     fst_rp_memo_settle(x);  /* the snapshot is of the counters up to date */
-    rs->nreg = 0;
+    rs->nreg = rs->nval = 0;
     region(rs, &p->total_insns, 6, RP_K_PROF_INSNS, 0);   /* total, outside, excluded: insns, then cost */
     region(rs, &p->pgmchks, 6, RP_K_PROF_EVENTS, 0);      /* pgmchks .. open_frames */
     region(rs, &p->dispatches, 9, RP_K_PROF_TASKS, 0);    /* dispatches .. reflected */
@@ -287,30 +294,6 @@ void fst_rp_regions(rp *x, size_t tid, rp_regs *rs, int memo)
     region(rs, &x->t[tid].insns, 2, RP_K_TASK, 0);     /* insns, cost */
     if (!memo)
         region(rs, &x->cpus[0].pend_n, 2, RP_K_PEND, 0);   /* pend_n, pend_cost */
-    size_t n = 0;
-    for (size_t i = 0; i < rs->nreg; i++)
-        n += rs->reg[i].n;
-    if (n > rs->valcap) {
-        rs->valcap = n;
-        rs->val = fst_xrealloc(rs->val, n * sizeof *rs->val);
-    }
-    rs->nval = 0;
-    for (size_t i = 0; i < rs->nreg; i++) {
-        memcpy(rs->val + rs->nval, rs->reg[i].p, rs->reg[i].n * sizeof *rs->val);
-        rs->nval += rs->reg[i].n;
-    }
-}
-
-/* One more region, its counters as they are now (the recording's snapshot grows). */
-static void region_now(rp_regs *rs, uint64_t *p, size_t n, int kind, size_t idx)
-{
-    region(rs, p, n, kind, idx);
-    if (rs->nval + n > rs->valcap) {
-        rs->valcap = (rs->nval + n) * 2;
-        rs->val = fst_xrealloc(rs->val, rs->valcap * sizeof *rs->val);
-    }
-    memcpy(rs->val + rs->nval, p, n * sizeof *rs->val);
-    rs->nval += n;
 }
 
 /* Recording a period: d's op in the instruction mix, from now on in the snapshot. Of the
@@ -325,7 +308,7 @@ static void fold_op(rp *x, const fst_insn *d)
     rp_regs *rs = &x->fold.rs;
     if (rs->opstamp[d->op] != rs->stamp) {
         rs->opstamp[d->op] = rs->stamp;
-        region_now(rs, &x->p->op_insns[d->op], 1, RP_K_OP, d->op);
+        region(rs, &x->p->op_insns[d->op], 1, RP_K_OP, d->op);
     }
 }
 
@@ -333,7 +316,7 @@ void fst_rp_fold_touch(rp *x, fst_blk *b)
 {
     rp_regs *rs = &x->fold.rs;
     b->fstamp = rs->stamp;
-    region_now(rs, b->ran, FST_BLK_MAX + 1, RP_K_BLOCK, (size_t)(b - x->code->blk));
+    region(rs, b->ran, FST_BLK_MAX + 1, RP_K_BLOCK, (size_t)(b - x->code->blk));
     for (uint32_t k = 0; k < b->n; k++)
         fold_op(x, &b->d[k]);
 }
@@ -563,8 +546,10 @@ static void begin(rp *x, uint32_t period)
     if (x->cpus[0].have_prev)
         fold_op(x, &x->cpus[0].prev);
     size_t cost = rec_cost(f);
-    if (cost > f->cost)
+    if (cost > f->cost) {
         f->spent += cost - f->cost;     /* spend() charged the last one's: the program grew */
+        f->cost = cost;
+    }
     f->depth = f->low = x->t[tid].n;
     f->period = period;
     f->j = 0;
