@@ -71,20 +71,14 @@ void fst_code_fold(fst_code *c)
         fold(c, &c->blk[c->usedlist[u]]);
 }
 
-/* Decode from addr: plain instructions, up to and including the first that is not. */
-static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t state)
+/* Decodes onto b from addr, b->n instructions there: instructions that fall through, up to
+** and including the first that does not, while the code cache knows the bytes. */
+static void append(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr)
 {
-    fold(c, b);
-    b->addr = addr;
-    b->state = state;
-    b->epoch = fst_tr_code_epoch(tr);
-    c->epoch = fst_tr_code_epoch_at(tr);
-    b->n = 0;
-    b->sum[0] = 0;
     uint8_t bytes[6];
     while (b->n < FST_BLK_MAX && fst_tr_code(tr, addr, bytes)) {
         fst_insn *d = &b->d[b->n];
-        fst_decode(d, bytes, addr, state);
+        fst_decode(d, bytes, addr, b->state);
         b->cost[b->n][0] = fst_clock_cost(c->clk, d, 0);
         b->cost[b->n][1] = fst_clock_cost(c->clk, d, 1);
         b->n++;
@@ -94,6 +88,31 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
             b->sum[b->n] = b->sum[b->n - 1] + b->cost[b->n - 1][0];
         addr += d->len;
     }
+}
+
+/* Decode from addr (see append). */
+static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t state)
+{
+    fold(c, b);
+    b->addr = addr;
+    b->state = state;
+    b->epoch = fst_tr_code_epoch(tr);
+    c->epoch = fst_tr_code_epoch_at(tr);
+    b->n = 0;
+    b->sum[0] = 0;
+    append(c, b, tr, addr);
+}
+
+int fst_code_extend(fst_code *c, fst_blk *b, fst_tr *tr, int built)
+{
+    uint32_t n = b->n;
+    if (n == FST_BLK_MAX || !fst_code_falls(&b->d[n - 1]))
+        return 0;
+    append(c, b, tr, fst_insn_next(&b->d[n - 1]));
+    if (b->n == n)
+        return 0;
+    c->builds += built != 0;
+    return 1;
 }
 
 /* Of addr's two slots: the one that held addr before (its code changed), else an empty one,

@@ -195,6 +195,13 @@ static __attribute__((noinline)) uint32_t before_mainline(const rp *x, size_t ti
     return m;
 }
 
+/* Whether a memo records, noting blocks' counts as far as they go: a block that grows
+** then counts as one built, which ends the recording (code.h fst_code_extend). */
+static inline int recording(const rp *x)
+{
+    return x->memo.rec || x->chunk.rec || x->fold.mode == 1;
+}
+
 /* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of
 ** block b (code.h), insn() took: the rest of it, a block at a time while it flows on: then
 ** insn() would only move the previous instruction along, so the EXECs of a block are
@@ -215,7 +222,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     ** common case costs a load) */
     int look = on && x->mainline_fixed && !c->handler && !task_flows(x, c);
     for (; on; on = left && fst_code_falls(&c->prev)) {
-        if (i == b->n) {
+        if (i == b->n && !fst_code_extend(x->code, b, tr, recording(x))) {
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
             i = 0;
             if (!b)

@@ -6,7 +6,8 @@
 ** block's prices are the clock's. fst_tr_next_run hands a SEQ run over whole, from its
 ** first instruction, and the blocks read from there are the instructions written. The
 ** blocks' slots spread code that lies in many pages (test_slots_spread), and two blocks
-** with the same slot both stay (test_blocks_share_a_slot).
+** with the same slot both stay (test_blocks_share_a_slot). A block cut short where the code
+** cache knew no more grows when a run goes further (test_block_grows).
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -263,6 +264,86 @@ static void test_blocks_share_a_slot(void **state)
     unlink(path);
 }
 
+/* A block built where the code cache knew no more than a run had gone (a conditional branch
+** taken at its end) grows when a later run goes past that branch (fst_code_extend): its
+** counts stay where they were, the instructions added start at none, and only with `built`
+** does it count as a block built. */
+static void test_block_grows(void **state)
+{
+    (void)state;
+    /* LR 1,2; BC 8,0(0,15) taken back to A in the first two rounds; in the next three not
+    ** taken, then LR 3,1; BCR 15,14 back to A */
+    static const uint8_t bc8[4] = { 0x47, 0x80, 0xF0, 0x00 };
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/fst-test-grow-%d.trace", (int)getpid());
+    fst_err err;
+    fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
+    fst_tw *w = fst_tw_open(path, hdr, &err);
+    assert_non_null(w);
+    fst_tw_state(w, 0);
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(fst_tw_insn(w, A, lr12, 2), 0);
+        assert_int_equal(fst_tw_insn(w, A + 2, bc8, 4), 0);
+    }
+    for (int r = 0; r < 3; r++) {
+        assert_int_equal(fst_tw_insn(w, A, lr12, 2), 0);
+        assert_int_equal(fst_tw_insn(w, A + 2, bc8, 4), 0);
+        assert_int_equal(fst_tw_insn(w, A + 6, lr31, 2), 0);
+        assert_int_equal(fst_tw_insn(w, A + 8, bcr, 2), 0);
+    }
+    assert_int_equal(fst_tw_close(w, 1, "eof", NULL, &err), 0);
+    for (int built = 0; built < 2; built++) {
+        fst_clock *clk = fst_clock_open("mips:1", &err);
+        fst_tr *tr = fst_tr_open(path, &err);
+        assert_non_null(tr);
+        fst_code *code = fst_code_new(clk, count_all, NULL);
+        shared_counted = 0;
+        uint64_t seen = 0, grown = 0, direct = 0;
+        fst_rec rec;
+        int k;
+        while ((k = fst_tr_next_run(tr, &rec, &err)) > 0) {
+            if (rec.kind != FST_REC_INSN)
+                continue;
+            seen++;
+            if (k == 1) {   /* an INS: counted here */
+                direct++;
+                continue;
+            }
+            uint32_t left = fst_tr_seq_left(tr);
+            fst_blk *b = fst_code_block(code, tr, rec.addr, rec.state);
+            assert_non_null(b);
+            uint64_t builds = code->builds;
+            if (b->n < left) {  /* the run goes past the block's end: it grows */
+                assert_int_equal(b->n, 2);
+                assert_int_equal(fst_code_extend(code, b, tr, built), 1);
+                assert_int_equal(code->builds, builds + (uint64_t)built);
+                grown++;
+            }
+            assert_true(left == 2 || left == 4);    /* the first round's LR, BC as a run too */
+            assert_int_equal(b->n, grown ? 4 : 2);
+            if (grown) {
+                assert_int_equal(fst_code_extend(code, b, tr, built), 0);   /* ends at a BCR 15 */
+                for (uint32_t i = 0; i < 4; i++)
+                    assert_true(b->d[i].addr == (uint64_t)A + (i ? 2u + 4u * (i > 1) + 2u * (i > 2) : 0u));
+                assert_true(b->sum[3] == b->sum[2] + b->cost[2][0]);
+            }
+            fst_blk_ran(b, 0, left);
+            const fst_insn *l = &b->d[left - 1];
+            fst_tr_seq_take(tr, left, l->addr + l->len, l->bytes);
+            seen += left - 1;
+        }
+        assert_int_equal(k, 0);
+        assert_int_equal(grown, 1);
+        assert_int_equal(seen, 2 + 3 * 4 + 2);
+        fst_code_fold(code);
+        assert_int_equal(shared_counted + direct, seen);
+        fst_code_free(code);
+        fst_tr_close(tr);
+        fst_clock_free(clk);
+    }
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_runs_whole),
         cmocka_unit_test(test_slots_spread),
         cmocka_unit_test(test_blocks_share_a_slot),
+        cmocka_unit_test(test_block_grows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
