@@ -7,7 +7,7 @@
 
 #define NINSN_BITS 12   /* single instructions: a slot per halfword address (fst_code_slot) */
 #define NINSN (1u << NINSN_BITS)
-/* blocks: FST_CODE_NBLK (code.h), the same; a block is some 1.2 KB */
+/* blocks: FST_CODE_NBLK (code.h), the same; a block is some 2.6 KB */
 
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
 {
