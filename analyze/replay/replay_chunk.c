@@ -160,7 +160,9 @@ typedef struct ch_ent {
     size_t beneath;     /* nbelow > 0: the owner of the frame under the last of them */
     size_t end_owner;   /* the owner and charge at its end */
     int end_charged;
-    uint32_t next;      /* the stretch that came next last time: arena offset + 1, 0 none */
+    uint32_t next;      /* the stretch that came next last time: arena offset + 1, 0 none, */
+    uint8_t next_nb;    /* and its first op word as it compares it (first_word), here: where */
+    uint64_t next_op0;  /* it is not the one now, its lines are not read (a cache miss a look) */
     uint64_t pend;      /* hits whose deltas are not added yet (settle) */
     uint64_t insns;     /* all its instructions, */
     uint64_t rest_n;    /* and those pending at its end (after its flushes) and their cost */
@@ -381,6 +383,12 @@ static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, co
     for (int i = 0; i <= e->m; i++)
         d |= a[i] ^ at->recent[i];
     return !d;
+}
+
+/* The first word of op bytes ops as a stretch of nb op bytes compares it (its mask[0]). */
+static inline uint64_t first_word(const uint64_t ops[CH_BYTES / 8], unsigned nb)
+{
+    return nb >= 8 ? ops[0] : ops[0] & ((1ull << (8 * nb)) - 1);
 }
 
 static inline const ch_ent *at_off(const rp_chunk *ch, uint32_t off)
@@ -744,10 +752,15 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
         const ch_ent *e = NULL, *last = ch->last ? at_off(ch, ch->last - 1) : NULL;
         uint64_t h = 0;
         const rp_task *t = &x->t[k.tid];
-        if (last && last->next && fits(at_off(ch, last->next - 1), &k, &at, b, t, ch->calls))
+        if (last && last->next && first_word(b, last->next_nb) == last->next_op0 &&
+            fits(at_off(ch, last->next - 1), &k, &at, b, t, ch->calls))
             e = at_off(ch, last->next - 1);
-        else if ((e = find(ch, &k, &at, h = hash(&k, b, ch->len), b, t)) && last)
-            ((ch_ent *)(uintptr_t)last)->next = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
+        else if ((e = find(ch, &k, &at, h = hash(&k, b, ch->len), b, t)) && last) {
+            ch_ent *l = (ch_ent *)(uintptr_t)last;
+            l->next = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
+            l->next_nb = e->nb;
+            l->next_op0 = e->ops[0];
+        }
         ch->credit -= CH_LOOK;  /* a hit too: a stretch of one run barely pays for its look */
         ch->gain -= CH_LOOK;
         if (e && x->win_edge - x->win_at > e->insns) {
