@@ -107,6 +107,7 @@
 #define CH_PEND 4096    /* stretches with hits not added up yet, at most */
 #define CH_FOPS 16      /* frame events and flushes a stretch holds, at most */
 #define CH_BELOW 8      /* frames below its start a stretch returns from, at most */
+#define CH_LINE 64      /* the host's cache line: entries begin at one */
 
 /* What the replay of the stretch depends on (see the head), compared whole. The previous
 ** instruction is its address and bytes (its decoding and prices follow); the blocks are
@@ -147,29 +148,33 @@ typedef struct ch_below {
     size_t routine;
 } ch_below;
 
+/* Laid out as a look reads it, each at a 64-byte boundary of the arena: the key and the op
+** bytes (fits), then what a hit changes (apply), then the recent targets; a hit reads some
+** four lines (cgen -O2: the stretches' table holds 20 MB, and their looks' cache misses
+** were what a hit cost). */
 typedef struct ch_ent {
     ch_key k;
-    uint64_t ops[CH_BYTES / 8];     /* the op bytes, 0 after nb, */
-    uint64_t mask[CH_BYTES / 8];    /* and which of those bytes count (as memcpy puts them) */
+    uint64_t ops[CH_BYTES / 8];     /* the op bytes, 0 after nb (mask_of) */
     uint8_t nb;
     int8_t m;
-    uint16_t wregs;
     uint8_t cut;        /* recorded without calls, it stopped at a call or a return: a phase
                            with calls passes it by (fits), to record the longer one */
+    uint8_t next_nb;    /* the stretch that came next last time: its nb and first op word */
+    uint16_t wregs;
     uint32_t nruns, ndelta, nfop, nbelow;
-    size_t beneath;     /* nbelow > 0: the owner of the frame under the last of them */
-    size_t end_owner;   /* the owner and charge at its end */
-    int end_charged;
-    uint32_t next;      /* the stretch that came next last time: arena offset + 1, 0 none, */
-    uint8_t next_nb;    /* and its first op word as it compares it (first_word), here: where */
-    uint64_t next_op0;  /* it is not the one now, its lines are not read (a cache miss a look) */
-    uint64_t pend;      /* hits whose deltas are not added yet (settle) */
+    uint32_t next;      /* and where it is: arena offset + 1, 0 none. Where it is not the one
+                           now, its lines are not read (a cache miss a look) */
+    uint64_t next_op0;
     uint64_t insns;     /* all its instructions, */
     uint64_t rest_n;    /* and those pending at its end (after its flushes) and their cost */
     fst_fx cost;
     uint64_t cur_end;
+    uint64_t pend;      /* hits whose deltas are not added yet (settle) */
     fst_insn last;
     fst_fx last_cost[2];
+    size_t beneath;     /* nbelow > 0: the owner of the frame under the last of them */
+    size_t end_owner;   /* the owner and charge at its end */
+    int end_charged;
     /* the recent targets 0..m at the start, and at the end (what a hit reads, so next to
     ** the fields above: the host's cache lines), then the deltas (what settle reads) */
     uint64_t tail[];
@@ -197,7 +202,9 @@ void fst_rp_chunk_init(rp *x)
     const char *how = getenv("FST_REPLAY_CHUNK");
     ch->eager = how && (!strcmp(how, "eager") || !strcmp(how, "tiny")); /* no budget: the tests take all they can */
     ch->size = how && !strcmp(how, "tiny") ? CH_TINY : CH_ARENA;
-    ch->arena = fst_xmalloc(ch->size);
+    ch->arena = aligned_alloc(CH_LINE, ch->size);  /* both multiples of CH_LINE */
+    if (!ch->arena)
+        ch->arena = fst_xmalloc(ch->size);  /* out of memory: it says so */
     ch->pend = fst_xmalloc(CH_PEND * sizeof *ch->pend);
     ch->fop = fst_xmalloc(CH_FOPS * sizeof *ch->fop);
     ch->below = fst_xmalloc(CH_BELOW * sizeof *ch->below);
@@ -341,10 +348,12 @@ static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8], unsigned r
     return h | 1;   /* 0: an empty slot */
 }
 
+/* An entry's bytes, rounded up to a cache line (the arena's lines: CH_LINE). */
 static size_t ent_size(uint32_t ndelta, uint32_t nfop, uint32_t nbelow, int m)
 {
-    return sizeof(ch_ent) + ndelta * sizeof(ch_delta) + nfop * sizeof(ch_fop) + nbelow * sizeof(ch_below) +
-           2 * (size_t)(m + 1) * sizeof(uint64_t);
+    size_t n = sizeof(ch_ent) + ndelta * sizeof(ch_delta) + nfop * sizeof(ch_fop) + nbelow * sizeof(ch_below) +
+               2 * (size_t)(m + 1) * sizeof(uint64_t);
+    return (n + CH_LINE - 1) & ~(size_t)(CH_LINE - 1);
 }
 
 /* ---- a look ---- */
@@ -365,6 +374,19 @@ static int below_same(const ch_ent *e, const rp_task *t)
     return t->f[t->n - 1 - e->nbelow].owner == e->beneath;
 }
 
+/* Which bytes of word i of the op bytes a stretch of nb op bytes compares: those before nb
+** (as memcpy puts them), mask_of[nb][i]. A table, not the entry's: a look reads fewer lines. */
+#define CH_M(nb, i) ((nb) >= 8 * (i) + 8 ? ~0ull : (nb) <= 8 * (i) ? 0ull : (1ull << (8 * (((nb) - 8 * (i)) & 7))) - 1)
+#define CH_ROW(nb) { CH_M(nb, 0), CH_M(nb, 1), CH_M(nb, 2), CH_M(nb, 3) }
+static const uint64_t mask_of[CH_BYTES + 1][CH_BYTES / 8] = {
+    CH_ROW(0), CH_ROW(1), CH_ROW(2), CH_ROW(3), CH_ROW(4), CH_ROW(5), CH_ROW(6), CH_ROW(7), CH_ROW(8),
+    CH_ROW(9), CH_ROW(10), CH_ROW(11), CH_ROW(12), CH_ROW(13), CH_ROW(14), CH_ROW(15), CH_ROW(16),
+    CH_ROW(17), CH_ROW(18), CH_ROW(19), CH_ROW(20), CH_ROW(21), CH_ROW(22), CH_ROW(23), CH_ROW(24),
+    CH_ROW(25), CH_ROW(26), CH_ROW(27), CH_ROW(28), CH_ROW(29), CH_ROW(30), CH_ROW(31), CH_ROW(32),
+};
+_Static_assert(CH_BYTES == 32, "mask_of's rows and columns");
+static inline uint64_t first_word(const uint64_t ops[CH_BYTES / 8], unsigned nb) { return ops[0] & mask_of[nb][0]; }
+
 /* Whether e is the stretch of key k whose op bytes are next (ops: the next CH_BYTES), from
 ** t's stack as it found it, for a phase that records calls or not. */
 static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, const uint64_t ops[CH_BYTES / 8],
@@ -373,22 +395,17 @@ static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, co
     /* the first op bytes first: where the stretch that came next last time is not the one
     ** now (branches on data: three looks in five on cgen -O2 and gen.py's loops), they
     ** differ, and the key is not read (valgrind: -2.2 % of a loops replay, -0.9 % of cgen's) */
-    if (((ops[0] & e->mask[0]) ^ e->ops[0]) || !same_key(&e->k, k) || e->m >= at->nrecent || e->nb > at->avail ||
+    if ((first_word(ops, e->nb) ^ e->ops[0]) || !same_key(&e->k, k) || e->m >= at->nrecent || e->nb > at->avail ||
         (e->cut & calls) || (e->nbelow && !below_same(e, t)))
         return 0;
     uint64_t d = 0;
+    const uint64_t *mask = mask_of[e->nb];
     for (size_t i = 1; i < CH_BYTES / 8; i++)  /* the first word compared above */
-        d |= (ops[i] & e->mask[i]) ^ e->ops[i];
+        d |= (ops[i] & mask[i]) ^ e->ops[i];
     const uint64_t *a = recent_at(e);
     for (int i = 0; i <= e->m; i++)
         d |= a[i] ^ at->recent[i];
     return !d;
-}
-
-/* The first word of op bytes ops as a stretch of nb op bytes compares it (its mask[0]). */
-static inline uint64_t first_word(const uint64_t ops[CH_BYTES / 8], unsigned nb)
-{
-    return nb >= 8 ? ops[0] : ops[0] & ((1ull << (8 * nb)) - 1);
 }
 
 static inline const ch_ent *at_off(const rp_chunk *ch, uint32_t off)
@@ -534,8 +551,6 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     e->m = (int8_t)m;
     memset(e->ops, 0, sizeof e->ops);
     memcpy(e->ops, ops, nb);
-    memset(e->mask, 0, sizeof e->mask);
-    memset(e->mask, 0xFF, nb);
     memcpy(e->tail, a->c.jm.a, (size_t)(m + 1) * sizeof *e->tail);
     memcpy(e->tail + m + 1, b->c.jm.a, (size_t)(m + 1) * sizeof *e->tail);
     e->ndelta = 0;
@@ -771,6 +786,7 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
                 __builtin_prefetch(n);
                 __builtin_prefetch(n + 64);
                 __builtin_prefetch(n + 128);
+                __builtin_prefetch(n + 192);
             }
             ch->hits++;
             ch->runs += e->nruns;
