@@ -150,7 +150,7 @@ typedef struct ch_below {
 
 /* Laid out as a look reads it, each at a 64-byte boundary of the arena: the key and the op
 ** bytes (fits), then what a hit changes (apply), then the recent targets; a hit reads some
-** four lines (cgen -O2: the stretches' table holds 20 MB, and their looks' cache misses
+** five lines (cgen -O2: the stretches' table holds 20 MB, and their looks' cache misses
 ** were what a hit cost). */
 typedef struct ch_ent {
     ch_key k;
