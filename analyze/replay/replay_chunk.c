@@ -176,17 +176,18 @@ typedef struct ch_ent {
     size_t end_owner;   /* the owner and charge at its end */
     int end_charged;
     /* the recent targets 0..m at the start, and at the end (what a hit reads, so next to
-    ** the fields above: the host's cache lines), then the deltas (what settle reads) */
+    ** the fields above: the host's cache lines), the frame events and the frames below (what
+    ** a hit with calls reads), then the deltas (what settle reads) */
     uint64_t tail[];
 } ch_ent;
 
 static inline const uint64_t *recent_at(const ch_ent *e) { return e->tail; }
-static inline ch_delta *deltas(const ch_ent *e)
+static inline ch_fop *fops(const ch_ent *e)
 {
-    return (ch_delta *)(void *)(uintptr_t)(e->tail + 2 * (e->m + 1));
+    return (ch_fop *)(void *)(uintptr_t)(e->tail + 2 * (e->m + 1));
 }
-static inline ch_fop *fops(const ch_ent *e) { return (ch_fop *)(void *)(deltas(e) + e->ndelta); }
 static inline ch_below *belows(const ch_ent *e) { return (ch_below *)(void *)(fops(e) + e->nfop); }
+static inline ch_delta *deltas(const ch_ent *e) { return (ch_delta *)(void *)(belows(e) + e->nbelow); }
 
 void fst_rp_chunk_init(rp *x)
 {
@@ -553,11 +554,6 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     memcpy(e->ops, ops, nb);
     memcpy(e->tail, a->c.jm.a, (size_t)(m + 1) * sizeof *e->tail);
     memcpy(e->tail + m + 1, b->c.jm.a, (size_t)(m + 1) * sizeof *e->tail);
-    e->ndelta = 0;
-    ch_delta *d = deltas(e);
-    for (size_t i = 0; i < ch->nsnap; i++)
-        if (ch->snap[i].v)
-            d[e->ndelta++] = (ch_delta){ ch->snap[i].p, ch->snap[i].v };
     e->nfop = ch->nfop;
     memcpy(fops(e), ch->fop, ch->nfop * sizeof *ch->fop);
     {   /* each return from a call of the stretch's, with that call: inner (no other frame
@@ -572,6 +568,11 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     }
     e->nbelow = ch->nbelow;
     memcpy(belows(e), ch->below, ch->nbelow * sizeof *ch->below);
+    e->ndelta = 0;
+    ch_delta *d = deltas(e);
+    for (size_t i = 0; i < ch->nsnap; i++)
+        if (ch->snap[i].v)
+            d[e->ndelta++] = (ch_delta){ ch->snap[i].p, ch->snap[i].v };
     const rp_task *t = &x->t[x->cpus[0].task];
     e->beneath = ch->low ? t->f[ch->low - 1].owner : FST_NONE;    /* frames under low: as they were */
     e->end_owner = x->cpus[0].prev_owner;
