@@ -33,13 +33,23 @@ static const uint8_t *written(int round, int i)
     return i == 1 && round >= CHANGE ? sr12 : ins[i];
 }
 
-static void make(const char *path)
+/* An S/370 trace written to a file of this process named by `what` (its name in path),
+** in state 0. */
+static fst_tw *writer(char *path, size_t size, const char *what)
 {
+    snprintf(path, size, "/tmp/fst-test-%s-%d.trace", what, (int)getpid());
     fst_err err;
     fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
     fst_tw *w = fst_tw_open(path, hdr, &err);
     assert_non_null(w);
     fst_tw_state(w, 0);
+    return w;
+}
+
+static void make(char *path, size_t size, const char *what)
+{
+    fst_err err;
+    fst_tw *w = writer(path, size, what);
     for (int r = 0; r < ROUNDS; r++)
         for (int i = 0; i < PER; i++)
             assert_int_equal(fst_tw_insn(w, A + 2 * (uint64_t)i, written(r, i), 2), 0);
@@ -61,8 +71,7 @@ static void test_blocks_follow_modified_code(void **state)
 {
     (void)state;
     char path[64];
-    snprintf(path, sizeof path, "/tmp/fst-test-code-%d.trace", (int)getpid());
-    make(path);
+    make(path, sizeof path, "code");
     fst_err err;
     fst_clock *clk = fst_clock_open("mips:1", &err);
     assert_non_null(clk);
@@ -128,8 +137,7 @@ static void test_runs_whole(void **state)
 {
     (void)state;
     char path[64];
-    snprintf(path, sizeof path, "/tmp/fst-test-runs-%d.trace", (int)getpid());
-    make(path);
+    make(path, sizeof path, "runs");
     fst_err err;
     fst_clock *clk = fst_clock_open("mips:1", &err);
     fst_tr *tr = fst_tr_open(path, &err);
@@ -222,12 +230,8 @@ static void test_blocks_share_a_slot(void **state)
                 break;
             }
     char path[64];
-    snprintf(path, sizeof path, "/tmp/fst-test-share-%d.trace", (int)getpid());
     fst_err err;
-    fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
-    fst_tw *w = fst_tw_open(path, hdr, &err);
-    assert_non_null(w);
-    fst_tw_state(w, 0);
+    fst_tw *w = writer(path, sizeof path, "share");
     for (int k = 0; k < 3; k++) {   /* LR 1,2; BCR 15,14 at each */
         assert_int_equal(fst_tw_insn(w, at[k], lr12, 2), 0);
         assert_int_equal(fst_tw_insn(w, at[k] + 2, bcr, 2), 0);
@@ -275,12 +279,8 @@ static void test_block_grows(void **state)
     ** taken, then LR 3,1; BCR 15,14 back to A */
     static const uint8_t bc8[4] = { 0x47, 0x80, 0xF0, 0x00 };
     char path[64];
-    snprintf(path, sizeof path, "/tmp/fst-test-grow-%d.trace", (int)getpid());
     fst_err err;
-    fst_kv hdr[] = { { FST_HK_ARCH, "S/370" }, { FST_HK_SOURCE, "test" }, { NULL, NULL } };
-    fst_tw *w = fst_tw_open(path, hdr, &err);
-    assert_non_null(w);
-    fst_tw_state(w, 0);
+    fst_tw *w = writer(path, sizeof path, "grow");
     for (int r = 0; r < 2; r++) {
         assert_int_equal(fst_tw_insn(w, A, lr12, 2), 0);
         assert_int_equal(fst_tw_insn(w, A + 2, bc8, 4), 0);
