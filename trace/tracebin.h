@@ -150,6 +150,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define FST_TRACE_MAGIC "FSTTRACE"
 #define FST_TRACE_VERSION 3      /* what fst_tw_open writes */
@@ -580,18 +581,34 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const u
         fst_tr_taken_end(r, last, next - (uint64_t)fst_insn_len(last[0]));
 }
 
-/* Stretches of runs replayed from a memo (analyze/replay/replay_chunk.c): only SEQ and
-** TAKEN runs, each after at most one JMP to a recent target. fst_tr_here: 1, and *at filled, when the reader
-** is between records (no SEQ run open): the op bytes it reads next (avail of them in the
-** frame; two more past them are readable), where the next instruction is, its state and CPU,
-** and the recent jump targets; else 0. fst_tr_fast_ops: whether ops[0..n-1] are such runs,
-** with every JMP's k < nrecent; *m: the largest k (-1: no JMP), *runs: how many. From the
-** same address and targets recent[0..m] (and the same code: a TAKEN goes where its
-** branch's bytes say), such bytes hand out the same runs and leave the
-** address and recent[0..m] the same; the targets after m, their count and the state are
-** left as they were. fst_tr_fast_skip: the reader, between records and with at least n such
-** bytes next (the caller compared them), moves past them into that state: cur and
-** recent[0..m] as given, insns instructions more read. */
+/* Stretches of runs replayed from a memo (analyze/replay/replay_chunk.c, and skipped by
+** model/space_ev_skip.c): SEQ and TAKEN runs, each after at most one JMP to a recent target
+** or one JMPA. fst_tr_here: 1, and *at filled, when the reader is between records (no SEQ
+** run open): the op bytes it reads next (avail of them in the frame; two more past them are
+** readable), where the next instruction is, its state and CPU, and the recent jump targets
+** (and their buckets' counts, fst_mru.in); else 0. fst_tr_fast_ops: whether ops[0..n-1] are
+** such runs, with every JMP's k < nrecent; *m: the largest k (-1: no JMP), *runs: how many;
+** 2 when a JMPA is among them, else 1 (from a state whose whole list of targets comes back,
+** as space_ev_skip.c's loops, either is good; from another, see fst_tr_fast_deps).
+**
+** fst_tr_fast_deps: what such runs, read from the list `start` with run i beginning at
+** addr[i] (naddr at most), depend on of the recent targets and what they leave there: a JMP
+** names a place in the list, a JMPA a target that is either there (moved to the front) or
+** not (put in front, the last dropped when the list is full). The places jumped to hold
+** either targets the runs put in front themselves or start's, and start's keep their order
+** behind the others: so from the same address (and code: a TAKEN goes where its branch's
+** bytes say), the same bytes hand out the same runs and leave the same list when the
+** targets of start they jump to are the same (d->used, bit i: start->a[i]) and the JMPA
+** targets they did not find in the list are not there either from the other start
+** (d->absent[j], fst_tr_fast_absent: not among start's targets whose bits d->among[j] has,
+** those the list still held when that JMPA came, had it been full). They leave the list
+** d->front[0..nfront-1] (what they put in front, most recent first), then the start's
+** targets not used, in order, as many as the list keeps; d->moved: none put in (the same
+** addresses, another order). Returns 0 when they are not such runs, name a place the list
+** does not have, or are more than naddr runs (or their addresses do not agree with the
+** list: the caller's bug). fst_tr_fast_skip: the reader, between records and with at
+** least n such bytes next (the caller compared them and the conditions), moves past them
+** into that state: cur as given, insns instructions more read. */
 typedef struct fst_tr_at {
     const uint8_t *ops;
     size_t avail;
@@ -600,20 +617,57 @@ typedef struct fst_tr_at {
     uint16_t cpu;
     int nrecent;
     const uint64_t *recent;
+    const uint8_t *in;      /* fst_mru.in: how many of recent[] fall in each bucket */
 } fst_tr_at;
 int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t *runs);
+
+#define FST_TR_DEP_RUNS 32  /* runs fst_tr_fast_deps takes at most */
+typedef struct fst_tr_deps {
+    uint32_t runs;
+    uint16_t used;
+    uint8_t nfront, nabsent, moved;
+    uint64_t front[FST_TR_MRU];
+    uint64_t absent[FST_TR_DEP_RUNS];
+    uint16_t among[FST_TR_DEP_RUNS];
+} fst_tr_deps;
+int fst_tr_fast_deps(const uint8_t *ops, size_t n, const fst_mru *start, const uint64_t *addr, uint32_t naddr,
+                     fst_tr_deps *d);
+
+static inline int fst_tr_fast_absent(const fst_tr_at *at, uint64_t t, unsigned among)
+{
+    if (!at->in[fst_mru_bucket(t)])
+        return 1;
+    for (among &= (1u << at->nrecent) - 1; among; among &= among - 1)
+        if (at->recent[__builtin_ctz(among)] == t)
+            return 0;
+    return 1;
+}
+
+/* The list fst_tr_fast_deps says runs leave (see there) from m, into out: how many. */
+static inline int fst_tr_deps_list(const fst_mru *m, unsigned used, const uint64_t *front, int nfront,
+                                   uint64_t out[FST_TR_MRU])
+{
+    int k = 0;
+    for (int i = 0; i < nfront; i++)
+        out[k++] = front[i];
+    for (int i = 0; i < m->n && k < m->cap; i++)
+        if (!(used >> i & 1))
+            out[k++] = m->a[i];
+    return k;
+}
 
 static inline int fst_tr_here(const fst_tr *r, fst_tr_at *at)
 {
     const fst_tr_cursor *c = (const fst_tr_cursor *)(const void *)r;
     if (c->seq)
         return 0;
-    *at = (fst_tr_at){ c->p, (size_t)(c->end - c->p), c->cur, c->state, c->cpu, c->jm.n, c->jm.a };
+    *at = (fst_tr_at){ c->p, (size_t)(c->end - c->p), c->cur, c->state, c->cpu, c->jm.n, c->jm.a, c->jm.in };
     return 1;
 }
 
-/* Whether the next op is such a run (a SEQ, or a JMP to a recent target and a SEQ) in the
-** frame: what fst_tr_next_run would hand out as a run at once. */
+/* Whether the next op is such a run (a SEQ, a JMP to a recent target and a SEQ, or a JMPA
+** of a one- or two-byte varint and a SEQ) in the frame: what fst_tr_next_run would hand out
+** as a run at once. Its op bytes (1 to 4), or 0. */
 static inline int fst_tr_fast_next(const fst_tr *r)
 {
     const fst_tr_cursor *c = (const fst_tr_cursor *)(const void *)r;
@@ -622,17 +676,37 @@ static inline int fst_tr_fast_next(const fst_tr *r)
         return 0;
     if (!(p[0] & 0x40))     /* SEQ or TAKEN */
         return 1;
-    return (p[0] & 0xF0) == 0x40 && (int)(p[0] & 0x0F) < c->jm.n && p + 1 < c->end && !(p[1] & 0x40);
+    if ((p[0] & 0xF0) == 0x40)
+        return (int)(p[0] & 0x0F) < c->jm.n && p + 1 < c->end && !(p[1] & 0x40) ? 2 : 0;
+    if (p[0] != 0x50)       /* (p[1] and p[2] readable: see fst_tr_next_run's JMPA) */
+        return 0;
+    int nv = p[1] < 0x80 ? 1 : p[2] < 0x80 ? 2 : 0;
+    return nv && p + 1 + nv < c->end && !(p[1 + nv] & 0x40) ? 2 + nv : 0;
 }
 
-static inline void fst_tr_fast_skip(fst_tr *r, size_t n, uint64_t insns, uint64_t cur, const uint64_t *recent, int m)
+static inline void fst_tr_fast_skip(fst_tr *r, size_t n, uint64_t insns, uint64_t cur, unsigned used,
+                                    const uint64_t *front, int nfront, int moved)
 {
     fst_tr_cursor *c = fst_tr_cursor_of(r);
+    fst_mru *m = &c->jm;
     c->p += n;
     c->insns += insns;
     c->cur = cur;
-    for (int i = 0; i <= m; i++)
-        c->jm.a[i] = recent[i];
+    if (!nfront)
+        return;     /* no jump: the list as it was */
+    uint64_t t[FST_TR_MRU];
+    int k = fst_tr_deps_list(m, used, front, nfront, t);
+    if (!moved)     /* other addresses: the buckets follow */
+        for (int i = 0; i < m->n; i++)
+            m->in[fst_mru_bucket(m->a[i])]--;
+    memcpy(m->a, t, (size_t)k * sizeof *t);
+    if (!moved)
+        for (int i = 0; i < k; i++)
+            m->in[fst_mru_bucket(m->a[i])]++;
+    if (m->n != k) {
+        m->n = k;
+        c->jfast = fst_tr_jfast(k);
+    }
 }
 
 static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)

@@ -820,6 +820,7 @@ int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t 
     const uint8_t *p = ops, *end = ops + n;
     *m = -1;
     *runs = 0;
+    int whole = 0;
     while (p < end) {
         if ((*p & 0xF0) == FST_OP_JMP) {
             int k = *p & 0x0F;
@@ -828,13 +829,90 @@ int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t 
             if (k > *m)
                 *m = k;
             p++;
+        } else if (*p == FST_OP_JMPA) {
+            uint64_t v;
+            size_t nv = fst_get_uvar(p + 1, end, &v);
+            if (!nv || p + 1 + nv >= end)
+                return 0;
+            whole = 1;
+            p += 1 + nv;
         }
         if (*p & 0x40)  /* not a SEQ nor a TAKEN */
             return 0;
         p++;
         ++*runs;
     }
-    return 1;
+    return 1 + whole;
+}
+
+/* The list as the runs move it, each entry with where it came from in start (-1: moved or
+** put in front by the runs): what they jumped to of start is what they used. */
+int fst_tr_fast_deps(const uint8_t *ops, size_t n, const fst_mru *start, const uint64_t *addr, uint32_t naddr,
+                     fst_tr_deps *d)
+{
+    uint64_t a[FST_TR_MRU];
+    int from[FST_TR_MRU], len = start->n;
+    for (int i = 0; i < len; i++) {
+        a[i] = start->a[i];
+        from[i] = i;
+    }
+    memset(d, 0, offsetof(fst_tr_deps, front));
+    d->moved = 1;
+    const uint8_t *p = ops, *end = ops + n;
+    while (p < end) {
+        if (d->runs == naddr)
+            return 0;
+        uint64_t to = addr[d->runs];
+        int k = -1, jump = 1;
+        if ((*p & 0xF0) == FST_OP_JMP) {
+            k = *p & 0x0F;
+            if (k >= len || p + 1 >= end || a[k] != to)
+                return 0;
+            p++;
+        } else if (*p == FST_OP_JMPA) {
+            uint64_t v;
+            size_t nv = fst_get_uvar(p + 1, end, &v);
+            if (!nv || p + 1 + nv >= end)
+                return 0;
+            for (k = 0; k < len && a[k] != to; k++)
+                ;
+            if (k == len) {     /* put in front, the last dropped when the list is full */
+                unsigned among = 0;     /* start's still there, and had it been full */
+                for (int i = 0; i < len; i++)
+                    among |= from[i] >= 0 ? 1u << from[i] : 0;
+                for (int i = 0; i < start->cap - len; i++)
+                    among |= 1u << (start->n + i);
+                d->among[d->nabsent] = (uint16_t)among;
+                d->absent[d->nabsent++] = to;
+                d->moved = 0;
+                k = len < start->cap ? len++ : len - 1;
+                from[k] = -1;
+            }
+            p += 1 + nv;
+        } else
+            jump = 0;
+        if (*p & 0x40)  /* not a SEQ nor a TAKEN */
+            return 0;
+        p++;
+        d->runs++;
+        if (!jump)
+            continue;
+        if (from[k] >= 0)
+            d->used |= (uint16_t)(1u << from[k]);
+        memmove(a + 1, a, (size_t)k * sizeof *a);
+        memmove(from + 1, from, (size_t)k * sizeof *from);
+        a[0] = to;
+        from[0] = -1;
+    }
+    while (d->nfront < len && from[d->nfront] < 0) {
+        d->front[d->nfront] = a[d->nfront];
+        d->nfront++;
+    }
+    /* what fst_tr_fast_skip makes of it, the list as moved (it cannot differ: the moved
+    ** ones come first, start's after them in order) */
+    uint64_t t[FST_TR_MRU];
+    int k = fst_tr_deps_list(start, d->used, d->front, d->nfront, t);
+    return k == len && !memcmp(t, a, (size_t)len * sizeof *a);
 }
 
 uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops, size_t n, uint64_t insns)

@@ -10,8 +10,9 @@
 ** BASES), one CPU, no sink but the call graph wanting what a run does, and the previous
 ** instruction does not link (a call: the memo of calls looks there), insn_fast and
 ** seq_rest take each run, and what they do to the replay depends only on: the run (the
-** reader hands out the same runs from the same address and recent jump targets over the
-** same op bytes: trace/tracebin.h fst_tr_fast_ops), the previous instruction and its
+** reader hands out the same runs from the same address over the same op bytes when the
+** recent jump targets they jump to are the same and those their JMPAs put in front are not
+** there: trace/tracebin.h fst_tr_fast_deps), the previous instruction and its
 ** prices, the owner charged and the charge, the task, whether frames are open, the blocks
 ** decoded (the same while no block is built and the code's epoch is the same), and the
 ** frames it returns from ("Calls" below). That is the key, compared whole. What they
@@ -53,11 +54,27 @@
 ** records none (the tests compare).
 **
 ** Which stretches: at most len runs and CH_BYTES op bytes, from any record-loop turn where
-** the state allows one; looked up by a hash of the key and the next len runs' op bytes. len
-** is 8 or 4, with calls or without, whichever of the four gained more (hits' runs earned,
-** and the runs folding and the memo of calls took meanwhile, less looks, frame events and
+** the state allows one; looked up by a hash of the key and the next len runs' op bytes. A
+** stretch may hold JMPAs (S/370 code, whose branches all name their targets by register:
+** a loop among more than 4 targets jumps by JMPA every few runs; gen.py seed 16252, a tiny
+** leaf called in an LCG loop, replayed 1 run a hit before, 4.2 now, 843 M instructions in
+** 7.9 s before, 5.1 s after) and depends then only on what the list of recent targets
+** holds where it looks (fst_tr_fast_deps: the targets it jumps to, and that its JMPAs'
+** are not there), not on the whole list, which the loops' stretches met seldom alike
+** (16252: 305 stretches kept where the whole list asked 578). len is 8 or 4, whichever gained more (hits' runs earned, and
+** the runs folding and the memo of calls took meanwhile, less looks, frame events and
 ** recordings spent, in the budget's units) over its last trial of CH_EPOCH instructions;
-** each is tried again after CH_KEEP phases of the winner. The first phase, which fills the
+** each is tried again after CH_KEEP phases of the winner. Trials count only once the
+** program repeats: a round in which neither gained is tried again, and the winner is taken
+** from a round begun at least a round after the first trial that gained (before that the
+** other way's stretches were not recorded yet: cgen 54004's program repeats from its 11th
+** trial on, and the first way to meet that won by its table alone). Each trial begins with
+** CH_TRIAL of budget and nothing owed (a way that records much paid the one before its
+** debts: 4 with calls gained nothing in its trials, yet is cgen's best). The ways without
+** calls (a stretch stops at a call or a return) are tried only when calls are not recorded
+** (FST_REPLAY_CHUNK=nocalls): with them, no program of the suite was faster (cgen, branchy,
+** fortbig, gen.py loops, host instructions with each way forced), and their trials won
+** by the calls' stretches they hit. The first phase, which fills the
 ** table, records no calls: a stretch that holds a call takes it from the memo of calls,
 ** which skips whole subtrees (recursion -O2 replayed in 0.08 s where the memo alone takes
 ** 0.02 s: its phases end seldom, the memo skipping most of its instructions). A stretch
@@ -91,7 +108,7 @@
 #define CH_RUNS 8       /* the longest len */
 #define CH_EPOCH (1u << 22)
 #define CH_KEEP 16
-#define CH_TRIALS 4     /* len 8 and 4, with calls and without (phase_end) */
+#define CH_TRIALS 2     /* len 8 and 4 (phase_end) */
 #define CH_FOP 12       /* budget units of a hit's frame event or flush (frames) */
 #define CH_BYTES 32    /* hashed up to CH_RUNS runs (hash) */
 #define CH_SNAP 512
@@ -104,6 +121,7 @@
 #define CH_WORD 6
 #define CH_EARN_RUN 40
 #define CH_START 50000
+#define CH_TRIAL 2000000 /* a trial's budget at its start */
 #define CH_PEND 4096    /* stretches with hits not added up yet, at most */
 #define CH_FOPS 16      /* frame events and flushes a stretch holds, at most */
 #define CH_BELOW 8      /* frames below its start a stretch returns from, at most */
@@ -156,7 +174,8 @@ typedef struct ch_ent {
     ch_key k;
     uint64_t ops[CH_BYTES / 8];     /* the op bytes, 0 after nb (mask_of) */
     uint8_t nb;
-    int8_t m;
+    uint8_t nused, nfront, nabsent, moved;  /* the recent targets (tail, fst_tr_fast_deps) */
+    uint16_t used;
     uint8_t cut;        /* recorded without calls, it stopped at a call or a return: a phase
                            with calls passes it by (fits), to record the longer one */
     uint8_t next_nb;    /* the stretch that came next last time: its nb and first op word */
@@ -175,16 +194,19 @@ typedef struct ch_ent {
     size_t beneath;     /* nbelow > 0: the owner of the frame under the last of them */
     size_t end_owner;   /* the owner and charge at its end */
     int end_charged;
-    /* the recent targets 0..m at the start, and at the end (what a hit reads, so next to
-    ** the fields above: the host's cache lines), the frame events and the frames below (what
-    ** a hit with calls reads), then the deltas (what settle reads) */
+    /* the recent targets it jumps to (used), those it puts in front, and its JMPAs' targets
+    ** that must not be there, each with the bits of those it must not be (what a hit reads, so next to the fields above: the host's
+    ** cache lines), the frame events and the frames below (what a hit with calls reads),
+    ** then the deltas (what settle reads) */
     uint64_t tail[];
 } ch_ent;
 
-static inline const uint64_t *recent_at(const ch_ent *e) { return e->tail; }
+static inline const uint64_t *used_of(const ch_ent *e) { return e->tail; }
+static inline const uint64_t *front_of(const ch_ent *e) { return e->tail + e->nused; }
+static inline const uint64_t *absent_of(const ch_ent *e) { return e->tail + e->nused + e->nfront; }
 static inline ch_fop *fops(const ch_ent *e)
 {
-    return (ch_fop *)(void *)(uintptr_t)(e->tail + 2 * (e->m + 1));
+    return (ch_fop *)(void *)(uintptr_t)(e->tail + e->nused + e->nfront + 2 * e->nabsent);
 }
 static inline ch_below *belows(const ch_ent *e) { return (ch_below *)(void *)(fops(e) + e->nfop); }
 static inline ch_delta *deltas(const ch_ent *e) { return (ch_delta *)(void *)(belows(e) + e->nbelow); }
@@ -350,10 +372,10 @@ static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8], unsigned r
 }
 
 /* An entry's bytes, rounded up to a cache line (the arena's lines: CH_LINE). */
-static size_t ent_size(uint32_t ndelta, uint32_t nfop, uint32_t nbelow, int m)
+static size_t ent_size(uint32_t ndelta, uint32_t nfop, uint32_t nbelow, uint32_t ntargets)
 {
     size_t n = sizeof(ch_ent) + ndelta * sizeof(ch_delta) + nfop * sizeof(ch_fop) + nbelow * sizeof(ch_below) +
-               2 * (size_t)(m + 1) * sizeof(uint64_t);
+               ntargets * sizeof(uint64_t);
     return (n + CH_LINE - 1) & ~(size_t)(CH_LINE - 1);
 }
 
@@ -396,17 +418,23 @@ static inline int fits(const ch_ent *e, const ch_key *k, const fst_tr_at *at, co
     /* the first op bytes first: where the stretch that came next last time is not the one
     ** now (branches on data: three looks in five on cgen -O2 and gen.py's loops), they
     ** differ, and the key is not read (valgrind: -2.2 % of a loops replay, -0.9 % of cgen's) */
-    if ((first_word(ops, e->nb) ^ e->ops[0]) || !same_key(&e->k, k) || e->m >= at->nrecent || e->nb > at->avail ||
-        (e->cut & calls) || (e->nbelow && !below_same(e, t)))
+    if ((first_word(ops, e->nb) ^ e->ops[0]) || !same_key(&e->k, k) || e->used >> at->nrecent ||
+        e->nb > at->avail || (e->cut & calls) || (e->nbelow && !below_same(e, t)))
         return 0;
     uint64_t d = 0;
     const uint64_t *mask = mask_of[e->nb];
     for (size_t i = 1; i < CH_BYTES / 8; i++)  /* the first word compared above */
         d |= (ops[i] & mask[i]) ^ e->ops[i];
-    const uint64_t *a = recent_at(e);
-    for (int i = 0; i <= e->m; i++)
-        d |= a[i] ^ at->recent[i];
-    return !d;
+    const uint64_t *a = used_of(e);
+    for (unsigned u = e->used; u; u &= u - 1)
+        d |= *a++ ^ at->recent[__builtin_ctz(u)];
+    if (d)
+        return 0;
+    const uint64_t *ab = absent_of(e);
+    for (uint32_t i = 0; i < e->nabsent; i++, ab += 2)
+        if (!fst_tr_fast_absent(at, ab[0], (unsigned)ab[1]))
+            return 0;
+    return 1;
 }
 
 static inline const ch_ent *at_off(const rp_chunk *ch, uint32_t off)
@@ -504,23 +532,26 @@ static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
     x->t[c->task].prev = e->last;
     x->win_at += e->insns;
     x->fold.quiet = x->fold.quiet > e->nruns ? x->fold.quiet - e->nruns : 0;
-    fst_tr_fast_skip(tr, e->nb, e->insns, e->cur_end, recent_at(e) + e->m + 1, e->m);
+    fst_tr_fast_skip(tr, e->nb, e->insns, e->cur_end, e->used, front_of(e), e->nfront, e->moved);
 }
 
 /* ---- a recording ---- */
 
 /* Keeps the stretch replayed from mark a to mark b, with key k, in the table. */
-static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const fst_tr_mark *b, uint32_t runs,
-                 uint64_t insns, uint64_t rest_n, fst_fx cost, uint16_t wregs, int cut)
+static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const fst_tr_mark *b,
+                 const uint64_t *addr, uint32_t runs, uint64_t insns, uint64_t rest_n, fst_fx cost, uint16_t wregs, int cut)
 {
     rp_chunk *ch = &x->chunk;
     uint8_t ops[CH_BYTES];
     uint64_t n;
     size_t nb = fst_tr_mark_copy(a, b, ops, sizeof ops, &n);
-    int m;
-    uint32_t nr;
-    if (!nb || n != insns || !fst_tr_fast_ops(ops, nb, a->c.jm.n, &m, &nr) || nr != runs)
-        return;
+    fst_tr_deps dp;
+    uint64_t end[FST_TR_MRU];
+    if (!nb || n != insns || !fst_tr_fast_deps(ops, nb, &a->c.jm, addr, runs, &dp) || dp.runs != runs ||
+        fst_tr_deps_list(&a->c.jm, dp.used, dp.front, dp.nfront, end) != b->c.jm.n ||
+        memcmp(end, b->c.jm.a, (size_t)b->c.jm.n * sizeof *end))
+        return;     /* (the last two cannot be: the reader moved its list so) */
+    uint32_t nused = (uint32_t)__builtin_popcount(dp.used);
     /* the differences first: emptying the arena settles the hits held back, which moves
     ** the counters (their deltas are not this stretch's) */
     uint32_t nd = 0;
@@ -528,7 +559,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
         ch->snap[i].v = *ch->snap[i].p - ch->snap[i].v;
         nd += ch->snap[i].v != 0;
     }
-    size_t sz = ent_size(nd, ch->nfop, ch->nbelow, m);
+    size_t sz = ent_size(nd, ch->nfop, ch->nbelow, nused + dp.nfront + 2u * dp.nabsent);
     if (ch->used + sz > ch->size) {     /* full: empty it whole */
         fst_rp_chunk_settle(x);
         memset(ch->tag, 0, CH_SLOTS * sizeof *ch->tag);
@@ -549,11 +580,24 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     e->wregs = wregs;
     e->cut = (uint8_t)cut;
     e->nb = (uint8_t)nb;
-    e->m = (int8_t)m;
+    e->used = dp.used;
+    e->nused = (uint8_t)nused;
+    e->nfront = dp.nfront;
+    e->nabsent = dp.nabsent;
+    e->moved = dp.moved;
     memset(e->ops, 0, sizeof e->ops);
     memcpy(e->ops, ops, nb);
-    memcpy(e->tail, a->c.jm.a, (size_t)(m + 1) * sizeof *e->tail);
-    memcpy(e->tail + m + 1, b->c.jm.a, (size_t)(m + 1) * sizeof *e->tail);
+    {
+        uint64_t *u = e->tail;
+        for (unsigned i = dp.used; i; i &= i - 1)
+            *u++ = a->c.jm.a[__builtin_ctz(i)];
+        memcpy(u, dp.front, dp.nfront * sizeof *u);
+        u += dp.nfront;
+        for (unsigned i = 0; i < dp.nabsent; i++) {
+            *u++ = dp.absent[i];
+            *u++ = dp.among[i];
+        }
+    }
     e->nfop = ch->nfop;
     memcpy(fops(e), ch->fop, ch->nfop * sizeof *ch->fop);
     {   /* each return from a call of the stretch's, with that call: inner (no other frame
@@ -660,12 +704,14 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     size_t depth = t->n;
     int charged = c->prev_charged, had = t->had_mainline;
     uint32_t runs = 0;
+    uint64_t addr[CH_RUNS];     /* where each run began */
     int ok = 1, cut = 0;
     for (;;) {
         fst_tr_mark_here(tr, &b);
+        int nl = fst_tr_fast_next(tr);
         int call = (c->prev.flags & FST_I_LINK) && c->prev.link == 14, ret = !calls && t->n && returnlike(&c->prev);
         if (runs == ch->len || ((c->prev.flags & FST_I_LINK) && !(calls && call)) || ret ||
-            !fst_tr_fast_next(tr) || (size_t)(b.c.p - a.c.p) + 2 > CH_BYTES) {
+            !nl || (size_t)(b.c.p - a.c.p) + (size_t)nl > CH_BYTES) {
             cut = !calls && runs < ch->len && (call || ret);
             break;
         }
@@ -675,6 +721,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
             ok = 0;
             break;
         }
+        addr[runs] = rec.addr;  /* (runs < len <= CH_RUNS) */
         if (x->win_edge - x->win_at <= rec.value)
             break;  /* the run stays for the record loop, which cuts it at the edge */
         fst_blk *bk = fst_code_block(x->code, tr, rec.addr, rec.state);
@@ -710,7 +757,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
     uint16_t wregs = c->dirty;
     c->dirty |= dirty;
     if (ok && runs >= 1 && t->had_mainline == had)
-        keep(x, k, h, &a, &b, runs, x->win_at - win0, c->pend_n - pend_n, c->pend_cost - pend_cost, wregs, cut);
+        keep(x, k, h, &a, &b, addr, runs, x->win_at - win0, c->pend_n - pend_n, c->pend_cost - pend_cost, wregs, cut);
     return runs > 0;
 }
 
@@ -732,19 +779,27 @@ static void __attribute__((noinline)) phase_end(rp *x)
     uint64_t o = others(x);
     ch->gain += (int64_t)(o - ch->others0) * CH_EARN_RUN;
     ch->others0 = o;
-    if (ch->phase < CH_TRIALS)
+    if (ch->phase < CH_TRIALS) {
         ch->tried[ch->phase] = ch->gain;  /* a trial's way is its phase */
-    if (++ch->phase == CH_TRIALS + CH_KEEP)
-        ch->phase = ch->calls_ok ? 0 : 2;   /* without calls, two trials */
-    unsigned best = ch->calls_ok ? 0 : 2;
-    for (unsigned i = best + 1; i < CH_TRIALS; i++)
-        if (ch->tried[i] > ch->tried[best])
-            best = i;
-    /* ways 0, 1: len 8, 4 with calls; 2, 3: without */
-    unsigned way = ch->phase < CH_TRIALS ? ch->phase : best;
-    ch->len = way & 1 ? CH_RUNS / 2 : CH_RUNS;
-    ch->calls = way < 2;
+        ch->warm += ch->active;     /* (begun after a trial that gained) */
+        ch->active |= ch->gain > 0;
+    }
+    if (++ch->phase >= CH_TRIALS + CH_KEEP)
+        ch->phase = 0;
+    unsigned best = ch->tried[1] > ch->tried[0];
+    if (ch->phase == CH_TRIALS) {
+        if (ch->tried[best] <= 0)   /* nothing to go by: the program does not repeat yet */
+            ch->active = 0, ch->warm = 0;
+        if (ch->warm < 2 * CH_TRIALS)
+            ch->phase = 0;
+    }
+    unsigned way = ch->phase < CH_TRIALS ? ch->phase : best;    /* len 8 or 4 */
+    ch->len = way ? CH_RUNS / 2 : CH_RUNS;
+    ch->calls = ch->calls_ok;
     ch->gain = 0;
+    ch->quiet = 0;
+    if (ch->phase < CH_TRIALS)
+        ch->credit = CH_TRIAL;  /* not the debts of the trial before */
     ch->ep_end = x->win_at + CH_EPOCH;
 }
 
@@ -792,8 +847,9 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
             ch->hits++;
             ch->runs += e->nruns;
             ch->insns += e->insns;
-            ch->credit += (int64_t)e->nruns * CH_EARN_RUN - (int64_t)e->nfop * CH_FOP;
-            ch->gain += (int64_t)e->nruns * CH_EARN_RUN - (int64_t)e->nfop * CH_FOP;
+            int64_t earn = (int64_t)e->nruns * CH_EARN_RUN - (int64_t)e->nfop * CH_FOP;
+            ch->credit += earn;
+            ch->gain += earn;
             did = 1;
             if (ch->credit > 0 || ch->eager)
                 continue;

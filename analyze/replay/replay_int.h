@@ -294,6 +294,8 @@ typedef struct rp_chunk {
     ** them, and while recording the frame events and flushes seen (fop, nfop; more than
     ** CH_FOPS spoil it) and the task's clock at its start */
     int calls;
+    int active;             /* a trial gained: the program repeats (phase_end) */
+    unsigned warm;          /* trials begun since */
     struct ch_fop *fop;
     uint32_t nfop;
     uint64_t clk_n;
@@ -309,7 +311,7 @@ typedef struct rp_chunk {
     ** gained more in its last trial (replay_chunk.c "Which stretches") */
     unsigned len, phase;
     uint64_t ep_end;        /* the instruction (win_at) that ends this phase */
-    int64_t gain, tried[4];
+    int64_t gain, tried[2];
     uint64_t others0;       /* runs folded and skipped by the memo of calls when it began */
     int calls_ok;           /* not FST_REPLAY_CHUNK=nocalls: phases may record calls (calls) */
     uint64_t hits, runs, insns, recordings, kept, resets;   /* FST_REPLAY_FOLD_STATS */
@@ -553,7 +555,7 @@ static inline void fst_rp_chunk_spoil(rp *x) { x->chunk.spoiled = 1; }
 void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f);
 void fst_rp_frame_pop(rp *x, rp_task *t);
 /* Inline, before fst_rp_chunk: 0 where its look cannot begin (what of its conditions needs
-** no key: the next op is a SEQ or a JMP k and its SEQ, one CPU, folding quiet, the previous
+** no key: the next op is a SEQ, or a JMP k or JMPA and its SEQ, one CPU, folding quiet, the previous
 ** instruction no call). Most turns of branchy code go to a JMPA or follow a call, and the
 ** call to fst_rp_chunk that said so cost a twentieth of the replay (cgen -O2, valgrind). */
 static inline int fst_rp_chunk_may(const rp *x, const fst_tr *tr)

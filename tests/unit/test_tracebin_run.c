@@ -569,6 +569,137 @@ static void test_mru_is_a_list(void **state)
     }
 }
 
+/* A list of recent targets holding a[0..n-1], as the reader keeps one (cap of them). */
+static void mru_of(fst_mru *m, int cap, const uint64_t *a, int n)
+{
+    memset(m, 0, sizeof *m);
+    m->cap = cap;
+    for (int i = n; i-- > 0;)
+        fst_mru_front(m, -1, a[i]);
+}
+
+/* n distinct addresses of a pool of 8 (targets that come back, as in a loop among 6). */
+static int pick_list(uint64_t *a, int n, const uint64_t *pool)
+{
+    for (int i = 0; i < n; i++) {
+        int dup;
+        do {
+            a[i] = pool[rnd(8)];
+            dup = 0;
+            for (int j = 0; j < i; j++)
+                dup |= a[j] == a[i];
+        } while (dup);
+    }
+    return n;
+}
+
+/* What fst_tr_fast_deps says runs depend on and leave, against the list itself (fst_mru,
+** as the reader moves it): from the start they were read from, and from any other start
+** whose targets used are the same and where the JMPA targets are absent where it says, the
+** same ops jump to the same addresses and leave the list it says; fst_tr_fast_skip puts
+** that list in, its buckets counting it. Runs of SEQ, JMP k and JMPA (most to a target not
+** in the list, as a writer writes them, some to one that is) over 8 targets, lists of 4
+** kept, full or not. */
+static void test_deps_say_what_moves(void **state)
+{
+    (void)state;
+    uint64_t pool[8];
+    for (int i = 0; i < 8; i++)
+        pool[i] = A + 0x100 * (uint64_t)i;
+    unsigned others = 0, alike = 0;
+    for (uint32_t s = 1; s <= 3000; s++) {
+        seed = s;
+        uint64_t a0[4], a1[4], addr[8];
+        fst_mru m0, m, m1;
+        mru_of(&m0, 4, a0, pick_list(a0, (int)rnd(5), pool));
+        m = m0;
+        uint8_t ops[8 * 4];
+        size_t nb = 0;
+        uint32_t runs = 1 + rnd(8);
+        for (uint32_t r = 0; r < runs; r++) {
+            unsigned how = rnd(4);
+            if (how == 1 && m.n) {    /* JMP k */
+                int k = (int)rnd((unsigned)m.n);
+                ops[nb++] = (uint8_t)(0x40 | k);
+                addr[r] = m.a[k];
+                fst_mru_front(&m, k, m.a[k]);
+            } else if (how >= 2) {    /* JMPA: mostly a target not there */
+                uint64_t to;
+                do
+                    to = pool[rnd(8)];
+                while (fst_mru_find(&m, to) >= 0 && rnd(8));
+                ops[nb++] = 0x50;
+                ops[nb++] = (uint8_t)(1 + rnd(100));   /* a varint: where from, not read here */
+                addr[r] = to;
+                fst_mru_front(&m, fst_mru_find(&m, to), to);
+            } else
+                addr[r] = A + 0x1000 + r;
+            ops[nb++] = (uint8_t)rnd(64);    /* SEQ */
+        }
+        fst_tr_deps d;
+        assert_int_equal(fst_tr_fast_deps(ops, nb, &m0, addr, runs, &d), 1);
+        assert_int_equal(d.runs, runs);
+        uint64_t end[FST_TR_MRU];
+        assert_int_equal(fst_tr_deps_list(&m0, d.used, d.front, d.nfront, end), m.n);
+        assert_memory_equal(end, m.a, (size_t)m.n * sizeof *end);
+        assert_int_equal(fst_tr_fast_deps(ops, nb, &m0, addr, runs - 1, &d), 0);   /* more runs than addresses */
+        fst_tr_fast_deps(ops, nb, &m0, addr, runs, &d);
+        for (int t = 0; t < 20; t++) {   /* other starts: the used the same */
+            int n1 = (int)rnd(5);
+            pick_list(a1, n1, pool);
+            for (int i = 0; i < 4; i++)
+                if (d.used >> i & 1) {
+                    if (i >= n1)
+                        n1 = i + 1;
+                    for (int j = 0; j < 4; j++)    /* one place for that address */
+                        if (j != i && a1[j] == a0[i])
+                            a1[j] = a1[i];
+                    a1[i] = a0[i];
+                }
+            pick_list(a1, 0, pool);
+            int dup = 0;
+            for (int i = 0; i < n1; i++)
+                for (int j = 0; j < i; j++)
+                    dup |= a1[i] == a1[j];
+            if (dup)
+                continue;
+            mru_of(&m1, 4, a1, n1);
+            fst_tr_at at = { ops, nb, 0, 0, 0, m1.n, m1.a, m1.in };
+            int ok = 1;
+            for (unsigned j = 0; j < d.nabsent; j++)
+                ok &= fst_tr_fast_absent(&at, d.absent[j], d.among[j]);
+            if (!ok)
+                continue;
+            others++;
+            uint64_t want[FST_TR_MRU];
+            int nw = fst_tr_deps_list(&m1, d.used, d.front, d.nfront, want);
+            fst_tr_cursor c = { 0 };    /* the reader's cursor, as fst_tr_fast_skip moves it */
+            c.jm = m1;
+            fst_tr_fast_skip((fst_tr *)(void *)&c, 0, 0, 0, d.used, d.front, d.nfront, d.moved);
+            const uint8_t *p = ops;
+            for (uint32_t r = 0; r < runs; r++, p++) {  /* the reader's moves from m1 */
+                if ((*p & 0xF0) == 0x40) {
+                    assert_true((int)(*p & 0x0F) < m1.n);
+                    assert_int_equal(m1.a[*p & 0x0F], addr[r]);    /* the same place, the same target */
+                    fst_mru_front(&m1, *p & 0x0F, addr[r]);
+                    p++;
+                } else if (*p == 0x50) {
+                    fst_mru_front(&m1, fst_mru_find(&m1, addr[r]), addr[r]);
+                    p += 2;
+                }
+            }
+            assert_int_equal(nw, m1.n);
+            assert_memory_equal(want, m1.a, (size_t)m1.n * sizeof *want);
+            assert_int_equal(c.jm.n, m1.n);
+            assert_memory_equal(c.jm.a, m1.a, (size_t)m1.n * sizeof *want);
+            assert_memory_equal(c.jm.in, m1.in, sizeof m1.in);
+            alike += memcmp(a1, a0, sizeof a0) != 0 || n1 != m0.n;
+        }
+    }
+    assert_true(others > 10000);    /* the test took other starts, most of them not the one read */
+    assert_true(alike > 5000);
+}
+
 /* The writer's jumps against a plain move-to-front list of 16 (the reader's, fst_mru): a
 ** jump to a target among its first 4 is a JMP k with that k, any other a JMPA. Read from a
 ** version 1 trace's op stream: jumps among 3 to 200 targets, one instruction at each.
@@ -652,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_repeats_skipped_as_read),
         cmocka_unit_test(test_stretch_skipped_to),
         cmocka_unit_test(test_mru_is_a_list),
+        cmocka_unit_test(test_deps_say_what_moves),
         cmocka_unit_test(test_writer_jumps_are_the_lists),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
