@@ -605,7 +605,7 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const u
 ** d->front[0..nfront-1] (what they put in front, most recent first), then the start's
 ** targets not used, in order, as many as the list keeps; d->moved: none put in (the same
 ** addresses, another order). Returns 0 when they are not such runs, name a place the list
-** does not have, or are more than naddr runs (or their addresses do not agree with the
+** does not have, or are more than naddr runs or FST_TR_DEP_RUNS (or their addresses do not agree with the
 ** list: the caller's bug). fst_tr_fast_skip: the reader, between records and with at
 ** least n such bytes next (the caller compared them and the conditions), moves past them
 ** into that state: cur as given, insns instructions more read. */

@@ -860,7 +860,7 @@ int fst_tr_fast_deps(const uint8_t *ops, size_t n, const fst_mru *start, const u
     d->moved = 1;
     const uint8_t *p = ops, *end = ops + n;
     while (p < end) {
-        if (d->runs == naddr)
+        if (d->runs == naddr || d->runs == FST_TR_DEP_RUNS)
             return 0;
         uint64_t to = addr[d->runs];
         int k = -1, jump = 1;

@@ -674,6 +674,8 @@ static void test_deps_say_what_moves(void **state)
             uint64_t want[FST_TR_MRU];
             int nw = fst_tr_deps_list(&m1, d.used, d.front, d.nfront, want);
             fst_tr_cursor c = { 0 };    /* the reader's cursor, as fst_tr_fast_skip moves it */
+            c.p = ops;
+            c.end = ops + nb;
             c.jm = m1;
             fst_tr_fast_skip((fst_tr *)(void *)&c, 0, 0, 0, d.used, d.front, d.nfront, d.moved);
             const uint8_t *p = ops;
