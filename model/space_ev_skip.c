@@ -43,7 +43,7 @@ static void fold(sv_pass *ps, uint64_t addr, uint16_t cpu, uint32_t state)
         cpu_st *c = fst_sv_cpu(ps, cpu);
         if (nrun == ps->due && fst_tr_mark_here(ps->tr, &b) && c->after == ps->mark_after &&
             (nops = fst_tr_mark_span(&ps->mark, &b, ps->ops, sizeof ps->ops, &insns)) &&
-            fst_tr_fast_ops(ps->ops, nops, FST_TR_MRU, &m, &runs) == 1) { /* (read once: every k was good) */
+            fst_tr_fast_ops(ps->ops, nops, FST_TR_MRU, &m, &runs)) {  /* (read once: every k was good) */
             k = fst_tr_skip_repeats(ps->tr, &ps->mark, ps->ops, nops, insns);
             fst_sv_space(ps, c, state)->insns += insns * k;
             ps->nrun += k * runs;

@@ -587,9 +587,8 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const u
 ** run open): the op bytes it reads next (avail of them in the frame; two more past them are
 ** readable), where the next instruction is, its state and CPU, and the recent jump targets
 ** (and their buckets' counts, fst_mru.in); else 0. fst_tr_fast_ops: whether ops[0..n-1] are
-** such runs, with every JMP's k < nrecent; *m: the largest k (-1: no JMP), *runs: how many;
-** 2 when a JMPA is among them, else 1 (from a state whose whole list of targets comes back,
-** as space_ev_skip.c's loops, either is good; from another, see fst_tr_fast_deps).
+** such runs without a JMPA, with every JMP's k < nrecent; *m: the largest k (-1: no JMP),
+** *runs: how many (space_ev_skip.c's loops: from a state that comes back whole).
 **
 ** fst_tr_fast_deps: what such runs, read from the list `start` with run i beginning at
 ** addr[i] (naddr at most), depend on of the recent targets and what they leave there: a JMP
@@ -603,12 +602,13 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const u
 ** (d->absent[j], fst_tr_fast_absent: not among start's targets whose bits d->among[j] has,
 ** those the list still held when that JMPA came, had it been full). They leave the list
 ** d->front[0..nfront-1] (what they put in front, most recent first), then the start's
-** targets not used, in order, as many as the list keeps; d->moved: none put in (the same
-** addresses, another order). Returns 0 when they are not such runs, name a place the list
-** does not have, or are more than naddr runs or FST_TR_DEP_RUNS (or their addresses do not agree with the
-** list: the caller's bug). fst_tr_fast_skip: the reader, between records and with at
-** least n such bytes next (the caller compared them and the conditions), moves past them
-** into that state: cur as given, insns instructions more read. */
+** targets not used, in order, as many as the list keeps (with no JMPA target absent, the
+** same addresses in another order). Returns 0 when they are not such runs, name a place
+** the list does not have, or are more than naddr runs or FST_TR_DEP_RUNS (or their
+** addresses do not agree with the list: the caller's bug). fst_tr_fast_skip: the reader,
+** between records and with at least n such bytes next (the caller compared them and the
+** conditions), moves past them into that state (nabsent: d->nabsent), cur as given, insns
+** instructions more read. */
 typedef struct fst_tr_at {
     const uint8_t *ops;
     size_t avail;
@@ -625,7 +625,7 @@ int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t 
 typedef struct fst_tr_deps {
     uint32_t runs;
     uint16_t used;
-    uint8_t nfront, nabsent, moved;
+    uint8_t nfront, nabsent;
     uint64_t front[FST_TR_MRU];
     uint64_t absent[FST_TR_DEP_RUNS];
     uint16_t among[FST_TR_DEP_RUNS];
@@ -685,7 +685,7 @@ static inline int fst_tr_fast_next(const fst_tr *r)
 }
 
 static inline void fst_tr_fast_skip(fst_tr *r, size_t n, uint64_t insns, uint64_t cur, unsigned used,
-                                    const uint64_t *front, int nfront, int moved)
+                                    const uint64_t *front, int nfront, int nabsent)
 {
     fst_tr_cursor *c = fst_tr_cursor_of(r);
     fst_mru *m = &c->jm;
@@ -696,11 +696,11 @@ static inline void fst_tr_fast_skip(fst_tr *r, size_t n, uint64_t insns, uint64_
         return;     /* no jump: the list as it was */
     uint64_t t[FST_TR_MRU];
     int k = fst_tr_deps_list(m, used, front, nfront, t);
-    if (!moved)     /* other addresses: the buckets follow */
+    if (nabsent)    /* other addresses: the buckets follow */
         for (int i = 0; i < m->n; i++)
             m->in[fst_mru_bucket(m->a[i])]--;
     memcpy(m->a, t, (size_t)k * sizeof *t);
-    if (!moved)
+    if (nabsent)
         for (int i = 0; i < k; i++)
             m->in[fst_mru_bucket(m->a[i])]++;
     if (m->n != k) {

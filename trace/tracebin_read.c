@@ -815,34 +815,44 @@ int fst_tr_skip_to(fst_tr *r, const fst_tr_mark *at, const fst_tr_mark *a, const
     return 1;
 }
 
+/* The ops of one run at *p (before end), as fst_tr_fast_ops and fst_tr_fast_deps take them:
+** FST_OP_JMP (*k its place), FST_OP_JMPA, FST_OP_SEQ (none before the SEQ or TAKEN), or -1
+** when they are not such a run; *p moves past them. */
+static int fast_run(const uint8_t **p, const uint8_t *end, int *k)
+{
+    const uint8_t *q = *p;
+    int op = FST_OP_SEQ;
+    if ((*q & 0xF0) == FST_OP_JMP) {
+        op = FST_OP_JMP;
+        *k = *q++ & 0x0F;
+    } else if (*q == FST_OP_JMPA) {
+        uint64_t v;
+        size_t nv = fst_get_uvar(q + 1, end, &v);
+        if (!nv)
+            return -1;
+        op = FST_OP_JMPA;
+        q += 1 + nv;
+    }
+    if (q >= end || (*q & 0x40))    /* no SEQ nor TAKEN after it */
+        return -1;
+    *p = q + 1;
+    return op;
+}
+
 int fst_tr_fast_ops(const uint8_t *ops, size_t n, int nrecent, int *m, uint32_t *runs)
 {
     const uint8_t *p = ops, *end = ops + n;
     *m = -1;
     *runs = 0;
-    int whole = 0;
     while (p < end) {
-        if ((*p & 0xF0) == FST_OP_JMP) {
-            int k = *p & 0x0F;
-            if (k >= nrecent || p + 1 >= end)
-                return 0;
-            if (k > *m)
-                *m = k;
-            p++;
-        } else if (*p == FST_OP_JMPA) {
-            uint64_t v;
-            size_t nv = fst_get_uvar(p + 1, end, &v);
-            if (!nv || p + 1 + nv >= end)
-                return 0;
-            whole = 1;
-            p += 1 + nv;
-        }
-        if (*p & 0x40)  /* not a SEQ nor a TAKEN */
+        int k = 0, op = fast_run(&p, end, &k);
+        if (op == -1 || op == FST_OP_JMPA || (op == FST_OP_JMP && k >= nrecent))
             return 0;
-        p++;
+        if (op == FST_OP_JMP && k > *m)
+            *m = k;
         ++*runs;
     }
-    return 1 + whole;
+    return 1;
 }
 
 /* The list as the runs move it, each entry with where it came from in start (-1: moved or
@@ -857,23 +867,17 @@ int fst_tr_fast_deps(const uint8_t *ops, size_t n, const fst_mru *start, const u
         from[i] = i;
     }
     memset(d, 0, offsetof(fst_tr_deps, front));
-    d->moved = 1;
     const uint8_t *p = ops, *end = ops + n;
     while (p < end) {
         if (d->runs == naddr || d->runs == FST_TR_DEP_RUNS)
             return 0;
-        uint64_t to = addr[d->runs];
-        int k = -1, jump = 1;
-        if ((*p & 0xF0) == FST_OP_JMP) {
-            k = *p & 0x0F;
-            if (k >= len || p + 1 >= end || a[k] != to)
-                return 0;
-            p++;
-        } else if (*p == FST_OP_JMPA) {
-            uint64_t v;
-            size_t nv = fst_get_uvar(p + 1, end, &v);
-            if (!nv || p + 1 + nv >= end)
-                return 0;
+        uint64_t to = addr[d->runs++];
+        int k = 0, op = fast_run(&p, end, &k);
+        if (op == -1 || (op == FST_OP_JMP && (k >= len || a[k] != to)))
+            return 0;
+        if (op == FST_OP_SEQ)
+            continue;
+        if (op == FST_OP_JMPA) {
             for (k = 0; k < len && a[k] != to; k++)
                 ;
             if (k == len) {     /* put in front, the last dropped when the list is full */
@@ -884,19 +888,10 @@ int fst_tr_fast_deps(const uint8_t *ops, size_t n, const fst_mru *start, const u
                     among |= 1u << (start->n + i);
                 d->among[d->nabsent] = (uint16_t)among;
                 d->absent[d->nabsent++] = to;
-                d->moved = 0;
                 k = len < start->cap ? len++ : len - 1;
                 from[k] = -1;
             }
-            p += 1 + nv;
-        } else
-            jump = 0;
-        if (*p & 0x40)  /* not a SEQ nor a TAKEN */
-            return 0;
-        p++;
-        d->runs++;
-        if (!jump)
-            continue;
+        }
         if (from[k] >= 0)
             d->used |= (uint16_t)(1u << from[k]);
         memmove(a + 1, a, (size_t)k * sizeof *a);

@@ -61,8 +61,9 @@
 ** 7.9 s before, 5.1 s after) and depends then only on what the list of recent targets
 ** holds where it looks (fst_tr_fast_deps: the targets it jumps to, and that its JMPAs'
 ** are not there), not on the whole list, which the loops' stretches met seldom alike
-** (16252: 305 stretches kept where the whole list asked 578). len is 8 or 4, whichever gained more (hits' runs earned, and
-** the runs folding and the memo of calls took meanwhile, less looks, frame events and
+** (16252: 305 stretches kept where the whole list asked 578). len is 8 or 4, whichever
+** gained more (hits' runs earned, and the runs folding and the memo of calls took
+** meanwhile, less looks, frame events and
 ** recordings spent, in the budget's units) over its last trial of CH_EPOCH instructions;
 ** each is tried again after CH_KEEP phases of the winner. Trials count only once the
 ** program repeats: a round in which neither gained is tried again, and the winner is taken
@@ -174,7 +175,7 @@ typedef struct ch_ent {
     ch_key k;
     uint64_t ops[CH_BYTES / 8];     /* the op bytes, 0 after nb (mask_of) */
     uint8_t nb;
-    uint8_t nused, nfront, nabsent, moved;  /* the recent targets (tail, fst_tr_fast_deps) */
+    uint8_t nused, nfront, nabsent;     /* the recent targets (tail, fst_tr_fast_deps) */
     uint16_t used;
     uint8_t cut;        /* recorded without calls, it stopped at a call or a return: a phase
                            with calls passes it by (fits), to record the longer one */
@@ -195,8 +196,8 @@ typedef struct ch_ent {
     size_t end_owner;   /* the owner and charge at its end */
     int end_charged;
     /* the recent targets it jumps to (used), those it puts in front, and its JMPAs' targets
-    ** that must not be there, each with the bits of those it must not be (what a hit reads, so next to the fields above: the host's
-    ** cache lines), the frame events and the frames below (what a hit with calls reads),
+    ** that must not be there, each with the bits of those it must not be among (what a hit
+    ** reads, so next to the fields above: the host's cache lines), the frame events and the frames below (what a hit with calls reads),
     ** then the deltas (what settle reads) */
     uint64_t tail[];
 } ch_ent;
@@ -532,14 +533,15 @@ static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
     x->t[c->task].prev = e->last;
     x->win_at += e->insns;
     x->fold.quiet = x->fold.quiet > e->nruns ? x->fold.quiet - e->nruns : 0;
-    fst_tr_fast_skip(tr, e->nb, e->insns, e->cur_end, e->used, front_of(e), e->nfront, e->moved);
+    fst_tr_fast_skip(tr, e->nb, e->insns, e->cur_end, e->used, front_of(e), e->nfront, e->nabsent);
 }
 
 /* ---- a recording ---- */
 
 /* Keeps the stretch replayed from mark a to mark b, with key k, in the table. */
 static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const fst_tr_mark *b,
-                 const uint64_t *addr, uint32_t runs, uint64_t insns, uint64_t rest_n, fst_fx cost, uint16_t wregs, int cut)
+                 const uint64_t *addr, uint32_t runs, uint64_t insns, uint64_t rest_n, fst_fx cost, uint16_t wregs,
+                 int cut)
 {
     rp_chunk *ch = &x->chunk;
     uint8_t ops[CH_BYTES];
@@ -584,7 +586,6 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     e->nused = (uint8_t)nused;
     e->nfront = dp.nfront;
     e->nabsent = dp.nabsent;
-    e->moved = dp.moved;
     memset(e->ops, 0, sizeof e->ops);
     memcpy(e->ops, ops, nb);
     {

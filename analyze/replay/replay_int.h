@@ -555,8 +555,8 @@ static inline void fst_rp_chunk_spoil(rp *x) { x->chunk.spoiled = 1; }
 void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f);
 void fst_rp_frame_pop(rp *x, rp_task *t);
 /* Inline, before fst_rp_chunk: 0 where its look cannot begin (what of its conditions needs
-** no key: the next op is a SEQ, or a JMP k or JMPA and its SEQ, one CPU, folding quiet, the previous
-** instruction no call). Most turns of branchy code go to a JMPA or follow a call, and the
+** no key: the next op is a SEQ, or a JMP k or JMPA and its SEQ, one CPU, folding quiet, the
+** previous instruction no call). Most turns of branchy code go to a JMPA or follow a call, and the
 ** call to fst_rp_chunk that said so cost a twentieth of the replay (cgen -O2, valgrind). */
 static inline int fst_rp_chunk_may(const rp *x, const fst_tr *tr)
 {

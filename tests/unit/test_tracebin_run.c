@@ -677,7 +677,7 @@ static void test_deps_say_what_moves(void **state)
             c.p = ops;
             c.end = ops + nb;
             c.jm = m1;
-            fst_tr_fast_skip((fst_tr *)(void *)&c, 0, 0, 0, d.used, d.front, d.nfront, d.moved);
+            fst_tr_fast_skip((fst_tr *)(void *)&c, 0, 0, 0, d.used, d.front, d.nfront, d.nabsent);
             const uint8_t *p = ops;
             for (uint32_t r = 0; r < runs; r++, p++) {  /* the reader's moves from m1 */
                 if ((*p & 0xF0) == 0x40) {
