@@ -6,7 +6,8 @@
 #     Hercules or --attach): fst-report --space splits the samples, each space's WORK1:WORK2
 #     about 3:1 or 1:3 (a sample pairs the PSW with the CR1 read a few hundred
 #     microseconds later: a space switch in between mislabels it, so the program switches
-#     only every ~12 million instructions, and the test asks for 3:2: mislabels pull both
+#     only every ~12 million instructions, and the test asks that the two spaces' shares
+#     stand apart (apart, below): mislabels pull both
 #     spaces toward the 1:1 their samples unsplit would show, the more so on a loaded host
 #     (B 79:158, exactly 2:1, under make check on 2 cores, 2026-12-02));
 #   - sampled under 3.13 (no such API): --attach says it cannot, fst-report --space says
@@ -57,13 +58,18 @@ else
 fi
 # WORK1 and WORK2 samples of one space: "w1 w2"
 work() { fst-report --format=csv --space="$2" "$1" 2> "$T/rerr" | awk -F, '$1=="WORK1"{a=$4} $1=="WORK2"{b=$4} END{print a+0, b+0}'; }
-# 1 when a is more than one and a half times b (and a > 10)
-mostly() { awk -v a="$1" -v b="$2" 'BEGIN { print (2 * a > 3 * b && a > 10) ? 1 : 0 }'; }
+# 1 when space A ("w1 w2") is mostly WORK1 and space B mostly WORK2, and A's share of WORK1
+# is over B's by more than 0.2 (the spaces' samples unsplit would show one share in both;
+# mislabels pull both toward 1:1, so a fixed ratio of each alone, 3:2 until 2026-12-06,
+# failed now and then under make check: A 30:20 and 62:43, with B 19:84 and 25:78)
+apart() { awk -v a1="$1" -v a2="$2" -v b1="$3" -v b2="$4" 'BEGIN {
+    ok = a1 > a2 && b2 > b1 && a1 > 10 && b2 > 10 && (a1 / (a1 + a2) - b1 / (b1 + b2)) > 0.2
+    print ok ? 1 : 0 }'; }
 split_check() {   # NAME TRACE
     local a b
     a=$(work "$2" 00021000); b=$(work "$2" 00021040)
-    expect_eq "$1: space A's WORK1 over 1.5 times its WORK2, space B's WORK2 over 1.5 times its WORK1 (samples: A $a, B $b)" \
-        "1 1" "$(mostly ${a% *} ${a#* }) $(mostly ${b#* } ${b% *})"
+    expect_eq "$1: space A mostly WORK1, space B mostly WORK2, A's share of WORK1 over B's by 0.2 (samples: A $a, B $b)" \
+        "1" "$(apart ${a% *} ${a#* } ${b% *} ${b#* })"
 }
 
 if [ -n "$H4" ]; then
