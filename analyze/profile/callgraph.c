@@ -182,6 +182,37 @@ void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t ti
     }
 }
 
+void fst_callgraph_pair(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
+                        uint64_t tinsns, fst_fx tcost, uint64_t rinsns, fst_fx rcost)
+{
+    fst_profile *p = cg->p;
+    fst_routine *r = &p->r[routine];
+    const tstack *s = stack_of(cg, task);
+    if (task < p->ntasks && p->tasks[task].excluded)
+        return;     /* fst_callgraph_call's excluded frame: nothing counts */
+    size_t arc = FST_NONE;
+    if (r->timed && counted) {
+        r->calls++;
+        if (task < p->ntasks)
+            fst_task_routines(p, &p->tasks[task])[routine].calls++;
+        arc = arc_get(cg, caller, routine);
+        p->arcs[arc].count++;
+    }
+    if (!s->open || !s->open[routine]) {    /* the outermost frame of its routine */
+        r->incl_cost += rcost - tcost;
+        r->incl_insns += rinsns - tinsns;
+        if (task < p->ntasks) {
+            fst_taskroutine *tr = fst_task_routines(p, &p->tasks[task]);
+            tr[routine].incl_cost += rcost - tcost;
+            tr[routine].incl_insns += rinsns - tinsns;
+        }
+    }
+    if (arc != FST_NONE && (arc >= s->narcopen || !s->arcopen[arc])) {
+        p->arcs[arc].cost += rcost - tcost;
+        p->arcs[arc].insns += rinsns - tinsns;
+    }
+}
+
 int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine)
 {
     return task < cg->nt && cg->t[task].open && cg->t[task].open[routine];

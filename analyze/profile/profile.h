@@ -323,6 +323,11 @@ void fst_callgraph_idle(fst_callgraph *cg, uint32_t task);
 void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost);
 void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t tinsns, fst_fx tcost);
+/* A CALL at the task's clock (tinsns, tcost) and its RETURN at (rinsns, rcost), with no
+** other frame event between them: what the two calls above do, without the frame pushed
+** and popped (a stretch's leaf call played back, analyze/replay/replay_chunk.c). */
+void fst_callgraph_pair(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
+                        uint64_t tinsns, fst_fx tcost, uint64_t rinsns, fst_fx rcost);
 /* Whether the task has a frame of `routine` open, or of arc `arc` (an index of p->arcs):
 ** what makes a call's time count as outermost (analyze/replay/replay_memo.c asks). */
 int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine);

@@ -35,12 +35,15 @@
 ** frame's event at the task's clock counted from the stretch's start, the frame a call
 ** pushed, and each frame it returned from below its start, as it was. A hit plays them back
 ** in order (frames): the flush of what was pending before the stretch (a recording begins
-** with one: flushes only add, so one more changes no figure), then each flush as it
-** charged, each frame pushed on the replay's stack or popped from it (not a call the
-** stretch returns from, nor that return: the stack is as it was after both), and each
-** call and return to the call graph at the clock then, whose own rules (the outermost
-** frame of a routine and of an arc, the arcs, the task's table) take it from there as they
-** did. What of the stack it read is compared before (below_same): the frames it returned
+** with one: flushes only add, so one more changes no figure), each frame pushed on the
+** replay's stack or popped from it (not a call the stretch returns from, nor that return:
+** the stack is as it was after both), and each call and return to the call graph at the
+** clock then, whose own rules (the outermost frame of a routine and of an arc, the arcs,
+** the task's table) take it from there as they did; a leaf call and its return, one call
+** of the call graph's (fst_callgraph_pair: no frame pushed and popped there either); then
+** the stretch's flushes, added up by owner and charge when it was kept (they only add, and
+** the events' clocks are the stretch's own: gen.py seed 16252, a leaf called every 17
+** instructions, 64.8 -> 59.5 G host instructions). What of the stack it read is compared before (below_same): the frames it returned
 ** from below its start, and the owner of the one under them (its caller's, charged after
 ** the return). Nothing else of the stack plays a part: a return-like branch that does not
 ** return to the top frame would look further down (replay_stack.c returns()), so it spoils
@@ -150,7 +153,7 @@ typedef struct ch_delta {
 
 /* What a stretch's calls and returns did, in order (see "Calls" in the head): a flush of the
 ** instructions pending to an owner, or a frame's event at the task's clock since the start. */
-enum { CH_FLUSH, CH_CALL, CH_RET };
+enum { CH_FLUSH, CH_CALL, CH_RET, CH_PAIR /* kept: a CH_CALL whose CH_RET is next */ };
 typedef struct ch_fop {
     uint64_t n;         /* CH_FLUSH: instructions and cost charged; else the clock */
     fst_fx cost;
@@ -160,6 +163,18 @@ typedef struct ch_fop {
     uint8_t inner;      /* a call the stretch returns from, or that return: the replay's stack
                            is as it was after both (keep), so a hit leaves it alone */
 } ch_fop;
+
+/* What a stretch's flushes charged to one owner and charge, added up (keep): a flush only
+** adds to counters (fst_rp_flush: the task's clock, fst_callgraph_exec_n's), and the frame
+** events' clocks are the stretch's own (ch_fop.n), so a hit adds each owner's sum once
+** instead of replaying each flush (gen.py seed 16252, a leaf called every 17 instructions:
+** two flushes a call, a fifth of its replay). */
+typedef struct ch_sum {
+    uint64_t n;
+    fst_fx cost;
+    size_t owner;
+    uint64_t charged;
+} ch_sum;
 
 /* A frame below the stretch's start that it returned from, as it was, and its routine. */
 typedef struct ch_below {
@@ -181,7 +196,8 @@ typedef struct ch_ent {
                            with calls passes it by (fits), to record the longer one */
     uint8_t next_nb;    /* the stretch that came next last time: its nb and first op word */
     uint16_t wregs;
-    uint32_t nruns, ndelta, nfop, nbelow;
+    uint32_t nruns, ndelta, nfop, nbelow;  /* nfop: its calls and returns (no flush) */
+    uint32_t nsum;      /* its flushes, added up by owner and charge (ch_sum) */
     uint32_t next;      /* and where it is: arena offset + 1, 0 none. Where it is not the one
                            now, its lines are not read (a cache miss a look) */
     uint64_t next_op0;
@@ -197,8 +213,9 @@ typedef struct ch_ent {
     int end_charged;
     /* the recent targets it jumps to (used), those it puts in front, and its JMPAs' targets
     ** that must not be there, each with the bits of those it must not be among (what a hit
-    ** reads, so next to the fields above: the host's cache lines), the frame events and the frames below (what a hit with calls reads),
-    ** then the deltas (what settle reads) */
+    ** reads, so next to the fields above: the host's cache lines), the frame events, the
+    ** frames below and the flushes' sums (what a hit with calls reads), then the deltas (what
+    ** settle reads) */
     uint64_t tail[];
 } ch_ent;
 
@@ -210,7 +227,8 @@ static inline ch_fop *fops(const ch_ent *e)
     return (ch_fop *)(void *)(uintptr_t)(e->tail + e->nused + e->nfront + 2 * e->nabsent);
 }
 static inline ch_below *belows(const ch_ent *e) { return (ch_below *)(void *)(fops(e) + e->nfop); }
-static inline ch_delta *deltas(const ch_ent *e) { return (ch_delta *)(void *)(belows(e) + e->nbelow); }
+static inline ch_sum *sums(const ch_ent *e) { return (ch_sum *)(void *)(belows(e) + e->nbelow); }
+static inline ch_delta *deltas(const ch_ent *e) { return (ch_delta *)(void *)(sums(e) + e->nsum); }
 
 void fst_rp_chunk_init(rp *x)
 {
@@ -373,10 +391,10 @@ static uint64_t hash(const ch_key *k, const uint64_t b[CH_BYTES / 8], unsigned r
 }
 
 /* An entry's bytes, rounded up to a cache line (the arena's lines: CH_LINE). */
-static size_t ent_size(uint32_t ndelta, uint32_t nfop, uint32_t nbelow, uint32_t ntargets)
+static size_t ent_size(uint32_t ndelta, uint32_t nfop, uint32_t nsum, uint32_t nbelow, uint32_t ntargets)
 {
-    size_t n = sizeof(ch_ent) + ndelta * sizeof(ch_delta) + nfop * sizeof(ch_fop) + nbelow * sizeof(ch_below) +
-               ntargets * sizeof(uint64_t);
+    size_t n = sizeof(ch_ent) + ndelta * sizeof(ch_delta) + nfop * sizeof(ch_fop) + nsum * sizeof(ch_sum) +
+               nbelow * sizeof(ch_below) + ntargets * sizeof(uint64_t);
     return (n + CH_LINE - 1) & ~(size_t)(CH_LINE - 1);
 }
 
@@ -473,10 +491,12 @@ void fst_rp_chunk_settle(void *ctx)
 }
 
 /* A hit's calls and returns, as the record loop made them (the head's "Calls"): what was
-** pending before the stretch goes to its owner, as the stretch's first flush took it; each
-** flush charges what it charged, each frame's event goes to the call graph at the task's
-** clock then, which the call graph's own rules (the outermost frame of a routine and of an
-** arc) take from there, as they did. */
+** pending before the stretch goes to its owner, as the stretch's first flush took it; its
+** flushes charge what they charged (ch_sum), each frame's event goes to the call graph at
+** the task's clock then, which the call graph's own rules (the outermost frame of a routine
+** and of an arc) take from there, as they did. The flushes come after the events here: the
+** events' clocks are the stretch's, counted from n0, and nothing they do reads what a flush
+** adds to. */
 static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
 {
     fst_rp_flush(x, c);
@@ -484,15 +504,13 @@ static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
     uint64_t n0 = t->insns;
     fst_fx c0 = t->cost;
     uint32_t task = (uint32_t)c->task;
-    const ch_fop *f = fops(e);
-    for (uint32_t i = 0; i < e->nfop; i++, f++)
+    const ch_fop *f = fops(e), *end = f + e->nfop;
+    for (; f < end; f++)
         switch (f->kind) {
-        case CH_FLUSH:
-            c->pend_n = f->n;
-            c->pend_cost = f->cost;
-            c->prev_owner = f->a;
-            c->prev_charged = (int)f->b;
-            fst_rp_flush(x, c);
+        case CH_PAIR:   /* a leaf call, and its return next (keep) */
+            fst_callgraph_pair(x->cg, task, f->a, f->b, f->counted, n0 + f->n, c0 + f->cost, n0 + f[1].n,
+                               c0 + f[1].cost);
+            f++;
             break;
         case CH_CALL:
             if (!f->inner)
@@ -504,6 +522,12 @@ static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
                 fst_rp_frame_pop(x, t);
             fst_callgraph_ret(x->cg, task, 0, n0 + f->n, c0 + f->cost);
         }
+    const ch_sum *s = (const ch_sum *)(const void *)((const ch_below *)(const void *)end + e->nbelow), *send = s + e->nsum;
+    for (; s < send; s++) {   /* as fst_rp_flush would (c->prev_task: c->task) */
+        t->insns += s->n;
+        t->cost += s->cost;
+        fst_callgraph_exec_n(x->p, task, c->prev_state, (int)s->charged, s->owner, s->n, s->cost);
+    }
     c->prev_owner = e->end_owner;
     c->prev_charged = e->end_charged;
     x->chunk.fhits++;
@@ -522,7 +546,7 @@ static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
         ch->pend[ch->npend++] = (uint32_t)((unsigned char *)e - ch->arena);
     }
     rp_cpu *c = &x->cpus[0];
-    if (e->nfop)
+    if (e->nfop | e->nsum)
         frames(x, c, e);
     c->pend_n += e->rest_n;
     c->pend_cost += e->cost;
@@ -561,7 +585,25 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
         ch->snap[i].v = *ch->snap[i].p - ch->snap[i].v;
         nd += ch->snap[i].v != 0;
     }
-    size_t sz = ent_size(nd, ch->nfop, ch->nbelow, nused + dp.nfront + 2u * dp.nabsent);
+    /* the flushes added up by owner and charge, the calls and returns in order */
+    ch_sum sum[CH_FOPS];
+    uint32_t nsum = 0, nev = 0;
+    for (uint32_t i = 0; i < ch->nfop; i++) {
+        const ch_fop *f = &ch->fop[i];
+        if (f->kind != CH_FLUSH) {
+            ch->fop[nev++] = *f;
+            continue;
+        }
+        uint32_t j = 0;
+        while (j < nsum && (sum[j].owner != f->a || sum[j].charged != f->b))
+            j++;
+        if (j == nsum)
+            sum[nsum++] = (ch_sum){ 0, 0, f->a, f->b };
+        sum[j].n += f->n;
+        sum[j].cost += f->cost;
+    }
+    ch->nfop = nev;
+    size_t sz = ent_size(nd, ch->nfop, nsum, ch->nbelow, nused + dp.nfront + 2u * dp.nabsent);
     if (ch->used + sz > ch->size) {     /* full: empty it whole */
         fst_rp_chunk_settle(x);
         memset(ch->tag, 0, CH_SLOTS * sizeof *ch->tag);
@@ -610,9 +652,14 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
                 open[nopen++] = i;
             else if (f[i].kind == CH_RET && nopen)
                 f[i].inner = f[open[--nopen]].inner = 1;
+        for (uint32_t i = 0; i + 1 < e->nfop; i++)    /* a call whose return is next: a leaf */
+            if (f[i].kind == CH_CALL && f[i].inner && f[i + 1].kind == CH_RET)
+                f[i].kind = CH_PAIR;
     }
     e->nbelow = ch->nbelow;
     memcpy(belows(e), ch->below, ch->nbelow * sizeof *ch->below);
+    e->nsum = nsum;
+    memcpy(sums(e), sum, nsum * sizeof *sum);
     e->ndelta = 0;
     ch_delta *d = deltas(e);
     for (size_t i = 0; i < ch->nsnap; i++)
@@ -848,7 +895,7 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
             ch->hits++;
             ch->runs += e->nruns;
             ch->insns += e->insns;
-            int64_t earn = (int64_t)e->nruns * CH_EARN_RUN - (int64_t)e->nfop * CH_FOP;
+            int64_t earn = (int64_t)e->nruns * CH_EARN_RUN - (int64_t)(e->nfop + e->nsum) * CH_FOP;
             ch->credit += earn;
             ch->gain += earn;
             did = 1;
