@@ -5,6 +5,9 @@
 ** arcs), each call returning at once. Figures by construction: each arc counted once,
 ** each routine called R-1 times; the time for 10x the arcs is at most 25x (linear: 10x;
 ** the old scan: about 100x), measured as a ratio in one run.
+** fst_callgraph_pair: random call and return streams (recursion, routines timed or not, calls
+** counted or not, two tasks, one of them --space's other) give every figure alike whether
+** each leaf call and its return go as a call and a return or as one pair.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -79,10 +82,121 @@ static void test_arcs_linear(void **state)
     fst_profile_free(&big);
 }
 
+typedef struct ev {
+    int ret;            /* 0: a call */
+    uint32_t task;
+    size_t routine, caller;
+    int counted;
+    uint64_t clock;
+    fst_fx cost;
+} ev;
+
+#define NR 6
+#define NEV 4000
+
+/* A stream of calls and returns on two tasks, each task's stack at most 6 deep. */
+static size_t stream(ev *v, unsigned seed)
+{
+    size_t stack[2][8], depth[2] = { 0, 0 }, n = 0;
+    uint64_t clock[2] = { 0, 0 };
+    fst_fx cost[2] = { 0, 0 };
+    srand(seed);
+    while (n < NEV) {
+        uint32_t t = (uint32_t)(rand() % 2);
+        clock[t] += (uint64_t)(rand() % 9);
+        cost[t] += (fst_fx)(rand() % 77);
+        if (depth[t] < 6 && (depth[t] == 0 || rand() % 2)) {
+            size_t r = (size_t)(rand() % NR);
+            v[n++] = (ev){ 0, t, r, depth[t] ? stack[t][depth[t] - 1] : FST_NONE, rand() % 5 != 0, clock[t], cost[t] };
+            stack[t][depth[t]++] = r;
+        } else {
+            v[n++] = (ev){ 1, t, 0, 0, 0, clock[t], cost[t] };
+            depth[t]--;
+        }
+    }
+    return n;
+}
+
+static void profile_of(fst_profile *p, const ev *v, size_t n, int pairs, int excluded)
+{
+    memset(p, 0, sizeof *p);
+    p->nr = NR;
+    p->r = calloc(NR, sizeof *p->r);
+    for (size_t i = 0; i < NR; i++)
+        p->r[i].timed = i % 3 != 2;
+    p->ntasks = 2;
+    p->tasks = calloc(2, sizeof *p->tasks);
+    p->tasks[1].excluded = excluded;
+    fst_callgraph *cg = fst_callgraph_new(p);
+    for (size_t i = 0; i < n; i++) {
+        const ev *e = &v[i];
+        if (e->ret) {
+            fst_callgraph_ret(cg, e->task, 0, e->clock, e->cost);
+            continue;
+        }
+        size_t j = i + 1;   /* the task's next event: its return, for a leaf */
+        while (j < n && v[j].task != e->task)
+            j++;
+        if (pairs && j < n && v[j].ret && j == i + 1) {
+            fst_callgraph_pair(cg, e->task, e->routine, e->caller, e->counted, e->clock, e->cost, v[j].clock,
+                               v[j].cost);
+            i = j;
+        } else
+            fst_callgraph_call(cg, e->task, e->routine, e->caller, e->counted, e->clock, e->cost);
+    }
+    fst_callgraph_free(cg);
+}
+
+static void same_figures(const fst_profile *a, const fst_profile *b)
+{
+    for (size_t i = 0; i < NR; i++) {
+        assert_int_equal(a->r[i].calls, b->r[i].calls);
+        assert_int_equal(a->r[i].incl_insns, b->r[i].incl_insns);
+        assert_int_equal(a->r[i].incl_cost, b->r[i].incl_cost);
+    }
+    assert_int_equal(a->narcs, b->narcs);
+    for (size_t i = 0; i < a->narcs; i++) {
+        assert_int_equal(a->arcs[i].caller, b->arcs[i].caller);
+        assert_int_equal(a->arcs[i].callee, b->arcs[i].callee);
+        assert_int_equal(a->arcs[i].count, b->arcs[i].count);
+        assert_int_equal(a->arcs[i].insns, b->arcs[i].insns);
+        assert_int_equal(a->arcs[i].cost, b->arcs[i].cost);
+    }
+    for (size_t t = 0; t < 2; t++) {
+        assert_int_equal(a->tasks[t].r != NULL, b->tasks[t].r != NULL);
+        for (size_t i = 0; a->tasks[t].r && i < NR; i++) {
+            assert_int_equal(a->tasks[t].r[i].calls, b->tasks[t].r[i].calls);
+            assert_int_equal(a->tasks[t].r[i].incl_insns, b->tasks[t].r[i].incl_insns);
+            assert_int_equal(a->tasks[t].r[i].incl_cost, b->tasks[t].r[i].incl_cost);
+        }
+    }
+}
+
+static void test_pair_is_call_and_return(void **state)
+{
+    (void)state;
+    static ev v[NEV];
+    size_t leaves = 0;
+    for (unsigned seed = 1; seed <= 40; seed++) {
+        size_t n = stream(v, seed);
+        for (size_t i = 0; i + 1 < n; i++)
+            leaves += !v[i].ret && v[i + 1].ret && v[i + 1].task == v[i].task;
+        fst_profile a, b;
+        profile_of(&a, v, n, 0, seed % 2);
+        profile_of(&b, v, n, 1, seed % 2);
+        assert_true(a.narcs > 0);
+        same_figures(&a, &b);
+        fst_profile_free(&a);
+        fst_profile_free(&b);
+    }
+    assert_true(leaves > 1000);     /* the pairs were taken */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arcs_linear),
+        cmocka_unit_test(test_pair_is_call_and_return),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
