@@ -523,11 +523,9 @@ static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
             fst_callgraph_ret(x->cg, task, 0, n0 + f->n, c0 + f->cost);
         }
     const ch_sum *s = (const ch_sum *)(const void *)((const ch_below *)(const void *)end + e->nbelow), *send = s + e->nsum;
-    for (; s < send; s++) {   /* as fst_rp_flush would (c->prev_task: c->task) */
-        t->insns += s->n;
-        t->cost += s->cost;
-        fst_callgraph_exec_n(x->p, task, c->prev_state, (int)s->charged, s->owner, s->n, s->cost);
-    }
+    for (; s < send; s++)   /* each sum as the flushes took it (no batch: state(); not recording) */
+        if (s->n)
+            fst_rp_charge(x, c, s->n, s->cost, s->owner, (int)s->charged);
     c->prev_owner = e->end_owner;
     c->prev_charged = e->end_charged;
     x->chunk.fhits++;

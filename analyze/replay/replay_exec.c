@@ -28,13 +28,7 @@ void fst_rp_flush(rp *x, rp_cpu *c)
         return;
     if (x->chunk.rec)
         fst_rp_chunk_flush(x, c);
-    size_t tid = c->prev_task;
-    if (tid != FST_NONE) {
-        x->t[tid].insns += c->pend_n;
-        x->t[tid].cost += c->pend_cost;
-    }
-    fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state, c->prev_charged,
-                         c->prev_owner, c->pend_n, c->pend_cost);
+    fst_rp_charge(x, c, c->pend_n, c->pend_cost, c->prev_owner, c->prev_charged);
     c->pend_n = 0;
     c->pend_cost = 0;
 }

@@ -409,6 +409,18 @@ typedef struct rp {
 /* replay_exec.c */
 rp_cpu *fst_rp_cpu_grow(rp *x, uint16_t n);      /* CPUs up to n, zeroed, no task */
 void fst_rp_flush(rp *x, rp_cpu *c);             /* c's pending EXECs to clocks and profile */
+/* What fst_rp_flush does with n EXECs (n > 0) costing `cost`, charged as given, of c's
+** previous task and state: the task's clock and the call graph's figures (a stretch's
+** flushes, added up, replay_chunk.c). */
+static inline void fst_rp_charge(rp *x, const rp_cpu *c, uint64_t n, fst_fx cost, size_t owner, int charged)
+{
+    size_t tid = c->prev_task;
+    if (tid != FST_NONE) {
+        x->t[tid].insns += n;
+        x->t[tid].cost += cost;
+    }
+    fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state, charged, owner, n, cost);
+}
 void fst_rp_flush_all(rp *x);
 /* To the sinks that want it: e of task tid (FST_NONE: none), with its clocks; a batch
 ** not yet emitted goes first. */
