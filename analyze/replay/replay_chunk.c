@@ -43,10 +43,11 @@
 ** of the call graph's (fst_callgraph_pair: no frame pushed and popped there either); then
 ** the stretch's flushes, added up by owner and charge when it was kept (they only add, and
 ** the events' clocks are the stretch's own: gen.py seed 16252, a leaf called every 17
-** instructions, 64.8 -> 59.5 G host instructions). What of the stack it read is compared before (below_same): the frames it returned
-** from below its start, and the owner of the one under them (its caller's, charged after
-** the return). Nothing else of the stack plays a part: a return-like branch that does not
-** return to the top frame would look further down (replay_stack.c returns()), so it spoils
+** instructions, 64.8 -> 60.1 G host instructions). What of the stack it read is compared
+** before (below_same): the frames it returned from below its start, and the owner of the
+** one under them (its caller's, charged after the return). Nothing else of the stack plays
+** a part: a return-like branch that does not return to the top frame would look further
+** down (replay_stack.c returns()), so it spoils
 ** the recording, as an UNWIND, a misfit, the mainline's entry or a return from the last
 ** frame do. Nothing else changes: only the call graph wants frames when stretches are on
 ** (fst_rp_fold_init: no sink wants CALL, RETURN or UNWIND, nor an EXEC charged to a
@@ -227,7 +228,12 @@ static inline ch_fop *fops(const ch_ent *e)
     return (ch_fop *)(void *)(uintptr_t)(e->tail + e->nused + e->nfront + 2 * e->nabsent);
 }
 static inline ch_below *belows(const ch_ent *e) { return (ch_below *)(void *)(fops(e) + e->nfop); }
-static inline ch_sum *sums(const ch_ent *e) { return (ch_sum *)(void *)(belows(e) + e->nbelow); }
+/* e's sums, from the end of its frame events (fend: fops(e) + e->nfop, which frames has) */
+static inline ch_sum *sums_at(const ch_ent *e, const ch_fop *fend)
+{
+    return (ch_sum *)(void *)((ch_below *)(uintptr_t)fend + e->nbelow);
+}
+static inline ch_sum *sums(const ch_ent *e) { return sums_at(e, fops(e) + e->nfop); }
 static inline ch_delta *deltas(const ch_ent *e) { return (ch_delta *)(void *)(sums(e) + e->nsum); }
 
 void fst_rp_chunk_init(rp *x)
@@ -522,7 +528,7 @@ static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
                 fst_rp_frame_pop(x, t);
             fst_callgraph_ret(x->cg, task, 0, n0 + f->n, c0 + f->cost);
         }
-    const ch_sum *s = (const ch_sum *)(const void *)((const ch_below *)(const void *)end + e->nbelow), *send = s + e->nsum;
+    const ch_sum *s = sums_at(e, end), *send = s + e->nsum;
     for (; s < send; s++)   /* each sum as the flushes took it (no batch: state(); not recording) */
         if (s->n)
             fst_rp_charge(x, c, s->n, s->cost, s->owner, (int)s->charged);
