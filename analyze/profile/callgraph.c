@@ -120,22 +120,53 @@ static size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
     return cg->last_arc = p->narcs++;
 }
 
+/* A call of routine that counts (timed, counted, not --space's other): its counts and its
+** arc's, which it returns (FST_NONE when it does not count). Inline, as add_incl: a call
+** and a return each take them (cgen's replay: +2 % host instructions as calls). */
+static inline __attribute__((always_inline)) size_t count_call(fst_callgraph *cg, uint32_t task, size_t routine,
+                                                                size_t caller, int counted)
+{
+    fst_profile *p = cg->p;
+    fst_routine *r = &p->r[routine];
+    if (!r->timed || !counted)
+        return FST_NONE;
+    r->calls++;
+    if (task < p->ntasks)
+        fst_task_routines(p, &p->tasks[task])[routine].calls++;
+    size_t arc = arc_get(cg, caller, routine);
+    p->arcs[arc].count++;
+    return arc;
+}
+
+/* A frame's time, dn instructions costing dc, at its return: to its routine when it was the
+** routine's outermost frame, to its arc when the arc's. */
+static inline __attribute__((always_inline)) void add_incl(fst_profile *p, uint32_t task, size_t routine, int outer,
+                                                            size_t arc, int outer_arc, uint64_t dn, fst_fx dc)
+{
+    if (outer) {
+        p->r[routine].incl_cost += dc;
+        p->r[routine].incl_insns += dn;
+        if (task < p->ntasks) {
+            fst_taskroutine *tr = fst_task_routines(p, &p->tasks[task]);
+            tr[routine].incl_cost += dc;
+            tr[routine].incl_insns += dn;
+        }
+    }
+    if (arc != FST_NONE && outer_arc) {
+        p->arcs[arc].cost += dc;
+        p->arcs[arc].insns += dn;
+    }
+}
+
 void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost)
 {
     fst_profile *p = cg->p;
-    fst_routine *r = &p->r[routine];
     tstack *s = stack_of(cg, task);
     open_frame f = { routine, FST_NONE, 1, 1, tcost, tinsns, 0 };
     if (task < p->ntasks && p->tasks[task].excluded)
         counted = 0, f.excluded = 1;    /* another address space than --space's: nothing counts */
-    if (r->timed && counted) {
-        r->calls++;
-        if (task < p->ntasks)
-            fst_task_routines(p, &p->tasks[task])[routine].calls++;
-        f.arc = arc_get(cg, caller, routine);
-        p->arcs[f.arc].count++;
-    }
+    f.arc = count_call(cg, task, routine, caller, counted);
     /* a recursion's time counts once: outermost */
     if (!s->open)
         s->open = fst_xcalloc(p->nr + 1, sizeof *s->open);
@@ -167,50 +198,20 @@ void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t ti
     s->open[f.routine]--;
     if (f.arc != FST_NONE)
         s->arcopen[f.arc]--;
-    if (f.outer && !f.excluded) {
-        p->r[f.routine].incl_cost += tcost - f.cost0;
-        p->r[f.routine].incl_insns += tinsns - f.insns0;
-        if (task < p->ntasks) {
-            fst_taskroutine *tr = fst_task_routines(p, &p->tasks[task]);
-            tr[f.routine].incl_cost += tcost - f.cost0;
-            tr[f.routine].incl_insns += tinsns - f.insns0;
-        }
-    }
-    if (f.arc != FST_NONE && f.outer_arc) {
-        p->arcs[f.arc].cost += tcost - f.cost0;
-        p->arcs[f.arc].insns += tinsns - f.insns0;
-    }
+    add_incl(p, task, f.routine, f.outer && !f.excluded, f.arc, f.outer_arc, tinsns - f.insns0, tcost - f.cost0);
 }
 
 void fst_callgraph_pair(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost, uint64_t rinsns, fst_fx rcost)
 {
     fst_profile *p = cg->p;
-    fst_routine *r = &p->r[routine];
     const tstack *s = stack_of(cg, task);
     if (task < p->ntasks && p->tasks[task].excluded)
         return;     /* fst_callgraph_call's excluded frame: nothing counts */
-    size_t arc = FST_NONE;
-    if (r->timed && counted) {
-        r->calls++;
-        if (task < p->ntasks)
-            fst_task_routines(p, &p->tasks[task])[routine].calls++;
-        arc = arc_get(cg, caller, routine);
-        p->arcs[arc].count++;
-    }
-    if (!s->open || !s->open[routine]) {    /* the outermost frame of its routine */
-        r->incl_cost += rcost - tcost;
-        r->incl_insns += rinsns - tinsns;
-        if (task < p->ntasks) {
-            fst_taskroutine *tr = fst_task_routines(p, &p->tasks[task]);
-            tr[routine].incl_cost += rcost - tcost;
-            tr[routine].incl_insns += rinsns - tinsns;
-        }
-    }
-    if (arc != FST_NONE && (arc >= s->narcopen || !s->arcopen[arc])) {
-        p->arcs[arc].cost += rcost - tcost;
-        p->arcs[arc].insns += rinsns - tinsns;
-    }
+    size_t arc = count_call(cg, task, routine, caller, counted);
+    /* outermost: no frame of the routine, or of the arc, open below (the open counts) */
+    add_incl(p, task, routine, !s->open || !s->open[routine], arc, arc >= s->narcopen || !s->arcopen[arc],
+             rinsns - tinsns, rcost - tcost);
 }
 
 int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine)

@@ -114,7 +114,7 @@
 #define CH_EPOCH (1u << 22)
 #define CH_KEEP 16
 #define CH_TRIALS 2     /* len 8 and 4 (phase_end) */
-#define CH_FOP 12       /* budget units of a hit's frame event or flush (frames) */
+#define CH_FOP 12       /* budget units of a hit's frame event or flushes' sum (frames) */
 #define CH_BYTES 32    /* hashed up to CH_RUNS runs (hash) */
 #define CH_SNAP 512
 #define CH_SLOTS (1u << 16)
