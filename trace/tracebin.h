@@ -387,7 +387,8 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 ** caller that has read all k with fst_tr_code (under the current fst_tr_code_epoch);
 ** `next` is the address after the k-th and `last` its bytes (its length follows from
 ** them), which say where a TAKEN run goes when k ends it (the caller decoded them: no
-** look-up here). More than left is the caller's bug: abort().
+** look-up here); fst_tr_seq_take_to, below, takes that target decoded. More than left is
+** the caller's bug: abort().
 ** fst_tr_next_run: fst_tr_next, except at a SEQ run (or what is left of one): 2, with
 ** rec->kind FST_REC_INSN and rec's addr, cpu and state those of its first instruction, but
 ** no instruction handed out (len 0, bytes untouched), and rec->value and fst_tr_seq_left
@@ -556,12 +557,11 @@ static inline fst_tr_cursor *fst_tr_cursor_of(fst_tr *r) { return (fst_tr_cursor
 
 static inline uint32_t fst_tr_seq_left(const fst_tr *r) { return ((const fst_tr_cursor *)(const void *)r)->seq; }
 
-/* A TAKEN run's last instruction (bytes last, at address at) handed out: the cursor goes
-** where its bytes say (fst_tr_seq_take and the reader's one-by-one path alike). */
-static inline void fst_tr_taken_end(fst_tr *r, const uint8_t *last, uint64_t at)
+/* A TAKEN run's end handed out: the cursor goes to `to`, what fst_tb_taken_to says of its
+** last instruction (UINT64_MAX: it names no target, damage). */
+static inline void fst_tr_taken_go(fst_tr *r, uint64_t to)
 {
     fst_tr_cursor *c = fst_tr_cursor_of(r);
-    uint64_t to = fst_tb_taken_to(last, at, c->state);
     c->taken = 0;
     if (to == UINT64_MAX)
         fst_tr_taken_bad(r);
@@ -569,7 +569,16 @@ static inline void fst_tr_taken_end(fst_tr *r, const uint8_t *last, uint64_t at)
         c->cur = to;
 }
 
-static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const uint8_t *last)
+/* A TAKEN run's last instruction (bytes last, at address at) handed out: the cursor goes
+** where its bytes say (fst_tr_seq_take and the reader's one-by-one path alike). */
+static inline void fst_tr_taken_end(fst_tr *r, const uint8_t *last, uint64_t at)
+{
+    fst_tr_taken_go(r, fst_tb_taken_to(last, at, fst_tr_cursor_of(r)->state));
+}
+
+/* k of the run's instructions taken; 1 when that ends a TAKEN run (the caller says where
+** it goes: fst_tr_taken_end or fst_tr_taken_go). */
+static inline int fst_tr_seq_took(fst_tr *r, uint32_t k, uint64_t next)
 {
     fst_tr_cursor *c = fst_tr_cursor_of(r);
     uint32_t left = c->seq - k;
@@ -577,8 +586,24 @@ static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const u
         fst_tr_seq_overrun();
     c->seq = left;
     c->cur = next;
-    if (!left && c->taken)  /* a TAKEN run's end: its last instruction's target */
+    return !left && c->taken;
+}
+
+static inline void fst_tr_seq_take(fst_tr *r, uint32_t k, uint64_t next, const uint8_t *last)
+{
+    if (fst_tr_seq_took(r, k, next))   /* a TAKEN run's end: its last instruction's target */
         fst_tr_taken_end(r, last, next - (uint64_t)fst_insn_len(last[0]));
+}
+
+/* fst_tr_seq_take for a caller that knows what fst_tb_taken_to says of the k-th
+** instruction's bytes at its address in the run's state (`to`: decoded once with the
+** code, analyze/replay/code.h fst_blk.to), so that a TAKEN run's end costs no decoding:
+** the replay takes one such end a run, and decoding it was a twentieth of its time on
+** branchy code (cgen -O2). */
+static inline void fst_tr_seq_take_to(fst_tr *r, uint32_t k, uint64_t next, uint64_t to)
+{
+    if (fst_tr_seq_took(r, k, next))
+        fst_tr_taken_go(r, to);
 }
 
 /* Stretches of runs replayed from a memo (analyze/replay/replay_chunk.c, and skipped by

@@ -81,6 +81,7 @@ static void append(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr)
         fst_decode(d, bytes, addr, b->state);
         b->cost[b->n][0] = fst_clock_cost(c->clk, d, 0);
         b->cost[b->n][1] = fst_clock_cost(c->clk, d, 1);
+        b->to[b->n] = fst_tb_taken_to(bytes, addr, b->state);
         b->n++;
         if (!fst_code_falls(d))
             break;

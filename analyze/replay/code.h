@@ -65,6 +65,8 @@ typedef struct fst_blk {
     fst_insn d[FST_BLK_MAX];        /* the instructions, in a row (an EXEC run points here) */
     fst_fx cost[FST_BLK_MAX][2];    /* their prices, not taken and taken */
     fst_fx sum[FST_BLK_MAX];  /* sum[i]: the cost of the first i instructions, not taken */
+    uint64_t to[FST_BLK_MAX];   /* where a TAKEN run ending at each goes (tracebin.h
+                                   fst_tb_taken_to: the reader's rule, from the same bytes) */
     uint64_t ran[FST_BLK_MAX + 1];  /* executions, as differences (fst_blk_ran) */
     uint64_t born;          /* fst_code's `builds` when built: of a slot's two, the older goes */
     uint64_t mstamp;        /* the replay's memo: the recording that took its counts (replay_memo.c) */

@@ -213,6 +213,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     uint16_t cpuno = rec->cpu;
     rp_cpu *c = &x->cpus[cpuno];
     uint32_t left = (uint32_t)rec->value - 1, took = 1, i = 1;  /* the run's length (fst_tr_next_run) */
+    uint64_t to = b->to[0];     /* where a TAKEN run ending at c->prev goes (code.h) */
     /* flows_on once: of what it looks at, only c->prev changes below (the loop does not
     ** call, return, handle or dispatch), so then only whether c->prev falls through. A
     ** branch not taken inside a run goes on here, not in a record-loop turn of its own:
@@ -261,6 +262,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
             for (uint32_t k = i; k <= last; k++)
                 c->dirty |= b->d[k].wregs;
         c->prev = b->d[last];
+        to = b->to[last];
         c->prev_cost[0] = b->cost[last][0];
         c->prev_cost[1] = b->cost[last][1];
         c->have_prev = 1;
@@ -278,7 +280,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     }
     uint64_t next = fst_insn_next(&c->prev);   /* c->prev: the last one taken */
     if (take)
-        fst_tr_seq_take(tr, took, next, c->prev.bytes);
+        fst_tr_seq_take_to(tr, took, next, to);
     *took_ = took;
     *next_ = next;
 }

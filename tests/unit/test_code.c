@@ -102,6 +102,7 @@ static void test_blocks_follow_modified_code(void **state)
                 assert_memory_equal(d->bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
                 assert_int_equal(fst_code_plain(d), seen % PER != PER - 1);
                 assert_true(b->cost[i][0] == fst_clock_cost(clk, d, 0) && b->cost[i][1] == fst_clock_cost(clk, d, 1));
+                assert_true(b->to[i] == fst_tb_taken_to(d->bytes, d->addr, rec.state));
                 if (i + 1 < m)  /* plain ones summed */
                     assert_true(b->sum[i + 1] == b->sum[i] + b->cost[i][0]);
             }

@@ -141,7 +141,8 @@ static void record(outcome *o, const fst_rec *rec)
 
 /* A SEQ run (rec from fst_tr_next_run) taken as the replay takes it: bytes from
 ** fst_tr_code, chunks of 1 to 3 instructions handed back with fst_tr_seq_take; where the
-** code cache holds none, the rest is left to fst_tr_next. */
+** code cache holds none, the rest is left to fst_tr_next. Every other chunk or so with
+** fst_tr_seq_take_to, its TAKEN target decoded here. */
 static void take_run(fst_tr *r, const fst_rec *rec, outcome *o, unsigned *chunk)
 {
     assert_int_equal(rec->kind, FST_REC_INSN);
@@ -165,7 +166,10 @@ static void take_run(fst_tr *r, const fst_rec *rec, outcome *o, unsigned *chunk)
         }
         if (took) {
             uint64_t before = fst_tr_insns(r);
-            fst_tr_seq_take(r, took, a, b);  /* b: the last one's bytes (a TAKEN's branch) */
+            if (*chunk & 4)  /* b: the last one's bytes (a TAKEN's branch), or its target */
+                fst_tr_seq_take(r, took, a, b);
+            else    /* as the replay gives it, decoded with its block (code.h fst_blk.to) */
+                fst_tr_seq_take_to(r, took, a, fst_tb_taken_to(b, a - (uint64_t)fst_insn_len(b[0]), rec->state));
             assert_int_equal(fst_tr_insns(r), before + took);
         }
         if (took < want)
