@@ -39,20 +39,7 @@ void fst_rp_flush_all(rp *x)
         fst_rp_flush(x, &x->cpus[i]);
 }
 
-/* Task tid's clock: its instructions and cost so far, the ones pending on CPUs included. */
-static inline void task_clock(const rp *x, size_t tid, uint64_t *n, fst_fx *cost)
-{
-    const rp_task *t = &x->t[tid];
-    *n = t->insns;
-    *cost = t->cost;
-    for (const rp_cpu *c = x->cpus, *end = c + x->ncpu; c < end; c++)
-        if (c->prev_task == tid) {
-            *n += c->pend_n;
-            *cost += c->pend_cost;
-        }
-}
-
-static void dispatch(rp *x, fst_event *e, size_t tid, size_t k)
+void fst_rp_to_sinks(rp *x, fst_event *e, size_t tid, size_t k)
 {
     if (tid == FST_NONE) {
         e->stack = no_stack;
@@ -89,27 +76,9 @@ void fst_rp_emit(rp *x, fst_event *e, size_t tid)
         e->tcost = 0;
     } else {
         e->task = (uint32_t)tid;
-        task_clock(x, tid, &e->tinsns, &e->tcost);
+        fst_rp_task_clock(x, tid, &e->tinsns, &e->tcost);
     }
-    dispatch(x, e, tid, e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind);
-}
-
-void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid)
-{
-    if (x->batch_cpu != FST_NONE)
-        fst_rp_batch_out(x);
-    e->task = (uint32_t)tid;
-    task_clock(x, tid, &e->tinsns, &e->tcost);
-    if (x->chunk.rec)
-        fst_rp_chunk_frame(x, e);
-    if (e->kind == FST_EV_CALL)
-        fst_callgraph_call(x->cg, e->task, e->routine, e->caller, e->counted, e->tinsns, e->tcost);
-    else
-        fst_callgraph_ret(x->cg, e->task, e->kind == FST_EV_UNWIND, e->tinsns, e->tcost);
-    /* a task of an address space --space leaves out: its frames are no format's (the call
-    ** graph leaves them out itself) */
-    if (x->nwant[e->kind] && !(tid < x->p->ntasks && x->p->tasks[tid].excluded))
-        dispatch(x, e, tid, e->kind);
+    fst_rp_to_sinks(x, e, tid, e->kind == FST_EV_EXEC && e->charged == FST_CHARGE_OUTSIDE ? FST_EV_MARK + 1 : (size_t)e->kind);
 }
 
 int fst_rp_out_add(fst_insn **v, size_t *n, size_t *cap, size_t max, const fst_event *e)

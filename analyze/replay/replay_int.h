@@ -443,9 +443,9 @@ static inline void fst_rp_out_flush(rp *x)
 }
 /* Events handed to sinks, but EXECs charged outside: what a recording must not see. */
 static inline uint64_t fst_rp_other_events(const rp *x) { return x->ndispatch - x->nout_disp; }
-/* fst_rp_emit for e a CALL, RETURN or UNWIND of task tid: to the call graph (x->cg) by a
-** direct call, then to the other sinks that want it. */
-void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid);
+/* e, of task tid (FST_NONE: none), to the sinks that want events of kind k (FST_EV_MARK + 1:
+** an EXEC charged outside), with the stack and the profile set. */
+void fst_rp_to_sinks(rp *x, fst_event *e, size_t tid, size_t k);
 /* exec_n's event: emitted, or the first of a batch. */
 void fst_rp_exec_event(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken);
 void fst_rp_sort_sinks(rp *x);                   /* x->want, x->want_exec, x->takes_batch */
@@ -563,6 +563,40 @@ void fst_rp_chunk_settle(void *x);
 void fst_rp_chunk_frame(rp *x, const fst_event *e);
 void fst_rp_chunk_flush(rp *x, const rp_cpu *c);
 static inline void fst_rp_chunk_spoil(rp *x) { x->chunk.spoiled = 1; }
+/* Task tid's clock: its instructions and cost so far, the ones pending on CPUs included. */
+static inline void fst_rp_task_clock(const rp *x, size_t tid, uint64_t *n, fst_fx *cost)
+{
+    const rp_task *t = &x->t[tid];
+    *n = t->insns;
+    *cost = t->cost;
+    for (const rp_cpu *c = x->cpus, *end = c + x->ncpu; c < end; c++)
+        if (c->prev_task == tid) {
+            *n += c->pend_n;
+            *cost += c->pend_cost;
+        }
+}
+
+/* fst_rp_emit for e a CALL, RETURN or UNWIND of task tid: to the call graph (x->cg) by a
+** direct call, then to the other sinks that want it. Inline: replay_stack.c's calls and
+** returns (a call every 42 instructions in cgen -O2). */
+static inline __attribute__((always_inline)) void fst_rp_emit_frame(rp *x, fst_event *e, size_t tid)
+{
+    if (x->batch_cpu != FST_NONE)
+        fst_rp_batch_out(x);
+    e->task = (uint32_t)tid;
+    fst_rp_task_clock(x, tid, &e->tinsns, &e->tcost);
+    if (x->chunk.rec)
+        fst_rp_chunk_frame(x, e);
+    if (e->kind == FST_EV_CALL)
+        fst_callgraph_call(x->cg, e->task, e->routine, e->caller, e->counted, e->tinsns, e->tcost);
+    else
+        fst_callgraph_ret(x->cg, e->task, e->kind == FST_EV_UNWIND, e->tinsns, e->tcost);
+    /* a task of an address space --space leaves out: its frames are no format's (the call
+    ** graph leaves them out itself) */
+    if (x->nwant[e->kind] && !(tid < x->p->ntasks && x->p->tasks[tid].excluded))
+        fst_rp_to_sinks(x, e, tid, e->kind);
+}
+
 /* replay_stack.c: a frame on t's stack, or off it, and nothing else (no event, no memo) */
 void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f);
 void fst_rp_frame_pop(rp *x, rp_task *t);

@@ -33,7 +33,11 @@ void fst_rp_build_hash(rp *x)
     }
 }
 
-void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f)
+/* Inline in this file: a call and a return each went through four functions (cgen -O2,
+** a call every 42 instructions: their prologues were a tenth of a call's replay). */
+#define FST_RP_INLINE static inline __attribute__((always_inline))
+
+FST_RP_INLINE void frame_push(rp_task *t, size_t r, const rp_frame *f)
 {
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 64;
@@ -47,7 +51,12 @@ void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f)
     t->rets[rets_slot(f->ret)]++;
 }
 
-void fst_rp_frame_pop(rp *x, rp_task *t)
+void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f)
+{
+    frame_push(t, r, f);
+}
+
+FST_RP_INLINE void frame_pop(rp *x, rp_task *t)
 {
     t->n--;
     if (t->n < x->fold.low)
@@ -57,13 +66,18 @@ void fst_rp_frame_pop(rp *x, rp_task *t)
     t->rets[rets_slot(t->f[t->n].ret)]--;
 }
 
+void fst_rp_frame_pop(rp *x, rp_task *t)
+{
+    frame_pop(x, t);
+}
+
 /* Push routine r, called from `caller` (the owner on top, or a replaced frame's). */
-static void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller, uint64_t site, uint64_t ret,
-                      uint64_t mask, int counted)
+FST_RP_INLINE void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller, uint64_t site, uint64_t ret,
+                             uint64_t mask, int counted)
 {
     rp_task *t = &x->t[tid];
     size_t owner = x->p->r[r].timed ? r : caller;
-    fst_rp_frame_push(t, r, &(rp_frame){ owner, ret & mask, mask, counted && x->bases && t->prev.fmt == FST_FMT_RR });
+    frame_push(t, r, &(rp_frame){ owner, ret & mask, mask, counted && x->bases && t->prev.fmt == FST_FMT_RR });
     if (x->memo.rec)
         fst_rp_memo_note_call(x, r);
     if (counted && t->taint) {  /* a task a guess made uncertain (tasks.h) */
@@ -88,10 +102,10 @@ void fst_rp_push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uin
     push_from(x, tid, cpuno, r, top_owner(&x->t[tid]), site, ret, mask, counted);
 }
 
-void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code)
+FST_RP_INLINE void pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code)
 {
     rp_task *t = &x->t[tid];
-    fst_rp_frame_pop(x, t);
+    frame_pop(x, t);
     if (kind == FST_EV_UNWIND && x->bases && fst_rp_taint(x, tid))
         x->p->unc_dispatches++;  /* a range trace without registers: frames abandoned are a
                                     sign of a switch it did not show (replay_unc.c) */
@@ -109,6 +123,11 @@ void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t co
     e->site = e->ret = 0;
     e->code = code;
     fst_rp_emit_frame(x, e, tid);
+}
+
+void fst_rp_pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code)
+{
+    pop(x, tid, cpuno, kind, code);
 }
 
 void fst_rp_mainline_mark(rp *x, size_t r)
@@ -169,7 +188,7 @@ static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
     if (!t->n || !returnlike(&t->prev))
         return 0;
     if (at_return(&t->f[t->n - 1], addr)) {
-        fst_rp_pop(x, tid, cpuno, FST_EV_RETURN, 0);
+        pop(x, tid, cpuno, FST_EV_RETURN, 0);
         return 1;
     }
     if (x->chunk.rec)
