@@ -240,7 +240,7 @@ void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d
                 p->unc_calls++;
             }
         } else
-            fst_rp_push(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask, 1);
+            push_from(x, tid, rec->cpu, r, top_owner(t), t->prev.addr, fst_insn_next(&t->prev), mask, 1);
     } else if (returns(x, tid, rec->cpu, rec->addr))
         return;
     else if (link14) {
