@@ -8,6 +8,9 @@
 ** fst_callgraph_pair: random call and return streams (recursion, routines timed or not, calls
 ** counted or not, two tasks, one of them --space's other) give every figure alike whether
 ** each leaf call and its return go as a call and a return or as one pair.
+** Arcs looked up again (callgraph.c's cache of recent ones, direct-mapped: arcs that share a
+** slot take it from each other): random calls among 60 routines, some arcs often, each
+** arc's count as tallied here.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -192,11 +195,48 @@ static void test_pair_is_call_and_return(void **state)
     assert_true(leaves > 1000);     /* the pairs were taken */
 }
 
+static void test_arcs_again(void **state)
+{
+    (void)state;
+    enum { R = 60, CALLS = 200000 };
+    static uint64_t want[R + 1][R];     /* [caller + 1][callee]: caller 0 is none */
+    memset(want, 0, sizeof want);
+    fst_profile p;
+    memset(&p, 0, sizeof p);
+    p.r = calloc(R, sizeof *p.r);
+    p.nr = R;
+    for (size_t i = 0; i < R; i++)
+        p.r[i].timed = 1;
+    fst_callgraph *cg = fst_callgraph_new(&p);
+    uint64_t x = 88172645463325252ull, clock = 0;
+    for (int k = 0; k < CALLS; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        /* a third of the calls among 4 routines (a loop's), the rest anywhere */
+        size_t caller = x % 3 ? (x >> 8) % (R + 1) : (x >> 8) % 4, callee = (x >> 24) % R;
+        fst_callgraph_call(cg, 0, callee, caller == R ? FST_NONE : caller, 1, ++clock, 0);
+        fst_callgraph_ret(cg, 0, 0, ++clock, 0);
+        want[caller == R ? 0 : caller + 1][callee]++;
+    }
+    size_t distinct = 0;
+    for (size_t a = 0; a <= R; a++)
+        for (size_t b = 0; b < R; b++)
+            distinct += want[a][b] != 0;
+    assert_int_equal(p.narcs, distinct);
+    for (size_t i = 0; i < p.narcs; i++) {
+        const fst_arc *a = &p.arcs[i];
+        assert_int_equal(a->count, want[a->caller == FST_NONE ? 0 : a->caller + 1][a->callee]);
+        assert_int_equal(a->insns, a->count);   /* each call returned at once */
+    }
+    fst_callgraph_free(cg);
+    fst_profile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arcs_linear),
         cmocka_unit_test(test_pair_is_call_and_return),
+        cmocka_unit_test(test_arcs_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
