@@ -106,13 +106,10 @@ static inline tstack *stack_of(fst_callgraph *cg, uint32_t task)
     return &cg->t[task];
 }
 
-static size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
+/* arc_get's look-up past the cache: the map, or a new arc. */
+static size_t arc_find(fst_callgraph *cg, size_t slot, uint64_t key, size_t caller, size_t callee)
 {
     fst_profile *p = cg->p;
-    uint64_t key = (uint64_t)(caller == FST_NONE ? 0 : caller + 1) << 32 | callee;
-    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 56) & (ARC_CACHE - 1);
-    if (cg->ckey[slot] == key + 1)
-        return cg->carc[slot];
     cg->ckey[slot] = key + 1;
     uint64_t *i = fst_map_put(&cg->arcidx, key, p->narcs);
     if (*i < p->narcs)
@@ -123,6 +120,17 @@ static size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
     }
     p->arcs[p->narcs] = (fst_arc){ caller, callee, 0, 0, 0 };
     return cg->carc[slot] = p->narcs++;
+}
+
+/* The arc (caller, callee)'s index in p->arcs, made when new. Inline: the cache's answer
+** costs less than a call. */
+static inline size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
+{
+    uint64_t key = (uint64_t)(caller == FST_NONE ? 0 : caller + 1) << 32 | callee;
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 56) & (ARC_CACHE - 1);
+    if (cg->ckey[slot] == key + 1)
+        return cg->carc[slot];
+    return arc_find(cg, slot, key, caller, callee);
 }
 
 /* A call of routine that counts (timed, counted, not --space's other): its counts and its
