@@ -597,9 +597,31 @@ static inline __attribute__((always_inline)) void fst_rp_emit_frame(rp *x, fst_e
         fst_rp_to_sinks(x, e, tid, e->kind);
 }
 
-/* replay_stack.c: a frame on t's stack, or off it, and nothing else (no event, no memo) */
-void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f);
-void fst_rp_frame_pop(rp *x, rp_task *t);
+/* A frame on t's stack, or off it, and nothing else (no event, no memo). Inline: a call, a
+** return and a stretch's hit with calls (replay_chunk.c frames) each do one or two. */
+static inline __attribute__((always_inline)) void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 64;
+        t->f = fst_xrealloc(t->f, t->cap * sizeof *t->f);
+        t->routine = fst_xrealloc(t->routine, t->cap * sizeof *t->routine);
+    }
+    t->f[t->n] = *f;
+    t->routine[t->n++] = r;
+    if (!t->rets)
+        t->rets = fst_xcalloc(FST_RP_RETS, sizeof *t->rets);
+    t->rets[rets_slot(f->ret)]++;
+}
+
+static inline __attribute__((always_inline)) void fst_rp_frame_pop(rp *x, rp_task *t)
+{
+    t->n--;
+    if (t->n < x->fold.low)
+        x->fold.low = t->n;   /* a recorded period that pops below its start is no loop */
+    if (t->n < x->memo.low)
+        x->memo.low = t->n;   /* nor a recorded call a subtree */
+    t->rets[rets_slot(t->f[t->n].ret)]--;
+}
 /* Inline, before fst_rp_chunk: 0 where its look cannot begin (what of its conditions needs
 ** no key: the next op is a SEQ, or a JMP k or JMPA and its SEQ, one CPU, folding quiet, the
 ** previous instruction no call). Most turns of branchy code go to a JMPA or follow a call, and the

@@ -37,47 +37,13 @@ void fst_rp_build_hash(rp *x)
 ** a call every 42 instructions: their prologues were a tenth of a call's replay). */
 #define FST_RP_INLINE static inline __attribute__((always_inline))
 
-FST_RP_INLINE void frame_push(rp_task *t, size_t r, const rp_frame *f)
-{
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 64;
-        t->f = fst_xrealloc(t->f, t->cap * sizeof *t->f);
-        t->routine = fst_xrealloc(t->routine, t->cap * sizeof *t->routine);
-    }
-    t->f[t->n] = *f;
-    t->routine[t->n++] = r;
-    if (!t->rets)
-        t->rets = fst_xcalloc(FST_RP_RETS, sizeof *t->rets);
-    t->rets[rets_slot(f->ret)]++;
-}
-
-void fst_rp_frame_push(rp_task *t, size_t r, const rp_frame *f)
-{
-    frame_push(t, r, f);
-}
-
-FST_RP_INLINE void frame_pop(rp *x, rp_task *t)
-{
-    t->n--;
-    if (t->n < x->fold.low)
-        x->fold.low = t->n;   /* a recorded period that pops below its start is no loop */
-    if (t->n < x->memo.low)
-        x->memo.low = t->n;   /* nor a recorded call a subtree */
-    t->rets[rets_slot(t->f[t->n].ret)]--;
-}
-
-void fst_rp_frame_pop(rp *x, rp_task *t)
-{
-    frame_pop(x, t);
-}
-
 /* Push routine r, called from `caller` (the owner on top, or a replaced frame's). */
 FST_RP_INLINE void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t caller, uint64_t site, uint64_t ret,
                              uint64_t mask, int counted)
 {
     rp_task *t = &x->t[tid];
     size_t owner = x->p->r[r].timed ? r : caller;
-    frame_push(t, r, &(rp_frame){ owner, ret & mask, mask, counted && x->bases && t->prev.fmt == FST_FMT_RR });
+    fst_rp_frame_push(t, r, &(rp_frame){ owner, ret & mask, mask, counted && x->bases && t->prev.fmt == FST_FMT_RR });
     if (x->memo.rec)
         fst_rp_memo_note_call(x, r);
     if (counted && t->taint) {  /* a task a guess made uncertain (tasks.h) */
@@ -105,7 +71,7 @@ void fst_rp_push(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t site, uin
 FST_RP_INLINE void pop(rp *x, size_t tid, uint16_t cpuno, fst_ev_kind kind, uint32_t code)
 {
     rp_task *t = &x->t[tid];
-    frame_pop(x, t);
+    fst_rp_frame_pop(x, t);
     if (kind == FST_EV_UNWIND && x->bases && fst_rp_taint(x, tid))
         x->p->unc_dispatches++;  /* a range trace without registers: frames abandoned are a
                                     sign of a switch it did not show (replay_unc.c) */
