@@ -398,7 +398,8 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 ** whose decoded blocks hold the run's first instruction already.
 **
 ** The three are inline: the replay calls them once per jump, and a call's register saves
-** were most of what reading a jump cost. They read and move only the cursor below, which
+** were most of what reading a jump cost (fst_tr_next_run always: called from the replay's
+** two loops, gcc kept it out of line, ~10 host instructions a run more on cgen -O2). They read and move only the cursor below, which
 ** is the first member of struct fst_tr (tracebin_read.c), so that a fst_tr pointer is a
 ** pointer to it; everything else in fst_tr stays the reader's own, and no caller reads or
 ** writes the cursor itself (it is not an interface). What the inline functions rely on:
@@ -734,7 +735,7 @@ static inline void fst_tr_fast_skip(fst_tr *r, size_t n, uint64_t insns, uint64_
     }
 }
 
-static inline int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
+static inline __attribute__((always_inline)) int fst_tr_next_run(fst_tr *r, fst_rec *rec, fst_err *err)
 {
     fst_tr_cursor *c = fst_tr_cursor_of(r);
     uint32_t seq = c->seq;

@@ -41,48 +41,60 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
 ** between them, no mainline to look for, nothing excluded and no supervisor row. Returns
 ** 0, having done nothing, when that is not the case. `run`: a SEQ run's first instruction,
 ** which seq_rest follows; it sets the task's prev (rp_task.prev) when the run ends, so
-** that a run copies it once, not twice (cgen -O2: a run every 7.6 instructions). */
+** that a run copies it once, not twice (cgen -O2: a run every 7.6 instructions). `lean`:
+** for lean_runs, which tested the rest already (lean_ok) and keeps the task's prev itself;
+** lt is then c's task. Returns 2 where a branch may have called or returned or the charge
+** changed (lean_runs then tests lean_still), else 1. */
 static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2],
-                                                           int run)
+                                                           int run, int lean, rp_task *lt)
 {
-    if (!c->ran || rec->state != c->prev_state || !x->plain)
+    int did = 1;
+    if (!lean && (!c->ran || rec->state != c->prev_state || !x->plain))
         return 0;
     const fst_insn *pv = &c->prev;
     unsigned fl = pv->flags;
     int taken = (fl & FST_I_CANBRANCH) ? taken_to(pv, rec->addr) : 0;
     size_t owner;
-    if (c->handler) {           /* handling, no dispatch due (c->ran) */
+    if (!lean && c->handler) {  /* handling, no dispatch due (c->ran) */
         exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
         c->dispatch = is_lpsw(d);
         c->ran = !c->dispatch;
         owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
     } else {                    /* the task's instruction; pv is the task's prev too (c->ran) */
-        rp_task *t = &x->t[c->task];
+        rp_task *t = lean ? lt : &x->t[c->task];
         int branched = taken && (fl & FST_I_BRANCH);
         if (fl & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) {
             if (pv->bytes[0] == 0x0A)
                 return 0;       /* SVC: the task is suspended (fst_rp_check_flow) */
         } else if (rec->addr != fst_insn_next(pv))
             return 0;           /* an interruption the trace does not show (fst_rp_check_flow) */
-        if (!branched && t->n == 0 && !t->had_mainline && x->mainline_fixed && mainline_at(x, c->task, rec->addr))
+        if (!lean && !branched && t->n == 0 && !t->had_mainline && x->mainline_fixed &&
+            mainline_at(x, c->task, rec->addr))
             return 0;           /* the mainline entered without a call (run_insn) */
         exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
-        if (branched)
+        if (branched && !lean)
             branched_to(x, c->task, rec, d);
+        else if (branched && branch_matters(x, t, pv)) {
+            t->prev = *pv;      /* what lean_runs keeps in c->prev only */
+            fst_rp_branched_to(x, c->task, rec, d);
+            did = 2;
+        }
         if (!run)
             t->prev = *d;
         owner = top_owner(t);
     }
     int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
-    if (owner != c->prev_owner || charged != c->prev_charged)
+    if (owner != c->prev_owner || charged != c->prev_charged) {
         fst_rp_flush(x, c);
+        did = 2;
+    }
     c->prev = *d;
     c->dirty |= d->wregs;   /* as insn(): the registers written since the trace last showed them */
     c->prev_cost[0] = cost[0];
     c->prev_cost[1] = cost[1];
     c->prev_owner = owner;
     c->prev_charged = charged;
-    return 1;
+    return did;
 }
 
 static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2])
@@ -206,13 +218,26 @@ static inline int recording(const rp *x)
     return x->memo.rec || x->chunk.rec || x->fold.mode == 1;
 }
 
+/* exec_n of a run's EXECs; lean: no sink wants them (lean_ok), only the pending count. */
+static inline __attribute__((always_inline)) void run_exec(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d,
+                                                           size_t n, fst_fx cost, int lean)
+{
+    if (lean)
+        exec_pend(c, n, cost);
+    else
+        exec_n(x, c, cpuno, d, n, cost, 0);
+}
+
 /* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of
 ** block b (code.h), insn() took: the rest of it, a block at a time while it flows on: then
 ** insn() would only move the previous instruction along, so the EXECs of a block are
 ** counted and priced together (one by one only for a sink that wants them). The reader is
-** told once what was taken; what does not flow on is left to it and insn(). */
+** told once what was taken; what does not flow on is left to it and insn(). `lean`: for
+** lean_runs (insn_fast took the first one; nothing records, no sink wants these EXECs, no
+** registers, no look for the mainline: lean_ok), which keeps the task's prev itself. */
 static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b,
-                                                           int fast, int take, uint32_t *took_, uint64_t *next_)
+                                                           int fast, int take, uint32_t *took_, uint64_t *next_,
+                                                           int lean)
 {
     uint16_t cpuno = rec->cpu;
     rp_cpu *c = &x->cpus[cpuno];
@@ -222,10 +247,10 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     ** call, return, handle or dispatch), so then only whether c->prev falls through. A
     ** branch not taken inside a run goes on here, not in a record-loop turn of its own:
     ** branchy code has one every few instructions (cgen -O2: -25 % replay time) */
-    int on = left && (fast ? flows_on_fast(c) : flows_on(x, c));
+    int on = left && (lean ? fst_code_falls(&c->prev) : fast ? flows_on_fast(c) : flows_on(x, c));
     /* a task that may fall into its mainline: before_mainline (mainline_fixed first: the
     ** common case costs a load) */
-    int look = on && x->mainline_fixed && !c->handler && !task_flows(x, c);
+    int look = !lean && on && x->mainline_fixed && !c->handler && !task_flows(x, c);
     for (; on; on = left && fst_code_falls(&c->prev)) {
         if (i == b->n && !fst_code_extend(x->code, b, tr, recording(x))) {
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
@@ -239,45 +264,47 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
             break;      /* d[i] is left to insn(), which enters the mainline */
         uint32_t last = i + m - 1;
         int ch = c->prev_charged;
-        if (x->fold.mode == 1 && b->fstamp != x->fold.rs.stamp)
+        if (!lean && x->fold.mode == 1 && b->fstamp != x->fold.rs.stamp)
             fst_rp_fold_touch(x, b);    /* its counts as they were, for the period recorded */
-        if (x->want_exec[ch] && !x->takes_batch[ch]) {
+        if (!lean && x->want_exec[ch] && !x->takes_batch[ch]) {
             exec_prev(x, c, cpuno, 0);
             for (uint32_t k = i; k < last; k++)
                 exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
         } else {
             fst_fx run = b->sum[last] - b->sum[i];
-            if (x->memo.rec && b->mstamp != x->memo.stamp)
+            if (!lean && x->memo.rec && b->mstamp != x->memo.stamp)
                 fst_rp_memo_touch(x, b);    /* its counts as they were, for the call recorded */
-            if (x->chunk.rec && b->cstamp != x->chunk.stamp)
+            if (!lean && x->chunk.rec && b->cstamp != x->chunk.stamp)
                 fst_rp_chunk_touch(x, b);   /* the same, for a stretch recorded */
             if (i) { /* prev is d[i - 1]: one run, counted in the block */
                 fst_blk_ran(b, i - 1, last);
-                exec_n(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, 0);
+                run_exec(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, lean);
             } else {
                 count_op(x->p, &c->prev);
                 fst_blk_ran(b, 0, last);
-                exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
+                run_exec(x, c, cpuno, &c->prev, 1, c->prev_cost[0], lean);
                 if (m > 1)
-                    exec_n(x, c, cpuno, &b->d[0], m - 1, run, 0);
+                    run_exec(x, c, cpuno, &b->d[0], m - 1, run, lean);
             }
         }
-        if (x->regs) /* as insn() does one by one */
+        if (!lean && x->regs) /* as insn() does one by one */
             for (uint32_t k = i; k <= last; k++)
                 c->dirty |= b->d[k].wregs;
         c->prev = b->d[last];
         to = b->to[last];
         c->prev_cost[0] = b->cost[last][0];
         c->prev_cost[1] = b->cost[last][1];
-        c->have_prev = 1;
-        if (c->handler)
-            c->dispatch = is_lpsw(&c->prev);
-        c->ran = !c->handler || (!c->dispatch && !(c->prev_state & FST_ST_PROBLEM));
+        if (!lean) {    /* lean: c->have_prev and c->ran are 1, c->handler 0 */
+            c->have_prev = 1;
+            if (c->handler)
+                c->dispatch = is_lpsw(&c->prev);
+            c->ran = !c->handler || (!c->dispatch && !(c->prev_state & FST_ST_PROBLEM));
+        }
         left -= m;
         took += m;
         i = last + 1;
     }
-    if (!c->handler) {  /* the task's prev too (insn_fast's `run`), as insn() sets it */
+    if (!lean && !c->handler) {  /* the task's prev too (insn_fast's `run`), as insn() sets it */
         rp_task *t = &x->t[c->task];
         t->prev = c->prev;
         t->have_prev = 1;
@@ -291,16 +318,92 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
 
 int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint32_t *took, uint64_t *next)
 {
-    int fast = insn_fast(x, cpu_of(x, rec->cpu), rec, &b->d[0], b->cost[0], 1);
+    int fast = 0 != insn_fast(x, cpu_of(x, rec->cpu), rec, &b->d[0], b->cost[0], 1, 0, NULL);
     if (!fast)
         insn(x, rec, &b->d[0], b->cost[0]);
-    seq_rest(x, tr, rec, b, fast, take, took, next);
+    seq_rest(x, tr, rec, b, fast, take, took, next, 0);
     return fast;
 }
 
 /* Registers the trace showed with the next instruction (tracebin.h REGS): the ones before
 ** go to pgr, and a change that none of the instructions since the last REGS could make
 ** says that another task runs now (replay_task.c, tasks.h). */
+/* ---- the lean loop ---- */
+
+/* The record loop's common case, in a loop of its own (lean_runs): one CPU running a task,
+** not handling; nothing recorded (call memo, stretch, loop period), no window, no
+** registers shown, no guess made, no exclusion nor supervisor row (plain); the task has a
+** frame or had its mainline (no look for it), and the charge in force wants no EXECs.
+** There insn_fast and seq_rest test nothing of this again (their `lean`). What keeps it
+** true while lean_runs goes: only SEQ runs come (any other record goes back to the record
+** loop, as do a run in another state or on another CPU), and a call or return, which may
+** change the frames and the charge, is followed by lean_still. */
+static inline int lean_still(const rp *x, const rp_cpu *c)
+{
+    return !x->want_exec[c->prev_charged] && task_flows(x, c) && !x->tainted;
+}
+
+/* whether the next turn is one the stretches, the memo of calls and the folding pass by */
+static inline int lean_turn(const rp *x, const rp_cpu *c)
+{
+    return x->fold.quiet && (x->chunk.quiet || !x->chunk.on) &&
+           (x->memo.quiet || !x->memo.on || !(c->prev.flags & FST_I_LINK) || c->prev.link != 14);
+}
+
+static inline int lean_ok(const rp *x)
+{
+    const rp_cpu *c = x->cpus;
+    return x->ncpu == 1 && lean_turn(x, c) && x->lean && x->plain && !x->regs && !x->bases && !x->memo.rec && !x->chunk.rec && !x->fold.mode &&
+           x->win_edge == UINT64_MAX && c->ran && !c->handler && c->task != FST_NONE && lean_still(x, c);
+}
+
+enum { LEAN_TOP = 3 };  /* lean_runs: the record loop takes its next turn from the top */
+
+/* Record-loop turns while lean_ok holds: each a SEQ run that the stretches, the memo of
+** calls and the folding would pass by, their budgets counted down as the record loop's
+** gates do (so that they look where they would have: the same figures, the same looks).
+** Returns LEAN_TOP when the record loop's next turn is to be taken whole (one of them will
+** look, or a run's charge wants its EXECs); else what fst_tr_next_run returned, rec read
+** with the turn's gates passed, which the record loop handles (a record other than a SEQ
+** run, or a run insn_fast's lean case does not take: nothing of it done). Perf: the gates
+** and tests of the record loop, insn_fast and seq_rest that lean_ok settles were a third of
+** the host instructions a run on branchy, call-heavy code (cgen -O2). */
+static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
+{
+    fst_rec r, *rec = &r;   /* out only at the end: its fields can stay in registers */
+    rp_cpu *c = x->cpus;
+    rp_task *t = &x->t[c->task];
+    int k = LEAN_TOP, f;
+    uint64_t w0 = x->win_at;
+    do {    /* lean_turn(x, c) */
+        x->chunk.quiet -= x->chunk.quiet != 0;
+        x->memo.quiet -= x->memo.on && (c->prev.flags & FST_I_LINK) && c->prev.link == 14;
+        if ((k = fst_tr_next_run(tr, rec, err)) != 2 || rec->state != c->prev_state || rec->cpu)
+            break;
+        fst_blk *b = fst_code_block(x->code, tr, rec->addr, rec->state);
+        if (!b || !(f = insn_fast(x, c, rec, &b->d[0], b->cost[0], 1, 1, t)))
+            break;
+        x->fold.quiet--;    /* as fst_rp_fold, before insn_fast (which does not read it) */
+        uint32_t took;
+        uint64_t next;
+        int still = f == 1 || lean_still(x, c);
+        if (still)
+            seq_rest(x, tr, rec, b, 1, 1, &took, &next, 1);
+        else
+            seq_rest(x, tr, rec, b, 1, 1, &took, &next, 0);
+        x->win_at += took;
+        k = LEAN_TOP;
+        if (!still)
+            break;
+    } while (lean_turn(x, c));
+    t->prev = c->prev;  /* kept in c->prev only meanwhile (insn_fast's lean) */
+    t->have_prev = 1;
+    x->nlean += x->win_at - w0;
+    if (k != LEAN_TOP)
+        *out = r;
+    return k;
+}
+
 static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
 {
     uint16_t m = (uint16_t)rec->code, changed = 0, agreed = 0;
@@ -430,6 +533,10 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     }
     x.ids = fst_tasks_new();
     {
+        const char *e = getenv("FST_REPLAY_NOLEAN");
+        x.lean = !(e && *e && *e != '0');
+    }
+    {
         const char *e = getenv("FST_TASKS_DEBUG");
         x.debug = e && *e && *e != '0';
     }
@@ -455,16 +562,21 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     for (;;) {
         fst_tr_mark ma;
         int call = 0;
-        if (x.memo.rec)
-            fst_rp_memo_after(&x, tr);
-        if (x.chunk.quiet)
-            x.chunk.quiet--;
-        else if (x.chunk.on && fst_rp_chunk_may(&x, tr) && fst_rp_chunk(&x, tr))
-            continue;   /* runs replayed or memoized as a stretch */
-        if (fst_rp_memo_wants(&x))
-            call = fst_tr_mark_here(tr, &ma);   /* a call may come: where its bytes begin */
-        if ((k = fst_tr_next_run(tr, &rec, err)) <= 0)
-            break;
+        if (lean_ok(&x) && (k = lean_runs(&x, tr, &rec, err)) != LEAN_TOP) {
+            if (k <= 0)
+                break;  /* rec read, its turn's gates passed */
+        } else {
+            if (x.memo.rec)
+                fst_rp_memo_after(&x, tr);
+            if (x.chunk.quiet)
+                x.chunk.quiet--;
+            else if (x.chunk.on && fst_rp_chunk_may(&x, tr) && fst_rp_chunk(&x, tr))
+                continue;   /* runs replayed or memoized as a stretch */
+            if (fst_rp_memo_wants(&x))
+                call = fst_tr_mark_here(tr, &ma);   /* a call may come: where its bytes begin */
+            if ((k = fst_tr_next_run(tr, &rec, err)) <= 0)
+                break;
+        }
         if (k == 2) {   /* a SEQ run (tracebin.h): its first instruction starts a block */
             if (call && fst_rp_memo_call(&x, tr, &rec, &ma))
                 continue;
@@ -482,13 +594,13 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
                     if (fst_rp_win_edge(&x, &rec))
                         break;
                     insn(&x, &rec, &b->d[0], b->cost[0]);
-                } else if (!(fast = insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0], 1)))
+                } else if (!(fast = insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0], 1, 0, NULL)))
                     insn(&x, &rec, &b->d[0], b->cost[0]);
                 if (x.win_edge - x.win_at < rec.value)
                     rec.value = x.win_edge - x.win_at;  /* the run is cut at the next edge */
                 uint32_t took;
                 uint64_t next;
-                seq_rest(&x, tr, &rec, b, fast, 1, &took, &next);
+                seq_rest(&x, tr, &rec, b, fast, 1, &took, &next, 0);
                 x.win_at += took;
                 continue;
             }
@@ -505,13 +617,15 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
                 if (fst_rp_win_edge(&x, &rec))
                     break;
                 insn(&x, &rec, &ce->d, ce->cost);
-            } else if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost, 0))
+            } else if (!insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &ce->d, ce->cost, 0, 0, NULL))
                 insn(&x, &rec, &ce->d, ce->cost);
             x.win_at++;
         } else
             other(&x, &rec);
     }
     fst_rp_memo_settle(&x);     /* the counters up to date, from here on read */
+    if (getenv("FST_REPLAY_FOLD_STATS"))
+        fprintf(stderr, "fst: replay: lean loop: %llu instructions\n", (unsigned long long)x.nlean);
     if (k < 0)
         goto out;
     if (x.fold.mode)

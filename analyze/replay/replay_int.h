@@ -394,6 +394,9 @@ typedef struct rp {
     rp_memo memo;       /* replay_memo.c */
     rp_chunk chunk;     /* replay_chunk.c */
     uint64_t nslow;     /* instructions insn() took (replay.c): not the common case */
+    int lean;           /* the lean loop may take turns (replay.c lean_runs): not
+                           FST_REPLAY_NOLEAN=1 (tests compare the replays byte for byte) */
+    uint64_t nlean;     /* the instructions it took (FST_REPLAY_FOLD_STATS) */
     /* --window (replay_win.c): the record loop counts the instructions it takes (win_at:
     ** the next one's number) and, at win_edge, calls fst_rp_win_edge before that
     ** instruction is replayed; a SEQ run is cut at the edge */
@@ -727,10 +730,15 @@ static inline fst_fx price(const rp *x, const rp_cpu *c, int taken)
 ** sinks that take them): pending (flush), and an event when a sink other than the call
 ** graph wants them, or added to the batch when they take batches. The instruction mix is
 ** counted by the caller. */
-static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
+static inline void exec_pend(rp_cpu *c, size_t n, fst_fx cost)
 {
     c->pend_n += n;
     c->pend_cost += cost;
+}
+
+static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
+{
+    exec_pend(c, n, cost);
     if (!x->want_exec[c->prev_charged])
         return;
     if (n <= c->batch_room) {   /* c is x->batch_cpu, its batch of these EXECs' charge */
@@ -825,12 +833,17 @@ static inline int returnlike(const fst_insn *d)
     return d->fmt == FST_FMT_RX && ((d->bytes[1] & 0x0F) == 14 || d->bytes[2] >> 4 == 14);
 }
 
-/* fst_rp_branched_to when it can do something: the branch links through register 14 (a
-** call), can return, or --tail-calls is on. A loop's jumps cost no call. */
+/* Whether fst_rp_branched_to can do something after branch pv of task t: it links through
+** register 14 (a call), can return, or --tail-calls is on. A loop's jumps cost no call. */
+static inline int branch_matters(const rp *x, const rp_task *t, const fst_insn *pv)
+{
+    return (pv->flags & FST_I_LINK) ? pv->link == 14 : x->o->tail_calls || (t->n && returnlike(pv));
+}
+
 static inline void branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d)
 {
     const rp_task *t = &x->t[tid];
-    if ((t->prev.flags & FST_I_LINK) ? t->prev.link == 14 : x->o->tail_calls || (t->n && returnlike(&t->prev)))
+    if (branch_matters(x, t, &t->prev))
         fst_rp_branched_to(x, tid, rec, d);
 }
 

@@ -9,16 +9,17 @@
 #     (FST_REPLAY_NOCHUNK=1), recording all it can (FST_REPLAY_CHUNK=eager; =tiny: in an
 #     arena emptied again and again, with hits not yet added up), with no calls in them
 #     (FST_REPLAY_CHUNK=nocalls) and with no
-#     folding or memo at all (FST_REPLAY_NOFOLD=1), in
+#     folding or memo at all (FST_REPLAY_NOFOLD=1), nor the lean loop (FST_REPLAY_NOLEAN=1), in
 #     the formats that allow it, with and without --by-task;
 #   - on branchy, recording all it can, a quarter of the instructions at least come from
 #     stretches (about 60 % at -O2, 40 % at -O0 on a quiet machine), and some of their hits
-#     hold classify's call and return (none with FST_REPLAY_CHUNK=nocalls).
+#     hold classify's call and return (none with FST_REPLAY_CHUNK=nocalls); with the
+#     stretches off, the lean loop takes half of them at least (none with FST_REPLAY_NOLEAN=1).
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 
 # against no folding at all: no stretches, recording all it can, and as it comes
-WAYS="FST_REPLAY_NOCHUNK=1 FST_REPLAY_CHUNK=eager FST_REPLAY_CHUNK=tiny FST_REPLAY_CHUNK=nocalls -"
+WAYS="FST_REPLAY_NOCHUNK=1 FST_REPLAY_CHUNK=eager FST_REPLAY_CHUNK=tiny FST_REPLAY_CHUNK=nocalls FST_REPLAY_NOLEAN=1 -"
 same() { replays_same "$1" "$2" "$WAYS" "${@:3}"; }
 
 mkdir -p c
@@ -54,6 +55,15 @@ for v in O2 O0; do
     fh0=$(sed -n 's/.*), \([0-9]*\) of them with calls or returns.*/\1/p' <<< "$st0")
     if [ "${fh:-0}" -gt 0 ] && [ "$fh0" = 0 ]; then ok "branchy -$v: stretches with calls ($fh hits)"
     else fail "branchy -$v: stretches with calls" "${fh:-?} hits, ${fh0:-?} with nocalls: $st"; fi
+    # the lean loop (analyze/replay/replay.c lean_runs) takes the runs no stretch, memo or
+    # folding looks at: with the stretches off, most of branchy's instructions (96 % at -O2);
+    # none with FST_REPLAY_NOLEAN=1 (whose reports are the same: WAYS)
+    lean() { env "$@" FST_REPLAY_FOLD_STATS=1 fst-report --timed=all --map="$b.nm" -o /dev/null "$b.trace" 2>&1 |
+             sed -n 's/^fst: replay: lean loop: \([0-9]*\) instructions$/\1/p'; }
+    li=$(lean FST_REPLAY_NOCHUNK=1)
+    li0=$(lean FST_REPLAY_NOCHUNK=1 FST_REPLAY_NOLEAN=1)
+    if [ "${li:-0}" -ge $((total / 2)) ] && [ "$li0" = 0 ]; then ok "branchy -$v: the lean loop ($li of $total instructions)"
+    else fail "branchy -$v: the lean loop" "${li:-?} of $total instructions, ${li0:-?} with FST_REPLAY_NOLEAN=1"; fi
 done
 
 # C programs of other shapes, captured with the trace: the same reports

@@ -5,7 +5,8 @@
 # the call-heavy FORTRAN shape and random loop programs with calls (tests/loops):
 #   - the figures are those the construction gives (calls of fib, walk, odd, via);
 #   - every report is byte for byte the replay's without memo (FST_REPLAY_NOMEMO=1), with
-#     no folding at all (FST_REPLAY_NOFOLD=1), and memoizing all it can (eager), in the
+#     no folding at all (FST_REPLAY_NOFOLD=1), memoizing all it can (eager) and without the
+#     lean loop (FST_REPLAY_NOLEAN=1), in the
 #     formats that allow it, with and without --by-task;
 #   - where subtrees repeat, the replay takes most of its runs from the memo;
 #   - a trace that begins inside a routine (shares.s, its log cut): calls made from no
@@ -15,7 +16,7 @@
 cd "$T" || exit 1
 
 # against no folding at all: no memo, memoizing all it can, and as it comes
-WAYS="FST_REPLAY_NOMEMO=1 FST_REPLAY_FOLD=eager -"
+WAYS="FST_REPLAY_NOMEMO=1 FST_REPLAY_FOLD=eager FST_REPLAY_NOLEAN=1 -"
 same() { replays_same "$1" "$2" "$WAYS" "${@:3}"; }
 
 mkdir -p c
