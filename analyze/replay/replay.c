@@ -71,7 +71,11 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
         if (!lean && !branched && t->n == 0 && !t->had_mainline && x->mainline_fixed &&
             mainline_at(x, c->task, rec->addr))
             return 0;           /* the mainline entered without a call (run_insn) */
-        exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
+        if (lean) {     /* no sink wants prev's EXEC (lean_still) */
+            count_op(x->p, pv);
+            exec_pend(c, 1, c->prev_cost[taken]);
+        } else
+            exec_one(x, c, rec->cpu, pv, c->prev_cost[taken], taken);
         if (branched && !lean)
             branched_to(x, c->task, rec, d);
         else if (branched && branch_matters(x, t, pv)) {
@@ -83,17 +87,19 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
             t->prev = *d;
         owner = top_owner(t);
     }
-    int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
-    if (owner != c->prev_owner || charged != c->prev_charged) {
-        fst_rp_flush(x, c);
-        did = 2;
+    if (!lean || did == 2) {    /* lean: the frames the same, so are the owner and charge */
+        int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
+        if (owner != c->prev_owner || charged != c->prev_charged) {
+            fst_rp_flush(x, c);
+            did = 2;
+        }
+        c->prev_owner = owner;
+        c->prev_charged = charged;
     }
     c->prev = *d;
     c->dirty |= d->wregs;   /* as insn(): the registers written since the trace last showed them */
     c->prev_cost[0] = cost[0];
     c->prev_cost[1] = cost[1];
-    c->prev_owner = owner;
-    c->prev_charged = charged;
     return did;
 }
 
@@ -337,7 +343,9 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
 ** There insn_fast and seq_rest test nothing of this again (their `lean`). What keeps it
 ** true while lean_runs goes: only SEQ runs come (any other record goes back to the record
 ** loop, as do a run in another state or on another CPU), and a call or return, which may
-** change the frames and the charge, is followed by lean_still. */
+** change the frames and the charge, is followed by lean_still. The owner and charge in
+** force are those of the task's frames when it begins (lean_ok), and stay so: insn_fast's
+** lean looks at them again only after a call or return. */
 static inline int lean_still(const rp *x, const rp_cpu *c)
 {
     return !x->want_exec[c->prev_charged] && task_flows(x, c) && !x->tainted;
@@ -353,8 +361,12 @@ static inline int lean_turn(const rp *x, const rp_cpu *c)
 static inline int lean_ok(const rp *x)
 {
     const rp_cpu *c = x->cpus;
-    return x->ncpu == 1 && lean_turn(x, c) && x->lean && x->plain && !x->regs && !x->bases && !x->memo.rec && !x->chunk.rec && !x->fold.mode &&
-           x->win_edge == UINT64_MAX && c->ran && !c->handler && c->task != FST_NONE && lean_still(x, c);
+    if (!(x->ncpu == 1 && lean_turn(x, c) && x->lean && x->plain && !x->regs && !x->bases && !x->memo.rec &&
+          !x->chunk.rec && !x->fold.mode && x->win_edge == UINT64_MAX && c->ran && !c->handler && c->task != FST_NONE &&
+          lean_still(x, c)))
+        return 0;
+    size_t owner = top_owner(&x->t[c->task]);  /* what insn_fast's lean leaves as it is */
+    return c->prev_owner == owner && c->prev_charged == (owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE);
 }
 
 enum { LEAN_TOP = 3 };  /* lean_runs: the record loop takes its next turn from the top */
@@ -375,15 +387,23 @@ static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
     rp_task *t = &x->t[c->task];
     int k = LEAN_TOP, f;
     uint64_t w0 = x->win_at;
-    do {    /* lean_turn(x, c) */
-        x->chunk.quiet -= x->chunk.quiet != 0;
-        x->memo.quiet -= x->memo.on && (c->prev.flags & FST_I_LINK) && c->prev.link == 14;
+    /* the turns the stretches and the folding pass by from here (lean_turn): each counts
+    ** one down; the folding's only where a run is taken (fst_rp_fold), put back at the end */
+    uint64_t turns = x->fold.quiet, runs = 0, n = 0;
+    if (x->chunk.on && x->chunk.quiet < turns)
+        turns = x->chunk.quiet;
+    while (n < turns) {
+        if (x->memo.on && (c->prev.flags & FST_I_LINK) && c->prev.link == 14 && !x->memo.quiet--) {
+            x->memo.quiet = 0;
+            break;      /* the memo looks at this call (fst_rp_memo_wants) */
+        }
+        n++;
         if ((k = fst_tr_next_run(tr, rec, err)) != 2 || rec->state != c->prev_state || rec->cpu)
             break;
         fst_blk *b = fst_code_block(x->code, tr, rec->addr, rec->state);
         if (!b || !(f = insn_fast(x, c, rec, &b->d[0], b->cost[0], 1, 1, t)))
             break;
-        x->fold.quiet--;    /* as fst_rp_fold, before insn_fast (which does not read it) */
+        runs++;             /* as fst_rp_fold, before insn_fast (which does not read it) */
         uint32_t took;
         uint64_t next;
         int still = f == 1 || lean_still(x, c);
@@ -395,7 +415,9 @@ static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
         k = LEAN_TOP;
         if (!still)
             break;
-    } while (lean_turn(x, c));
+    }
+    x->chunk.quiet -= x->chunk.quiet < n ? x->chunk.quiet : (uint32_t)n;
+    x->fold.quiet -= runs;
     t->prev = c->prev;  /* kept in c->prev only meanwhile (insn_fast's lean) */
     t->have_prev = 1;
     x->nlean += x->win_at - w0;
