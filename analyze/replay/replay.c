@@ -393,7 +393,7 @@ static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
     if (x->chunk.on && x->chunk.quiet < turns)
         turns = x->chunk.quiet;
     while (n < turns) {
-        if (x->memo.on && (c->prev.flags & FST_I_LINK) && c->prev.link == 14 && !x->memo.quiet--) {
+        if ((c->prev.flags & FST_I_LINK) && c->prev.link == 14 && x->memo.on && !x->memo.quiet--) {
             x->memo.quiet = 0;
             break;      /* the memo looks at this call (fst_rp_memo_wants) */
         }
