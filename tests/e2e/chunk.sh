@@ -14,7 +14,8 @@
 #   - on branchy, recording all it can, a quarter of the instructions at least come from
 #     stretches (about 60 % at -O2, 40 % at -O0 on a quiet machine), and some of their hits
 #     hold classify's call and return (none with FST_REPLAY_CHUNK=nocalls); with the
-#     stretches off, the lean loop takes half of them at least (none with FST_REPLAY_NOLEAN=1).
+#     stretches off, the lean loop takes half of them at least (none with FST_REPLAY_NOLEAN=1),
+#     and the stretches, memo and folding look where they would without it (their figures).
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 
@@ -64,6 +65,11 @@ for v in O2 O0; do
     li0=$(lean FST_REPLAY_NOCHUNK=1 FST_REPLAY_NOLEAN=1)
     if [ "${li:-0}" -ge $((total / 2)) ] && [ "$li0" = 0 ]; then ok "branchy -$v: the lean loop ($li of $total instructions)"
     else fail "branchy -$v: the lean loop" "${li:-?} of $total instructions, ${li0:-?} with FST_REPLAY_NOLEAN=1"; fi
+    # it hands the turn back wherever a stretch, the memo or the folding would look: their
+    # figures are the same without it, the budgets' included
+    looks() { env "$@" FST_REPLAY_FOLD_STATS=1 fst-report --timed=all --map="$b.nm" -o /dev/null "$b.trace" 2>&1 |
+              grep '^fst: replay: ' | grep -v '^fst: replay: lean loop'; }
+    expect_eq "branchy -$v: the same looks without the lean loop" "$(looks FST_REPLAY_NOLEAN=1)" "$(looks X=)"
 done
 
 # C programs of other shapes, captured with the trace: the same reports
