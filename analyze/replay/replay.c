@@ -240,7 +240,8 @@ static inline __attribute__((always_inline)) void run_exec(rp *x, rp_cpu *c, uin
 ** counted and priced together (one by one only for a sink that wants them). The reader is
 ** told once what was taken; what does not flow on is left to it and insn(). `lean`: for
 ** lean_runs (insn_fast took the first one; nothing records, no sink wants these EXECs, no
-** registers, no look for the mainline: lean_ok), which keeps the task's prev itself. */
+** look for the mainline: lean_ok), which keeps the task's prev itself; 1 where the trace
+** showed no registers yet (x->regs), 2 where it did. */
 static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b,
                                                            int fast, int take, uint32_t *took_, uint64_t *next_,
                                                            int lean)
@@ -293,7 +294,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
                     run_exec(x, c, cpuno, &b->d[0], m - 1, run, lean);
             }
         }
-        if (!lean && x->regs) /* as insn() does one by one */
+        if (lean != 1 && x->regs) /* as insn() does one by one (lean 1: none shown yet) */
             for (uint32_t k = i; k <= last; k++)
                 c->dirty |= b->d[k].wregs;
         c->prev = b->d[last];
@@ -331,14 +332,11 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
     return fast;
 }
 
-/* Registers the trace showed with the next instruction (tracebin.h REGS): the ones before
-** go to pgr, and a change that none of the instructions since the last REGS could make
-** says that another task runs now (replay_task.c, tasks.h). */
 /* ---- the lean loop ---- */
 
 /* The record loop's common case, in a loop of its own (lean_runs): one CPU running a task,
-** not handling; nothing recorded (call memo, stretch, loop period), no window, no
-** registers shown, no guess made, no exclusion nor supervisor row (plain); the task has a
+** not handling; nothing recorded (call memo, stretch, loop period), no window, no range
+** trace's BASES, no guess made, no exclusion nor supervisor row (plain); the task has a
 ** frame or had its mainline (no look for it), and the charge in force wants no EXECs.
 ** There insn_fast and seq_rest test nothing of this again (their `lean`). What keeps it
 ** true while lean_runs goes: only SEQ runs come (any other record goes back to the record
@@ -361,7 +359,7 @@ static inline int lean_turn(const rp *x, const rp_cpu *c)
 static inline int lean_ok(const rp *x)
 {
     const rp_cpu *c = x->cpus;
-    if (!(x->ncpu == 1 && lean_turn(x, c) && x->lean && x->plain && !x->regs && !x->bases && !x->memo.rec &&
+    if (!(x->ncpu == 1 && lean_turn(x, c) && x->lean && x->plain && !x->bases && !x->memo.rec &&
           !x->chunk.rec && !x->fold.mode && x->win_edge == UINT64_MAX && c->ran && !c->handler && c->task != FST_NONE &&
           lean_still(x, c)))
         return 0;
@@ -380,7 +378,8 @@ enum { LEAN_TOP = 3 };  /* lean_runs: the record loop takes its next turn from t
 ** run, or a run insn_fast's lean case does not take: nothing of it done). Perf: the gates
 ** and tests of the record loop, insn_fast and seq_rest that lean_ok settles were a third of
 ** the host instructions a run on branchy, call-heavy code (cgen -O2). */
-static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
+static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fst_rec *out, fst_err *err,
+                                                            int lean)
 {
     fst_rec r, *rec = &r;   /* out only at the end: its fields can stay in registers */
     rp_cpu *c = x->cpus;
@@ -408,7 +407,7 @@ static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
         uint64_t next;
         int still = f == 1 || lean_still(x, c);
         if (still)
-            seq_rest(x, tr, rec, b, 1, 1, &took, &next, 1);
+            seq_rest(x, tr, rec, b, 1, 1, &took, &next, lean);
         else
             seq_rest(x, tr, rec, b, 1, 1, &took, &next, 0);
         x->win_at += took;
@@ -424,6 +423,17 @@ static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
     if (k != LEAN_TOP)
         *out = r;
     return k;
+}
+
+/* Registers the trace showed with the next instruction (tracebin.h REGS): the ones before
+** go to pgr, and a change that none of the instructions since the last REGS could make
+** says that another task runs now (replay_task.c, tasks.h). */
+/* lean_loop twice: with the registers' bookkeeping of seq_rest (a trace that shows them, as
+** the module's under an operating system does), and without (one test a block less, which
+** alone cost 3 % on cgen -O2: the loop's registers). */
+static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
+{
+    return x->regs ? lean_loop(x, tr, out, err, 2) : lean_loop(x, tr, out, err, 1);
 }
 
 static void regs(rp *x, rp_cpu *c, const fst_rec *rec)

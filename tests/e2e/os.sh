@@ -13,7 +13,8 @@
 #   - live: seeds 28 and 45 (--budget 20000-23000), generated and run under Hercules now,
 #     in the three ways whose figures are exact (a noregs range trace's bounds depend on
 #     where the run's preemptions fall: `make soak` measures how often they hold), and
-#     --via=module (fst's module inside Hercules 3.13, way `module`: exact as well);
+#     --via=module (fst's module inside Hercules 3.13, way `module`: exact as well; the
+#     replay's lean loop takes runs of its traces, whose reports are the same without it);
 #   - a job's window: the same seeds generated with osgen.py --job (tasks before the job,
 #     the console's $HASP373 OSJOB STARTED, the job's tasks, $HASP395 OSJOB ENDED, tasks
 #     after it, running routines of the same programs in the same spaces), captured live by
@@ -58,6 +59,26 @@ ways=noregs,trad,range-trad,noregs-job
 if [ -f "$FST_BIN/../lib/fst-hercules313.so" ]; then ways=$ways,module,module-job
 else echo "ok $((N += 1)) - the live systems --via=module and --job # SKIP no module (scripts/hercules313.sh, make)"; fi
 run_os live --seeds "$LIVE" --budget 20000-23000 --ways "$ways"
+# the module's traces show registers at every interruption: the replay's lean loop takes
+# the tasks' runs between them all the same (replay.c lean_runs), and the reports are those
+# of the replay without it (FST_REPLAY_NOLEAN=1)
+for tr in "$T"/work-live/s*/module.live.trace; do
+    [ -f "$tr" ] || continue
+    d=$(dirname "$tr") s=$(basename "$(dirname "$tr")")
+    map="$d/os${s#s}.map.csv"
+    li=$(FST_REPLAY_FOLD_STATS=1 fst-report --map="$map" -o /dev/null "$tr" 2>&1 |
+         sed -n 's/^fst: replay: lean loop: \([0-9]*\) instructions$/\1/p')
+    bad=""
+    for f in fortstat "csv --by-task" json; do
+        # shellcheck disable=SC2086
+        fst-report --map="$map" --format=$f -o "$T/lean.out" "$tr" 2> "$T/lean.err"
+        # shellcheck disable=SC2086
+        FST_REPLAY_NOLEAN=1 fst-report --map="$map" --format=$f -o "$T/nolean.out" "$tr" 2> "$T/nolean.err"
+        cmp -s "$T/lean.out" "$T/nolean.out" && cmp -s "$T/lean.err" "$T/nolean.err" || bad="$bad $f"
+    done
+    if [ "${li:-0}" -gt 0 ] && [ -z "$bad" ]; then ok "os${s#s} module: the lean loop ($li instructions), the same reports without"
+    else fail "os${s#s} module: the lean loop, the same reports without" "${li:-?} instructions; differ:$bad"; fi
+done
 run_os stored "${args[@]}"
 # os153 (seed 153): only its noregs range log is kept, for the calls a switch the trace
 # cannot show made land at no entry (diagnose.c many_misfits: its right map was refused);
