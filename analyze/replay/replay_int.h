@@ -837,7 +837,12 @@ static inline int returnlike(const fst_insn *d)
 ** register 14 (a call), can return, or --tail-calls is on. A loop's jumps cost no call. */
 static inline int branch_matters(const rp *x, const rp_task *t, const fst_insn *pv)
 {
-    return (pv->flags & FST_I_LINK) ? pv->link == 14 : x->o->tail_calls || (t->n && returnlike(pv));
+    unsigned fl = pv->flags;
+    if (fl & FST_I_LINK)
+        return pv->link == 14;
+    /* a relative branch (J, BRC: compiled code's jumps) is never return-like: no look at
+    ** its format and bytes */
+    return x->o->tail_calls || (!(fl & FST_I_RELATIVE) && t->n && returnlike(pv));
 }
 
 static inline void branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d)
