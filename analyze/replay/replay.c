@@ -352,8 +352,7 @@ static inline int lean_still(const rp *x, const rp_cpu *c)
 /* whether the next turn is one the stretches, the memo of calls and the folding pass by */
 static inline int lean_turn(const rp *x, const rp_cpu *c)
 {
-    return x->fold.quiet && (x->chunk.quiet || !x->chunk.on) &&
-           (x->memo.quiet || !x->memo.on || !(c->prev.flags & FST_I_LINK) || c->prev.link != 14);
+    return x->fold.quiet && (x->chunk.quiet || !x->chunk.on) && (x->memo.quiet || !fst_rp_memo_site(x, c));
 }
 
 static inline int lean_ok(const rp *x)
@@ -392,7 +391,7 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
     if (x->chunk.on && x->chunk.quiet < turns)
         turns = x->chunk.quiet;
     while (n < turns) {
-        if ((c->prev.flags & FST_I_LINK) && c->prev.link == 14 && x->memo.on && !x->memo.quiet--) {
+        if (fst_rp_memo_site(x, c) && !x->memo.quiet--) {
             x->memo.quiet = 0;
             break;      /* the memo looks at this call (fst_rp_memo_wants) */
         }
@@ -402,7 +401,7 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
         fst_blk *b = fst_code_block(x->code, tr, rec->addr, rec->state);
         if (!b || !(f = insn_fast(x, c, rec, &b->d[0], b->cost[0], 1, 1, t)))
             break;
-        runs++;             /* as fst_rp_fold, before insn_fast (which does not read it) */
+        runs++;             /* a run the folding passed by (fst_rp_fold): its quiet, at the end */
         uint32_t took;
         uint64_t next;
         int still = f == 1 || lean_still(x, c);
@@ -425,9 +424,6 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
     return k;
 }
 
-/* Registers the trace showed with the next instruction (tracebin.h REGS): the ones before
-** go to pgr, and a change that none of the instructions since the last REGS could make
-** says that another task runs now (replay_task.c, tasks.h). */
 /* lean_loop twice: with the registers' bookkeeping of seq_rest (a trace that shows them, as
 ** the module's under an operating system does), and without (one test a block less, which
 ** alone cost 3 % on cgen -O2: the loop's registers). */
@@ -436,6 +432,9 @@ static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
     return x->regs ? lean_loop(x, tr, out, err, 2) : lean_loop(x, tr, out, err, 1);
 }
 
+/* Registers the trace showed with the next instruction (tracebin.h REGS): the ones before
+** go to pgr, and a change that none of the instructions since the last REGS could make
+** says that another task runs now (replay_task.c, tasks.h). */
 static void regs(rp *x, rp_cpu *c, const fst_rec *rec)
 {
     uint16_t m = (uint16_t)rec->code, changed = 0, agreed = 0;
