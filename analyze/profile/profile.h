@@ -63,7 +63,12 @@
 **     problem-state one, when the dispatcher is not traced); tasks.h names the task.
 **   - A wait state: the task that loaded it is suspended at the wait PSW's address; the
 **     CPU works for no task until the next dispatch.
-**   - The first instruction of a trace starts task 0. A task dispatched for the first
+**   - The first instruction of a trace starts task 0; at a routine entry it enters that
+**     routine as the task's mainline, except in a window of a running system (header
+**     window=attach), which begins where the attach landed, not where a program began:
+**     the routine is never entered there (a window of shares.s begun at GAMMA's entry
+**     charged every instruction after to GAMMA, its mainline then, which never returned).
+**     A task dispatched for the first
 **     time at a routine entry enters that routine as its own mainline (not a call);
 **     several tasks may have mainlines, each marked. A task that starts elsewhere gets
 **     its mainline by the rules above (its first routine entered with BALR 14).

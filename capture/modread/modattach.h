@@ -37,7 +37,9 @@
 ** such a trace (analyze/profile/profile.h): the first instruction starts a task; calls already open
 ** at the window's start are not in its frames (their instructions, until they return, are
 ** outside the routines the trace saw entered, or are charged to the first routine entered
-** when the model names the mainline); calls open at its end are closed there
+** when the model names the mainline), also when the window begins at a routine's entry
+** (the taken branch there was its first record), which a trace from the program's start
+** takes for the task's mainline; calls open at its end are closed there
 ** (open_frames). So each routine's figures are exact for its calls that began and ended in
 ** the window; at each edge at most one call per routine and task is cut.
 **

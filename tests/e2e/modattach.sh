@@ -57,11 +57,11 @@ printf 'name,type,origin,length\nSHARES,MODULE,0,100\nMAIN,EP,0,\nMAIN,SD,0,58\n
     > "$T/long.csv"
 
 # herc NAME MODULE IRQ [HERCULES]: start Hercules in $T/NAME, as a user would, running
-# long.ins; quits at its disabled wait; its own process group (killed whole at the end)
+# long.ins (PROG.ins with PROG set); quits at its disabled wait; its own process group
 herc() {
-    local d=$T/$1
-    mkdir -p "$d"; cp "$T/long.lc" "$T/long.bin" "$T/long.ins" "$d/"
-    herc_as_user "$d" "$d/long.ins" "${4:-hercules}" "$2" "$3"
+    local d=$T/$1 p=${PROG:-long}
+    mkdir -p "$d"; cp "$T/$p.lc" "$T/$p.bin" "$T/$p.ins" "$d/"
+    herc_as_user "$d" "$d/$p.ins" "${4:-hercules}" "$2" "$3"
     for _ in $(seq 150); do grep -q 'HHCFS005I.*no reader' "$d/h.log" 2> /dev/null && break; sleep 0.2; done
 }
 
@@ -139,6 +139,34 @@ attach_twice() {
 
 herc h313 "$MOD" "$IRQ"
 attach_twice h313
+
+# ---- a window begun at a routine's entry (entryloop.s: 97 % of its taken branches are
+# SPIN's entry, where a window begins): the routine is not made the mainline (which never
+# returns: every instruction after charged to it), it is never entered, as when a window
+# begins inside it. SPIN 101 instructions a call, MAIN (outside: never entered) 4 a round.
+s390x-linux-gnu-as -m31 --defsym ROUNDS=2000000000 -I "$P" -o "$T/spin.o" "$P/entryloop.s" &&
+s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/spin.elf" "$T/spin.o" &&
+s390x-linux-gnu-objcopy -O binary -j .lowcore "$T/spin.elf" "$T/spin.lc" &&
+s390x-linux-gnu-objcopy -O binary -j .text "$T/spin.elf" "$T/spin.bin" &&
+printf 'spin.lc 0x0\nspin.bin 0x20000\n' > "$T/spin.ins" || fail "assemble entryloop.s"
+printf 'name,type,origin,length\nSPINS,MODULE,0,178\nMAIN,EP,0,\nMAIN,SD,0,48\nSPIN,SD,48,8\n' > "$T/spin.csv"
+PROG=spin herc e313 "$MOD" "$IRQ"
+if grep -q 'HHCFS005I.*no reader' "$T/e313/h.log" 2> /dev/null; then
+    expect_ok "entry: attach for 1 s" fst-capture --via=module --attach="$T/e313/mod.fifo" --seconds=1 -o "$T/e313/w.trace"
+    kill -KILL -- -$hpid 2> /dev/null; wait $hpid 2> /dev/null
+    first=$(fst-dump "$T/e313/w.trace" 2> /dev/null | sed -n 's/^insn cpu=0 addr=\([0-9A-F]*\) .*/\1/p' | head -1)
+    echo "# the window's first instruction: $first (SPIN's entry: 20068)"
+    fst-report --format=csv --timed=all --map="$T/spin.csv" --load-point=20020 "$T/e313/w.trace" 2> /dev/null |
+        tee "$T/e313/w.csv" | sed 's/^/# /'
+    awk -F, '$1 == "SPIN" { c = $3; s = $4 } $1 == "MAIN" { m = $4 } $1 == "(outside)" { o = $4 }
+        END { exit !(c >= 100 && s <= c * 101 && s > (c - 1) * 101 && m == 0 && o >= 4 * (c - 1) && o <= 4 * (c + 1) + 101) }' \
+        "$T/e313/w.csv" &&
+        ok "entry: SPIN 101 instructions a call, MAIN never entered (outside 4 a round)" ||
+        fail "entry: SPIN 101 instructions a call, MAIN never entered (outside 4 a round)"
+else
+    fail "entry: Hercules runs with the module waiting for a reader" "$(tail -5 "$T/e313/h.log")"
+    kill -KILL -- -$hpid 2> /dev/null; wait $hpid 2> /dev/null
+fi
 
 if [ -n "${FST_HERCULES4:-}" ] && [ -f "$MOD4" ] && [ -f "$IRQ4" ]; then
     herc h49 "$MOD4" "$IRQ4" "$FST_HERCULES4"
