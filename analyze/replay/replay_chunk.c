@@ -323,6 +323,31 @@ void fst_rp_chunk_touch(rp *x, fst_blk *b)
 
 /* ---- the state ---- */
 
+/* What of the key and of state()'s tests a hit may change (apply, frames): the frames open
+** and the previous instruction allow a stretch (its_prev); the key's fields that follow
+** from the reader, the previous instruction, the owner and charge in force (key_moves). */
+static inline int its_prev(const rp *x, const rp_cpu *c, const rp_task *t)
+{
+    return (t->n || t->had_mainline || !x->mainline_fixed) && !(c->prev.flags & FST_I_LINK) &&
+           !(!x->chunk.calls && t->n && returnlike(&c->prev));
+}
+
+static inline void key_moves(const rp_cpu *c, const rp_task *t, const fst_tr_at *at, ch_key *k)
+{
+    k->cur = at->cur;
+    k->prev = c->prev.addr;
+    /* its bytes (the length follows from them), put together in a register: six bytes
+    ** memcpy'd into the key's word and then read whole can stall the host's store forwarding
+    ** (perf's guess); the memcpy is 3-4 % slower on branchy -O2 and cgen seed 39874 */
+    uint32_t b0;
+    uint16_t b4;
+    memcpy(&b0, c->prev.bytes, 4);
+    memcpy(&b4, c->prev.bytes + 4, 2);
+    k->prevb = b0 | (uint64_t)b4 << 32;
+    k->owner = c->prev_owner;
+    k->how = at->state | (uint64_t)(uint32_t)c->prev_charged << 32 | (uint64_t)(t->n != 0) << 40;
+}
+
 /* Whether insn_fast and seq_rest would take the next runs with nothing but counters (see the
 ** head); then the key in k. */
 static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
@@ -335,24 +360,29 @@ static int state(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
         at->state != c->prev_state || x->want_exec[c->prev_charged])
         return 0;
     const rp_task *t = &x->t[c->task];
-    if (!(t->n || t->had_mainline || !x->mainline_fixed) || (c->prev.flags & FST_I_LINK) ||
-        (!x->chunk.calls && t->n && returnlike(&c->prev)))
+    if (!its_prev(x, c, t))
         return 0;
-    k->cur = at->cur;
-    k->prev = c->prev.addr;
-    /* its bytes (the length follows from them), put together in a register: six bytes
-    ** memcpy'd into the key's word and then read whole can stall the host's store forwarding
-    ** (perf's guess); the memcpy is 3-4 % slower on branchy -O2 and cgen seed 39874 */
-    uint32_t b0;
-    uint16_t b4;
-    memcpy(&b0, c->prev.bytes, 4);
-    memcpy(&b4, c->prev.bytes + 4, 2);
-    k->prevb = b0 | (uint64_t)b4 << 32;
-    k->owner = c->prev_owner;
+    key_moves(c, t, at, k);
     k->tid = c->task;
-    k->how = at->state | (uint64_t)(uint32_t)c->prev_charged << 32 | (uint64_t)(t->n != 0) << 40;
     k->builds = x->code->builds;
     k->epoch = *x->code->epoch;
+    return 1;
+}
+
+/* state() right after a hit: only what a hit changes is looked at again (the reader's next
+** op, folding's budget, the charge in force, its_prev) and only key_moves' fields set again.
+** The rest state() tested stays as it was: one CPU, its task, its state and the reader's
+** (fst_tr_fast_skip moves neither), nothing recording, no BASES or guess, the blocks and
+** the code's epoch (a hit builds no block). cgen seed 26598: -3 % host instructions. */
+static inline int state_hit(rp *x, const fst_tr *tr, const fst_tr_at *at, ch_key *k)
+{
+    const rp_cpu *c = &x->cpus[0];
+    if (!fst_tr_fast_next(tr) || !x->fold.quiet || x->want_exec[c->prev_charged])
+        return 0;
+    const rp_task *t = &x->t[c->task];
+    if (!its_prev(x, c, t))
+        return 0;
+    key_moves(c, t, at, k);
     return 1;
 }
 
@@ -863,7 +893,7 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
     fst_tr_at at;
     ch_key k;
     int did = 0;
-    while (fst_tr_here(tr, &at) && state(x, tr, &at, &k)) {
+    while (fst_tr_here(tr, &at) && (did ? state_hit(x, tr, &at, &k) : state(x, tr, &at, &k))) {
         uint64_t b[CH_BYTES / 8];
         if (at.avail >= CH_BYTES)
             memcpy(b, at.ops, CH_BYTES);
