@@ -588,8 +588,7 @@ static void apply(rp *x, fst_tr *tr, const ch_ent *ce)
     c->prev = e->last;
     c->prev_cost[0] = e->last_cost[0];
     c->prev_cost[1] = e->last_cost[1];
-    c->dirty |= e->wregs;
-    x->t[c->task].prev = e->last;
+    c->dirty |= e->wregs;   /* the task's prev: c->prev, copied when the hits end (fst_rp_chunk) */
     x->win_at += e->insns;
     x->fold.quiet = x->fold.quiet > e->nruns ? x->fold.quiet - e->nruns : 0;
     fst_tr_fast_skip(tr, e->nb, e->insns, e->cur_end, e->used, front_of(e), e->nfront, e->nabsent);
@@ -938,12 +937,17 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
                 continue;
         } else {
             ch->last = 0;
-            if (ch->credit > 0 || ch->eager)
+            if (ch->credit > 0 || ch->eager) {
+                if (did)
+                    x->t[k.tid].prev = x->cpus[0].prev;
                 return record(x, tr, &k, h ? h : hash(&k, b, ch->len)) || did;
+            }
         }
         ch->quiet = (uint32_t)(-ch->credit < 1000000 ? -ch->credit : 1000000) + 64;
         ch->credit += ch->quiet;    /* the turns to come pay it */
         break;
     }
+    if (did)    /* the hits' last instruction, the task's prev (apply sets c's only) */
+        x->t[x->cpus[0].task].prev = x->cpus[0].prev;
     return did;
 }
