@@ -893,6 +893,7 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
     fst_tr_at at;
     ch_key k;
     int did = 0;
+    uint64_t rh = 0;
     while (fst_tr_here(tr, &at) && (did ? state_hit(x, tr, &at, &k) : state(x, tr, &at, &k))) {
         uint64_t b[CH_BYTES / 8];
         if (at.avail >= CH_BYTES)
@@ -938,9 +939,8 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
         } else {
             ch->last = 0;
             if (ch->credit > 0 || ch->eager) {
-                if (did)
-                    x->t[k.tid].prev = x->cpus[0].prev;
-                return record(x, tr, &k, h ? h : hash(&k, b, ch->len)) || did;
+                rh = h ? h : hash(&k, b, ch->len);
+                break;
             }
         }
         ch->quiet = (uint32_t)(-ch->credit < 1000000 ? -ch->credit : 1000000) + 64;
@@ -949,5 +949,5 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
     }
     if (did)    /* the hits' last instruction, the task's prev (apply sets c's only) */
         x->t[x->cpus[0].task].prev = x->cpus[0].prev;
-    return did;
+    return rh ? record(x, tr, &k, rh) || did : did;    /* a miss to record (hashes are odd) */
 }
