@@ -13,6 +13,8 @@
 #     round. Hercules keeps running between and after the windows and reaches the
 #     program's disabled wait, and the module says each reader came and went. Under 3.13 a
 #     third window ended by Ctrl-C: exit 0, whole, end=interrupted.
+#   - entryloop.s under 3.13, a window of 1 s that begins (97 % of the time) at a routine's
+#     entry: that routine is not taken for the mainline (replay.c insn(), x->midrun).
 #   - a generated multitasking system (tests/os, seed 28): Hercules started with the module
 #     and no reader; fst-capture attaches; the automatic operator IPLs the system when the
 #     module says a reader opened its FIFO; the window runs to the system's end (its
