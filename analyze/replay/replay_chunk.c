@@ -95,6 +95,13 @@
 ** stretch of one run barely pays for it), a recording CH_REC plus CH_WORD a counter; a run
 ** memoized earns CH_EARN_RUN, a record-loop turn not looked at 1. A spent
 ** budget makes the loop pass the next turns without a look until they have paid for it.
+** A recording's price was 1500 until the lean loop (replay.c) made the record loop's runs
+** cheaper: in the host's time (not its instructions: a recording's stretch, tens of KB of
+** new arena a thousand recordings, is cache misses later) cgen seed 39946's replay was 18 %
+** slower with the stretches than without (54 712 recordings, 6.9 M of its 169 M
+** instructions hit); at 6000 its median user time 0.64 -> 0.58 s, 54004 0.65 -> 0.60, 26598
+** 0.42 -> 0.37 (best of 9), branchy -O2, gen.py 20031 and fortbig the same (12000: branchy
+** +25 %).
 ** FST_REPLAY_NOCHUNK=1 turns the stretches off, FST_REPLAY_NOFOLD=1 too (with folding and
 ** the memo): the tests compare the replays byte for byte. FST_REPLAY_CHUNK=eager records
 ** all it can, with no budget.
@@ -122,7 +129,7 @@
 #define CH_ARENA (48u << 20)
 #define CH_TINY (16u << 10)
 #define CH_LOOK 60
-#define CH_REC 1500
+#define CH_REC 6000
 #define CH_WORD 6
 #define CH_EARN_RUN 40
 #define CH_START 50000
