@@ -400,10 +400,10 @@ int fst_tr_next(fst_tr *r, fst_rec *rec, fst_err *err);
 ** The three are inline: the replay calls them once per jump, and a call's register saves
 ** were most of what reading a jump cost (fst_tr_next_run always: called from the replay's
 ** two loops, gcc kept it out of line, ~10 host instructions a run more on cgen -O2). They
-** read and move only the cursor below, which
-** is the first member of struct fst_tr (tracebin_read.c), so that a fst_tr pointer is a
-** pointer to it; everything else in fst_tr stays the reader's own, and no caller reads or
-** writes the cursor itself (it is not an interface). What the inline functions rely on:
+** read and move only the cursor below, which is the first member of struct fst_tr
+** (tracebin_read.c), so that a fst_tr pointer is a pointer to it; everything else in
+** fst_tr stays the reader's own, and no caller reads or writes the cursor itself (it is
+** not an interface). What the inline functions rely on:
 **   - p..end is the current EVNT frame's op stream (p == end before the first frame, at
 **     a frame's end and at the trace's end: then the slow path, fst_tr_next_run_slow,
 **     reads the next frame or ends; p never moves past an op that was an error);

@@ -642,17 +642,17 @@ void fst_rp_memo_free(rp *x);
 /* The counters the reused subtrees add to, brought up to date: before anything reads them
 ** (fst_rp_regions, the fold's deltas, the replay's end). */
 void fst_rp_memo_settle(rp *x);
-/* Before the next run, when CPU 0's last instruction links through register 14 (a call may
-** follow) and the reader is between records: ma marks where it is. */
 /* Whether c's (CPU 0's) last instruction links through register 14, a call the memo may look
 ** at, and the memo is on. The flags first: most runs end in no call. */
 static inline int fst_rp_memo_site(const rp *x, const rp_cpu *c)
 {
     return (c->prev.flags & FST_I_LINK) && c->prev.link == 14 && x->memo.on;
 }
+/* Before the next run, when CPU 0's last instruction links through register 14 (a call may
+** follow) and the reader is between records: ma marks where it is. */
 static inline int fst_rp_memo_wants(rp *x)
 {
-    /* memo.on: CPU 0 is there (fst_rp_memo_init) */
+    /* memo.on first: CPU 0 is there then (fst_rp_memo_init), whose prev fst_rp_memo_site reads */
     if (!x->memo.on || !fst_rp_memo_site(x, &x->cpus[0]) || x->ncpu != 1 || x->fold.mode)
         return 0;
     if (x->memo.quiet) {    /* the budget is spent (replay_memo.c spend) */

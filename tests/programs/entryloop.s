@@ -3,7 +3,7 @@
 # (fst-capture --attach) begins at the instruction the module's first record is about,
 # a taken branch (capture/modread/modattach.h), here SPIN's entry (tests/e2e/modattach.sh).
 #
-# MAIN calls SPIN R times (.LR below; --defsym ROUNDS=N); SPIN counts R3 down from K
+# MAIN calls SPIN R times (--defsym ROUNDS=N, default 10); SPIN counts R3 down from K
 # (--defsym K=N, default 100) in a BCT to itself (on R15, its address), then returns:
 #   MAIN   7 prologue + 1 + R x 4 + 3           (entered once)
 #   SPIN   K + 1 = 101                          x R
@@ -11,11 +11,7 @@
 # K - 1 of K + 2 are SPIN's entry.
 
         .include "s370.inc"
-        .ifdef  ROUNDS
-        .set    .LR, ROUNDS
-        .else
-        .set    .LR, 10
-        .endif
+        DEFAULT ROUNDS, 10
         DEFAULT K, 100
 
         LOWCORE
@@ -30,7 +26,7 @@
         bct     %r2,.Lloop-MAIN(%r12)   # R
         EPILOGUE                        # 3
         .balign 4
-.Lrounds: .long .LR
+.Lrounds: .long ROUNDS
 .LaS:   .long   SPIN
 
         ASMENTRY SPIN
