@@ -36,15 +36,57 @@ static void psw_words(const uint8_t *psw, unsigned len)
         printf("%s%02X", i && i % 4 == 0 ? " " : "", psw[i]);
 }
 
+/* hex digits of v, upper case, no leading zeros (as %llX) or at least `width` of them; returns
+** the end */
+static char *hex(char *p, uint64_t v, int width)
+{
+    char t[16];
+    int n = 0;
+    do
+        t[n++] = "0123456789ABCDEF"[v & 15];
+    while ((v >>= 4) || n < width);
+    while (n)
+        *p++ = t[--n];
+    return p;
+}
+
+/* decimal digits of v; returns the end */
+static char *dec(char *p, unsigned v)
+{
+    char t[10];
+    int n = 0;
+    do
+        t[n++] = (char)('0' + v % 10);
+    while (v /= 10);
+    while (n)
+        *p++ = t[--n];
+    return p;
+}
+
+/* an instruction's line, as printf("insn cpu=%u addr=%llX len=%u bytes=%02X...") wrote it:
+** formatted by hand, since a trace holds millions of them and printf took 95 % of the dump's
+** time (18 M instructions: 5.6 s of 5.8) */
+static void insn_line(const fst_rec *r)
+{
+    char line[96], *p = line;
+    memcpy(p, "insn cpu=", 9);
+    p = dec(p + 9, r->cpu);
+    memcpy(p, " addr=", 6);
+    p = hex(p + 6, r->addr, 1);
+    memcpy(p, " len=", 5);
+    p = dec(p + 5, r->len);
+    memcpy(p, " bytes=", 7);
+    p += 7;
+    for (int i = 0; i < r->len; i++)
+        p = hex(p, r->bytes[i], 2);
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), stdout);
+}
+
 static void record(const fst_rec *r)
 {
     switch (r->kind) {
-    case FST_REC_INSN:
-        printf("insn cpu=%u addr=%llX len=%u bytes=", r->cpu, (unsigned long long)r->addr, r->len);
-        for (int i = 0; i < r->len; i++)
-            printf("%02X", r->bytes[i]);
-        printf("\n");
-        break;
+    case FST_REC_INSN: insn_line(r); break;
     case FST_REC_STATE: printf("state %08X\n", r->state); break;
     case FST_REC_CPU: printf("cpu %u\n", r->cpu); break;
     case FST_REC_PGMCHK: printf("pgmchk code=%04X ilc=%u\n", r->code, r->ilc); break;
