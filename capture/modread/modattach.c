@@ -146,17 +146,47 @@ typedef struct win {
     fst_ms *ms;
     fst_modjob *job;    /* --job through the module's console lines, or NULL */
     fst_confile *cf;    /* --job through a console file, or NULL */
+    uint8_t *buf;       /* the last read, fed up to boff of bend (pump) */
+    size_t boff, bend;
 } win;
 
-/* What the FIFO holds now, waiting at most ms for it. 1 at its end (the module closed it). */
+/* Bytes of the stream fed between looks at the clock. A byte can stand for many
+** instructions (a REP record: up to 65536 copies of a loop's branches; shares.s, 4.5 G
+** instructions in 111 KB), and the emitter rebuilds them one by one until a copy repeats its
+** state: a pipe's 64 KB took ~18 s to feed under 4.9 once the reader, on a busy machine, fell
+** behind, and a window of 2 s ran 31 s. */
+#define FEED_SLICE 256
+#define READ_MAX (1 << 20)
+
+/* Feeds what the last read left, up to the clock's deadline; 0 (all of it fed, or the
+** deadline, or the window ends), -1 (err). */
+static int feed(win *x, uint64_t deadline, fst_err *err)
+{
+    while (x->boff < x->bend) {
+        size_t k = x->bend - x->boff < FEED_SLICE ? x->bend - x->boff : FEED_SLICE;
+        if (fst_ms_feed(x->ms, x->buf + x->boff, k, err))
+            return -1;
+        x->boff += k;
+        const fst_em_stats *st = fst_em_getstats(x->em);
+        if (st->ended || st->limit_hit || fst_ms_cut(x->ms, NULL) || now_ns() >= deadline)
+            break;
+    }
+    return 0;
+}
+
+/* What the FIFO holds now, waiting at most ms for it, fed until ms after the call at most
+** (what is left is fed first at the next call; a window that ends then drops it: it ends
+** there). 1 at its end (the module closed it). */
 static int pump(win *x, int ms, fst_err *err)
 {
-    static uint8_t buf[1 << 20];
+    uint64_t deadline = now_ns() + (uint64_t)ms * 1000000ull;
+    if (x->boff < x->bend)
+        return feed(x, deadline, err);
     struct pollfd pf = { x->fd, POLLIN, 0 };
     if (poll(&pf, 1, ms) < 0 && errno != EINTR)
         return fst_errno(err, "poll");
-    for (int reads = 0; reads < 16; reads++) { /* then back to the clock: a window ends on time */
-        ssize_t n = read(x->fd, buf, sizeof buf);
+    for (int reads = 0; reads < 16 && now_ns() < deadline; reads++) { /* then back to the clock */
+        ssize_t n = read(x->fd, x->buf, READ_MAX);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && errno == EAGAIN)
@@ -166,10 +196,12 @@ static int pump(win *x, int ms, fst_err *err)
         if (n == 0)
             return 1;
         x->res->stream_bytes += (uint64_t)n;
-        if (fst_ms_feed(x->ms, buf, (size_t)n, err))
+        x->boff = 0;
+        x->bend = (size_t)n;
+        if (feed(x, deadline, err))
             return -1;
         const fst_em_stats *st = fst_em_getstats(x->em);
-        if (st->ended || st->limit_hit || fst_ms_cut(x->ms, NULL))
+        if (x->boff < x->bend || st->ended || st->limit_hit || fst_ms_cut(x->ms, NULL))
             return 0;
     }
     return 0;
@@ -303,7 +335,8 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
 {
     memset(res, 0, sizeof *res);
     res->end = "error";
-    win x = { .o = o, .res = res, .fd = -1 };
+    static uint8_t readbuf[READ_MAX];
+    win x = { .o = o, .res = res, .fd = -1, .buf = readbuf };
     int requested = 0;
     uint8_t first[HELLO_MAX];
     size_t nfirst = 0;
