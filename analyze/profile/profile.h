@@ -69,9 +69,12 @@
 **     the routine is never entered there (a window of shares.s begun at GAMMA's entry
 **     charged every instruction after to GAMMA, its mainline then, which never returned).
 **     A task dispatched for the first time at a routine entry enters that routine as its
-**     own mainline (not a call); several tasks may have mainlines, each marked. A task
-**     that starts elsewhere gets its mainline by the rules above (its first routine
-**     entered with BALR 14).
+**     own mainline (not a call); several tasks may have mainlines, each marked. Not in a
+**     window of a running system when R14 (shown) is a return address inside the
+**     program's extent: a task starts with R14 outside it (MVS's CVTEXIT), so this one was
+**     resumed at the entry of a routine it had called (tests/e2e/modattach.sh "tasks"):
+**     never entered. A task that starts elsewhere gets its mainline by the rules above
+**     (its first routine entered with BALR 14).
 **   - A mainline entered without a return address (by a dispatch or a plain branch)
 **     returns when, with no other frame of the task open, it branches (not
 **     branch-and-link) out of the program's extent (`lo`..`hi`, from the model): MVS

@@ -300,6 +300,14 @@ static int dispatched_interrupted(rp *x, rp_cpu *c, const fst_rec *rec)
     return 1;
 }
 
+/* Whether the registers shown for c's task say a call is in progress (at a task's first
+** dispatch in a window of a running system: fst_rp_dispatch) */
+static int in_call(const rp *x, const rp_cpu *c, uint32_t state)
+{
+    uint64_t r14 = c->gr[14] & amask(state);    /* 24-bit: BALR's ILC, CC and mask above */
+    return (regs_now(x, c) >> 14 & 1) && !(c->dirty >> 14 & 1) && r14 != 0 && r14 >= x->p->lo && r14 < x->p->hi;
+}
+
 void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
 {
     if (dispatched_interrupted(x, c, rec))
@@ -328,9 +336,18 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
     size_t late = !c->late ? FST_NONE : c->psp_call != FST_NONE ? c->psp_call : c->disp_entry;
     c->late = 0;
     c->disp_entry = find_entry_for(x, tid, rec->addr);
-    if (!x->t[tid].started) {   /* a task's first instruction, at a routine: its mainline */
+    if (!x->t[tid].started) {   /* a task's first instruction, at a routine: its mainline, */
         x->t[tid].started = 1;
-        size_t r = find_entry_for(x, tid, rec->addr);
+        /* but not in a window of a running system where R14 shows a call in progress: a
+        ** task resumed at the entry of a routine it had called (an interruption right after
+        ** the BALR, or a loop back to the entry) before the window began. A task starts its
+        ** mainline with R14 outside the program's extent (lo..hi): MVS's CVTEXIT in the
+        ** nucleus, the task exit of tests/programs/tasks.s and tests/os; a return address
+        ** inside was left by a caller's BALR 14. The routine is then never entered, as when
+        ** a window begins inside it; made the mainline, it would never return (every later
+        ** instruction of the task charged to it: tests/e2e/modattach.sh's "tasks"). Not
+        ** elsewhere: a trace that shows a task start shows it at its mainline's entry. */
+        size_t r = x->midrun && in_call(x, c, rec->state) ? FST_NONE : find_entry_for(x, tid, rec->addr);
         if (r == FST_NONE)
             r = late;   /* a switch seen late: it began at the routine entered just before */
         if (r != FST_NONE && x->t[tid].n == 0 && !x->t[tid].had_mainline) {

@@ -39,7 +39,9 @@
 ** outside the routines the trace saw entered, or are charged to the first routine entered
 ** when the model names the mainline), also when the window begins at a routine's entry
 ** (the taken branch there was its first record), which a trace from the program's start
-** takes for the task's mainline; calls open at its end are closed there
+** takes for the task's mainline, and when a task is first dispatched at a routine's entry
+** with R14 a return address inside the program (replay_task.c); calls open at its end are
+** closed there
 ** (open_frames). So each routine's figures are exact for its calls that began and ended in
 ** the window; at each edge at most one call per routine and task is cut.
 **

@@ -15,6 +15,13 @@
 #     third window ended by Ctrl-C: exit 0, whole, end=interrupted.
 #   - entryloop.s under 3.13, a window of 1 s that begins (97 % of the time) at a routine's
 #     entry: that routine is not taken for the mainline (replay.c insn(), x->midrun).
+#   - tasks.s with SPINX under 3.13 (tasks B and C call ROUTX without end, whose first
+#     instruction loops to itself): each task's first dispatch in a window of 1 s is at
+#     ROUTX's entry; R14, a return address into JOBMAN, says a call is in progress, so
+#     ROUTX is not the task's mainline (replay_task.c). (With no mainline in the map, each
+#     task's first call from JOBMAN enters ROUTX as its mainline, not counted: the window
+#     cannot tell that from a window attached before the IPL, where the first routine a
+#     task enters with BALR 14 is its mainline, as in a trace from the start.)
 #   - a generated multitasking system (tests/os, seed 28): Hercules started with the module
 #     and no reader; fst-capture attaches; the automatic operator IPLs the system when the
 #     module says a reader opened its FIFO; the window runs to the system's end (its
@@ -90,6 +97,7 @@ window() {
         $1 == "(outside)" { out = $4 }
         END {
             bad = 0
+            if (length(k) < 3) { print "# not every routine in the report"; bad = 1 }
             for (r in k) {
                 if (c[r] < 100 || s[r] > c[r] * k[r] || s[r] <= (c[r] - 1) * k[r]) { print "# " r ": " c[r] " calls, " s[r] " self"; bad = 1 }
                 if (c[r] - c["ALPHA"] > 1 || c["ALPHA"] - c[r] > 1) { print "# calls not 1:1:1"; bad = 1 }
@@ -167,6 +175,38 @@ if grep -q 'HHCFS005I.*no reader' "$T/e313/h.log" 2> /dev/null; then
         fail "entry: SPIN 101 instructions a call, MAIN never entered (outside 4 a round)"
 else
     fail "entry: Hercules runs with the module waiting for a reader" "$(tail -5 "$T/e313/h.log")"
+    kill -KILL -- -$hpid 2> /dev/null; wait $hpid 2> /dev/null
+fi
+
+# ---- a task resumed at a routine's entry (tasks.s --defsym SPINX=1: tasks B and C call
+# ROUTX without end, whose first instruction loops to itself, and the CPU timer preempts
+# them every 1 ms, nearly always there): each task's first dispatch in the window is at
+# ROUTX's entry, R14 a return into JOBMAN. ROUTX is not made the task's mainline (which
+# never returns: all its task's instructions charged to it), it is never entered
+# (replay_task.c). ROUTX 1002 instructions a call (at most one call cut at each edge of
+# each task's window, and each task's first call from JOBMAN entered as its mainline, not
+# counted), JOBMAN (outside: never entered) 3 a round.
+s390x-linux-gnu-as -m31 --defsym SPINX=1 -I "$P" -o "$T/sx.o" "$P/tasks.s" &&
+s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/sx.elf" "$T/sx.o" &&
+s390x-linux-gnu-objcopy -O binary -j .lowcore "$T/sx.elf" "$T/sx.lc" &&
+s390x-linux-gnu-objcopy -O binary -j .text "$T/sx.elf" "$T/sx.bin" &&
+printf 'sx.lc 0x0\nsx.bin 0x20000\n' > "$T/sx.ins" &&
+s390x-linux-gnu-nm -P "$T/sx.elf" | grep ' T ' > "$T/sx.nm" || fail "assemble tasks.s with SPINX=1"
+PROG=sx herc t313 "$MOD" "$IRQ"
+if grep -q 'HHCFS005I.*no reader' "$T/t313/h.log" 2> /dev/null; then
+    sleep 1
+    expect_ok "tasks: attach for 1 s" fst-capture --via=module --attach="$T/t313/mod.fifo" --seconds=1 -o "$T/t313/w.trace"
+    kill -KILL -- -$hpid 2> /dev/null; wait $hpid 2> /dev/null
+    fst-report --format=csv --timed=all --cpu=problem --map="$T/sx.nm" "$T/t313/w.trace" 2> "$T/t313/w.err" |
+        tee "$T/t313/w.csv" | sed 's/^/# /'
+    sed 's/^/# /' "$T/t313/w.err"
+    awk -F, '$1 == "ROUTX" { c = $3; s = $4 } $1 == "JOBMAN" { m = $4 } $1 == "(outside)" { o = $4 }
+        END { exit !(c >= 100 && s <= (c + 2) * 1002 && s > (c - 2) * 1002 && m == 0 && o >= 3 * (c - 2) && o <= 3 * (c + 4) + 2 * 1002) }' \
+        "$T/t313/w.csv" &&
+        ok "tasks: ROUTX 1002 instructions a call, JOBMAN never entered (outside 3 a round)" ||
+        fail "tasks: ROUTX 1002 instructions a call, JOBMAN never entered (outside 3 a round)"
+else
+    fail "tasks: Hercules runs with the module waiting for a reader" "$(tail -5 "$T/t313/h.log")"
     kill -KILL -- -$hpid 2> /dev/null; wait $hpid 2> /dev/null
 fi
 

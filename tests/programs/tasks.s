@@ -592,6 +592,9 @@
         PROLOGUE                        # 6 (with the entry B: 7); the STM faults
         l       %r4,.LaJDATA-JOBMAN(%r12) # 1
         l       %r2,0(%r4)              # 1   NX
+        .ifdef SPINX
+        la      %r3,.LXLOOP             #     R3 for ROUTX's first call
+        .endif
 .Lj1:   l       %r15,.LaROUTX-JOBMAN(%r12)   # NX
         balr    %r14,%r15               # NX  call ROUTX
         bct     %r2,.Lj1-JOBMAN(%r12)  # NX
@@ -609,6 +612,7 @@
 .LaROUTZ: .long ROUTZ
 
 # ---- ROUTX: leaf, loops; counts its calls in the data page -------------------------
+        .ifndef SPINX
         FORTG   ROUTX
         PROLOGUE                        # 6 (with the entry B: 7)
         la      %r3,.LXLOOP             # 1
@@ -620,6 +624,15 @@
         EPILOGUE                        # 3            ROUTX = 14 + 2 XLOOP
         .balign 4
 .Lxone: .long   1
+        .else
+# (--defsym SPINX=1, tests/e2e/modattach.sh: B and C call ROUTX without end, NX = 2**31 - 1,
+# and ROUTX's first instruction is a loop to itself, as entryloop.s's SPIN: a preemption
+# in ROUTX resumes at its entry, R14 a return address into JOBMAN)
+        ASMENTRY ROUTX
+        bct     %r3,0(%r15)             # XLOOP: R3 from JOBMAN, or from the call before
+        la      %r3,.LXLOOP             # 1
+        br      %r14                    # 1            ROUTX = 2 + XLOOP
+        .endif
 
 # ---- ROUTY: sleeps, then calls ROUTX twice -------------------------------------------
         FORTG   ROUTY
@@ -647,6 +660,12 @@
 # ==== data pages (real frames): B's at 0x50000, C's at 0x51000 ======================
 # (A's data page, real 0x52000, starts as zeros: not in the image)
         .org    0x30000
+        .ifndef SPINX
         .long   5, 2, 0                 # B: NX (ROUTX calls from JOBMAN), NY (ROUTY), ROUTX count
         .org    0x31000
         .long   8, 3, 0                 # C: NX, NY, ROUTX count
+        .else
+        .long   0x7FFFFFFF, 2, 0
+        .org    0x31000
+        .long   0x7FFFFFFF, 3, 0
+        .endif
