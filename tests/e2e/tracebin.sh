@@ -164,15 +164,20 @@ expect_eq "from a pipe: read in line, the same records" "$(FST_TRACE_AHEAD=0 fst
 # the cut
 mkdir -p "$T/lp"
 FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" 4242 "$T/lp" 40000000 > /dev/null
+# (the dumps, 750 MB each, compared by checksum, not written out: the disk is shared with the
+# scripts that run beside this one; written and compared line by line only when they differ)
+records() { fst-dump "$T/b$1/lp.trace" | grep -v '^frames\.'; }
 for v in 0 1; do
     mkdir -p "$T/b$v"
     (cd "$T/b$v" && FST_TRACE_BEHIND=$v fst-capture -q -o lp.trace "$T/lp/loop4242.ins")
-    fst-dump "$T/b$v/lp.trace" | grep -v '^frames\.' > "$T/b$v/dump"
 done
 n=$(fst-dump --summary "$T/b1/lp.trace" | sed -n 's/^frames.EVNT=\([0-9]*\) .*/\1/p')
-[ "${n:-0}" -ge 8 ] && [ -s "$T/b1/dump" ] && cmp -s "$T/b0/dump" "$T/b1/dump" \
-    && ok "written behind: the same records ($n EVNT frames)" \
-    || fail "written behind: the same records" "$n frames; $(diff "$T/b0/dump" "$T/b1/dump" | head -3)"
+s0=$(records 0 | cksum) s1=$(records 1 | cksum)
+if [ "${n:-0}" -ge 8 ] && [ "${s1##* }" -gt 0 ] && [ "$s0" = "$s1" ]; then
+    ok "written behind: the same records ($n EVNT frames)"
+else
+    fail "written behind: the same records" "$n frames; $(diff <(records 0) <(records 1) | head -3)"
+fi
 limited() { (ulimit -f 32; trap '' XFSZ; exec "$@"); }  # FILE writes past 32 KiB fail (EFBIG)
 for v in 0 1; do
     expect_fail "a write failing after 32 KiB (FST_TRACE_BEHIND=$v): exit 2, where and why" 2 \
