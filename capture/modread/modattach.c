@@ -1,6 +1,7 @@
 /* capture/modread/modattach.c — see modattach.h. */
 #include "capture/modread/modattach.h"
 #include "capture/hercules/ins.h"
+#include "capture/modread/modfeed.h"
 #include "capture/modread/modjob.h"
 #include "capture/read/confile.h"
 #include "capture/modread/modstream.h"
@@ -17,13 +18,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int stopped(const fst_modattach *o)
 {
@@ -57,7 +51,7 @@ static int open_fifo(const fst_modattach *o, fst_modattach_result *res, fst_err 
 ** a stream that is not the module's. */
 static int await_hello(const fst_modattach *o, int fd, uint8_t *buf, size_t cap, size_t *n, fst_err *err)
 {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = fst_mf_now();
     *n = 0;
     for (;;) {
         ssize_t k = read(fd, buf + *n, cap - *n);
@@ -79,7 +73,7 @@ static int await_hello(const fst_modattach *o, int fd, uint8_t *buf, size_t cap,
         }
         if (stopped(o))
             return fst_errf(err, "--attach=%s: interrupted before the module said a word", o->fifo);
-        if (now_ns() - t0 > o->hello_timeout * 1000000000ull)
+        if (fst_mf_now() - t0 > o->hello_timeout * 1000000000ull)
             return fst_errf(err, "--attach=%s: no word from fst's module in %llu s: is Hercules running with it? "
                                  "Start Hercules with the line 'LDMOD /ABS/PATH/lib/fst-hercules313.so' in its "
                                  "configuration (SDL 4.x: fst-hercules4.so), FST_MODULE_OUT=%s in its environment "
@@ -146,65 +140,24 @@ typedef struct win {
     fst_ms *ms;
     fst_modjob *job;    /* --job through the module's console lines, or NULL */
     fst_confile *cf;    /* --job through a console file, or NULL */
-    uint8_t *buf;       /* the last read, fed up to boff of bend (pump) */
-    size_t boff, bend;
+    fst_mf mf;          /* the stream from the FIFO, fed with an eye on the clock */
+    char what[4200];    /* the FIFO in a read error: "--attach=PATH" */
 } win;
 
-/* Bytes of the stream fed between looks at the clock. A byte can stand for many
-** instructions (a REP record: up to 65536 copies of a loop's branches; shares.s, 4.5 G
-** instructions in 111 KB), and the emitter rebuilds them one by one until a copy repeats its
-** state: a pipe's 64 KB took ~18 s to feed under 4.9 once the reader, on a busy machine, fell
-** behind, and a window of 2 s ran 31 s. */
-#define FEED_SLICE 256
-#define READ_MAX (1 << 20)
-
-/* Feeds what the last read left, up to the clock's deadline; 0 (all of it fed, or the
-** deadline, or the window ends), -1 (err). */
-static int feed(win *x, uint64_t deadline, fst_err *err)
-{
-    while (x->boff < x->bend) {
-        size_t k = x->bend - x->boff < FEED_SLICE ? x->bend - x->boff : FEED_SLICE;
-        if (fst_ms_feed(x->ms, x->buf + x->boff, k, err))
-            return -1;
-        x->boff += k;
-        const fst_em_stats *st = fst_em_getstats(x->em);
-        if (st->ended || st->limit_hit || fst_ms_cut(x->ms, NULL) || now_ns() >= deadline)
-            break;
-    }
-    return 0;
-}
-
 /* What the FIFO holds now, waiting at most ms for it, fed until ms after the call at most
-** (what is left is fed first at the next call; a window that ends then drops it: it ends
-** there). 1 at its end (the module closed it). */
+** (modfeed.h: a window ends on time). 1 at its end (the module closed it). */
 static int pump(win *x, int ms, fst_err *err)
 {
-    uint64_t deadline = now_ns() + (uint64_t)ms * 1000000ull;
-    if (x->boff < x->bend)
-        return feed(x, deadline, err);
-    struct pollfd pf = { x->fd, POLLIN, 0 };
-    if (poll(&pf, 1, ms) < 0 && errno != EINTR)
-        return fst_errno(err, "poll");
-    for (int reads = 0; reads < 16 && now_ns() < deadline; reads++) { /* then back to the clock */
-        ssize_t n = read(x->fd, x->buf, READ_MAX);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN)
-            return 0;
-        if (n < 0)
-            return fst_errno(err, "--attach=%s: read", x->o->fifo);
-        if (n == 0)
-            return 1;
-        x->res->stream_bytes += (uint64_t)n;
-        x->boff = 0;
-        x->bend = (size_t)n;
-        if (feed(x, deadline, err))
-            return -1;
-        const fst_em_stats *st = fst_em_getstats(x->em);
-        if (x->boff < x->bend || st->ended || st->limit_hit || fst_ms_cut(x->ms, NULL))
-            return 0;
+    uint64_t deadline = fst_mf_now() + (uint64_t)ms * 1000000ull;
+    if (x->mf.off == x->mf.end) {   /* nothing left from the last read: wait for bytes */
+        struct pollfd pf = { x->fd, POLLIN, 0 };
+        if (poll(&pf, 1, ms) < 0 && errno != EINTR)
+            return fst_errno(err, "poll");
     }
-    return 0;
+    uint64_t had = x->mf.bytes;
+    int rc = fst_mf_pump(&x->mf, deadline, err);
+    x->res->stream_bytes += x->mf.bytes - had;
+    return rc;
 }
 
 /* What the module has sent out as the window ends, for 250 ms (a CPU's records leave it
@@ -214,7 +167,7 @@ static int pump(win *x, int ms, fst_err *err)
 static int drain(win *x, int cut, fst_err *err)
 {
     int all = 0;
-    for (uint64_t t1 = now_ns(); !(cut && (fst_ms_cut(x->ms, &all), all)) && now_ns() - t1 < 250000000ull;) {
+    for (uint64_t t1 = fst_mf_now(); !(cut && (fst_ms_cut(x->ms, &all), all)) && fst_mf_now() - t1 < 250000000ull;) {
         int rc = pump(x, 50, err);
         if (rc)
             return rc < 0 ? -1 : 0;
@@ -231,7 +184,7 @@ static int drain(win *x, int cut, fst_err *err)
 #define CONSOLE_LAG_NS 2000000000ull
 static int console_caught_up(win *x, fst_err *err)
 {
-    for (uint64_t t1 = now_ns(); now_ns() - t1 < CONSOLE_LAG_NS;) {
+    for (uint64_t t1 = fst_mf_now(); fst_mf_now() - t1 < CONSOLE_LAG_NS;) {
         if (fst_confile_poll(x->cf, err))
             return -1;
         if (fst_confile_ended(x->cf))
@@ -248,7 +201,7 @@ static int console_caught_up(win *x, fst_err *err)
 static const char *record(win *x, fst_err *err)
 {
     const fst_modattach *o = x->o;
-    uint64_t t0 = now_ns(), flushed = t0;
+    uint64_t t0 = fst_mf_now(), flushed = t0;
     for (;;) {
         const fst_em_stats *st = fst_em_getstats(x->em);
         if (fst_ms_cut(x->ms, NULL))
@@ -265,15 +218,15 @@ static const char *record(win *x, fst_err *err)
             return "max-instructions";
         if (stopped(o))
             return "interrupted";
-        if (o->seconds && now_ns() - t0 >= o->seconds * 1000000000ull)
+        if (o->seconds && fst_mf_now() - t0 >= o->seconds * 1000000000ull)
             break;
         int rc = pump(x, 100, err);
         if (rc < 0)
             return "error";
         if (rc > 0)
             return "fifo-closed"; /* Hercules ended, or gave up on this reader (its log says) */
-        if (now_ns() - flushed >= (uint64_t)(FST_TW_FLUSH_SECONDS * 1e9)) { /* the window so far reaches its file */
-            flushed = now_ns();
+        if (fst_mf_now() - flushed >= (uint64_t)(FST_TW_FLUSH_SECONDS * 1e9)) { /* the window so far reaches its file */
+            flushed = fst_mf_now();
             if (fst_tw_flush(x->w, err))
                 return "error";
         }
@@ -313,7 +266,7 @@ static int close_trace(win *x, const char *end, fst_err *err)
 ** wait (interrupted, seconds, error). */
 static const char *await_console(const fst_modattach *o, fst_confile *cf, fst_err *err)
 {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = fst_mf_now();
     if (!o->quiet)
         fst_note("%s: waiting for the job %s to start, following %s for its $HASP373 (the window begins when the "
                  "line reaches the file: late by the file's delay and up to 0.2 s more)", o->fifo, o->job, o->console);
@@ -324,7 +277,7 @@ static const char *await_console(const fst_modattach *o, fst_confile *cf, fst_er
             return NULL;
         if (stopped(o))
             return "interrupted";
-        if (o->seconds && now_ns() - t0 >= o->seconds * 1000000000ull)
+        if (o->seconds && fst_mf_now() - t0 >= o->seconds * 1000000000ull)
             return "seconds";
         struct timespec ts = { 0, 20000000L };
         nanosleep(&ts, NULL);
@@ -335,8 +288,7 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
 {
     memset(res, 0, sizeof *res);
     res->end = "error";
-    static uint8_t readbuf[READ_MAX];
-    win x = { .o = o, .res = res, .fd = -1, .buf = readbuf };
+    win x = { .o = o, .res = res, .fd = -1 };
     int requested = 0;
     uint8_t first[HELLO_MAX];
     size_t nfirst = 0;
@@ -385,6 +337,8 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
     fst_ins none = { 0 };
     x.em = fst_em_new(x.w, o->max);
     x.ms = fst_ms_new(x.em, &none, arch);
+    snprintf(x.what, sizeof x.what, "--attach=%s", o->fifo);
+    fst_mf_init(&x.mf, x.fd, x.what, x.ms, x.em);
     if (x.job) {
         fst_ms_on_console(x.ms, fst_modjob_line, x.job);
         if (!o->quiet)
@@ -393,10 +347,10 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
     }
     res->stream_bytes = nfirst;
     const char *end = "error";
-    uint64_t t0 = now_ns();
+    uint64_t t0 = fst_mf_now();
     if (!fst_ms_feed(x.ms, first, nfirst, err))
         end = record(&x, err);
-    res->ns = now_ns() - t0;
+    res->ns = fst_mf_now() - t0;
     close(x.fd); /* the module sees EPIPE at its next write: it detaches */
     x.fd = -1;
     fst_em_finish(x.em);
@@ -423,6 +377,7 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
     } else if (close_trace(&x, end, err)) {
         rc = -1;
     }
+    fst_mf_free(&x.mf);
     fst_ms_free(x.ms);
     fst_em_free(x.em);
     fst_modjob_free(x.job);

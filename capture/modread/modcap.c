@@ -1,5 +1,6 @@
 /* capture/modread/modcap.c — see modcap.h. */
 #include "capture/modread/modcap.h"
+#include "capture/modread/modfeed.h"
 #include "capture/modread/modjob.h"
 #include "capture/modread/modstream.h"
 #include "capture/read/emit.h"
@@ -60,6 +61,7 @@ typedef struct run {
     fst_tw *w;
     fst_em *em;
     fst_ms *ms;
+    fst_mf mf;                  /* the stream from the module's FIFO, fed with an eye on the clock */
     char line[512];             /* the log line being read */
     size_t linelen;
     char hdl_error[256];        /* an HHCHD error HDL logged (LDMOD failed) */
@@ -120,27 +122,26 @@ static int fallback(run *r, const char *why)
     return 1;
 }
 
-/* Read what is there of the log and the stream; wait at most ms milliseconds for it.
+/* Read what is there of the log and the stream; wait at most ms milliseconds for it. The
+** stream is fed for 100 ms at most (the rest at the next call), or, with ms 0, all that the
+** FIFO holds (Hercules has gone, or logged a wait: nothing may be left behind).
 ** Returns -1 on error, 0 otherwise; *log_eof when Hercules closed its log. */
 static int pump_once(run *r, int ms, int *log_eof, fst_err *err)
 {
     static uint8_t buf[1 << 20];
     struct pollfd pf[2] = { { r->h.modfd, POLLIN, 0 }, { r->h.proc.out, POLLIN, 0 } };
     /* 4.x: the log is a file (capture/hercules/herc4.c), read after the stream, no poll */
-    if (poll(pf, *log_eof || r->h.v4 ? 1 : 2, ms) < 0 && errno != EINTR)
+    int left = r->mf.off < r->mf.end;  /* bytes read and not yet fed: no waiting */
+    if (poll(pf, *log_eof || r->h.v4 ? 1 : 2, left ? 0 : ms) < 0 && errno != EINTR)
         return fst_errno(err, "poll");
-    for (;;) { /* the stream first: it is what the capture is for */
-        ssize_t n = read(r->h.modfd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        r->res->stream_bytes += (uint64_t)n;
-        if (fst_ms_feed(r->ms, buf, (size_t)n, err))
-            return -1;
-        if (fst_em_getstats(r->em)->ended || fst_em_getstats(r->em)->limit_hit || fst_ms_cut(r->ms, NULL))
-            break;
-    }
+    /* the stream first: it is what the capture is for; for 100 ms at most (modfeed.h: a
+    ** timeout, Ctrl-C and the log are looked at again), the rest at the next call */
+    r->mf.fd = r->h.modfd;
+    uint64_t had = r->mf.bytes;
+    int rc = fst_mf_pump(&r->mf, ms ? fst_mf_now() + 100000000ull : UINT64_MAX, err);
+    r->res->stream_bytes += r->mf.bytes - had;
+    if (rc < 0)
+        return -1;
     if (!*log_eof && r->h.v4) {
         ssize_t n;
         while ((n = fst_herc_log(&r->h, (char *)buf, sizeof buf, log_eof, err)) > 0)
@@ -305,6 +306,7 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     }
     r.em = fst_em_new(r.w, o->max);
     r.ms = fst_ms_new(r.em, o->ins, o->arch);
+    fst_mf_init(&r.mf, -1, "the module's FIFO", r.ms, r.em);
     /* its interposer for external and I/O interruptions: beside it, NAME-irq.so */
     char irq[PATH_MAX + 16], irq4[PATH_MAX + 16];
     fst_herc_opts ho = { .hercules = o->hercules, .arch = o->arch, .mainsize_mb = o->mainsize_mb,
@@ -396,6 +398,7 @@ out:
         if (fst_tw_close(r.w, res->complete, end, ftr, err))
             rc = -1;
     }
+    fst_mf_free(&r.mf);
     fst_ms_free(r.ms);
     fst_em_free(r.em);
     fst_modjob_free(r.job);

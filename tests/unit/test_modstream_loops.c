@@ -38,28 +38,11 @@ static void put_v(buf *o, uint64_t v) { mw_put_v(o->b, &o->n, v); }
 
 static void put_sv(buf *o, int64_t d) { mw_put_sv(o->b, &o->n, d); }
 
-static void chunk_begin(buf *o, unsigned cpu)
-{
-    o->start = o->n;
-    uint8_t h[FSTMOD_CHUNK_HDR] = { FSTMOD_CHUNK, (uint8_t)cpu, 0, 0, 0, 0, 0, 0 };
-    memcpy(o->b + o->n, h, sizeof h);
-    o->n += sizeof h;
-}
+static void chunk_begin(buf *o, unsigned cpu) { o->start = mw_chunk_begin(o->b, &o->n, cpu); }
 
-static void chunk_end(buf *o)
-{
-    size_t len = o->n - o->start - FSTMOD_CHUNK_HDR;
-    o->b[o->start + 4] = (uint8_t)len;
-    o->b[o->start + 5] = (uint8_t)(len >> 8);
-}
+static void chunk_end(buf *o) { mw_chunk_end(o->b, o->n, o->start); }
 
-static void hello(buf *o)
-{
-    chunk_begin(o, FSTMOD_CPU_MODULE);
-    o->b[o->n++] = FSTMOD_OP_HELLO;
-    o->n += (size_t)sprintf((char *)o->b + o->n, "fst-hercules313 %d test", FSTMOD_WIRE);
-    chunk_end(o);
-}
+static void hello(buf *o) { mw_hello(o->b, &o->n); }
 
 typedef struct rig {
     char path[64];
