@@ -347,8 +347,9 @@ void fst_rp_dispatch(rp *x, rp_cpu *c, const fst_rec *rec)
         ** a window begins inside it; made the mainline, it would never return (every later
         ** instruction of the task charged to it: tests/e2e/modattach.sh's "tasks"). Not
         ** elsewhere: a trace that shows a task start shows it at its mainline's entry. */
-        size_t r = x->midrun && in_call(x, c, rec->state) ? FST_NONE : find_entry_for(x, tid, rec->addr);
-        if (r == FST_NONE)
+        int resumed = x->midrun && in_call(x, c, rec->state);
+        size_t r = resumed ? FST_NONE : find_entry_for(x, tid, rec->addr);
+        if (r == FST_NONE && !resumed)
             r = late;   /* a switch seen late: it began at the routine entered just before */
         if (r != FST_NONE && x->t[tid].n == 0 && !x->t[tid].had_mainline) {
             fst_rp_enter_mainline(x, tid, rec->cpu, r, rec->addr, ~0ull, ~0ull);
