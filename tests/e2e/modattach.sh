@@ -56,11 +56,7 @@ expect_fail "--attach with --numcpu: refused (that Hercules' own)" 2 'do not go 
     fst-capture --via=module --attach="$T/nobody.fifo" --numcpu=2 -o "$T/e3.trace"
 
 # ---- shares.s, a long run ----
-s390x-linux-gnu-as -m31 --defsym ROUNDS=1200000 -I "$P" -o "$T/long.o" "$P/shares.s" &&
-s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/long.elf" "$T/long.o" &&
-s390x-linux-gnu-objcopy -O binary -j .lowcore "$T/long.elf" "$T/long.lc" &&
-s390x-linux-gnu-objcopy -O binary -j .text "$T/long.elf" "$T/long.bin" &&
-printf 'long.lc 0x0\nlong.bin 0x20000\n' > "$T/long.ins" || fail "assemble shares.s with ROUNDS=1200000"
+prog_build "$T/long" "$P/shares.s" --defsym ROUNDS=1200000 || fail "assemble shares.s with ROUNDS=1200000"
 # the map a linkage editor gives: the module at its load point, MAIN its entry
 printf 'name,type,origin,length\nSHARES,MODULE,0,100\nMAIN,EP,0,\nMAIN,SD,0,58\nALPHA,SD,58,30\nBETA,SD,88,30\nGAMMA,SD,B8,40\n' \
     > "$T/long.csv"
@@ -154,11 +150,7 @@ attach_twice h313
 # SPIN's entry, where a window begins): the routine is not made the mainline (which never
 # returns: every instruction after charged to it), it is never entered, as when a window
 # begins inside it. SPIN 101 instructions a call, MAIN (outside: never entered) 4 a round.
-s390x-linux-gnu-as -m31 --defsym ROUNDS=2000000000 -I "$P" -o "$T/spin.o" "$P/entryloop.s" &&
-s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/spin.elf" "$T/spin.o" &&
-s390x-linux-gnu-objcopy -O binary -j .lowcore "$T/spin.elf" "$T/spin.lc" &&
-s390x-linux-gnu-objcopy -O binary -j .text "$T/spin.elf" "$T/spin.bin" &&
-printf 'spin.lc 0x0\nspin.bin 0x20000\n' > "$T/spin.ins" || fail "assemble entryloop.s"
+prog_build "$T/spin" "$P/entryloop.s" --defsym ROUNDS=2000000000 || fail "assemble entryloop.s"
 printf 'name,type,origin,length\nSPINS,MODULE,0,178\nMAIN,EP,0,\nMAIN,SD,0,48\nSPIN,SD,48,8\n' > "$T/spin.csv"
 PROG=spin herc e313 "$MOD" "$IRQ"
 if grep -q 'HHCFS005I.*no reader' "$T/e313/h.log" 2> /dev/null; then
@@ -189,11 +181,7 @@ fi
 # (replay_task.c). ROUTX 1002 instructions a call (at most one call cut at each edge of
 # each task's window, and each task's first call from JOBMAN entered as its mainline, not
 # counted), JOBMAN (outside: never entered) 3 a round.
-s390x-linux-gnu-as -m31 --defsym SPINX=1 -I "$P" -o "$T/sx.o" "$P/tasks.s" &&
-s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$T/sx.elf" "$T/sx.o" &&
-s390x-linux-gnu-objcopy -O binary -j .lowcore "$T/sx.elf" "$T/sx.lc" &&
-s390x-linux-gnu-objcopy -O binary -j .text "$T/sx.elf" "$T/sx.bin" &&
-printf 'sx.lc 0x0\nsx.bin 0x20000\n' > "$T/sx.ins" &&
+prog_build "$T/sx" "$P/tasks.s" --defsym SPINX=1 &&
 s390x-linux-gnu-nm -P "$T/sx.elf" | grep ' T ' > "$T/sx.nm" || fail "assemble tasks.s with SPINX=1"
 PROG=sx herc t313 "$MOD" "$IRQ"
 if grep -q 'HHCFS005I.*no reader' "$T/t313/h.log" 2> /dev/null; then
@@ -225,11 +213,7 @@ if command -v python3 > /dev/null; then
     W=$T/os; s=28; d=$W/s$s
     mkdir -p "$d"
     python3 "$FST_ROOT/tests/os/osgen.py" --seed $s -o "$d" --budget 20000-23000 > /dev/null 2> "$T/osgen.err" &&
-    s390x-linux-gnu-as -m31 -I "$P" -o "$d/os$s.o" "$d/os$s.s" &&
-    s390x-linux-gnu-ld -m elf_s390 -T "$P/standalone.ld" -o "$d/os$s.elf" "$d/os$s.o" &&
-    s390x-linux-gnu-objcopy -O binary -j .lowcore "$d/os$s.elf" "$d/os$s.lc" &&
-    s390x-linux-gnu-objcopy -O binary -j .text "$d/os$s.elf" "$d/os$s.bin" &&
-    printf 'os%s.lc 0x0\nos%s.bin 0x20000\n' $s $s > "$d/os$s.ins" || fail "generate and build os$s" "$(cat "$T/osgen.err")"
+    prog_build "$d/os$s" "$d/os$s.s" || fail "generate and build os$s" "$(cat "$T/osgen.err")"
     printf 'ARCHMODE S/370\nMAINSIZE 2\nNUMCPU 1\nCPUSERIAL 000611\nCPUMODEL 3090\nPANRATE FAST\nLDMOD %s\n000C 3505 /dev/null\n' \
         "$MOD" > "$d/h.cnf"
     # the automatic operator IPLs the system once the module has a reader
