@@ -26,7 +26,7 @@ static const fst_cmd cmd = { "fst-dump", "[--summary] TRACE",
                              options };
 
 static const char *const hkeys[] = { FST_HK_SOURCE, FST_HK_PROGRAM, FST_HK_COMMAND, FST_HK_ARCH, FST_HK_RANGE,
-                                     FST_HK_TRACEOPT, FST_HK_CLOCK, FST_HK_SAMPLE_HZ, FST_HK_WINDOW,
+                                     FST_HK_TRACEOPT, FST_HK_CLOCK, FST_HK_SAMPLE_HZ, FST_HK_WINDOW, FST_HK_WINDOW_START,
                                      FST_HK_JOB, FST_HK_JOB_CONSOLE, FST_HK_JOB_EDGES, FST_HK_RECENT, NULL };
 
 /* PSW bytes as Hercules prints them: words of 4 bytes */

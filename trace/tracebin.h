@@ -168,6 +168,10 @@
 #define FST_HK_SAMPLE_HZ "sample-hz" /* a sampled trace: the rate asked for */
 #define FST_HK_WINDOW   "window"    /* attach: a window of a running system, from each CPU's start (capture/modread/modattach.h);
                                        job: one job's, from its start line to its end line (capture/modread/modjob.h) */
+#define FST_HK_WINDOW_START "window-start" /* window=attach: "ipl" when no CPU had run an instruction as it
+                                              began (a reader there before the IPL): the window is the run
+                                              from its first record, read as a program's capture is; absent:
+                                              the system was running (analyze/replay/replay_int.h midrun) */
 #define FST_HK_JOB      "job"       /* the job a window is of (fst-capture --job=NAME with the module) */
 #define FST_HK_JOB_CONSOLE "job-console" /* --console=FILE: the job's lines were read from this file */
 #define FST_HK_JOB_EDGES   "job-edges"   /* how the window's edges were found, when not exactly (late) */

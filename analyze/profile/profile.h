@@ -65,7 +65,9 @@
 **     CPU works for no task until the next dispatch.
 **   - The first instruction of a trace starts task 0; at a routine entry it enters that
 **     routine as the task's mainline, except in a window of a running system (header
-**     window=attach), which begins where the attach landed, not where a program began:
+**     window=attach, not window-start=ipl: a window the module began before any CPU ran
+**     is read as a capture from the start), which begins where the attach landed, not
+**     where a program began:
 **     the routine is never entered there (a window of shares.s begun at GAMMA's entry
 **     charged every instruction after to GAMMA, its mainline then, which never returned).
 **     A task dispatched for the first time at a routine entry enters that routine as its
@@ -74,7 +76,9 @@
 **     program's extent: a task starts with R14 outside it (MVS's CVTEXIT), so this one was
 **     resumed at the entry of a routine it had called (tests/e2e/modattach.sh "tasks"):
 **     never entered. A task that starts elsewhere gets its mainline by the rules above
-**     (its first routine entered with BALR 14).
+**     (its first routine entered with BALR 14), except in a window of a running system,
+**     where that is a call, counted (the task ran before the window; a mainline the map
+**     names is entered all the same).
 **   - A mainline entered without a return address (by a dispatch or a plain branch)
 **     returns when, with no other frame of the task open, it branches (not
 **     branch-and-link) out of the program's extent (`lo`..`hi`, from the model): MVS

@@ -568,7 +568,8 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         const char *rg = fst_tr_header(tr, FST_HK_RANGE);
         x.ranged = rg && strcmp(rg, "all");
         const char *w = fst_tr_header(tr, FST_HK_WINDOW);
-        x.midrun = w && !strcmp(w, "attach");
+        const char *ws = fst_tr_header(tr, FST_HK_WINDOW_START);
+        x.midrun = w && !strcmp(w, "attach") && !(ws && !strcmp(ws, "ipl"));
     }
     x.ids = fst_tasks_new();
     {

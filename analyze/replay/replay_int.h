@@ -381,8 +381,10 @@ typedef struct rp {
                            supervisor's handlers, no switch hides between two instructions */
     int ranged;         /* the trace's header names a traced range: the supervisor may be
                            partly outside it (an SVC's handler, say) */
-    int midrun;         /* a window of a running system (header window=attach): a CPU's first
-                           instruction is where the attach landed, not where its program began */
+    int midrun;         /* a window of a running system (header window=attach, not begun before
+                           the IPL: window-start=ipl): a CPU's first instruction is where the
+                           attach landed, not where its program began, and a task's first call
+                           is a call (replay_stack.c), not its mainline's start */
     rp_tent tent;       /* replay_unc.c */
     int debug;          /* FST_TASKS_DEBUG: every task decision and its evidence on stderr */
     int may_exclude;    /* some routine excluded, --cpu=problem or an address space chosen */

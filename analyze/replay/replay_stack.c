@@ -197,7 +197,11 @@ void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d
                                                                             : FST_NONE;
     if (link14 && r != FST_NONE) {
         uint64_t mask = amask(t->prev_state);
-        if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || !x->mainline_fixed)) {
+        /* the task's first call: its mainline's start, where the map names none, but not in
+        ** a window of a running system (midrun), where the task was running before the
+        ** window: a call as any other, counted (the named mainline's entry is entered all
+        ** the same: a job started in the window) */
+        if (!t->had_mainline && t->n == 0 && (p->r[r].mainline || (!x->mainline_fixed && !x->midrun))) {
             fst_rp_enter_mainline(x, tid, rec->cpu, r, t->prev.addr, fst_insn_next(&t->prev), mask);
             p->tasks[tid].mainline = r;
             if (t->taint) { /* a task a guess made (tasks.h): the code it began in may be its

@@ -104,7 +104,8 @@ static int job_refused(const fst_modattach *o, const char *hello, const char *na
     return 0;
 }
 
-static fst_tw *open_trace(const fst_modattach *o, int arch, fst_err *err)
+/* from_ipl: the module said no CPU had run when the session began (HELLO's " ran=0"). */
+static fst_tw *open_trace(const fst_modattach *o, int arch, int from_ipl, fst_err *err)
 {
     fst_kv hdr[] = {
         { FST_HK_SOURCE, "capture" },
@@ -116,8 +117,9 @@ static fst_tw *open_trace(const fst_modattach *o, int arch, fst_err *err)
         { FST_HK_CLOCK, "none" },
         { "via", "module" },
         { FST_HK_WINDOW, o->job ? "job" : "attach" },
-        { o->job ? FST_HK_JOB : NULL, o->job },
-        { o->console ? FST_HK_JOB_CONSOLE : NULL, o->console },
+        /* what follows ends at the first absent key: a job's keys, or where a window began */
+        { o->job ? FST_HK_JOB : from_ipl ? FST_HK_WINDOW_START : NULL, o->job ? o->job : "ipl" },
+        { o->job && o->console ? FST_HK_JOB_CONSOLE : NULL, o->console },
         { FST_HK_JOB_EDGES, "late (the console file's lines, read as they reached it)" },
         { NULL, NULL },
     };
@@ -332,7 +334,7 @@ int fst_modattach_run(const fst_modattach *o, fst_modattach_result *res, fst_err
         goto fail;
     }
     res->arch = arch;
-    if (!(x.w = open_trace(o, arch, err)))
+    if (!(x.w = open_trace(o, arch, strstr(res->hello, " ran=0") != NULL, err)))
         goto fail;
     fst_ins none = { 0 };
     x.em = fst_em_new(x.w, o->max);

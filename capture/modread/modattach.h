@@ -37,13 +37,18 @@
 ** such a trace (analyze/profile/profile.h): the first instruction starts a task; calls already open
 ** at the window's start are not in its frames (their instructions, until they return, are
 ** outside the routines the trace saw entered, or are charged to the first routine entered
-** when the model names the mainline), also when the window begins at a routine's entry
+** when the model names the mainline; a task's first call is counted, as every other: no
+** mainline begins in the window, replay_stack.c), also when the window begins at a routine's entry
 ** (the taken branch there was its first record), which a trace from the program's start
 ** takes for the task's mainline, and when a task is first dispatched at a routine's entry
 ** with R14 a return address inside the program (replay_task.c); calls open at its end are
 ** closed there
 ** (open_frames). So each routine's figures are exact for its calls that began and ended in
-** the window; at each edge at most one call per routine and task is cut.
+** the window; at each edge at most one call per routine and task is cut. A window the module
+** began before any CPU had run an instruction (a reader there before the IPL: HELLO's
+** " ran=0") is the run from its first record: the header says window-start=ipl, and the
+** replay reads it as a program's capture (a routine at the first instruction, or the first
+** entered with BALR 14, is the mainline).
 **
 ** With a job (`job`): before opening the FIFO the request for it is written beside it
 ** (capture/modread/modjob.h); the module then records nothing, out of the system's way,

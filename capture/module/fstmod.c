@@ -1397,8 +1397,20 @@ static void detach_locked(const char *why)
            att_path ? att_path : "the FIFO", why ? why : "went away");
 }
 
-/* A reader on the FIFO? Then a session begins: HELLO (or REFUSE) first. 0: none yet (or a
-** session began); -1: the path is not a FIFO (nothing will be recorded). */
+/* Whether a CPU has run an instruction since its last reset (IPL clears the counts): a
+** reader that comes before it sees the run from its start (HELLO's " ran=0"). */
+static int cpus_ran(void)
+{
+    int ran = 0;
+    for (int i = 0; i < FST_MAXCPU; i++)
+        ran |= sysblk.regs[i] != NULL && (sysblk.regs[i]->instcount || sysblk.regs[i]->prevcount);
+    return ran;
+}
+
+/* A reader on the FIFO? Then a session begins: HELLO (or REFUSE) first, saying whether the
+** CPUs ran before it (" ran=1": the window begins in the middle of a run; " ran=0": a
+** window attached before the IPL, the run from its start). 0: none yet (or a session
+** began); -1: the path is not a FIFO (nothing will be recorded). */
 static int try_attach(void)
 {
     static int told; /* refusing: this reader was told why (it has the FIFO open still) */
@@ -1423,8 +1435,8 @@ static int try_attach(void)
 #endif
     /* a reader that asks for one job: HELLO says so, and the session waits for the job */
     int armed = !att_refuse && read_request(att_path);
-    char text[sizeof att_text + 16];
-    snprintf(text, sizeof text, "%s%s%s", att_text, armed ? " job=" : "", armed ? job_name : "");
+    char text[sizeof att_text + 32];
+    snprintf(text, sizeof text, "%s%s%s ran=%d", att_text, armed ? " job=" : "", armed ? job_name : "", cpus_ran());
     size_t n = strlen(text);
     uint8_t b[FSTMOD_CHUNK_HDR + sizeof text] = { FSTMOD_CHUNK, FSTMOD_CPU_MODULE, 0, 0, (uint8_t)(n + 1) };
     b[FSTMOD_CHUNK_HDR] = att_refuse ? FSTMOD_OP_REFUSE : FSTMOD_OP_HELLO;
@@ -1530,11 +1542,9 @@ static void attach_start(const char *path, const char *text, int refuse)
     att_refuse = refuse;
     if (!att_path || try_attach() < 0)
         return;
-    int running = 0; /* a late load (ldmod at the console): the CPUs ran before it (4.x has
-                     ** them configured when LDMOD is read, 3.13 not yet) */
-    for (int i = 0; i < FST_MAXCPU; i++)
-        running |= sysblk.regs[i] != NULL && (sysblk.regs[i]->instcount || sysblk.regs[i]->prevcount);
-    if (fst_gen && !running && getenv(FSTMOD_ENV_FROM_IPL))
+    /* a late load (ldmod at the console): the CPUs ran before it (4.x has them configured
+    ** when LDMOD is read, 3.13 not yet) */
+    if (fst_gen && !cpus_ran() && getenv(FSTMOD_ENV_FROM_IPL))
         load_gen = fst_gen; /* fst-capture running a program: the stream from IPL, no SYNC */
     live_sync();
     if (!fst_gen && !job_state)

@@ -111,7 +111,9 @@
 ** running a program) gets the stream from IPL: HELLO, then each CPU's ops from its start,
 ** no SYNC. Any other reader (a running system: fst-capture --attach, even one that opened
 ** the FIFO before Hercules started) gets HELLO, then for each CPU SYNC first, then its
-** ops; the code pages it has are only those sent to it (each CPU's slots start empty at
+** ops; its HELLO ends " ran=1" when a CPU had run an instruction since its reset as the
+** session began (a window in the middle of a run), " ran=0" when none had (a reader there
+** before the IPL: the run from its first record); the code pages it has are only those sent to it (each CPU's slots start empty at
 ** its SYNC). When the reader closes the FIFO the session ends (the module sees EPIPE) and
 ** the next reader starts a new one. A stream may end anywhere inside a CPU's records (the module's
 ** chunks of a CPU are at most 0.1 s old when written: STALE_NS in fstmod.c).
