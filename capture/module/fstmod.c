@@ -1436,7 +1436,8 @@ static int try_attach(void)
     /* a reader that asks for one job: HELLO says so, and the session waits for the job */
     int armed = !att_refuse && read_request(att_path);
     char text[sizeof att_text + 32];
-    snprintf(text, sizeof text, "%s%s%s ran=%d", att_text, armed ? " job=" : "", armed ? job_name : "", cpus_ran());
+    snprintf(text, sizeof text, "%s%s%s%s", att_text, armed ? " job=" : "", armed ? job_name : "",
+             att_refuse ? "" : cpus_ran() ? " ran=1" : " ran=0");  /* REFUSE's text: the reason alone */
     size_t n = strlen(text);
     uint8_t b[FSTMOD_CHUNK_HDR + sizeof text] = { FSTMOD_CHUNK, FSTMOD_CPU_MODULE, 0, 0, (uint8_t)(n + 1) };
     b[FSTMOD_CHUNK_HDR] = att_refuse ? FSTMOD_OP_REFUSE : FSTMOD_OP_HELLO;
