@@ -386,7 +386,12 @@ enum { LEAN_TOP = 3 };  /* lean_runs: the record loop takes its next turn from t
 static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fst_rec *out, fst_err *err,
                                                             int lean)
 {
-    fst_rec r, *rec = &r;   /* out only at the end: its fields can stay in registers */
+    /* out only at the end: its fields can stay in registers. As out was: a record other
+    ** than a run leaves fields of its kind's alone (an INS op's the CPU), which the record
+    ** loop reads as its own rec left them; left uninitialised, an instruction went to a
+    ** CPU made up of stack bytes (valgrind: gen.py seed 37146's replay, one instruction's
+    ** cost charged to the routine before, in some captures of it) */
+    fst_rec r = *out, *rec = &r;
     rp_cpu *c = x->cpus;
     rp_task *t = &x->t[c->task];
     int k = LEAN_TOP, f;
@@ -597,7 +602,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     fst_rp_memo_init(&x);
     fst_rp_chunk_init(&x);
     fst_rp_cover_init(&x);
-    fst_rec rec;
+    fst_rec rec = { .kind = FST_REC_END };  /* every field set: lean_loop starts from it */
     int k;
     for (;;) {
         fst_tr_mark ma;

@@ -568,7 +568,7 @@ static void __attribute__((noinline)) frames(rp *x, rp_cpu *c, const ch_ent *e)
         }
     const ch_sum *s = sums_at(e, end), *send = s + e->nsum;
     for (; s < send; s++)   /* each sum as the flushes took it (no batch: state(); not recording) */
-        if (s->n)
+        if (s->n || s->cost)
             fst_rp_charge(x, c, s->n, s->cost, s->owner, (int)s->charged);
     c->prev_owner = e->end_owner;
     c->prev_charged = e->end_charged;

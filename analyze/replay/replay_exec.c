@@ -24,7 +24,13 @@ void fst_rp_flush(rp *x, rp_cpu *c)
     /* c's batch: the last of its pending EXECs, emitted with the clocks they end at */
     if (x->batch_cpu != FST_NONE && c == &x->cpus[x->batch_cpu])
         fst_rp_batch_out(x);
-    if (!c->pend_n)
+    /* nothing pending: no instruction and no cost. A count of 0 may still hold a cost: a
+    ** folded period whose pending differed at its two ends adds the difference, negative
+    ** (modulo 2^64), at each period, and the first instructions after it bring the count
+    ** back to 0 before the cost (gen.py seed 37146, tests/traces/loop37146.trace: a period
+    ** began with 14 pending and ended with 9, two were folded, and one instruction's cost
+    ** waited for SUB4's flush instead of SUB2's). */
+    if (!c->pend_n && !c->pend_cost)
         return;
     if (x->chunk.rec)
         fst_rp_chunk_flush(x, c);
