@@ -67,8 +67,9 @@
 ** are not there), not on the whole list, which the loops' stretches met seldom alike
 ** (16252: 305 stretches kept where the whole list asked 578). len is 8 or 4, whichever
 ** gained more (hits' runs earned, and the runs folding and the memo of calls took
-** meanwhile, less looks, frame events and
-** recordings spent, in the budget's units) over its last trial of CH_EPOCH instructions;
+** meanwhile, less looks, frame events and recordings spent, in the budget's units) over its
+** last trial of CH_EPOCH instructions, or 16 where 8 did and 16 more still (ch_lens,
+** phase_end);
 ** each is tried again after CH_KEEP phases of the winner. Trials count only once the
 ** program repeats: a round in which neither gained is tried again, and the winner is taken
 ** from a round begun at least a round after the first trial that gained (before that the
@@ -103,7 +104,8 @@
 ** 0.42 -> 0.37 (best of 9), branchy -O2, gen.py 20031 and fortbig the same (12000: branchy
 ** +25 %).
 ** FST_REPLAY_NOCHUNK=1 turns the stretches off, FST_REPLAY_NOFOLD=1 too (with folding and
-** the memo): the tests compare the replays byte for byte. FST_REPLAY_CHUNK=eager records
+** the memo): the tests compare the replays byte for byte, and FST_REPLAY_CHUNK=long with
+** stretches of 16 runs in every phase. FST_REPLAY_CHUNK=eager records
 ** all it can, with no budget.
 **
 ** Memory: the table CH_SLOTS slots (a hash and an offset), the stretches in one arena of at
@@ -117,10 +119,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CH_RUNS 8       /* the longest len */
+#define CH_RUNS 16      /* the longest len */
 #define CH_EPOCH (1u << 22)
 #define CH_KEEP 16
 #define CH_TRIALS 2     /* len 8 and 4 (phase_end) */
+#define CH_LONG 2       /* the way of len 16, tried where 8 won (phase_end) */
+/* The lengths, a way each (phase_end). 16 for loops whose runs follow each other again and
+** again for longer (gen.py seed 37146, a leaf called in an LCG loop: 8 runs a hit, 0.52 s;
+** 16, 0.37 s), 4 for code that branches on fresh random bits at every site (cgen), 8
+** between (gcc -O2's branchy.c). */
+static const unsigned ch_lens[CH_LONG + 1] = { CH_RUNS / 2, CH_RUNS / 4, CH_RUNS };
+_Static_assert(sizeof ((rp_chunk *)0)->tried / sizeof(int64_t) == CH_LONG + 1, "a trial's gain a way");
 #define CH_FOP 12       /* budget units of a hit's frame event or flushes' sum (frames) */
 #define CH_BYTES 32    /* hashed up to CH_RUNS runs (hash) */
 #define CH_SNAP 512
@@ -264,13 +273,16 @@ void fst_rp_chunk_init(rp *x)
     ch->fop = fst_xmalloc(CH_FOPS * sizeof *ch->fop);
     ch->below = fst_xmalloc(CH_BELOW * sizeof *ch->below);
     ch->calls_ok = !(how && !strcmp(how, "nocalls"));  /* FST_REPLAY_CHUNK=nocalls: the tests compare */
+    ch->long_only = how && !strcmp(how, "long");        /* =long: 16 runs in every phase (the same) */
     /* the first phase without calls, so that the memo of calls takes them first (eager, as
     ** the tests run it: with calls, all it can) */
     ch->calls = ch->calls_ok && ch->eager;
     x->code->settle = fst_rp_chunk_settle;
     ch->credit = CH_START;
-    ch->len = CH_RUNS;  /* the first phase fills the table: not a trial (its gain is the start's) */
-    ch->phase = CH_TRIALS + CH_KEEP - 1;
+    ch->way = ch->long_only ? CH_LONG : 0;  /* the first phase fills the table, len 8: not a trial
+                                               (its gain is the start's) */
+    ch->len = ch_lens[ch->way];
+    ch->phase = CH_TRIALS + CH_KEEP;   /* the round's last: trials next */
     ch->ep_end = CH_EPOCH;
 }
 
@@ -280,11 +292,11 @@ void fst_rp_chunk_free(rp *x)
     if (ch->on && getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: stretches memoized: %llu hits (%llu runs, %llu instructions), %llu of them "
                 "with calls or returns, %llu recordings, %llu kept, %zu bytes, %llu resets; phases of %u runs %llu, "
-                "of %u %llu\n",
+                "of %u %llu, of %u %llu\n",
                 (unsigned long long)ch->hits, (unsigned long long)ch->runs, (unsigned long long)ch->insns,
                 (unsigned long long)ch->fhits, (unsigned long long)ch->recordings, (unsigned long long)ch->kept,
-                ch->used, (unsigned long long)ch->resets, CH_RUNS, (unsigned long long)ch->lens[0], CH_RUNS / 2,
-                (unsigned long long)ch->lens[1]);
+                ch->used, (unsigned long long)ch->resets, ch_lens[0], (unsigned long long)ch->lens[0], ch_lens[1],
+                (unsigned long long)ch->lens[1], ch_lens[2], (unsigned long long)ch->lens[2]);
     free(ch->snap);
     free(ch->opstamp);
     free(ch->tag);
@@ -860,11 +872,16 @@ static uint64_t others(const rp *x)
 ** counts the runs folding and the memo of calls took meanwhile, as a hit's are: a stretch
 ** that holds a call takes it from the memo, which skips the call's whole subtree (recursion
 ** -O2: replay 0.05x of its run with the stretches off, 0.14x when they took the calls and
-** their trial counted only their own runs). */
+** their trial counted only their own runs). A round: the trials of 8 and 4, then, where 8
+** gained more, a trial of 16 (CH_LONG), and CH_KEEP phases of the one that gained most.
+** 16 is not tried in the rounds that warm up, nor where 4 won: its stretches in the table
+** cost the next trial of 8 its own (gen.py seed 35332, where 8 is best: tried in every
+** round as a third trial, 4 won from then on, 0.78 -> 0.98 s). A trial of 16 that lost
+** waits 2, 4, 8, then 16 rounds before the next (35332: 9 trials lost, 0.79 -> 0.89 s). */
 static void __attribute__((noinline)) phase_end(rp *x)
 {
     rp_chunk *ch = &x->chunk;
-    ch->lens[ch->len != CH_RUNS]++;
+    ch->lens[ch->way]++;
     uint64_t o = others(x);
     ch->gain += (int64_t)(o - ch->others0) * CH_EARN_RUN;
     ch->others0 = o;
@@ -872,8 +889,12 @@ static void __attribute__((noinline)) phase_end(rp *x)
         ch->tried[ch->phase] = ch->gain;  /* a trial's way is its phase */
         ch->warm += ch->active;     /* (begun after a trial that gained) */
         ch->active |= ch->gain > 0;
+    } else if (ch->phase == CH_TRIALS && ch->way == CH_LONG) {
+        ch->tried[CH_LONG] = ch->gain;
+        ch->long_lost = ch->gain > ch->tried[0] ? 0 : ch->long_lost < 4 ? ch->long_lost + 1 : 4;
+        ch->long_wait = ch->long_lost ? 1u << ch->long_lost : 0;
     }
-    if (++ch->phase >= CH_TRIALS + CH_KEEP)
+    if (++ch->phase >= CH_TRIALS + 1 + CH_KEEP)
         ch->phase = 0;
     unsigned best = ch->tried[1] > ch->tried[0];
     if (ch->phase == CH_TRIALS) {
@@ -882,12 +903,23 @@ static void __attribute__((noinline)) phase_end(rp *x)
         if (ch->warm < 2 * CH_TRIALS)
             ch->phase = 0;
     }
-    unsigned way = ch->phase < CH_TRIALS ? ch->phase : best;    /* len 8 or 4 */
-    ch->len = way ? CH_RUNS / 2 : CH_RUNS;
+    int longt = ch->phase == CH_TRIALS && best == 0 && !(ch->long_wait && ch->long_wait--);
+    if (ch->phase == CH_TRIALS && best == 0 && !longt)
+        ch->tried[CH_LONG] = INT64_MIN;     /* waiting: 8 this round */
+    int trial = ch->phase < CH_TRIALS || longt;
+    if (ch->phase < CH_TRIALS)
+        ch->way = ch->phase;
+    else if (longt || (best == 0 && ch->tried[CH_LONG] > ch->tried[0]))
+        ch->way = CH_LONG;  /* its trial, or it gained more than 8 in this round's */
+    else
+        ch->way = best;
+    if (ch->long_only)
+        ch->way = CH_LONG;
+    ch->len = ch_lens[ch->way];
     ch->calls = ch->calls_ok;
     ch->gain = 0;
     ch->quiet = 0;
-    if (ch->phase < CH_TRIALS)
+    if (trial)
         ch->credit = CH_TRIAL;  /* not the debts of the trial before */
     ch->ep_end = x->win_at + CH_EPOCH;
 }

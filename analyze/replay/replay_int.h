@@ -307,16 +307,19 @@ typedef struct rp_chunk {
     size_t npend;
     int64_t credit;         /* the budget (replay_chunk.c) */
     uint32_t quiet;         /* record-loop turns left without a look: the budget was spent */
-    /* how many runs a stretch may hold and its key hashes: CH_RUNS or half of it, whichever
-    ** gained more in its last trial (replay_chunk.c "Which stretches") */
+    /* how many runs a stretch may hold and its key hashes: 16, 8 or 4, whichever gained most
+    ** in its last trial (replay_chunk.c "Which stretches", ch_lens) */
     unsigned len, phase;
     uint64_t ep_end;        /* the instruction (win_at) that ends this phase */
-    int64_t gain, tried[2];
+    unsigned way;           /* the length's index (replay_chunk.c ch_lens) */
+    int64_t gain, tried[3]; /* tried: a way each */
+    unsigned long_lost, long_wait;  /* the trials of 16 lost in a row, rounds to wait for the next */
+    int long_only;          /* FST_REPLAY_CHUNK=long: 16 runs in every phase (the tests compare) */
     uint64_t others0;       /* runs folded and skipped by the memo of calls when it began */
     int calls_ok;           /* not FST_REPLAY_CHUNK=nocalls: phases may record calls (calls) */
     uint64_t hits, runs, insns, recordings, kept, resets;   /* FST_REPLAY_FOLD_STATS */
     uint64_t fhits;         /* FST_REPLAY_FOLD_STATS: hits with calls or returns */
-    uint64_t lens[2];       /* FST_REPLAY_FOLD_STATS: the phases each length ran */
+    uint64_t lens[3];       /* FST_REPLAY_FOLD_STATS: the phases each length ran */
 } rp_chunk;
 
 /* replay_unc.c's state: a guess not settled yet, and what it changed, as it was before. */
