@@ -915,11 +915,26 @@ uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops
     fst_tr_cursor *c = &r->c;
     if (!n || !same_state(&a->c, c))
         return 0;
-    uint64_t k = 0;
-    while ((size_t)(c->end - c->p) >= n && !memcmp(c->p, ops, n)) {
-        c->p += n;
-        k++;
+    const uint8_t *p = c->p;
+    if ((size_t)(c->end - p) < n || memcmp(p, ops, n))
+        return 0;
+    /* the first copy is ops; the rest, as long as each byte is the one n before it: one
+    ** pass over the bytes, 8 at a time, not a memcmp call a copy (a loop of one run folded
+    ** 73.6 M times, gen.py seed 15480: memcmp's calls were a third of its replay) */
+    const uint8_t *q = p + n;
+    size_t avail = (size_t)(c->end - q), m = 0;
+    while (m + 8 <= avail) {
+        uint64_t x, y;
+        memcpy(&x, q + m, 8);
+        memcpy(&y, q + m - n, 8);
+        if (x != y)
+            break;
+        m += 8;
     }
+    while (m < avail && q[m] == q[m - n])
+        m++;
+    uint64_t k = 1 + m / n;
+    c->p = p + k * n;
     c->insns += k * insns;
     return k;
 }
