@@ -923,15 +923,15 @@ uint64_t fst_tr_skip_repeats(fst_tr *r, const fst_tr_mark *a, const uint8_t *ops
     ** 73.6 M times, gen.py seed 15480: memcmp's calls were a third of its replay) */
     const uint8_t *q = p + n;
     size_t avail = (size_t)(c->end - q), m = 0;
-    while (m + 8 <= avail) {
+    while (m + 8 <= avail) {   /* q[m] against p[m]: q is p + n */
         uint64_t x, y;
         memcpy(&x, q + m, 8);
-        memcpy(&y, q + m - n, 8);
+        memcpy(&y, p + m, 8);
         if (x != y)
             break;
         m += 8;
     }
-    while (m < avail && q[m] == q[m - n])
+    while (m < avail && q[m] == p[m])
         m++;
     uint64_t k = 1 + m / n;
     c->p = p + k * n;
