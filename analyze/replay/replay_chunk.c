@@ -903,8 +903,9 @@ static void __attribute__((noinline)) phase_end(rp *x)
         if (ch->warm < 2 * CH_TRIALS)
             ch->phase = 0;
     }
-    int longt = ch->phase == CH_TRIALS && best == 0 && !(ch->long_wait && ch->long_wait--);
-    if (ch->phase == CH_TRIALS && best == 0 && !longt)
+    int may16 = ch->phase == CH_TRIALS && best == 0;   /* 8 won this round's trials */
+    int longt = may16 && !(ch->long_wait && ch->long_wait--);
+    if (may16 && !longt)
         ch->tried[CH_LONG] = INT64_MIN;     /* waiting: 8 this round */
     int trial = ch->phase < CH_TRIALS || longt;
     if (ch->phase < CH_TRIALS)
