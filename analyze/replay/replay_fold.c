@@ -149,6 +149,7 @@ void fst_rp_fold_init(rp *x)
         f->wtab = fst_xcalloc(FOLD_WTAB, sizeof *f->wtab);
         f->log = fst_xmalloc(FST_FOLD_PMAX * sizeof *f->log);
         f->depths = fst_xcalloc(FST_FOLD_PMAX, sizeof *f->depths);
+        fst_rp_foldkeep_init(f);
     }
     f->bw = 1;
     for (int i = 0; i < FST_FOLD_W; i++)
@@ -171,6 +172,10 @@ void fst_rp_fold_free(rp *x)
                 (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
                 (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->rs.nval, f->snaplen,
                 (unsigned long long)(x->code ? x->code->builds : 0));
+    if (getenv("FST_REPLAY_FOLD_STATS"))
+        fprintf(stderr, "fst: replay: %llu foldings begun from a period kept, %llu keys that differed\n",
+                (unsigned long long)f->reuses, (unsigned long long)f->reuse_misses);
+    fst_rp_foldkeep_free(f);
     free(f->wtab);
     free(f->out);
     free(f->log);
@@ -196,7 +201,7 @@ static void put(unsigned char **buf, size_t *cap, size_t *n, const void *p, size
 }
 
 /* The key of x (CPU 0 running task tid) into *buf; its length. */
-static size_t key(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
+size_t fst_rp_fold_keyof(const rp *x, size_t tid, unsigned char **buf, size_t *cap)
 {
     size_t n = 0;
     rp_cpu c = x->cpus[0];
@@ -427,9 +432,20 @@ static void replay_ahead(rp *x, fst_tr *tr)
         fst_rp_fold_short_end(f, f->j);
     else
         fst_rp_fold_short_forget(f);
+    fst_rp_foldkeep_end(f);
     uint64_t skipped = f->folded * f->period + f->j;
-    for (uint64_t i = 1; i <= skipped && i <= FST_FOLD_PMAX; i++)
-        f->depths[(f->seen + i) % FST_FOLD_PMAX] = f->depth < UINT32_MAX ? (uint32_t)f->depth : UINT32_MAX;
+    uint32_t d = f->depth < UINT32_MAX ? (uint32_t)f->depth : UINT32_MAX;
+    /* seen + 1 .. seen + skipped in the ring (the last FST_FOLD_PMAX of them), in at most
+    ** two straight stretches: a loop the compiler makes wide (an inner loop entered again
+    ** and again, each entry's hundreds of runs one by one: a fifth of gen.py 15480's replay) */
+    uint64_t from = f->seen + 1 + (skipped > FST_FOLD_PMAX ? skipped - FST_FOLD_PMAX : 0);
+    for (uint64_t left = f->seen + skipped + 1 - from; left;) {
+        size_t at = (size_t)(from % FST_FOLD_PMAX), k = FST_FOLD_PMAX - at < left ? FST_FOLD_PMAX - at : (size_t)left;
+        for (size_t i = 0; i < k; i++)
+            f->depths[at + i] = d;
+        from += k;
+        left -= k;
+    }
     f->seen += skipped;
     f->folded = 0;
     f->ends++;
@@ -488,7 +504,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     /* the period's end: is the key back, and did the stack stay above its start? */
     fst_rp_out_flush(x);    /* the period's own, kept (rp_fold.out): none pending here, as at its start */
     size_t tid = x->cpus[0].task;
-    size_t n = key(x, tid, &f->now, &f->nowcap);
+    size_t n = fst_rp_fold_keyof(x, tid, &f->now, &f->nowcap);
     if (f->low < f->depth) {    /* it returned from the frame it began in: look lower */
         f->maxdepth = f->low;
         f->maxdepth_until = f->seen + 4096;   /* for a while: loops may run deeper later */
@@ -509,6 +525,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     f->cost = cost;
     f->maxdepth = SIZE_MAX;
     f->folded = 0;
+    fst_rp_foldkeep_put(x);     /* for the loop's next entry (replay_foldkeep.c) */
     f->mode = 2;
     f->j = 0;
     f->backoff = 16;
@@ -523,7 +540,7 @@ static uint64_t earned(const rp_fold *f)
 
 /* Spend `units`: 1 if the budget holds them; if not, the folding goes quiet until the runs
 ** have paid the debt and the next window of looking. */
-static int spend(rp_fold *f, uint64_t units)
+int fst_rp_fold_spend(rp_fold *f, uint64_t units)
 {
     if (f->eager)
         return 1;
@@ -541,7 +558,7 @@ static void begin(rp *x, uint32_t period)
 {
     rp_fold *f = &x->fold;
     size_t tid = x->cpus[0].task;
-    f->snaplen = key(x, tid, &f->snap, &f->snapcap);
+    f->snaplen = fst_rp_fold_keyof(x, tid, &f->snap, &f->snapcap);
     fst_rp_regions(x, tid, &f->rs, 0);
     if (x->cpus[0].have_prev)
         fold_op(x, &x->cpus[0].prev);
@@ -569,11 +586,14 @@ int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     }
     if (f->mode == 1)
         return record(x, tr, rec, b);
-    if (!spend(f, FOLD_LOOK) || !eligible(x, rec))
+    if (!fst_rp_fold_spend(f, FOLD_LOOK) || !eligible(x, rec))
         return 0;
     size_t depth = x->t[x->cpus[0].task].n;
     f->depths[f->seen % FST_FOLD_PMAX] = depth < UINT32_MAX ? (uint32_t)depth : UINT32_MAX;
-    uint64_t period = window(f, signature(x, rec));
+    uint64_t sig = signature(x, rec);
+    if (f->kept && fst_rp_foldkeep_try(x, tr, rec, sig))
+        return 1;   /* a period kept begins here: folded from this run on */
+    uint64_t period = window(f, sig);
     if (f->seen >= f->maxdepth_until)
         f->maxdepth = SIZE_MAX;
     if (!period || depth > f->maxdepth || (period > FST_FOLD_W && fst_rp_fold_refused(f, fst_rp_fold_key(f->wh, period))))
@@ -591,12 +611,13 @@ int fst_rp_fold_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     }
     if (depth > f->pr_depth)
         return 0;
-    if (!spend(f, f->cost)) {
+    if (!fst_rp_fold_spend(f, f->cost)) {
         f->denied++;    /* a period found, not paid for yet */
         return 0;
     }
     fst_rp_out_flush(x);    /* what came before the period: not its own */
     begin(x, (uint32_t)period);
+    f->sig0 = sig;
     f->rec_key = fst_rp_fold_key(f->wh, period);
     return record(x, tr, rec, b);
 }

@@ -15,6 +15,8 @@
 **   replay_fold.c   loops folded: a period of SEQ runs that leaves the replay as it found
 **                   it, but for its counters, is replayed once and then added up
 **   replay_foldlong.c which long periods folding tries: one that folded too little is held off
+**   replay_foldkeep.c periods recorded, kept: a loop entered again folds from its first runs,
+**                   with no window of looking and no recording
 **   replay_memo.c   calls memoized: a call's whole subtree, replayed once, is added up
 **                   when it comes again from the same state with the same bytes
 **   replay_chunk.c  stretches memoized: a few runs with no call or return, replayed once,
@@ -176,6 +178,9 @@ typedef struct rp_foldrec {
 
 typedef struct rp_foldshort { uint64_t key, until, wait; } rp_foldshort;
 
+typedef struct rp_fdelta { uint64_t *p; uint64_t d; } rp_fdelta;  /* a counter, what a period adds */
+typedef struct rp_foldkept rp_foldkept;     /* replay_foldkeep.c */
+
 typedef struct rp_fold {
     int on;                 /* the replay's sinks and options allow folding at all */
     int mode;               /* 0 looking, 1 recording, 2 folding */
@@ -212,7 +217,7 @@ typedef struct rp_fold {
     uint64_t lcost, lgain, long_until, long_wait;
     /* the counters: regions of uint64_t, their values at the start, then the deltas */
     rp_regs rs;
-    struct { uint64_t *p; uint64_t d; } *delta;
+    rp_fdelta *delta;
     size_t ndelta, deltacap;
     uint64_t folded;        /* whole periods folded since folding began, their deltas not
                                added yet (added when it ends: nothing reads them meanwhile) */
@@ -236,6 +241,13 @@ typedef struct rp_fold {
     int out_bad;            /* more than FOLD_OUT_MAX, or a sink wants each: the recording fails */
     fst_insn *out;
     size_t nout, outcap;
+    /* periods kept (replay_foldkeep.c): by the signature of their first run; the one the
+    ** folding in progress came from or was kept in (slot + 1, 0: none); the signature of the
+    ** run a recording began at; how many foldings began from one kept, keys that differed */
+    rp_foldkept *kept;
+    uint32_t kslot;
+    uint64_t sig0;
+    uint64_t reuses, reuse_misses;
 } rp_fold;
 
 /* replay_memo.c's state (see there): the call being recorded, and the memo. */
@@ -531,6 +543,21 @@ void fst_rp_fold_short_forget(rp_fold *f);
 /* Recording a period: b's counts and its ops, from now on in the snapshot (seq_rest calls
 ** it when b runs first in the recording). */
 void fst_rp_fold_touch(rp *x, fst_blk *b);
+/* replay_fold.c, for replay_foldkeep.c: the key of CPU 0 running task tid into *buf (its
+** length: replay_fold.c's head); `units` spent from the folding's budget (0: not now, and
+** the folding goes quiet until it is paid). */
+size_t fst_rp_fold_keyof(const rp *x, size_t tid, unsigned char **buf, size_t *cap);
+int fst_rp_fold_spend(rp_fold *f, uint64_t units);
+/* replay_foldkeep.c: a period just recorded (f->log, f->delta, the key at its start in
+** f->snap), kept by the signature of its first run (f->sig0), when short enough and handing
+** out nothing (f->nout 0). Looking, at a run of signature sig not yet replayed: a period kept
+** there whose key is the replay's now is folded from rec on (1: rec taken), else 0. A
+** folding ended having folded f->folded periods (before replay_ahead clears it). */
+void fst_rp_foldkeep_init(rp_fold *f); /* in fst_rp_fold_init, folding on */
+void fst_rp_foldkeep_put(rp *x);
+int fst_rp_foldkeep_try(rp *x, fst_tr *tr, const fst_rec *rec, uint64_t sig);
+void fst_rp_foldkeep_end(rp_fold *f);
+void fst_rp_foldkeep_free(rp_fold *f);
 /* A record other than a SEQ run: folding stops (the runs read ahead are replayed). */
 void fst_rp_fold_break(rp *x, fst_tr *tr);
 /* Folding, at a period's end: whole repeats of the period's op bytes, skipped. */

@@ -1,0 +1,174 @@
+/* analyze/replay/replay_foldkeep.c — periods recorded, kept (replay_int.h fst_rp_foldkeep_*):
+** a loop entered again and again folds from its first runs on, with no window of looking
+** and no recording.
+**
+** Why. Folding (replay_fold.c) finds a period where the last FST_FOLD_W (32) runs come
+** back, records it, and folds the runs after. An inner loop entered again at every turn of
+** an outer one pays that at every entry: 32 runs replayed while looking, one period
+** replayed while recording, the key taken twice and the counters' regions copied and
+** compared — and then folds only what is left of the entry. gen.py seed 15480 (a 656-turn
+** BCT loop of one run, entered 118 564 times inside loops whose turns branch on an LCG):
+** 118 564 recordings of the same period, its replay about half its untraced run. FORTRAN's
+** nested DO loops are that shape.
+**
+** Why it is exact. A recorded period is what replaying its runs does from the key it began
+** at (replay_fold.c's head): the same runs from the same key add the same deltas to the
+** same counters and leave the same key. A period kept is folded again only where the
+** replay's key now is byte for byte the one the recording began at, and the folding then
+** compares every run the reader hands out with the recorded one, as after a recording; a
+** run that differs ends it as there (the runs read ahead are replayed as usual). The
+** deltas name their counters by address: the key holds how many arcs, tasks, CPUs,
+** undecoded ops and blocks built there are, and those arrays only grow, so with the key the
+** same none has moved since the period was kept (a block built changes the key: a slot
+** rebuilt is never counted into). Only periods that hand nothing out are kept (rp_fold.out:
+** the EXECs charged outside, handed again a period).
+**
+** When it is tried. Looking (mode 0), at a run that folding looks at, before it is
+** replayed: the kept period whose first run had this run's signature (address, length,
+** state, the previous instruction, the stack's depth: replay_fold.c signature()), if any,
+** in a table of FK_SLOTS slots by the signature. Then the key is taken and compared (its
+** price, from the folding's budget). A key that differs, or a folding from it that folded
+** less than two periods, holds the period off for FK_WAIT0 runs looked at, doubling to
+** FK_WAIT; one that folds two or more clears the wait. A recording of the same first run
+** replaces it. FST_REPLAY_FOLDKEEP=0 keeps none (the tests compare the reports).
+**
+** Memory: FK_SLOTS periods of at most FK_PMAX runs, their keys and deltas.
+*/
+#include "analyze/replay/replay_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FK_SLOTS 64
+#define FK_PMAX 256         /* the longest period kept, in runs */
+#define FK_TRY 200          /* budget units a try costs besides its key's words */
+#define FK_WAIT0 16
+#define FK_WAIT 65536
+
+struct rp_foldkept {
+    uint64_t sig;           /* its first run's signature */
+    uint64_t rec_key;       /* its window's proposal (replay_foldlong.c) */
+    uint64_t until, wait;   /* not tried before the folding's clock (seen) reaches until */
+    uint32_t period;        /* 0: the slot is empty */
+    size_t depth;           /* the task's stack depth at its start */
+    unsigned char *key;     /* the key at its start */
+    size_t keylen, keycap;
+    rp_foldrec *log;        /* its runs */
+    size_t logcap;
+    rp_fdelta *delta;       /* what it adds */
+    size_t ndelta, deltacap;
+};
+
+static size_t slot(uint64_t sig) { return (size_t)(sig >> 58) % FK_SLOTS; }
+
+/* *buf holds at least n elements of size sz */
+static void *room(void *buf, size_t *cap, size_t n, size_t sz)
+{
+    if (n <= *cap)
+        return buf;
+    *cap = n;
+    return fst_xrealloc(buf, n * sz);
+}
+
+void fst_rp_foldkeep_init(rp_fold *f)
+{
+    const char *no = getenv("FST_REPLAY_FOLDKEEP");
+    if (!(no && *no == '0'))
+        f->kept = fst_xcalloc(FK_SLOTS, sizeof *f->kept);
+}
+
+void fst_rp_foldkeep_free(rp_fold *f)
+{
+    for (size_t i = 0; f->kept && i < FK_SLOTS; i++) {
+        free(f->kept[i].key);
+        free(f->kept[i].log);
+        free(f->kept[i].delta);
+    }
+    free(f->kept);
+    f->kept = NULL;
+}
+
+void fst_rp_foldkeep_put(rp *x)
+{
+    rp_fold *f = &x->fold;
+    f->kslot = 0;
+    if (!f->kept || f->period > FK_PMAX || f->nout)
+        return;
+    size_t s = slot(f->sig0);
+    rp_foldkept *e = &f->kept[s];
+    e->key = room(e->key, &e->keycap, f->snaplen, 1);
+    memcpy(e->key, f->snap, f->snaplen);
+    e->keylen = f->snaplen;
+    e->log = room(e->log, &e->logcap, f->period, sizeof *e->log);
+    memcpy(e->log, f->log, f->period * sizeof *e->log);
+    e->delta = room(e->delta, &e->deltacap, f->ndelta, sizeof *e->delta);
+    memcpy(e->delta, f->delta, f->ndelta * sizeof *e->delta);
+    e->ndelta = f->ndelta;
+    e->sig = f->sig0;
+    e->rec_key = f->rec_key;
+    e->period = f->period;
+    e->depth = f->depth;
+    e->until = e->wait = 0;
+    f->kslot = (uint32_t)s + 1;
+}
+
+/* e is held off a while longer */
+static void hold_off(rp_fold *f, rp_foldkept *e)
+{
+    e->wait = e->wait < FK_WAIT0 ? FK_WAIT0 : e->wait < FK_WAIT ? 2 * e->wait : FK_WAIT;
+    e->until = f->seen + e->wait;
+}
+
+int fst_rp_foldkeep_try(rp *x, fst_tr *tr, const fst_rec *rec, uint64_t sig)
+{
+    rp_fold *f = &x->fold;
+    size_t s = slot(sig);
+    rp_foldkept *e = &f->kept[s];
+    if (!e->period || e->sig != sig || f->seen < e->until)
+        return 0;
+    const fst_rec *r0 = &e->log[0].rec;
+    if (rec->addr != r0->addr || rec->value != r0->value || rec->state != r0->state || rec->cpu != r0->cpu)
+        return 0;
+    size_t tid = x->cpus[0].task;
+    if (x->t[tid].n != e->depth || !fst_rp_fold_spend(f, FK_TRY + e->keylen / sizeof(uint64_t)))
+        return 0;
+    fst_rp_out_flush(x);    /* none pending at a period's start (replay_fold.c begin) */
+    size_t n = fst_rp_fold_keyof(x, tid, &f->now, &f->nowcap);
+    if (n != e->keylen || memcmp(f->now, e->key, n)) {
+        f->reuse_misses++;
+        hold_off(f, e);
+        return 0;
+    }
+    /* the replay is where the recording began: fold, as after it (replay_fold.c record) */
+    memcpy(f->log, e->log, e->period * sizeof *f->log);
+    f->delta = room(f->delta, &f->deltacap, e->ndelta, sizeof *f->delta);
+    memcpy(f->delta, e->delta, e->ndelta * sizeof *f->delta);
+    f->ndelta = e->ndelta;
+    f->period = e->period;
+    f->rec_key = e->rec_key;
+    f->depth = f->low = e->depth;
+    f->maxdepth = SIZE_MAX;
+    f->backoff = 16;
+    f->nout = 0;
+    f->out_bad = 0;
+    f->marked = 0;
+    f->nops = 0;
+    f->folded = 0;
+    f->j = 0;
+    f->mode = 2;
+    f->kslot = (uint32_t)s + 1;
+    f->reuses++;
+    return fst_rp_folds(x, tr, rec);    /* rec is its first run: checked above */
+}
+
+void fst_rp_foldkeep_end(rp_fold *f)
+{
+    if (!f->kslot)
+        return;
+    rp_foldkept *e = &f->kept[f->kslot - 1];
+    f->kslot = 0;
+    if (f->folded >= 2)
+        e->wait = 0;
+    else
+        hold_off(f, e);
+}
