@@ -28,8 +28,10 @@
 ** state, the previous instruction, the stack's depth: replay_fold.c signature()), if any,
 ** in a table of FK_SLOTS slots by the signature. Then the key is taken and compared (its
 ** price, from the folding's budget). A key that differs, or a folding from it that folded
-** less than two periods, holds the period off for FK_WAIT0 runs looked at, doubling to
-** FK_WAIT; one that folds two or more clears the wait. A recording of the same first run
+** less than two periods or FK_GAIN runs, holds the period off for FK_WAIT0 runs looked at,
+** doubling to FK_WAIT; one that folds more clears the wait (gen.py seed 32012: a loop of
+** four runs whose entries fold one period, kept and tried at 9 951 of them, for 38 K runs
+** folded of its 15 M). A recording of the same first run
 ** replaces it. FST_REPLAY_FOLDKEEP=0 keeps none (the tests compare the reports).
 **
 ** Memory: FK_SLOTS periods of at most FK_PMAX runs, their keys and deltas.
@@ -44,6 +46,8 @@
 #define FK_TRY 200          /* budget units a try costs besides its key's words */
 #define FK_WAIT0 16
 #define FK_WAIT 65536
+#define FK_GAIN FST_FOLD_W  /* runs a folding from it must fold not to be held off: what a
+                               window of looking takes */
 
 struct rp_foldkept {
     uint64_t sig;           /* its first run's signature */
@@ -167,7 +171,7 @@ void fst_rp_foldkeep_end(rp_fold *f)
         return;
     rp_foldkept *e = &f->kept[f->kslot - 1];
     f->kslot = 0;
-    if (f->folded >= 2)
+    if (f->folded >= 2 && f->folded * f->period >= FK_GAIN)
         e->wait = 0;
     else
         hold_off(f, e);
