@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 # flame graph in tests/e2e/svg.sh; clang and libclang-rt-14-dev (its ASan/UBSan/libFuzzer
 # runtimes): the second sanitizer build of `make check` (clang-unit) and `make fuzz`;
 # libdw-dev: elfutils' libdw, which reads the DWARF line tables of --lines=PROG.elf;
-# libbz2-dev: Hercules 3.13 configured as Debian built it (BZIP2 on), for the module
-PKGS="hercules binutils-s390x-linux-gnu python3 libpcre2-dev libcsv-dev zlib1g-dev libzstd-dev libdw-dev pkg-config libcmocka-dev make gcc valgrind
+# libbz2-dev: Hercules 3.13 configured as Debian built it (BZIP2 on), for the module;
+# libdeflate-dev: the traces' CRC-32s at tens of GB/s (trace/tracebin_int.h fst_tb_crc32)
+PKGS="hercules binutils-s390x-linux-gnu python3 libpcre2-dev libcsv-dev zlib1g-dev libdeflate-dev libzstd-dev libdw-dev pkg-config libcmocka-dev make gcc valgrind
       gcc-s390x-linux-gnu lib32gcc-12-dev-s390x-cross help2man chromium clang libclang-rt-14-dev libbz2-dev"
 missing=""
 for p in $PKGS; do

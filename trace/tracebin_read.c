@@ -115,8 +115,7 @@ int fst_tb_read_frame(fst_tbf *r, char tag[4], uint8_t **payload, size_t *len, f
                  (const char *)h);
         return 0;
     }
-    uLong crc = crc32(crc32(0L, h, 8), p, l);
-    if ((uint32_t)crc != fst_get_le32(p + l)) {
+    if (fst_tb_crc32(fst_tb_crc32(0, h, 8), p, l) != fst_get_le32(p + l)) {
         free(p);
         return fst_errf(err, "%s: byte %llu: %.4s frame CRC mismatch (damaged file)", r->path,
                         (unsigned long long)r->off, (const char *)h);
@@ -135,7 +134,7 @@ int fst_tb_unpack_evnt(fst_tbz *z, const uint8_t *p, size_t len, uint8_t *frame,
     uint32_t n = len >= head ? fst_get_le32(p + 8) : 0;
     if (len < head || n > FST_TB_V2_PAYLOAD + FST_TB_OP_MAX || fst_tbz_unpack(z, p + head, len - head, frame + 8, n))
         return -1;
-    if (head > 12 && (uint32_t)crc32(0L, frame + 8, n) != fst_get_le32(p + 12))
+    if (head > 12 && fst_tb_crc32(0, frame + 8, n) != fst_get_le32(p + 12))
         return -1;  /* version 3: the piece's bytes are not the ones its CRC-32 was of */
     memcpy(frame, p, 8);
     *flen = 8 + (size_t)n;

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define FST_TW_JMP_NEAR FST_TW_MARK_MRU /* the JMP ops it writes name k < this (jump_out says why) */
 
@@ -73,8 +72,7 @@ static int write_frame(fst_tw *w, const char tag[4], const uint8_t *payload, siz
     uint8_t h[8], t[4];
     memcpy(h, tag, 4);
     fst_put_le32(h + 4, (uint32_t)n);
-    uLong crc = crc32(0L, h, 8);
-    crc = crc32(crc, payload, (uInt)n);
+    uint32_t crc = fst_tb_crc32(fst_tb_crc32(0, h, 8), payload, n);
     fst_put_le32(t, (uint32_t)crc);
     if (write_all(w, h, 8, err) || write_all(w, payload, n, err) || write_all(w, t, 4, err))
         return -1;
@@ -96,7 +94,7 @@ static int packed_frame(fst_tw *w, fst_tbz *z, const char tag[4], const uint8_t 
     memcpy(w->zbuf, h, hn);
     fst_put_le32(w->zbuf + hn, (uint32_t)n);
     if (head > hn + 4)
-        fst_put_le32(w->zbuf + hn + 4, (uint32_t)crc32(0L, src, (uInt)n));
+        fst_put_le32(w->zbuf + hn + 4, fst_tb_crc32(0, src, n));
     size_t k = fst_tbz_pack(z, src, n, w->zbuf + head, w->zcap - head);
     if (!k)
         return fst_errf(err, "%s: byte %llu: zstd could not pack a %.4s frame", w->path,

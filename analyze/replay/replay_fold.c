@@ -79,6 +79,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 /* regions() takes runs of adjacent uint64_t counters: they must stay adjacent */
 #define ADJ(T, a, b) _Static_assert(offsetof(T, b) == offsetof(T, a) + sizeof(uint64_t), #T ": " #a " then " #b)
@@ -436,13 +437,14 @@ static void replay_ahead(rp *x, fst_tr *tr)
     uint64_t skipped = f->folded * f->period + f->j;
     uint32_t d = f->depth < UINT32_MAX ? (uint32_t)f->depth : UINT32_MAX;
     /* seen + 1 .. seen + skipped in the ring (the last FST_FOLD_PMAX of them), in at most
-    ** two straight stretches: a loop the compiler makes wide (an inner loop entered again
-    ** and again, each entry's hundreds of runs one by one: a fifth of gen.py 15480's replay) */
+    ** two straight stretches, each by wmemset (glibc's is wide; wchar_t is a 32-bit int
+    ** here, which may alias uint32_t): an inner loop entered again and again filled each
+    ** entry's hundreds of runs one by one, a fifth of gen.py 15480's replay */
+    _Static_assert(sizeof(wchar_t) == sizeof(uint32_t), "depths filled as wchar_t");
     uint64_t from = f->seen + 1 + (skipped > FST_FOLD_PMAX ? skipped - FST_FOLD_PMAX : 0);
     for (uint64_t left = f->seen + skipped + 1 - from; left;) {
         size_t at = (size_t)(from % FST_FOLD_PMAX), k = FST_FOLD_PMAX - at < left ? FST_FOLD_PMAX - at : (size_t)left;
-        for (size_t i = 0; i < k; i++)
-            f->depths[at + i] = d;
+        wmemset((wchar_t *)(void *)(f->depths + at), (wchar_t)d, k);
         from += k;
         left -= k;
     }
