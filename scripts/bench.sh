@@ -70,7 +70,7 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/fst-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 # scripts/outcomes.c against the release library (the shape rows' "learnt" figures)
 cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -I. -o "$W/outcomes" scripts/outcomes.c \
-    build/release/libfst.a $(pkg-config --libs libpcre2-8 libzstd) -lcsv -ldw -lelf -lz -lm -pthread
+    build/release/libfst.a $(pkg-config --libs libpcre2-8 libzstd) -lcsv -ldw -lelf -ldeflate -lz -lm -pthread
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
