@@ -29,9 +29,12 @@
 ** in a table of FK_SLOTS slots by the signature. Then the key is taken and compared (its
 ** price, from the folding's budget). A key that differs, or a folding from it that folded
 ** less than two periods or FK_GAIN runs, holds the period off for FK_WAIT0 runs looked at,
-** doubling to FK_WAIT; one that folds more clears the wait (gen.py seed 32012: a loop of
-** four runs whose entries fold one period, kept and tried at 9 951 of them, for 38 K runs
-** folded of its 15 M). A recording of the same first run
+** doubling to FK_WAIT; one that folds more clears the wait. Folding the period kept stops
+** the stretches (replay_chunk.c: they look only while folding is quiet), which do better
+** where it folds a few dozen runs an entry: gen.py seed 10262 (an inner loop of 55 turns
+** whose runs repeat every 16, entered 243 631 times, 36 runs folded at each): 0.10 s
+** replayed with none kept, 0.15 s when a folding of 32 runs sufficed; 32012 (a four-run
+** loop, one period an entry): 9 951 tries for 38 K of its 15 M runs. A recording of the same first run
 ** replaces it. FST_REPLAY_FOLDKEEP=0 keeps none (the tests compare the reports).
 **
 ** Memory: FK_SLOTS periods of at most FK_PMAX runs, their keys and deltas.
@@ -46,8 +49,9 @@
 #define FK_TRY 200          /* budget units a try costs besides its key's words */
 #define FK_WAIT0 16
 #define FK_WAIT 65536
-#define FK_GAIN FST_FOLD_W  /* runs a folding from it must fold not to be held off: what a
-                               window of looking takes */
+#define FK_GAIN 128 /* runs a folding from it must fold not to be held off: what a try costs
+                       (its key taken and compared, the period copied, the runs read ahead
+                       replayed: about a microsecond) in runs replayed, with room */
 
 struct rp_foldkept {
     uint64_t sig;           /* its first run's signature */
