@@ -133,6 +133,11 @@ static size_t estimate(const rp *x)
 #define FOLD_EARN_RUN 1       /* budget units (see the head) a run replayed earns */
 #define FOLD_EARN_FOLDED 100  /* ... and a run folded: less than it saves (some 250), so that
                                  what folding earns is a share of what it gains */
+#define FOLD_EARN_KEPT 25     /* ... and a run folded from a period kept (replay_foldkeep.c):
+                                 what it earns pays for looking at the runs after it, which
+                                 the lean loop and the stretches would take for less (gen.py
+                                 seed 34668: at 100, 98 717 recordings and the looks between
+                                 its kept foldings, 1.30x its run; 0.25x with none kept) */
 #define FOLD_LOOK 80          /* what looking at a run costs (signature, table, eligible) */
 #define FOLD_WINDOW 256       /* runs looked at in a row, once paid for */
 #define FOLD_WTAB 1024        /* slots of the windows' hashes (16 KiB: a look costs no cache miss) */
@@ -423,6 +428,8 @@ static void replay_ahead(rp *x, fst_tr *tr)
     for (uint64_t i = 0; f->nout && i < f->folded; i++)   /* and what they handed out */
         fst_rp_out_emit(x, f->out, f->nout, x->cpus[0].task);
     f->runs += f->folded * f->period;
+    if (f->kfrom)
+        f->kruns += f->folded * f->period;
     /* the clock counts the runs folded and read ahead as looked at, at the depth the folding
     ** began (none went below it): a window's distance is then the runs between, as the
     ** period must be. Not counted, the window that came back at an inner loop's next start
@@ -537,7 +544,8 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
 /* What the folding has earned so far (see the head). */
 static uint64_t earned(const rp_fold *f)
 {
-    return f->seen * FOLD_EARN_RUN + fst_rp_fold_runs(f) * FOLD_EARN_FOLDED;
+    uint64_t kept = f->kruns + (f->kfrom ? f->folded * f->period : 0);
+    return f->seen * FOLD_EARN_RUN + (fst_rp_fold_runs(f) - kept) * FOLD_EARN_FOLDED + kept * FOLD_EARN_KEPT;
 }
 
 /* Spend `units`: 1 if the budget holds them; if not, the folding goes quiet until the runs

@@ -42,6 +42,12 @@
 ** 168 now; replay 0.02 -> 0.06 -> 0.02 s). A recording of the same first run
 ** replaces it. FST_REPLAY_FOLDKEEP=0 keeps none (the tests compare the reports).
 **
+** What a folding from a period kept earns for the folding's budget is a quarter of what
+** a recorded period's does (replay_fold.c FOLD_EARN_KEPT): the budget pays for looking at
+** the runs after it, which stops the lean loop and the stretches, and those take such runs
+** for less than looking does (gen.py seed 34668: 24.6 M runs folded from periods kept paid
+** for 98 717 recordings and the looks between them, 2.4 s where 0.5 s with none kept).
+**
 ** Memory: FK_SLOTS periods of at most FK_PMAX runs, their keys and deltas.
 */
 #include "analyze/replay/replay_int.h"
@@ -105,6 +111,7 @@ void fst_rp_foldkeep_put(rp *x)
 {
     rp_fold *f = &x->fold;
     f->kslot = 0;
+    f->kfrom = 0;
     if (!f->kept || f->period > FK_PMAX || f->nout)
         return;
     size_t s = slot(f->sig0);
@@ -171,12 +178,14 @@ int fst_rp_foldkeep_try(rp *x, fst_tr *tr, const fst_rec *rec, uint64_t sig)
     f->j = 0;
     f->mode = 2;
     f->kslot = (uint32_t)s + 1;
+    f->kfrom = 1;
     f->reuses++;
     return fst_rp_folds(x, tr, rec);    /* rec is its first run: checked above */
 }
 
 void fst_rp_foldkeep_end(rp_fold *f)
 {
+    f->kfrom = 0;
     if (!f->kslot)
         return;
     rp_foldkept *e = &f->kept[f->kslot - 1];

@@ -246,6 +246,8 @@ typedef struct rp_fold {
     ** run a recording began at; how many foldings began from one kept, keys that differed */
     rp_foldkept *kept;
     uint32_t kslot;
+    int kfrom;              /* the folding in progress began from a period kept */
+    uint64_t kruns;         /* runs folded by the foldings that began so (replay_fold.c earned) */
     uint64_t sig0;
     uint64_t reuses, reuse_misses;
 } rp_fold;
