@@ -174,13 +174,12 @@ void fst_rp_fold_free(rp *x)
     rp_fold *f = &x->fold;
     if (getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: %llu runs folded\nfst: replay: %llu recordings, %llu failed, %llu foldings ended, "
-                "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes); %llu blocks built\n",
+                "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes); %llu blocks built\n"
+                "fst: replay: %llu foldings begun from a period kept, %llu keys that differed\n",
                 (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
                 (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->rs.nval, f->snaplen,
-                (unsigned long long)(x->code ? x->code->builds : 0));
-    if (getenv("FST_REPLAY_FOLD_STATS"))
-        fprintf(stderr, "fst: replay: %llu foldings begun from a period kept, %llu keys that differed\n",
-                (unsigned long long)f->reuses, (unsigned long long)f->reuse_misses);
+                (unsigned long long)(x->code ? x->code->builds : 0), (unsigned long long)f->reuses,
+                (unsigned long long)f->reuse_misses);
     fst_rp_foldkeep_free(f);
     free(f->wtab);
     free(f->out);
@@ -532,13 +531,20 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
     if (cost > f->cost)
         f->spent += cost - f->cost;
     f->cost = cost;
-    f->maxdepth = SIZE_MAX;
-    f->folded = 0;
     fst_rp_foldkeep_put(x);     /* for the loop's next entry (replay_foldkeep.c) */
-    f->mode = 2;
-    f->j = 0;
-    f->backoff = 16;
+    fst_rp_fold_folding(f);
     return 1;
+}
+
+void fst_rp_fold_folding(rp_fold *f)
+{
+    f->maxdepth = SIZE_MAX;
+    f->backoff = 16;
+    f->marked = 0;
+    f->nops = 0;
+    f->folded = 0;
+    f->j = 0;
+    f->mode = 2;
 }
 
 /* What the folding has earned so far (see the head). */

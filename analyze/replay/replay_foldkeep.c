@@ -168,15 +168,9 @@ int fst_rp_foldkeep_try(rp *x, fst_tr *tr, const fst_rec *rec, uint64_t sig)
     f->period = e->period;
     f->rec_key = e->rec_key;
     f->depth = f->low = e->depth;
-    f->maxdepth = SIZE_MAX;
-    f->backoff = 16;
-    f->nout = 0;
+    f->nout = 0;        /* (the last recording's: this period hands nothing out) */
     f->out_bad = 0;
-    f->marked = 0;
-    f->nops = 0;
-    f->folded = 0;
-    f->j = 0;
-    f->mode = 2;
+    fst_rp_fold_folding(f);
     f->kslot = (uint32_t)s + 1;
     f->kfrom = 1;
     f->reuses++;

@@ -550,6 +550,8 @@ void fst_rp_fold_touch(rp *x, fst_blk *b);
 ** the folding goes quiet until it is paid). */
 size_t fst_rp_fold_keyof(const rp *x, size_t tid, unsigned char **buf, size_t *cap);
 int fst_rp_fold_spend(rp_fold *f, uint64_t units);
+/* The folding of f's period (log, deltas, key) begins: after a recording, or from a period kept. */
+void fst_rp_fold_folding(rp_fold *f);
 /* replay_foldkeep.c: a period just recorded (f->log, f->delta, the key at its start in
 ** f->snap), kept by the signature of its first run (f->sig0), when short enough and handing
 ** out nothing (f->nout 0). Looking, at a run of signature sig not yet replayed: a period kept
