@@ -108,7 +108,7 @@
 ** stretches of 16 runs in every phase. FST_REPLAY_CHUNK=eager records
 ** all it can, with no budget.
 **
-** Memory: the table CH_SLOTS slots (a hash and an offset), the stretches in one arena of at
+** Memory: the table CH_SLOTS slots (a tag and an offset, CH_WAYS to a bucket), the stretches in one arena of at
 ** most CH_ARENA bytes, emptied whole when full (FST_REPLAY_CHUNK=tiny: eager, in an arena of
 ** CH_TINY bytes, so that the tests empty it often).
 */
@@ -147,6 +147,19 @@ _Static_assert(sizeof ((rp_chunk *)0)->tried / sizeof(int64_t) == CH_LONG + 1, "
 #define CH_FOPS 16      /* frame events and flushes a stretch holds, at most */
 #define CH_BELOW 8      /* frames below its start a stretch returns from, at most */
 #define CH_LINE 64      /* the host's cache line: entries begin at one */
+
+/* A bucket of the table: CH_WAYS stretches, each a tag (the low 32 bits of its hash, never 0:
+** hashes are odd; 0 an empty way) and its arena offset, in one cache line. With the tags and
+** offsets in two arrays a look took two cache misses before it read the stretch (perf, cgen
+** seed 26598: the tag's load and the offset's a fifth of the replay's samples). A tag that
+** matches another stretch's costs only a look at its entry: fits compares it whole. */
+typedef struct rp_chbkt {
+    uint32_t tag[CH_WAYS];
+    uint32_t off[CH_WAYS];
+} ch_bkt;
+_Static_assert(sizeof(ch_bkt) <= CH_LINE && CH_LINE % sizeof(ch_bkt) == 0, "a bucket in one line");
+#define CH_BKTS (CH_SLOTS / CH_WAYS)
+static inline ch_bkt *bucket_of(const rp_chunk *ch, uint64_t h) { return &ch->bkt[(h >> 48) & (CH_BKTS - 1)]; }
 
 /* What the replay of the stretch depends on (see the head), compared whole. The previous
 ** instruction is its address and bytes (its decoding and prices follow); the blocks are
@@ -261,8 +274,10 @@ void fst_rp_chunk_init(rp *x)
         return;
     ch->snap = fst_xmalloc(CH_SNAP * sizeof *ch->snap);
     ch->opstamp = fst_xcalloc(fst_op_count(), sizeof *ch->opstamp);
-    ch->tag = fst_xcalloc(CH_SLOTS, sizeof *ch->tag);
-    ch->off = fst_xcalloc(CH_SLOTS, sizeof *ch->off);
+    ch->bkt = aligned_alloc(CH_LINE, CH_BKTS * sizeof *ch->bkt);   /* a multiple of CH_LINE */
+    if (!ch->bkt)
+        ch->bkt = fst_xmalloc(CH_BKTS * sizeof *ch->bkt);   /* out of memory: it says so */
+    memset(ch->bkt, 0, CH_BKTS * sizeof *ch->bkt);
     const char *how = getenv("FST_REPLAY_CHUNK");
     ch->eager = how && (!strcmp(how, "eager") || !strcmp(how, "tiny")); /* no budget: the tests take all they can */
     ch->size = how && !strcmp(how, "tiny") ? CH_TINY : CH_ARENA;
@@ -299,8 +314,7 @@ void fst_rp_chunk_free(rp *x)
                 (unsigned long long)ch->lens[1], ch_lens[2], (unsigned long long)ch->lens[2]);
     free(ch->snap);
     free(ch->opstamp);
-    free(ch->tag);
-    free(ch->off);
+    free(ch->bkt);
     free(ch->arena);
     free(ch->pend);
     free(ch->fop);
@@ -520,10 +534,10 @@ static inline const ch_ent *at_off(const rp_chunk *ch, uint32_t off)
 static const ch_ent *find(const rp_chunk *ch, const ch_key *k, const fst_tr_at *at, uint64_t h,
                           const uint64_t ops[CH_BYTES / 8], const rp_task *t)
 {
-    size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS);
-    for (size_t w = s; w < s + CH_WAYS; w++)
-        if (ch->tag[w] == h && fits(at_off(ch, ch->off[w]), k, at, ops, t, ch->calls))
-            return at_off(ch, ch->off[w]);
+    const ch_bkt *b = bucket_of(ch, h);
+    for (size_t w = 0; w < CH_WAYS; w++)
+        if (b->tag[w] == (uint32_t)h && fits(at_off(ch, b->off[w]), k, at, ops, t, ch->calls))
+            return at_off(ch, b->off[w]);
     return NULL;
 }
 
@@ -659,7 +673,7 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     size_t sz = ent_size(nd, ch->nfop, nsum, ch->nbelow, nused + dp.nfront + 2u * dp.nabsent);
     if (ch->used + sz > ch->size) {     /* full: empty it whole */
         fst_rp_chunk_settle(x);
-        memset(ch->tag, 0, CH_SLOTS * sizeof *ch->tag);
+        memset(ch->bkt, 0, CH_BKTS * sizeof *ch->bkt);
         ch->used = 0;
         ch->last = 0;
         ch->resets++;
@@ -724,16 +738,17 @@ static void keep(rp *x, const ch_key *k, uint64_t h, const fst_tr_mark *a, const
     e->end_charged = x->cpus[0].prev_charged;
     e->next = 0;
     e->pend = 0;
-    size_t s = (size_t)(h >> 48) & (CH_SLOTS - CH_WAYS), w = s;
-    while (w < s + CH_WAYS - 1 && ch->tag[w])
+    ch_bkt *bk = bucket_of(ch, h);
+    size_t w = 0;
+    while (w < CH_WAYS - 1 && bk->tag[w])
         w++;
-    if (ch->tag[w]) {   /* all taken: the others move down, the oldest goes */
-        memmove(&ch->tag[s + 1], &ch->tag[s], (CH_WAYS - 1) * sizeof *ch->tag);
-        memmove(&ch->off[s + 1], &ch->off[s], (CH_WAYS - 1) * sizeof *ch->off);
-        w = s;
+    if (bk->tag[w]) {   /* all taken: the others move down, the oldest goes */
+        memmove(&bk->tag[1], &bk->tag[0], (CH_WAYS - 1) * sizeof *bk->tag);
+        memmove(&bk->off[1], &bk->off[0], (CH_WAYS - 1) * sizeof *bk->off);
+        w = 0;
     }
-    ch->tag[w] = h;
-    ch->off[w] = (uint32_t)ch->used;
+    bk->tag[w] = (uint32_t)h;
+    bk->off[w] = (uint32_t)ch->used;
     ch->used += sz;
     ch->kept++;
     ch->credit -= (int64_t)(CH_WORD * ch->nsnap);

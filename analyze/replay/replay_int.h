@@ -299,8 +299,8 @@ typedef struct rp_chunk {
     size_t nsnap;
     int spoiled;            /* more of them than snap holds, or an opcode not known */
     uint64_t *opstamp;      /* per op: the recording that noted its count */
-    uint64_t *tag;          /* the table: per slot, a stretch's hash (0: empty) */
-    uint32_t *off;          /* and where the stretch is in the arena */
+    struct rp_chbkt *bkt;   /* the table: buckets of ways, each a tag and where its stretch is
+                               (replay_chunk.c ch_bkt) */
     unsigned char *arena;
     size_t used, size;
     uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
