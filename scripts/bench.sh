@@ -45,7 +45,9 @@
 #                      branchy recursive C program drawn afresh, in one page and its
 #                      functions 4 KiB apart (tests/cprogs/cgen.py; FST_BENCH_CGEN_SEED=N
 #                      fixes it): module capture 3.13 and 4.9 (goal <= 1.25), bytes
-#                      an instruction (goal <= 0.01), replay into FORTSTAT (goal <= 0.25);
+#                      an instruction (goal <= 0.01; as packed, fast on a host of few
+#                      cores, and packed small: capture/modread/modpack.h), replay into
+#                      FORTSTAT (goal <= 0.25);
 #                      and where a capture's cost lies: the module alone (a reader that
 #                      discards its stream; 3.13 and 4.9) and fst-capture's own CPU; the
 #                      replay without the stretches (FST_REPLAY_NOCHUNK=1) and without any
@@ -424,9 +426,14 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
               -o "$W/shape.trace" "$ins" 2>&1 >/dev/null | awk -F, '$3 == "task-clock" { print $1 / 1000 }')
         cpu=$(ratio "${cpu:-0}" "$tu")
     fi
-    local n b
+    local n b bs
     n=$("$BIN/fst-dump" --summary "$W/shape.trace" | sed -n 's/^count.insn=//p')
     b=$(stat -c %s "$W/shape.trace")
+    # the capture packs as the host's cores say (capture/modread/modpack.h: fast where they
+    # are too few for Hercules and fst-capture's rebuild and packer at once); packed small:
+    FST_TRACE_PACK=small "$BIN/fst-capture" -q --via=module --arch="$arch" -o "$W/shape_s.trace" "$ins"
+    bs=$(stat -c %s "$W/shape_s.trace")
+    rm -f "$W/shape_s.trace"
     local tr ent tnc tnf
     tr=$(best 3 "$BIN/fst-report" "$@" -o "$W/shape.txt" "$W/shape.trace")
     # what the replay owes to its memos: without the stretches (replay_chunk.c), and with
@@ -463,8 +470,8 @@ shape_row() {   # NAME INS ARCH [REPORT OPTIONS: a C program's --map, as its use
     printf '%-18s branch outcomes alone %s B/instruction (each branch its own coin); learnt: %s\n' "shape $name" "$ent" "$oc"
     printf '%-18s replay without the stretches %s, without any memo %s (of the untraced run)\n' "shape $name" \
         "$(ratio "$tnc" "$tu")" "$(ratio "$tnf" "$tu")"
-    printf '%-18s capture %5s (4.9: %5s; goal <= 1.25)  %s B/instruction (goal <= 0.01)  replay %5s (goal <= 0.25), %s M instructions/s; %s M instructions, untraced %s s\n' \
-        "shape $name" "$(ratio "$tc" "$tu")" "$r4" "$(bpi "$b" "$n")" "$(ratio "$tr" "$tu")" \
+    printf '%-18s capture %5s (4.9: %5s; goal <= 1.25)  %s B/instruction (packed small %s; goal <= 0.01)  replay %5s (goal <= 0.25), %s M instructions/s; %s M instructions, untraced %s s\n' \
+        "shape $name" "$(ratio "$tc" "$tu")" "$r4" "$(bpi "$b" "$n")" "$(bpi "$bs" "$n")" "$(ratio "$tr" "$tu")" \
         "$(awk -v n="$n" -v t="$tr" 'BEGIN { printf "%.0f", n / t / 1e6 }')" \
         "$(awk -v n="$n" 'BEGIN { printf "%.0f", n / 1e6 }')" "$tu"
     rm -f "$W/shape.trace"

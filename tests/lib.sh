@@ -137,7 +137,9 @@ expect_bounded() {
 module_same() {
     local b=$1 ins=$2 arch=$3 d=$4 map=$5 m mod dir herc f x bad hopt ph
     # 3.13 as the module runs, and again (m3p) and under 4.9 with phases of a few branches
-    # (FSTMOD_ENV_PHASE: copies looked for, then not, over and over; drawn, printed)
+    # (FSTMOD_ENV_PHASE: copies looked for, then not, over and over; drawn, printed); the
+    # first packed small, the second fast, the third as the host's cores say (FST_TRACE_PACK:
+    # capture/modread/modpack.h)
     ph=$(( RANDOM % 6 + 1 ))
     mkdir -p "$d/m" "$d/m3p" "$d/m4"
     for m in "$FST_BIN/../lib/fst-hercules313.so:m:3.13" "$FST_BIN/../lib/fst-hercules313.so:m3p:3.13, phases of $ph" \
@@ -150,6 +152,7 @@ module_same() {
             hopt=(--hercules="$FST_HERCULES4")
         fi
         if ! env FST_MODULE_TEST_PHASE=$([ $dir = m ] || echo "$ph") \
+                FST_TRACE_PACK=$(case $dir in m) echo small ;; m3p) echo fast ;; esac) \
                 fst-capture -q --via=module "${hopt[@]}" --arch="$arch" -o "$d/$dir/$b.trace" "$ins" 2> "$T/err" ||
            [ -s "$T/err" ]; then
             fail "$b: --via=module ($herc) captures it, saying nothing" "$(head -3 "$T/err")"

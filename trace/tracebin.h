@@ -261,6 +261,11 @@ typedef struct fst_tw fst_tw;
 fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err);
 /* The same, writing format `version` (1 or 2; tests and old readers). */
 fst_tw *fst_tw_open_version(const char *path, const fst_kv *hdr, unsigned version, fst_err *err);
+/* Pack the op stream with less of the host's CPU from here on (zstd's dfast strategy: a
+** fifth more bytes on traces of data-driven branches, the same reader): for a capture beside
+** a running Hercules on a host with too few cores for both (capture/modread/modpack.h).
+** Before the first event. */
+void fst_tw_pack_fast(fst_tw *w);
 int fst_tw_image(fst_tw *w, uint64_t addr, const uint8_t *p, size_t n, fst_err *err);
 /* Event calls buffer in memory; a full frame is written as it fills. They return -1
 ** only when writing fails (disk full); the error is then sticky. */

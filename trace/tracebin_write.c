@@ -149,6 +149,12 @@ static int not_a_trace(const char *path, fst_err *err)
                          "new file): give another name, or remove it", path);
 }
 
+void fst_tw_pack_fast(fst_tw *w)
+{
+    if (w->ze)
+        fst_tbz_fast(w->ze);
+}
+
 fst_tw *fst_tw_open(const char *path, const fst_kv *hdr, fst_err *err)
 {
     return fst_tw_open_version(path, hdr, FST_TRACE_VERSION, err);

@@ -40,7 +40,21 @@
 ** where fst-capture must keep up with Hercules and zstd was a third of its time): level 3
 ** 6.89 MB and 1.11 s of fst-capture's CPU, 5 4.95 MB and 1.30 s, 7 5.28 MB and 1.43-1.57 s;
 ** fortgen.py's trace 64 861 bytes at 5, 64 468 at 7; recursion 32 KB at 5, 122 KB at 7.
-** 5 is smaller and cheaper than 7 where it matters, the same elsewhere. */
+** 5 is smaller and cheaper than 7 where it matters, the same elsewhere.
+**
+** Packed fast (fst_tbz_fast, fst_tw_pack_fast: a module capture on a host with too few cores
+** for Hercules, fst-capture's rebuild and the packer at once; capture/modread/modpack.h).
+** There every cycle the packer takes is one Hercules waits for: the capture's wall time
+** follows the CPU the two processes take together (issue 33, 2026-12-07, 2 cores, SDL
+** 4.9 and 3.13 alternating, 4-5 runs each). zstd's dfast strategy with level 5's tables, on
+** the op streams of module captures: tests/loops/gen.py seed 15230 (115 M instructions,
+** branches on an LCG's bits) 2.86 -> 3.51 MB and fst-capture's CPU 0.70 -> 0.55 s, the
+** capture 1.29-1.46x -> 1.21-1.29x untraced (4.9: 1.32-1.39x -> 1.14-1.23x); cgen seed
+** 26598 4.21 -> 5.08 MB, 0.80 -> 0.60 s, under 4.9 1.40-1.44x -> 1.30-1.33x (3.13: the
+** same, the module's own cost binds there); branchy -O2 3.68 -> 4.60 MB, 1.23-1.33x ->
+** 1.21-1.24x; recursion -O2 6.8 -> 37.9 KB (0.0004 byte an instruction), its capture the
+** same. Greedy with a shorter search (searchLog 3) took 0.62 s and 3.06 MB on 15230: half
+** the gain. */
 #include "trace/tracebin_int.h"
 
 #include <stdlib.h>
@@ -103,6 +117,18 @@ fst_tbz *fst_tbz_new_stream(int level)
     } else if (ZSTD_isError(ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, FST_TB_ZSTD_WLOG)))
         fst_die("zstd: a parameter was refused");   /* a damaged header asks no more memory */
     return z;
+}
+
+void fst_tbz_fast(fst_tbz *z)
+{
+    /* dfast: a table of 8-byte matches (hashLog) and one of minMatch-byte ones (chainLog),
+    ** one probe each; level 5's table sizes (the head) */
+    static const struct { ZSTD_cParameter p; int v; } set[] = {
+        { ZSTD_c_strategy, ZSTD_dfast }, { ZSTD_c_chainLog, 17 }, { ZSTD_c_hashLog, 18 }, { ZSTD_c_searchLog, 1 },
+    };
+    for (size_t i = 0; z->c && i < sizeof set / sizeof set[0]; i++)
+        if (ZSTD_isError(ZSTD_CCtx_setParameter(z->c, set[i].p, set[i].v)))
+            fst_die("zstd: a parameter was refused");
 }
 
 size_t fst_tbz_head(const fst_tbz *z) { return z->stream ? 8 : 4; }

@@ -1,5 +1,6 @@
 /* capture/modread/modattach.c — see modattach.h. */
 #include "capture/modread/modattach.h"
+#include "capture/modread/modpack.h"
 #include "capture/hercules/ins.h"
 #include "capture/modread/modfeed.h"
 #include "capture/modread/modjob.h"
@@ -124,6 +125,8 @@ static fst_tw *open_trace(const fst_modattach *o, int arch, int from_ipl, fst_er
         { NULL, NULL },
     };
     fst_tw *w = fst_tw_open(o->out, hdr, err);
+    if (w && fst_modpack_fast(0))   /* the system's CPUs are not known here */
+        fst_tw_pack_fast(w);
     for (size_t i = 0; w && o->image && i < o->image->n; i++)
         if (fst_tw_image(w, o->image->seg[i].addr, o->image->seg[i].data, o->image->seg[i].len, err)) {
             fst_tw_abandon(w);

@@ -1,5 +1,6 @@
 /* capture/modread/modcap.c — see modcap.h. */
 #include "capture/modread/modcap.h"
+#include "capture/modread/modpack.h"
 #include "capture/modread/modfeed.h"
 #include "capture/modread/modjob.h"
 #include "capture/modread/modstream.h"
@@ -177,6 +178,8 @@ static fst_tw *open_trace(const fst_modcap *o, fst_err *err)
     fst_tw *w = fst_tw_open(o->out, hdr, err);
     if (!w)
         return NULL;
+    if (fst_modpack_fast(o->numcpu))
+        fst_tw_pack_fast(w);
     for (size_t i = 0; i < o->ins->n; i++)
         if (fst_tw_image(w, o->ins->seg[i].addr, o->ins->seg[i].data, o->ins->seg[i].len, err)) {
             fst_tw_abandon(w);

@@ -16,6 +16,27 @@
 cd "$T" || exit 1
 figures() { awk -F, 'NR > 1 && $1 == "(total)" { print "total " $4 } NR > 1 && $1 !~ /^\(/ && ($3 > 0 || $4 > 0) { print $1 " " $3 " " $4 }' "$1" | sort; }
 
+# pack_both B INS: INS captured --via=module packed small and fast (FST_TRACE_PACK,
+# capture/modread/modpack.h) into pk/s and pk/f, each as B.trace from within (the same
+# header): the same records (fst-dump, but for its packed sizes), other bytes (the packing
+# took effect); a value
+# that is neither warned about
+pack_both() {
+    local b=$1 ins=$PWD/$2 k
+    mkdir -p pk/small pk/fast
+    for k in small fast; do
+        (cd pk/$k && FST_TRACE_PACK=$k fst-capture -q --via=module --arch=ESA/390 -o "$b.trace" "$ins") 2> "$T/err"
+        (cd pk/$k && fst-dump "$b.trace" | grep -v '^frames\.' > "$b.dump")   # (frames.: what each packed to)
+    done
+    if [ -s pk/small/$b.dump ] && cmp -s pk/small/$b.dump pk/fast/$b.dump && ! cmp -s pk/small/$b.trace pk/fast/$b.trace
+    then ok "$b: packed small and fast, the same records in other bytes ($(stat -c %s pk/small/$b.trace), $(stat -c %s pk/fast/$b.trace))"
+    else fail "$b: packed small and fast, the same records in other bytes" "$(diff pk/small/$b.dump pk/fast/$b.dump | head -4)"; fi
+    (cd pk && FST_TRACE_PACK=tiny fst-capture -q --via=module --arch=ESA/390 -o "x.trace" "$ins") 2> "$T/err"
+    expect_eq "$b: FST_TRACE_PACK=tiny: warned about, the capture made" \
+        "fst-capture: warning: FST_TRACE_PACK=tiny: neither 'fast' nor 'small'; taken as not set 1" \
+        "$(cat "$T/err") $([ -s pk/x.trace ] && echo 1)"
+}
+
 mkdir -p t
 fseeds=${FST_FORT_SEEDS:-"3 17 40 $(( (RANDOM % 9000) + 1000 ))"}
 echo "# fortgen seeds: $fseeds"
@@ -89,6 +110,7 @@ for v in O0 O2; do
             else fail "$p -$v: $f folded as unfolded" "$(diff nofold.out fold.out | head -6)"; fi
         done
         module_same "$p" "$d/$p.ins" ESA/390 "$PWD/$d" "../$p.nm"
+        if [ $p = branchy ] && [ "$v" = O2 ]; then pack_both "$p" "$d/$p.ins"; fi
     done
 done
 
