@@ -104,10 +104,11 @@ expect_ok "fst-diff: two sampled runs of shares agree" fst-diff --confidence=99.
 grep -q '^rule: a routine differs when its shares of samples differ by more than z = 3.89 standard errors of a difference of two proportions' "$T/out" \
     && grep -q '^BASE .*s.trace (sampled, [0-9]* samples)' "$T/out" && ok "fst-diff states its rule" \
     || fail "fst-diff states its rule" "$(head -4 "$T/out")"
-fst-diff --versions --format=csv "$T/s.trace" "$T/var.trace" > "$T/dv.csv" 2> "$T/err"; rc=$?
+# (at 99.99 %: GAMMA, the same in both, was once beyond 99.9 % in a make check's load)
+fst-diff --versions --format=csv --confidence=99.99 "$T/s.trace" "$T/var.trace" > "$T/dv.csv" 2> "$T/err"; rc=$?
 expect_eq "fst-diff: the variant's ALPHA and BETA are beyond the bound, GAMMA is not (exit 1)" "1 over over ok" \
     "$rc $(verdicts "$T/dv.csv")"
-grep -q 'ALPHA: share .* -> .*: -[0-9.]* points, beyond [0-9.]* (3.29 standard errors[^)]*)' "$T/err" \
+grep -q 'ALPHA: share .* -> .*: -[0-9.]* points, beyond [0-9.]* (3.89 standard errors[^)]*)' "$T/err" \
     && ok "fst-diff names what is beyond, and the bound" || fail "fst-diff names what is beyond, and the bound" "$(cat "$T/err")"
 # exact against sampled: the exact share (ALPHA 2006 x 10 of 4025 x 10 + 16) has no error
 fst-diff --versions --format=csv --confidence=99.99 "$T/ten.trace" "$T/s.trace" > "$T/de.csv" 2> "$T/err"
