@@ -276,6 +276,9 @@ int fst_tw_state(fst_tw *w, uint32_t state);
 ** bytes it has now: what k calls of fst_tw_insn would write, in one step (a source that
 ** knows the code is unchanged). */
 int fst_tw_seq(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next, uint64_t last);
+/* The same, given the last instruction's bytes (6, those fst_tw_insn was given; NULL: not
+** given): whether the run ends in a TAKEN is then said from them, not looked up. */
+int fst_tw_seq_ib(fst_tw *w, uint64_t addr, uint64_t k, uint64_t next, uint64_t last, const uint8_t *last_ib);
 /* A point in the event stream (fst_tw_mark_at), so that what is written after it can be
 ** written again (fst_tw_repeat): a loop whose iterations a source knows to be the same
 ** calls. The fields are the writer's state at the mark, not the caller's to read. */

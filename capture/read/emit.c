@@ -480,8 +480,15 @@ int fst_em_seqs(fst_em *e, const uint8_t *psw, int pswlen, int arch, const fst_e
     c->await = AW_NONE;
     c->l_have = c->op_have = 0;
     state_out(e, psw, pswlen, arch);
-    for (size_t i = 0; i < n; i++)
-        wr(e, fst_tw_seq(e->w, run[i].ia, run[i].k, run[i].next, run[i].last_ia));
+    /* the last instructions' bytes to the writer, which says from them whether a run ends in
+    ** a TAKEN instead of looking them up; not in S/370, which has none (tracebin_write.c
+    ** jump_to: cgen seed 26598's rebuild 4 % fewer host instructions, gen.py 15230's the same) */
+    if (arch == FST_ARCH_S370)
+        for (size_t i = 0; i < n; i++)
+            wr(e, fst_tw_seq(e->w, run[i].ia, run[i].k, run[i].next, run[i].last_ia));
+    else
+        for (size_t i = 0; i < n; i++)
+            wr(e, fst_tw_seq_ib(e->w, run[i].ia, run[i].k, run[i].next, run[i].last_ia, run[i].last_ib));
     const fst_em_run *l = &run[n - 1];
     c->l_have = 1;
     c->l_ia = l->last_ia;
