@@ -300,7 +300,8 @@ typedef struct rp_chunk {
     int spoiled;            /* more of them than snap holds, or an opcode not known */
     uint64_t *opstamp;      /* per op: the recording that noted its count */
     struct rp_chbkt *bkt;   /* the table: buckets of ways, each a tag and where its stretch is
-                               (replay_chunk.c ch_bkt) */
+                               (replay_chunk.c ch_bkt), at a cache line in bkt_mem */
+    void *bkt_mem;
     unsigned char *arena;
     size_t used, size;
     uint32_t last;          /* the stretch memoized last: arena offset + 1, 0 none */
