@@ -335,9 +335,10 @@ static inline void jump_to(fst_tw *w, uint64_t to)
 {
     /* where the run's last instruction branches: as fst_tw_seq_ib said from its bytes (the
     ** module's rebuild: a third of its jump_to's host instructions on gcc code were the
-    ** look), else from the code cache. S/370 has no relative branch (but for Hercules' optional S/370
-    ** extension, whose runs then take a SEQ and a JMP, as any run may): no look there, a
-    ** tenth of a rebuild of S/370 code's host instructions (callgrind, gen.py seed 15230) */
+    ** look), else from the code cache. S/370 has no relative branch (but for Hercules'
+    ** optional S/370 extension, whose runs then take a SEQ and a JMP, as any run may): no
+    ** look there, a tenth of a rebuild of S/370 code's host instructions (callgrind, gen.py
+    ** seed 15230) */
     if (w->pending && (w->last_known || fst_st_arch(w->state) != FST_ARCH_S370)) {
         uint64_t t = w->last_to;
         if (!w->last_known) {

@@ -108,9 +108,10 @@
 ** stretches of 16 runs in every phase. FST_REPLAY_CHUNK=eager records
 ** all it can, with no budget.
 **
-** Memory: the table CH_SLOTS slots (a tag and an offset, CH_WAYS to a bucket), the stretches in one arena of at
-** most CH_ARENA bytes, emptied whole when full (FST_REPLAY_CHUNK=tiny: eager, in an arena of
-** CH_TINY bytes, so that the tests empty it often).
+** Memory: the table CH_SLOTS slots (a tag and an offset, CH_WAYS to a bucket), the
+** stretches in one arena of at most CH_ARENA bytes, emptied whole when full
+** (FST_REPLAY_CHUNK=tiny: eager, in an arena of CH_TINY bytes, so that the tests empty it
+** often).
 */
 #include "analyze/replay/replay_int.h"
 
