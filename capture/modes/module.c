@@ -65,10 +65,11 @@ int fst_capture_module(fst_capopts *c, const char *program, const fst_ins *ins)
     if (!c->quiet && c->job)
         fst_note("%s: the job %s, from its $HASP373 to its $HASP395 on the program's console", c->out, c->job);
     if (!c->quiet)
-        fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.3g bytes/instruction "
+        fst_note("%s: %llu instructions, %llu program checks, %llu waits, ended by %s; %.3g bytes/instruction%s "
                  "(fst's module: %llu events, %llu stream bytes, %llu code pages)",
                  c->out, (unsigned long long)res.insns, (unsigned long long)res.pgmchks, (unsigned long long)res.waits,
                  res.end, res.insns ? (double)res.trace_bytes / (double)res.insns : 0.0,
+                 res.packed_fast ? ", packed fast (few cores: FST_TRACE_PACK=small packs smaller)" : "",
                  (unsigned long long)res.events, (unsigned long long)res.stream_bytes,
                  (unsigned long long)res.code_pages);
     return FST_EXIT_OK;

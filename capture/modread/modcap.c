@@ -160,7 +160,7 @@ static int pump_once(run *r, int ms, int *log_eof, fst_err *err)
     return 0;
 }
 
-static fst_tw *open_trace(const fst_modcap *o, fst_err *err)
+static fst_tw *open_trace(const fst_modcap *o, int *fast, fst_err *err)
 {
     fst_kv hdr[] = {
         { FST_HK_SOURCE, "capture" },
@@ -178,7 +178,7 @@ static fst_tw *open_trace(const fst_modcap *o, fst_err *err)
     fst_tw *w = fst_tw_open(o->out, hdr, err);
     if (!w)
         return NULL;
-    if (fst_modpack_fast(o->numcpu))
+    if ((*fast = fst_modpack_fast(o->numcpu)))
         fst_tw_pack_fast(w);
     for (size_t i = 0; i < o->ins->n; i++)
         if (fst_tw_image(w, o->ins->seg[i].addr, o->ins->seg[i].data, o->ins->seg[i].len, err)) {
@@ -302,7 +302,7 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
         fst_errf(err, "--job wants a job name, not '%s'", o->job);
         return -1;
     }
-    if (!(r.w = open_trace(o, err))) {
+    if (!(r.w = open_trace(o, &res->packed_fast, err))) {
         fst_modjob_free(r.job);
         remove_regular(o->out);
         return -1;

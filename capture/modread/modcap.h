@@ -63,6 +63,7 @@ typedef struct fst_modcap_result {
     int complete;
     uint64_t insns, pgmchks, waits, events, stream_bytes, trace_bytes;
     uint64_t code_pages;        /* code pages the module sent (fstmod_wire.h CODE) */
+    int packed_fast;            /* the trace packed fast: the host's cores are few (modpack.h) */
     int start_failed;           /* return -1: Hercules failed to start the program (err says how) */
     char fallback[320];         /* return 1: why the module did not record */
     char said[2048];            /* what Hercules said on stderr, when it failed */

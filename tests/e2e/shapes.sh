@@ -17,10 +17,10 @@ cd "$T" || exit 1
 figures() { awk -F, 'NR > 1 && $1 == "(total)" { print "total " $4 } NR > 1 && $1 !~ /^\(/ && ($3 > 0 || $4 > 0) { print $1 " " $3 " " $4 }' "$1" | sort; }
 
 # pack_both B INS: INS captured --via=module packed small and fast (FST_TRACE_PACK,
-# capture/modread/modpack.h) into pk/s and pk/f, each as B.trace from within (the same
-# header): the same records (fst-dump, but for its packed sizes), other bytes (the packing
-# took effect); a value
-# that is neither warned about
+# capture/modread/modpack.h) into pk/small and pk/fast, each as B.trace from within (the
+# same header): the same records (fst-dump, but for its packed sizes), other bytes (the
+# packing took effect); the summary says when packed fast; a value that is neither is
+# warned about
 pack_both() {
     local b=$1 ins=$PWD/$2 k
     mkdir -p pk/small pk/fast
@@ -31,6 +31,10 @@ pack_both() {
     if [ -s pk/small/$b.dump ] && cmp -s pk/small/$b.dump pk/fast/$b.dump && ! cmp -s pk/small/$b.trace pk/fast/$b.trace
     then ok "$b: packed small and fast, the same records in other bytes ($(stat -c %s pk/small/$b.trace), $(stat -c %s pk/fast/$b.trace))"
     else fail "$b: packed small and fast, the same records in other bytes" "$(diff pk/small/$b.dump pk/fast/$b.dump | head -4)"; fi
+    (cd pk && FST_TRACE_PACK=fast fst-capture --via=module --arch=ESA/390 -o "x.trace" "$ins") 2> "$T/err"
+    expect_eq "$b: packed fast, the capture's summary says so" 1 \
+        "$(grep -c 'bytes/instruction, packed fast (few cores: FST_TRACE_PACK=small packs smaller)' "$T/err")"
+    rm -f pk/x.trace
     (cd pk && FST_TRACE_PACK=tiny fst-capture -q --via=module --arch=ESA/390 -o "x.trace" "$ins") 2> "$T/err"
     expect_eq "$b: FST_TRACE_PACK=tiny: warned about, the capture made" \
         "fst-capture: warning: FST_TRACE_PACK=tiny: neither 'fast' nor 'small'; taken as not set 1" \
