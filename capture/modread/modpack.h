@@ -14,7 +14,8 @@
 ** 1.40-1.44x -> 1.30-1.33x; their traces a fifth bigger; trace/tracebin_zstd.c). With
 ** cores to spare the packer costs Hercules nothing and packs small.
 **
-** The rule: fast when the host has fewer online cores than the guest's CPUs and 3 more.
+** The rule: fast when fst-capture may run on fewer cores (its affinity: a container's
+** cpuset, taskset; else those online) than the guest's CPUs and 3 more.
 ** FST_TRACE_PACK=fast or =small decides instead (tests, make bench); another value is
 ** ignored with a warning.
 */
