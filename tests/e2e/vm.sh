@@ -126,7 +126,14 @@ assisted() {   # NAME DIR HERCULES MODULE IRQ: the module's window from before t
             exec setsid timeout -s KILL 120 "$h" -f h.cnf -r h.rc > h.log 2>&1 < <(sleep 120)) &
     fi
     local hpid=$!
-    for _ in $(seq 150); do grep -q 'HHCFS005I.*no reader' "$d/h.log" 2> /dev/null && break; sleep 0.2; done
+    # the module's "no reader" comes as it loads, before the script: attached then, the
+    # reader's "opened" came before the automatic operator's rule could see it, no IPL came
+    # and Hercules ran to its 120 s (make check under load, 2026-12-07): wait for its thread
+    for _ in $(seq 150); do
+        grep -q 'HHCFS005I.*no reader' "$d/h.log" 2> /dev/null &&
+            grep -Eq "HHCAO001I|name 'hao_thread' started" "$d/h.log" 2> /dev/null && break
+        sleep 0.2
+    done
     expect_ok "$name: the module attached before the IPL" \
         fst-capture -q --via=module --attach="$d/mod.fifo" --timeout=30 --image=va.ins -o "$d.trace"
     wait $hpid
