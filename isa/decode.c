@@ -261,7 +261,6 @@ void fst_decode(fst_insn *d, const uint8_t *b, uint64_t addr, uint32_t state)
     memcpy(d->bytes, t, sizeof d->bytes);
     d->addr = addr;
     d->target = 0;
-    d->mnem = oi->mnem;
     d->op = (uint16_t)id;
     d->len = (uint8_t)len;
     d->fmt = oi->fmt;

@@ -107,7 +107,6 @@ typedef struct fst_insn {
     uint64_t addr;       /* where it executed (as given) */
     uint64_t target;     /* FST_I_TARGET: branch target, or what EX/EXRL executes;
                             wrapped to the addressing mode of `state` */
-    const char *mnem;    /* "BALR"; "?" when the opcode is unknown */
     uint16_t op;         /* FST_OP_UNKNOWN or an index for fst_op_info() */
     uint16_t flags;      /* FST_I_* */
     uint8_t len;         /* 2, 4 or 6 */
@@ -119,7 +118,8 @@ typedef struct fst_insn {
     uint16_t wregs;      /* general registers it may write (bit r = register r): a superset,
                             the evidence of which task runs compares the others
                             (fst_insn_writes) */
-} fst_insn;
+} fst_insn;     /* 32 bytes: two to a cache line (the replay's blocks, code.h, hold them in
+                   rows of 64-byte entries with their prices); the mnemonic: fst_insn_mnem */
 
 enum { FST_OP_UNKNOWN = 0 };
 
@@ -194,6 +194,8 @@ void fst_opcode_str(uint32_t key, char out[5]);
 /* Opcode table queries (for cost tables keyed by mnemonic, and for tests). */
 unsigned fst_op_count(void);                       /* ids are 0 .. count-1; 0 = unknown */
 const fst_opinfo *fst_op_info(unsigned op);        /* NULL when op >= fst_op_count() */
+/* d's mnemonic ("BALR"; "?" when the opcode is unknown). */
+static inline const char *fst_insn_mnem(const fst_insn *d) { return fst_op_info(d->op)->mnem; }
 int fst_op_find(const char *mnem);                 /* id, case-insensitive; -1 if none */
 const char *fst_fmt_name(int fmt);                 /* "RR", "RXY", "VRR", "?" */
 

@@ -3,11 +3,12 @@
 
 #include "common/err.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #define NINSN_BITS 12   /* single instructions: a slot per halfword address (fst_code_slot) */
 #define NINSN (1u << NINSN_BITS)
-/* blocks: FST_CODE_NBLK (code.h), the same; a block is some 2.6 KB */
+/* blocks: FST_CODE_NBLK (code.h), the same; a block is 2368 bytes */
 
 fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
 {
@@ -16,7 +17,10 @@ fst_code *fst_code_new(fst_clock *clk, fst_code_count *count, void *ctx)
     c->count = count;
     c->ctx = ctx;
     c->insn = fst_xcalloc(NINSN, sizeof *c->insn);
-    c->blk = fst_xcalloc(FST_CODE_NBLK, sizeof *c->blk);
+    /* zeroed and 64-byte aligned (fst_blk's entries are): calloc's pages are touched only
+    ** when used, where aligned_alloc and a memset would touch all of them */
+    c->blk_mem = fst_xcalloc(1, FST_CODE_NBLK * sizeof *c->blk + 64);
+    c->blk = (fst_blk *)(((uintptr_t)c->blk_mem + 63) & ~(uintptr_t)63);
     c->used = fst_xcalloc(FST_CODE_NBLK, 1);
     c->usedlist = fst_xcalloc(FST_CODE_NBLK, sizeof *c->usedlist);
     return c;
@@ -27,7 +31,7 @@ void fst_code_free(fst_code *c)
     if (!c)
         return;
     free(c->insn);
-    free(c->blk);
+    free(c->blk_mem);
     free(c->used);
     free(c->usedlist);
     free(c);
@@ -58,7 +62,7 @@ static void fold(fst_code *c, fst_blk *b)
         n += b->ran[k];   /* a prefix sum of differences (modulo 2^64: exact) */
         b->ran[k] = 0;
         if (n)
-            c->count(c->ctx, &b->d[k], n);
+            c->count(c->ctx, &b->e[k].d, n);
     }
     b->ran[b->n] = 0;
 }
@@ -77,16 +81,16 @@ static void append(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr)
 {
     uint8_t bytes[6];
     while (b->n < FST_BLK_MAX && fst_tr_code(tr, addr, bytes)) {
-        fst_insn *d = &b->d[b->n];
+        fst_blk_ent *e = &b->e[b->n];
+        fst_insn *d = &e->d;
         fst_decode(d, bytes, addr, b->state);
-        b->cost[b->n][0] = fst_clock_cost(c->clk, d, 0);
-        b->cost[b->n][1] = fst_clock_cost(c->clk, d, 1);
-        b->to[b->n] = fst_tb_taken_to(bytes, addr, b->state);
+        e->cost[0] = fst_clock_cost(c->clk, d, 0);
+        e->cost[1] = fst_clock_cost(c->clk, d, 1);
+        e->sum = fst_blk_sum(b, b->n);
+        e->to = fst_tb_taken_to(bytes, addr, b->state);
         b->n++;
         if (!fst_code_falls(d))
             break;
-        if (b->n < FST_BLK_MAX)
-            b->sum[b->n] = b->sum[b->n - 1] + b->cost[b->n - 1][0];
         addr += d->len;
     }
 }
@@ -100,16 +104,15 @@ static void build(fst_code *c, fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t s
     b->epoch = fst_tr_code_epoch(tr);
     c->epoch = fst_tr_code_epoch_at(tr);
     b->n = 0;
-    b->sum[0] = 0;
     append(c, b, tr, addr);
 }
 
 int fst_code_extend(fst_code *c, fst_blk *b, fst_tr *tr, int built)
 {
     uint32_t n = b->n;
-    if (n == FST_BLK_MAX || !fst_code_falls(&b->d[n - 1]))
+    if (n == FST_BLK_MAX || !fst_code_falls(&b->e[n - 1].d))
         return 0;
-    append(c, b, tr, fst_insn_next(&b->d[n - 1]));
+    append(c, b, tr, fst_insn_next(&b->e[n - 1].d));
     if (b->n == n)
         return 0;
     c->builds += built != 0;
@@ -144,3 +147,7 @@ fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t s
     b->born = c->builds++;
     return b->n ? b : NULL;
 }
+
+/* The entry's size is what puts a run's reads on few lines (code.h fst_blk_ent). */
+_Static_assert(sizeof(fst_insn) == 32, "fst_insn: 32 bytes");
+_Static_assert(sizeof(fst_blk_ent) == 64, "fst_blk_ent: one cache line");

@@ -215,10 +215,10 @@ static inline int flows_on_fast(const rp_cpu *c)
 ** enter a mainline (mainline_at): m when none would. */
 static __attribute__((noinline)) uint32_t before_mainline(const rp *x, size_t tid, const fst_blk *b, uint32_t i, uint32_t m)
 {
-    if (b->d[i].addr > x->ml_hi || b->d[i + m - 1].addr < x->ml_lo)
+    if (b->e[i].d.addr > x->ml_hi || b->e[i + m - 1].d.addr < x->ml_lo)
         return m;
     for (uint32_t k = 0; k < m; k++)
-        if (mainline_at(x, tid, b->d[i + k].addr))
+        if (mainline_at(x, tid, b->e[i + k].d.addr))
             return k;
     return m;
 }
@@ -230,14 +230,20 @@ static inline int recording(const rp *x)
     return x->memo.rec || x->chunk.rec || x->fold.mode == 1;
 }
 
-/* exec_n of a run's EXECs; lean: no sink wants them (lean_ok), only the pending count. */
-static inline __attribute__((always_inline)) void run_exec(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d,
-                                                           size_t n, fst_fx cost, int lean)
+/* exec_n of a run's EXECs, d[k..k+n-1] of b; lean: no sink wants them (lean_ok), only the
+** pending count. A sink that wants them gets them in a row (events.h: e->insn[0..n-1]),
+** copied out of the block's entries. */
+static inline __attribute__((always_inline)) void run_exec(rp *x, rp_cpu *c, uint16_t cpuno, const fst_blk *b,
+                                                           uint32_t k, uint32_t n, fst_fx cost, int lean)
 {
-    if (lean)
-        exec_pend(c, n, cost);
-    else
-        exec_n(x, c, cpuno, d, n, cost, 0);
+    if (lean || !x->want_exec[c->prev_charged]) {
+        exec_pend(c, n, cost);  /* as exec_n does when no sink wants them */
+        return;
+    }
+    fst_insn row[FST_BLK_MAX];
+    for (uint32_t j = 0; j < n; j++)
+        row[j] = b->e[k + j].d;
+    exec_n(x, c, cpuno, row, n, cost, 0);
 }
 
 /* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of
@@ -255,7 +261,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     uint16_t cpuno = rec->cpu;
     rp_cpu *c = &x->cpus[cpuno];
     uint32_t left = (uint32_t)rec->value - 1, took = 1, i = 1;  /* the run's length (fst_tr_next_run) */
-    uint64_t to = b->to[0];     /* where a TAKEN run ending at c->prev goes (code.h) */
+    uint64_t to = b->e[0].to;   /* where a TAKEN run ending at c->prev goes (code.h) */
     /* flows_on once: of what it looks at, only c->prev changes below (the loop does not
     ** call, return, handle or dispatch), so then only whether c->prev falls through. A
     ** branch not taken inside a run goes on here, not in a record-loop turn of its own:
@@ -282,31 +288,35 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
         if (!lean && x->want_exec[ch] && !x->takes_batch[ch]) {
             exec_prev(x, c, cpuno, 0);
             for (uint32_t k = i; k < last; k++)
-                exec_one(x, c, cpuno, &b->d[k], b->cost[k][0], 0);
+                exec_one(x, c, cpuno, &b->e[k].d, b->e[k].cost[0], 0);
         } else {
-            fst_fx run = b->sum[last] - b->sum[i];
+            fst_fx run = b->e[last].sum - fst_blk_sum(b, i);
             if (!lean && x->memo.rec && b->mstamp != x->memo.stamp)
                 fst_rp_memo_touch(x, b);    /* its counts as they were, for the call recorded */
             if (!lean && x->chunk.rec && b->cstamp != x->chunk.stamp)
                 fst_rp_chunk_touch(x, b);   /* the same, for a stretch recorded */
             if (i) { /* prev is d[i - 1]: one run, counted in the block */
                 fst_blk_ran(b, i - 1, last);
-                run_exec(x, c, cpuno, &b->d[i - 1], m, c->prev_cost[0] + run, lean);
+                run_exec(x, c, cpuno, b, i - 1, m, c->prev_cost[0] + run, lean);
             } else {
                 count_op(x->p, &c->prev);
                 fst_blk_ran(b, 0, last);
-                run_exec(x, c, cpuno, &c->prev, 1, c->prev_cost[0], lean);
+                if (lean)
+                    exec_pend(c, 1, c->prev_cost[0]);
+                else
+                    exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
                 if (m > 1)
-                    run_exec(x, c, cpuno, &b->d[0], m - 1, run, lean);
+                    run_exec(x, c, cpuno, b, 0, m - 1, run, lean);
             }
         }
         if (lean != 1 && x->regs) /* as insn() does one by one (lean 1: none shown yet) */
             for (uint32_t k = i; k <= last; k++)
-                c->dirty |= b->d[k].wregs;
-        c->prev = b->d[last];
-        to = b->to[last];
-        c->prev_cost[0] = b->cost[last][0];
-        c->prev_cost[1] = b->cost[last][1];
+                c->dirty |= b->e[k].d.wregs;
+        const fst_blk_ent *el = &b->e[last];
+        c->prev = el->d;
+        to = el->to;
+        c->prev_cost[0] = el->cost[0];
+        c->prev_cost[1] = el->cost[1];
         if (!lean) {    /* lean: c->have_prev and c->ran are 1, c->handler 0 */
             c->have_prev = 1;
             if (c->handler)
@@ -331,9 +341,9 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
 
 int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint32_t *took, uint64_t *next)
 {
-    int fast = 0 != insn_fast(x, cpu_of(x, rec->cpu), rec, &b->d[0], b->cost[0], 1, 0, NULL);
+    int fast = 0 != insn_fast(x, cpu_of(x, rec->cpu), rec, &b->e[0].d, b->e[0].cost, 1, 0, NULL);
     if (!fast)
-        insn(x, rec, &b->d[0], b->cost[0]);
+        insn(x, rec, &b->e[0].d, b->e[0].cost);
     seq_rest(x, tr, rec, b, fast, take, took, next, 0);
     return fast;
 }
@@ -410,7 +420,7 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
         if ((k = fst_tr_next_run(tr, rec, err)) != 2 || rec->state != c->prev_state || rec->cpu)
             break;
         fst_blk *b = fst_code_block(x->code, tr, rec->addr, rec->state);
-        if (!b || !(f = insn_fast(x, c, rec, &b->d[0], b->cost[0], 1, 1, t)))
+        if (!b || !(f = insn_fast(x, c, rec, &b->e[0].d, b->e[0].cost, 1, 1, t)))
             break;
         runs++;             /* a run the folding passed by (fst_rp_fold): its quiet, at the end */
         uint32_t took;
@@ -430,6 +440,7 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
     t->prev = c->prev;  /* kept in c->prev only meanwhile (insn_fast's lean) */
     t->have_prev = 1;
     x->nlean += x->win_at - w0;
+    x->nleanr += runs;
     if (k != LEAN_TOP)
         *out = r;
     return k;
@@ -638,9 +649,9 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
                 if (x.win_at == x.win_edge) {   /* --window: this instruction is an edge */
                     if (fst_rp_win_edge(&x, &rec))
                         break;
-                    insn(&x, &rec, &b->d[0], b->cost[0]);
-                } else if (!(fast = insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->d[0], b->cost[0], 1, 0, NULL)))
-                    insn(&x, &rec, &b->d[0], b->cost[0]);
+                    insn(&x, &rec, &b->e[0].d, b->e[0].cost);
+                } else if (!(fast = insn_fast(&x, cpu_of(&x, rec.cpu), &rec, &b->e[0].d, b->e[0].cost, 1, 0, NULL)))
+                    insn(&x, &rec, &b->e[0].d, b->e[0].cost);
                 if (x.win_edge - x.win_at < rec.value)
                     rec.value = x.win_edge - x.win_at;  /* the run is cut at the next edge */
                 uint32_t took;
@@ -670,7 +681,8 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     }
     fst_rp_memo_settle(&x);     /* the counters up to date, from here on read */
     if (getenv("FST_REPLAY_FOLD_STATS"))
-        fprintf(stderr, "fst: replay: lean loop: %llu instructions\n", (unsigned long long)x.nlean);
+        fprintf(stderr, "fst: replay: lean loop: %llu instructions in %llu runs\n", (unsigned long long)x.nlean,
+                (unsigned long long)x.nleanr);
     if (k < 0)
         goto out;
     if (x.fold.mode)

@@ -353,7 +353,7 @@ void fst_rp_chunk_touch(rp *x, fst_blk *b)
     for (uint32_t i = 0; i <= b->n; i++)
         snap(ch, &b->ran[i]);
     for (uint32_t i = 0; i < b->n; i++)
-        snap_op(x, &b->d[i]);
+        snap_op(x, &b->e[i].d);
 }
 
 /* ---- the state ---- */
@@ -852,7 +852,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
         ** comes back as a run of its own */
         int fast = 1;
         for (;;) {
-            snap_op(x, &bk->d[0]);  /* the next part counts it, unless the block does */
+            snap_op(x, &bk->e[0].d);  /* the next part counts it, unless the block does */
             uint32_t took;
             uint64_t next;
             fast &= fst_rp_run(x, tr, &rec, bk, 1, &took, &next);

@@ -328,7 +328,7 @@ void fst_rp_fold_touch(rp *x, fst_blk *b)
     b->fstamp = rs->stamp;
     region(rs, b->ran, FST_BLK_MAX + 1, RP_K_BLOCK, (size_t)(b - x->code->blk));
     for (uint32_t k = 0; k < b->n; k++)
-        fold_op(x, &b->d[k]);
+        fold_op(x, &b->e[k].d);
 }
 
 void fst_rp_regions_free(rp_regs *rs)
@@ -501,7 +501,7 @@ static int record(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b)
         fail(f);
         return 0;   /* the caller runs it */
     }
-    fold_op(x, &b->d[0]);
+    fold_op(x, &b->e[0].d);
     if (!fst_rp_run(x, tr, rec, b, 1, &lr->took, &lr->next)) {
         fail(f);    /* insn() took it: something happened between two runs */
         return 1;

@@ -418,7 +418,7 @@ typedef struct rp {
     uint64_t nslow;     /* instructions insn() took (replay.c): not the common case */
     int lean;           /* the lean loop may take turns (replay.c lean_runs): not
                            FST_REPLAY_NOLEAN=1 (tests compare the replays byte for byte) */
-    uint64_t nlean;     /* the instructions it took (FST_REPLAY_FOLD_STATS) */
+    uint64_t nlean, nleanr; /* the instructions and runs it took (FST_REPLAY_FOLD_STATS) */
     /* --window (replay_win.c): the record loop counts the instructions it takes (win_at:
     ** the next one's number) and, at win_edge, calls fst_rp_win_edge before that
     ** instruction is replayed; a SEQ run is cut at the edge */

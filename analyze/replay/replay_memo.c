@@ -451,7 +451,7 @@ static void deltas(rp *x, rp_memo_ent *e)
         for (uint32_t k = 0; k < b->n; k++) {
             run += b->ran[k] - m->jblk[j].ran[k];
             if (run)
-                count_in(x, e, &b->d[k], run, &ccap, &ocap);
+                count_in(x, e, &b->e[k].d, run, &ccap, &ocap);
         }
     }
     const uint64_t *v = m->rs.val;

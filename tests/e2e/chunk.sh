@@ -60,7 +60,7 @@ for v in O2 O0; do
     # folding looks at: with the stretches off, most of branchy's instructions (96 % at -O2);
     # none with FST_REPLAY_NOLEAN=1 (whose reports are the same: WAYS)
     lean() { env "$@" FST_REPLAY_FOLD_STATS=1 fst-report --timed=all --map="$b.nm" -o /dev/null "$b.trace" 2>&1 |
-             sed -n 's/^fst: replay: lean loop: \([0-9]*\) instructions$/\1/p'; }
+             sed -n 's/^fst: replay: lean loop: \([0-9]*\) instructions in .*$/\1/p'; }
     li=$(lean FST_REPLAY_NOCHUNK=1)
     li0=$(lean FST_REPLAY_NOCHUNK=1 FST_REPLAY_NOLEAN=1)
     if [ "${li:-0}" -ge $((total / 2)) ] && [ "$li0" = 0 ]; then ok "branchy -$v: the lean loop ($li of $total instructions)"

@@ -67,7 +67,7 @@ for tr in "$T"/work-live/s*/module.live.trace; do
     d=$(dirname "$tr") s=$(basename "$(dirname "$tr")")
     map="$d/os${s#s}.map.csv"
     li=$(FST_REPLAY_FOLD_STATS=1 fst-report --map="$map" -o /dev/null "$tr" 2>&1 |
-         sed -n 's/^fst: replay: lean loop: \([0-9]*\) instructions$/\1/p')
+         sed -n 's/^fst: replay: lean loop: \([0-9]*\) instructions in .*$/\1/p')
     bad=""
     for f in fortstat "csv --by-task" json; do
         # shellcheck disable=SC2086

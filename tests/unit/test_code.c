@@ -97,18 +97,18 @@ static void test_blocks_follow_modified_code(void **state)
             assert_non_null(b);
             uint32_t m = b->n < left ? b->n : left;
             for (uint32_t i = 0; i < m; i++, seen++) {
-                const fst_insn *d = &b->d[i];
+                const fst_insn *d = &b->e[i].d;
                 assert_int_equal(d->addr, A + 2 * (seen % PER));
                 assert_memory_equal(d->bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
                 assert_int_equal(fst_code_plain(d), seen % PER != PER - 1);
-                assert_true(b->cost[i][0] == fst_clock_cost(clk, d, 0) && b->cost[i][1] == fst_clock_cost(clk, d, 1));
-                assert_true(b->to[i] == fst_tb_taken_to(d->bytes, d->addr, rec.state));
+                assert_true(b->e[i].cost[0] == fst_clock_cost(clk, d, 0) && b->e[i].cost[1] == fst_clock_cost(clk, d, 1));
+                assert_true(b->e[i].to == fst_tb_taken_to(d->bytes, d->addr, rec.state));
                 if (i + 1 < m)  /* plain ones summed */
-                    assert_true(b->sum[i + 1] == b->sum[i] + b->cost[i][0]);
+                    assert_true(b->e[i + 1].sum == b->e[i].sum + b->e[i].cost[0] && fst_blk_sum(b, i + 1) == b->e[i + 1].sum);
             }
             fst_blk_ran(b, 0, m);
-            next = b->d[m - 1].addr + b->d[m - 1].len;
-            fst_tr_seq_take(tr, m, next, b->d[m - 1].bytes);
+            next = b->e[m - 1].d.addr + b->e[m - 1].d.len;
+            fst_tr_seq_take(tr, m, next, b->e[m - 1].d.bytes);
             blocks++;
         }
     }
@@ -168,9 +168,9 @@ static void test_runs_whole(void **state)
             assert_non_null(b);
             uint32_t m = b->n < left ? b->n : left;
             for (uint32_t i = 0; i < m; i++, seen++)
-                assert_memory_equal(b->d[i].bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
-            next = b->d[m - 1].addr + b->d[m - 1].len;
-            fst_tr_seq_take(tr, m, next, b->d[m - 1].bytes);
+                assert_memory_equal(b->e[i].d.bytes, written((int)(seen / PER), (int)(seen % PER)), 2);
+            next = b->e[m - 1].d.addr + b->e[m - 1].d.len;
+            fst_tr_seq_take(tr, m, next, b->e[m - 1].d.bytes);
             left -= m;
             assert_int_equal(fst_tr_seq_left(tr), left);
         }
@@ -325,11 +325,11 @@ static void test_block_grows(void **state)
             if (grown) {
                 assert_int_equal(fst_code_extend(code, b, tr, built), 0);   /* ends at a BCR 15 */
                 for (uint32_t i = 0; i < 4; i++)
-                    assert_true(b->d[i].addr == (uint64_t)A + (i ? 2u + 4u * (i > 1) + 2u * (i > 2) : 0u));
-                assert_true(b->sum[3] == b->sum[2] + b->cost[2][0]);
+                    assert_true(b->e[i].d.addr == (uint64_t)A + (i ? 2u + 4u * (i > 1) + 2u * (i > 2) : 0u));
+                assert_true(b->e[3].sum == b->e[2].sum + b->e[2].cost[0]);
             }
             fst_blk_ran(b, 0, left);
-            const fst_insn *l = &b->d[left - 1];
+            const fst_insn *l = &b->e[left - 1].d;
             fst_tr_seq_take(tr, left, l->addr + l->len, l->bytes);
             seen += left - 1;
         }

@@ -181,7 +181,7 @@ static void test_lengths_and_formats(void **state)
 {
     (void)state;
     fst_insn d = dec("05EF", 0x20000, ST390);
-    assert_string_equal(d.mnem, "BALR");
+    assert_string_equal(fst_insn_mnem(&d), "BALR");
     assert_int_equal(d.len, 2);
     assert_int_equal(d.fmt, FST_FMT_RR);
     assert_string_equal(fst_fmt_name(d.fmt), "RR");
@@ -224,7 +224,7 @@ static void test_unknown_opcodes(void **state)
     };
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
         fst_insn d = dec(u[i].hex, 0x20000, ST390);
-        assert_string_equal(d.mnem, "?");
+        assert_string_equal(fst_insn_mnem(&d), "?");
         assert_int_equal(d.op, FST_OP_UNKNOWN);
         assert_int_equal(d.fmt, FST_FMT_UNKNOWN);
         assert_int_equal(d.len, u[i].len);
@@ -233,23 +233,23 @@ static void test_unknown_opcodes(void **state)
     }
     /* S/370 I/O opcodes exist in S/370 only */
     fst_insn d = dec("9C00000C", 0, ST390);
-    assert_string_equal(d.mnem, "?");
+    assert_string_equal(fst_insn_mnem(&d), "?");
     d = dec("9C00000C", 0, ST370);
-    assert_string_equal(d.mnem, "SIO");
+    assert_string_equal(fst_insn_mnem(&d), "SIO");
     d = dec("9D01000C", 0, ST370);
-    assert_string_equal(d.mnem, "CLRIO");
+    assert_string_equal(fst_insn_mnem(&d), "CLRIO");
     d = dec("9C07000C", 0, ST370);
-    assert_string_equal(d.mnem, "?");
+    assert_string_equal(fst_insn_mnem(&d), "?");
 }
 
 static void test_arch_dependent(void **state)
 {
     (void)state;
     fst_insn d = dec("8420C010", 0x20000, ST370);
-    assert_string_equal(d.mnem, "WRD");
+    assert_string_equal(fst_insn_mnem(&d), "WRD");
     assert_false(d.flags & FST_I_BRANCH);
     d = dec("8424FFFE", 0x20000, ST390);
-    assert_string_equal(d.mnem, "BRXH");
+    assert_string_equal(fst_insn_mnem(&d), "BRXH");
     assert_true(d.flags & FST_I_RELATIVE);
     assert_true(d.flags & FST_I_COND);
     assert_int_equal(d.target, 0x20000 - 4);
@@ -299,7 +299,7 @@ static void test_branch_and_link(void **state)
     assert_false(d.flags & FST_I_CANBRANCH);
     /* BRAS 1,*+8: relative, static target */
     d = dec("A7150004", 0x20010, ST390);
-    assert_string_equal(d.mnem, "BRAS");
+    assert_string_equal(fst_insn_mnem(&d), "BRAS");
     assert_string_equal(dis(&d), "BRAS 1,*+8");
     assert_true(HAS(d, FST_I_LINK | FST_I_CANBRANCH | FST_I_RELATIVE | FST_I_TARGET));
     assert_int_equal(d.link, 1);
@@ -376,7 +376,7 @@ static void test_conditional(void **state)
     assert_false(d.flags & FST_I_COND);
     /* compare and branch: mask 8 = equal; 14 = always */
     d = dec("EC1200108076", 0x20000, STZ);
-    assert_string_equal(d.mnem, "CRJ");
+    assert_string_equal(fst_insn_mnem(&d), "CRJ");
     assert_true(HAS(d, FST_I_CANBRANCH | FST_I_COND | FST_I_TARGET));
     assert_int_equal(d.target, 0x20020);
     assert_string_equal(dis(&d), "CRJ 1,2,8,*+32");
@@ -553,7 +553,7 @@ static void test_s370_only(void **state)
         char mnem[8];
         sscanf(s[i].text, "%7s", mnem);
         d = dec(s[i].hex, 0x20000, ST390);
-        if (s[i].only370 && !strcmp(d.mnem, mnem))
+        if (s[i].only370 && !strcmp(fst_insn_mnem(&d), mnem))
             fail_msg("%s: %s in ESA/390 as well", s[i].hex, mnem);
     }
 }
@@ -600,7 +600,7 @@ static void test_table_roundtrip(void **state)
         fst_insn d;
         fst_decode(&d, b, 0x20000, oi->arch370 ? ST370 : STZ);
         if (d.op != op)
-            fail_msg("%s (%s) decodes as %s", oi->mnem, oi->code, d.mnem);
+            fail_msg("%s (%s) decodes as %s", oi->mnem, oi->code, fst_insn_mnem(&d));
         if (d.len != fmtlen[oi->fmt])
             fail_msg("%s: length %d, format %s has %d", oi->mnem, d.len, fst_fmt_name(oi->fmt),
                      fmtlen[oi->fmt]);

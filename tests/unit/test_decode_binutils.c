@@ -137,12 +137,12 @@ static void check(tally *t, const line *l)
         return bad(t, l, "not decoded");
     if (d.len != len)
         bad(t, l, "length %d, objdump %d", d.len, len);
-    if (!among(l->names, d.mnem))
-        bad(t, l, "named %s, binutils names the opcode %s", d.mnem, l->names);
+    if (!among(l->names, fst_insn_mnem(&d)))
+        bad(t, l, "named %s, binutils names the opcode %s", fst_insn_mnem(&d), l->names);
     char text[64], got[200];
     fst_disasm(&d, text, sizeof text);
     const char *ops = strchr(text, ' ');
-    if (!strcmp(l->tag, "a") && !strcasecmp(l->objmn, d.mnem) && strcmp(l->vals, "-")) {
+    if (!strcmp(l->tag, "a") && !strcasecmp(l->objmn, fst_insn_mnem(&d)) && strcmp(l->vals, "-")) {
         numbers(ops ? ops : "", got, sizeof got);
         /* objdump leaves out optional operands that are 0 (EFPC 1; a mask of the
         ** older form of an instruction): a tail of zeros is not a difference */
@@ -156,11 +156,11 @@ static void check(tally *t, const line *l)
         t->operands++;
         t->opseen[d.op] = 1;
     }
-    int br = in(branches, d.mnem), lk = in(links, d.mnem);
+    int br = in(branches, fst_insn_mnem(&d)), lk = in(links, fst_insn_mnem(&d));
     if (!!(d.flags & FST_I_BRANCH) != br)
-        bad(t, l, "%s is %sa branch", d.mnem, br ? "" : "not ");
+        bad(t, l, "%s is %sa branch", fst_insn_mnem(&d), br ? "" : "not ");
     if (!!(d.flags & FST_I_LINK) != lk)
-        bad(t, l, "%s is %sa branch and link", d.mnem, lk ? "" : "not ");
+        bad(t, l, "%s is %sa branch and link", fst_insn_mnem(&d), lk ? "" : "not ");
     t->branchy += br;
     /* relative: fst's target is objdump's */
     if ((d.flags & FST_I_RELATIVE) && !strcmp(l->rel, "-"))
