@@ -12,6 +12,7 @@
 #include "trace/tracebin.h"
 #include "common/bytes.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -306,17 +307,35 @@ static int writes_none(const char *m)
     return 0;
 }
 
+/* What fst_insn_writes asks of an opcode's mnemonic, asked once per opcode (wclass): by
+** name at every decode, some 40 compares a decode were three quarters of its time (a job of
+** 16 000 tasks, tests/programs/mvsjob.s: its replay decodes about once an instruction, 2.8 G
+** host instructions for 1.3 M, a quarter of them in strcmp). */
+enum { WC_ALL = 1, WC_NONE = 2, WC_TRT = 4, WC_CMPSC = 8 };
+static uint8_t wclass[OP_COUNT_];
+static pthread_once_t wclass_once = PTHREAD_ONCE_INIT;
+
+static void wclass_init(void)
+{
+    for (unsigned i = 1; i < OP_COUNT_; i++) {
+        const char *m = ops[i].mnem;
+        wclass[i] = (uint8_t)((!strcmp(m, "DIAG") || !strcmp(m, "UPT") ? WC_ALL : 0) | (writes_none(m) ? WC_NONE : 0) |
+                              (!strncmp(m, "TRT", 3) ? WC_TRT : 0) | (!strcmp(m, "CMPSC") ? WC_CMPSC : 0));
+    }
+}
+
 uint16_t fst_insn_writes(const fst_insn *d)
 {
     const fst_opinfo *oi = &ops[d->op];
     const uint8_t *t = d->bytes;
     unsigned f = d->flags;
-    if (d->op == FST_OP_UNKNOWN || (f & (FST_I_EXECUTE | FST_I_PSW)) || !strcmp(oi->mnem, "DIAG") ||
-        !strcmp(oi->mnem, "UPT"))
+    pthread_once(&wclass_once, wclass_init);
+    unsigned wc = d->op < OP_COUNT_ ? wclass[d->op] : 0;
+    if (d->op == FST_OP_UNKNOWN || (f & (FST_I_EXECUTE | FST_I_PSW)) || (wc & WC_ALL))
         return t[0] == 0x0A ? (uint16_t)(1u << 0 | 1u << 1 | 1u << 14 | 1u << 15) : 0xFFFF;
     if ((oi->flags & FST_I_BRANCH) && !(oi->flags & (FST_I_LINK | FST_I_COND)) && oi->layout[0] == 'U')
         return 0;   /* BC, BCR, BRC, BRCL...: a mask, not a register (BCT, BXH, BCTR 2,0 count) */
-    if (writes_none(oi->mnem))
+    if (wc & WC_NONE)
         return 0;
     uint16_t w = 0;
     if (f & FST_I_REGLIST) {
@@ -332,9 +351,9 @@ uint16_t fst_insn_writes(const fst_insn *d)
         unsigned r = p & 1 ? lo((uint8_t)byte) : hi((uint8_t)byte);
         w |= (uint16_t)(1u << r | 1u << (r | 1));
     }
-    if (!strncmp(oi->mnem, "TRT", 3))
+    if (wc & WC_TRT)
         w |= 1u << 1 | 1u << 2;
-    if (!strcmp(oi->mnem, "CMPSC"))
+    if (wc & WC_CMPSC)
         w |= 1u << 0 | 1u << 1;
     return w;
 }
