@@ -813,6 +813,14 @@ uint64_t fst_tr_code_epoch(const fst_tr *r);
 /* Where the epoch is kept, for a caller that reads it often without a call: valid, and
 ** always the current epoch, until fst_tr_close. */
 const uint64_t *fst_tr_code_epoch_at(const fst_tr *r);
+/* Whether the code cache's instructions that start in [lo, hi] (addresses) are all as they
+** were when the epoch was e: no INS replaced one since. Kept per granule of 2^FST_TR_GRANULE
+** addresses (a granule is "replaced since" when any instruction starting in it was): what
+** code decoded at epoch e needs to be right still, after the epoch moved for bytes
+** elsewhere (an operating system's dispatch to an address space whose code differs at the
+** same addresses replaces bytes at every switch; the nucleus's code stays). */
+#define FST_TR_GRANULE 8
+int fst_tr_code_same_since(const fst_tr *r, uint64_t lo, uint64_t hi, uint64_t e);
 const char *fst_tr_header(const fst_tr *r, const char *key);   /* NULL when absent */
 const char *fst_tr_footer(const fst_tr *r, const char *key);   /* after the end only */
 /* After fst_tr_next returned 0: 1 when the footer says complete. When not, *why says

@@ -2,6 +2,7 @@
 #include "trace/psw.h"
 #include "trace/tracebin_int.h"
 #include "common/bytes.h"
+#include "common/map.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +43,8 @@ struct fst_tr {
     int ended, have_foot, complete;
     fst_icache ic;
     uint64_t epoch;        /* INS ops that replaced known bytes (fst_tr_code_epoch) */
+    fst_map changed;       /* per granule of addresses (FST_TR_GRANULE) where an INS replaced
+                              bytes: the epoch it made (fst_tr_code_same_since) */
     uint64_t foot_off;     /* file offset of the footer's payload */
     uint64_t ftr_insns;
     uint64_t sample_ns;    /* host time of the last SAMPLE */
@@ -559,8 +562,10 @@ static __attribute__((noinline)) int slow_op(fst_tr *r, fst_rec *rec, fst_err *e
             if (p + 1 + len > end)
                 return bad_op(r, "truncated instruction", err);
             const fst_icache_ent *was = fst_icache_slot(&r->ic, r->c.cur);
-            if (was->len && (was->len != len || memcmp(was->bytes, p + 1, (size_t)len)))
+            if (was->len && (was->len != len || memcmp(was->bytes, p + 1, (size_t)len))) {
                 r->epoch++; /* code decoded from the cache may be stale now */
+                *fst_map_put(&r->changed, r->c.cur >> FST_TR_GRANULE, 0) = r->epoch;
+            }
             fst_icache_put(&r->ic, r->c.cur, p + 1, len);
             rec->kind = FST_REC_INSN;
             rec->addr = r->c.cur;
@@ -753,6 +758,16 @@ int fst_tr_code(fst_tr *r, uint64_t addr, uint8_t bytes[6])
 uint64_t fst_tr_code_epoch(const fst_tr *r) { return r->epoch; }
 
 const uint64_t *fst_tr_code_epoch_at(const fst_tr *r) { return &r->epoch; }
+
+int fst_tr_code_same_since(const fst_tr *r, uint64_t lo, uint64_t hi, uint64_t e)
+{
+    for (uint64_t g = lo >> FST_TR_GRANULE; g <= hi >> FST_TR_GRANULE; g++) {
+        const uint64_t *v = r->changed.cap ? fst_map_get(&r->changed, g) : NULL;
+        if (v && *v > e)
+            return 0;
+    }
+    return 1;
+}
 
 int fst_tr_complete(const fst_tr *r, const char **why)
 {
@@ -983,6 +998,7 @@ void fst_tr_close(fst_tr *r)
     fst_tbz_free(r->ze);
     free(r->pbuf);
     free(r->ic.t);
+    fst_map_free(&r->changed);
     free(r->path);
     free(r);
 }

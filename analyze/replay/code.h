@@ -80,6 +80,9 @@ typedef struct fst_blk {
     uint64_t cstamp;        /* the same for a stretch of runs recorded (replay_chunk.c) */
     uint64_t fstamp;        /* the same for a loop's period recorded (replay_fold.c) */
     uint64_t ran[FST_BLK_MAX + 1];  /* executions, as differences (fst_blk_ran) */
+    uint16_t wor[FST_BLK_MAX];  /* the registers d[0..k] may write (fst_insn.wregs ORed): a
+                                   run enters a block at its first instruction, so what a run
+                                   to d[k] wrote takes one OR, not one a instruction */
     _Alignas(64) fst_blk_ent e[FST_BLK_MAX];  /* the instructions, in a row (code.c aligns
                                                  the blocks to 64 bytes) */
 } fst_blk;

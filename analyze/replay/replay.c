@@ -309,9 +309,10 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
                     run_exec(x, c, cpuno, b, 0, m - 1, run, lean);
             }
         }
-        if (lean != 1 && x->regs) /* as insn() does one by one (lean 1: none shown yet) */
-            for (uint32_t k = i; k <= last; k++)
-                c->dirty |= b->e[k].d.wregs;
+        /* as insn() does one by one (lean 1: none shown yet): d[0..i-1] ran in this run
+        ** before (the block was entered at d[0]) and are in c->dirty already */
+        if (lean != 1 && x->regs)
+            c->dirty |= b->wor[last];
         const fst_blk_ent *el = &b->e[last];
         c->prev = el->d;
         to = el->to;

@@ -7,7 +7,8 @@
 ** first instruction, and the blocks read from there are the instructions written. The
 ** blocks' slots spread code that lies in many pages (test_slots_spread), and two blocks
 ** with the same slot both stay (test_blocks_share_a_slot). A block cut short where the code
-** cache knew no more grows when a run goes further (test_block_grows).
+** cache knew no more grows when a run goes further (test_block_grows). Code elsewhere stays
+** decoded when the loop's is modified (test_other_code_stays).
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -126,6 +127,85 @@ static void test_blocks_follow_modified_code(void **state)
     assert_true(counted[1][0] && counted[1][1]);
     const char *why;
     assert_true(fst_tr_complete(tr, &why));
+    fst_code_free(code);
+    fst_tr_close(tr);
+    fst_clock_free(clk);
+    unlink(path);
+}
+
+/* Code elsewhere stays decoded when code is modified (code.c still_right): a second piece of
+** code, B, two granules away (tracebin.h FST_TR_GRANULE), runs before the loop at every
+** round; the INS that changes the loop's AR moves the epoch, yet B's block is taken again as
+** it was (its counts kept, never handed to `count` before the end), while the loop's is
+** decoded anew. */
+enum { B = A + (2u << FST_TR_GRANULE) };
+static uint64_t counted_b;
+
+static void count_b(void *ctx, const fst_insn *d, uint64_t n)
+{
+    (void)ctx;
+    if (d->addr >= B)
+        counted_b += n;
+}
+
+static void test_other_code_stays(void **state)
+{
+    (void)state;
+    char path[64];
+    fst_err err;
+    fst_tw *w = writer(path, sizeof path, "stays");
+    for (int r = 0; r < ROUNDS; r++) {
+        assert_int_equal(fst_tw_insn(w, B, lr31, 2), 0);
+        assert_int_equal(fst_tw_insn(w, B + 2, lr12, 2), 0);
+        assert_int_equal(fst_tw_insn(w, B + 4, bcr, 2), 0);
+        for (int i = 0; i < PER; i++)
+            assert_int_equal(fst_tw_insn(w, A + 2 * (uint64_t)i, written(r, i), 2), 0);
+    }
+    assert_int_equal(fst_tw_close(w, 1, "eof", NULL, &err), 0);
+    fst_clock *clk = fst_clock_open("mips:1", &err);
+    fst_tr *tr = fst_tr_open(path, &err);
+    assert_non_null(tr);
+    fst_code *code = fst_code_new(clk, count_b, NULL);
+    counted_b = 0;
+    fst_blk *bb = NULL;
+    uint64_t b_runs = 0, builds_at_change = 0, epoch0 = fst_tr_code_epoch(tr);
+    fst_rec rec;
+    int k;
+    while ((k = fst_tr_next(tr, &rec, &err)) > 0) {
+        if (rec.kind != FST_REC_INSN)
+            continue;
+        uint64_t next = rec.addr + rec.len;
+        uint32_t left;
+        while ((left = fst_tr_seq_left(tr))) {
+            uint64_t builds = code->builds;
+            fst_blk *b = fst_code_block(code, tr, next, rec.state);
+            assert_non_null(b);
+            if (next == B + 2) {    /* B's run after its first instruction */
+                if (!bb)
+                    bb = b;
+                assert_ptr_equal(b, bb);    /* the same block, never decoded again */
+                assert_memory_equal(b->e[0].d.bytes, lr12, 2);
+                if (fst_tr_code_epoch(tr) != epoch0 && !builds_at_change) {
+                    builds_at_change = code->builds;
+                    assert_int_equal(builds_at_change, builds + 1);  /* counted as built */
+                }
+                b_runs++;
+            }
+            uint32_t m = b->n < left ? b->n : left;
+            fst_blk_ran(b, 0, m);
+            next = b->e[m - 1].d.addr + b->e[m - 1].d.len;
+            fst_tr_seq_take(tr, m, next, b->e[m - 1].d.bytes);
+        }
+    }
+    assert_int_equal(k, 0);
+    assert_int_equal(fst_tr_code_epoch(tr), epoch0 + 1);
+    assert_true(builds_at_change != 0);     /* B ran after the change */
+    assert_int_equal(counted_b, 0);         /* B's counts stayed in its block */
+    assert_true(fst_tr_code_same_since(tr, B, B + 4, epoch0));
+    assert_false(fst_tr_code_same_since(tr, A, A + 6, epoch0));
+    assert_true(fst_tr_code_same_since(tr, A, A + 6, epoch0 + 1));
+    fst_code_fold(code);
+    assert_int_equal(counted_b, 2 * b_runs);
     fst_code_free(code);
     fst_tr_close(tr);
     fst_clock_free(clk);
@@ -353,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_slots_spread),
         cmocka_unit_test(test_blocks_share_a_slot),
         cmocka_unit_test(test_block_grows),
+        cmocka_unit_test(test_other_code_stays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
