@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NINSN_BITS 12   /* single instructions: a slot per halfword address (fst_code_slot) */
 #define NINSN (1u << NINSN_BITS)
@@ -46,9 +47,20 @@ static void fill(fst_code *c, fst_code_ent *e, const uint8_t bytes[6], uint64_t 
     e->cost[1] = fst_clock_cost(c->clk, &e->d, 1);
 }
 
+/* A slot by address and bytes: instructions that differ at one address (an operating
+** system's address spaces, whose private code lies at the same addresses, sent again at
+** every switch) keep a slot each, not one taken from the other at every switch (a job of
+** 16 000 tasks, tests/programs/mvsjob.s: 224 103 decodes for 1.3 M instructions). */
+static size_t insn_slot(uint64_t addr, const uint8_t bytes[6])
+{
+    uint64_t b = 0;
+    memcpy(&b, bytes, 6);
+    return fst_code_slot(addr ^ ((b * 0x9E3779B97F4A7C15ull) >> 40 << 1), NINSN_BITS);
+}
+
 fst_code_ent *fst_code_insn(fst_code *c, uint64_t addr, const uint8_t bytes[6], uint32_t state)
 {
-    fst_code_ent *e = &c->insn[fst_code_slot(addr, NINSN_BITS)];
+    fst_code_ent *e = &c->insn[insn_slot(addr, bytes)];
     if (!e->valid || e->d.addr != addr || e->state != state || memcmp(e->d.bytes, bytes, 6))
         fill(c, e, bytes, addr, state);
     return e;
@@ -120,44 +132,57 @@ int fst_code_extend(fst_code *c, fst_blk *b, fst_tr *tr, int built)
     return 1;
 }
 
-/* Of addr's two slots: the one that held addr before (its code changed), else an empty one,
-** else the one built longer ago. */
-static size_t slot_for(const fst_code *c, uint64_t addr, uint32_t state)
+/* Of addr's two slots: an empty one, else the one built longer ago. Both may hold addr:
+** code that differs at one address by the address space it runs in (an operating system's
+** private areas) keeps two versions, each taken again as long as its bytes are the code
+** cache's (still_right). */
+static size_t slot_for(const fst_code *c, uint64_t addr)
 {
     size_t i = fst_code_slot(addr, FST_CODE_NBLK_BITS), j = i ^ FST_CODE_ALT;
     const fst_blk *a = &c->blk[i], *b = &c->blk[j];
-    if (a->n && a->addr == addr && a->state == state)
-        return i;
-    if (b->n && b->addr == addr && b->state == state)
-        return j;
     if (!a->n || !b->n)
         return a->n ? j : i;
     return a->born <= b->born ? i : j;
 }
 
-/* Whether b, of an older epoch, is what the code cache holds still: no instruction in its
-** granules replaced since (tracebin.h fst_tr_code_same_since). Then it needs no decoding:
-** a job of 16 000 tasks in as many address spaces (tests/programs/mvsjob.s), whose private
-** code differs at the same addresses, moved the epoch at every dispatch and decoded 392 043
-** blocks again for 1.3 M instructions, a third of its replay. */
-static int still_right(const fst_blk *b, fst_tr *tr)
+/* Whether b, at addr in state but of an older epoch, is what the code cache holds still: no
+** instruction in its granules replaced since (tracebin.h fst_tr_code_same_since), or, where
+** one was, the bytes of each of its instructions the cache's again (a task of another
+** address space ran between). Then it needs no decoding: a job of 16 000 tasks
+** (tests/programs/mvsjob.s), two kinds of code at the same addresses, moved the epoch at
+** every dispatch and decoded 392 043 blocks again for 1.3 M instructions. */
+static int still_right(const fst_blk *b, fst_tr *tr, uint64_t addr, uint32_t state)
 {
-    return b->n && fst_tr_code_same_since(tr, b->addr, b->e[b->n - 1].d.addr, b->epoch);
+    if (!b->n || b->addr != addr || b->state != state)
+        return 0;
+    if (fst_tr_code_same_since(tr, b->addr, b->e[b->n - 1].d.addr, b->epoch))
+        return 1;
+    for (uint32_t k = 0; k < b->n; k++) {
+        const fst_insn *d = &b->e[k].d;
+        uint8_t now[6];
+        if (fst_tr_code(tr, d->addr, now) != d->len || memcmp(now, d->bytes, 6))
+            return 0;
+    }
+    return 1;
 }
 
 fst_blk *fst_code_block_build(fst_code *c, fst_tr *tr, uint64_t addr, uint32_t state)
 {
-    size_t i = slot_for(c, addr, state);
-    fst_blk *b = &c->blk[i];
     if (c->settle)
         c->settle(c->ctx);
-    if (b->n && b->addr == addr && b->state == state && still_right(b, tr)) {
-        /* as built again, for all that counts builds (the memos' keys: replay_int.h), but
-        ** its instructions, prices and counts stay */
-        b->epoch = fst_tr_code_epoch(tr);
-        b->born = c->builds++;
-        return b;
+    size_t i = fst_code_slot(addr, FST_CODE_NBLK_BITS);
+    for (int w = 0; w < 2; w++, i ^= FST_CODE_ALT) {
+        fst_blk *b = &c->blk[i];
+        if (b->n && b->epoch != fst_tr_code_epoch(tr) && still_right(b, tr, addr, state)) {
+            /* as built again, for all that counts builds (the memos' keys: replay_int.h),
+            ** but its instructions, prices and counts stay */
+            b->epoch = fst_tr_code_epoch(tr);
+            b->born = c->builds++;
+            return b;
+        }
     }
+    i = slot_for(c, addr);
+    fst_blk *b = &c->blk[i];
     build(c, b, tr, addr, state);
     if (!c->used[i])
         c->usedlist[c->nused++] = (uint16_t)i;
