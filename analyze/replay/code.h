@@ -19,8 +19,13 @@
 ** the trace's code cache holds for its address (tracebin.h), that cache changes only
 ** by INS ops, and the reader's epoch changes whenever an INS replaces bytes it held. So
 ** a block decoded under the current epoch is what a SEQ run through it executes, even in
-** a program that modifies its code (its INS ops change the epoch: blocks are decoded
-** again). The trace's storage image is never used: it is storage at IPL time. Decoding
+** a program that modifies its code (its INS ops change the epoch). A block of an older
+** epoch is taken again, undecoded, when the code cache holds its bytes still: no INS
+** replaced an instruction in its granules since (tracebin.h fst_tr_code_same_since), or
+** each of its instructions' bytes is the cache's again (code of another address space
+** back); else it is decoded again. Either counts as a block built (`builds`). An address's
+** two slots may hold two versions of its code. The trace's storage image is never used: it
+** is storage at IPL time. Decoding
 ** depends on the PSW state (architecture, addressing mode), hence the state in the key.
 **
 ** Prices: every entry comes priced, not taken and taken (clock.h fst_clock_cost with
