@@ -134,6 +134,35 @@ static void test_blocks_follow_modified_code(void **state)
     unlink(path);
 }
 
+/* Reads tr to its end a block at a time (each SEQ run after its first instruction), as the
+** replay does: `look` sees each block before its run is counted (next: the block's address;
+** builds: code->builds before the look-up). */
+typedef void block_look(fst_tr *tr, fst_code *code, const fst_blk *b, uint64_t next, uint64_t builds, void *ctx);
+
+static void read_blocks(fst_tr *tr, fst_code *code, block_look *look, void *ctx)
+{
+    fst_err err;
+    fst_rec rec;
+    int k;
+    while ((k = fst_tr_next(tr, &rec, &err)) > 0) {
+        if (rec.kind != FST_REC_INSN)
+            continue;
+        uint64_t next = rec.addr + rec.len;
+        uint32_t left;
+        while ((left = fst_tr_seq_left(tr))) {
+            uint64_t builds = code->builds;
+            fst_blk *b = fst_code_block(code, tr, next, rec.state);
+            assert_non_null(b);
+            look(tr, code, b, next, builds, ctx);
+            uint32_t m = b->n < left ? b->n : left;
+            fst_blk_ran(b, 0, m);
+            next = b->e[m - 1].d.addr + b->e[m - 1].d.len;
+            fst_tr_seq_take(tr, m, next, b->e[m - 1].d.bytes);
+        }
+    }
+    assert_int_equal(k, 0);
+}
+
 /* Code elsewhere stays decoded when code is modified (code.c still_right): a second piece of
 ** code, B, two granules away (tracebin.h FST_TR_GRANULE), runs before the loop at every
 ** round; the INS that changes the loop's AR moves the epoch, yet B's block is taken again as
@@ -147,6 +176,27 @@ static void count_b(void *ctx, const fst_insn *d, uint64_t n)
     (void)ctx;
     if (d->addr >= B)
         counted_b += n;
+}
+
+struct stays {
+    const fst_blk *bb;      /* B's block, the first time */
+    uint64_t b_runs, builds_at_change, epoch0;
+};
+
+static void look_b(fst_tr *tr, fst_code *code, const fst_blk *b, uint64_t next, uint64_t builds, void *ctx)
+{
+    struct stays *st = ctx;
+    if (next != B + 2)
+        return;             /* B's run after its first instruction */
+    if (!st->bb)
+        st->bb = b;
+    assert_ptr_equal(b, st->bb);    /* the same block, never decoded again */
+    assert_memory_equal(b->e[0].d.bytes, lr12, 2);
+    if (fst_tr_code_epoch(tr) != st->epoch0 && !st->builds_at_change) {
+        st->builds_at_change = code->builds;
+        assert_int_equal(st->builds_at_change, builds + 1);  /* counted as built */
+    }
+    st->b_runs++;
 }
 
 static void test_other_code_stays(void **state)
@@ -168,45 +218,17 @@ static void test_other_code_stays(void **state)
     assert_non_null(tr);
     fst_code *code = fst_code_new(clk, count_b, NULL);
     counted_b = 0;
-    fst_blk *bb = NULL;
-    uint64_t b_runs = 0, builds_at_change = 0, epoch0 = fst_tr_code_epoch(tr);
-    fst_rec rec;
-    int k;
-    while ((k = fst_tr_next(tr, &rec, &err)) > 0) {
-        if (rec.kind != FST_REC_INSN)
-            continue;
-        uint64_t next = rec.addr + rec.len;
-        uint32_t left;
-        while ((left = fst_tr_seq_left(tr))) {
-            uint64_t builds = code->builds;
-            fst_blk *b = fst_code_block(code, tr, next, rec.state);
-            assert_non_null(b);
-            if (next == B + 2) {    /* B's run after its first instruction */
-                if (!bb)
-                    bb = b;
-                assert_ptr_equal(b, bb);    /* the same block, never decoded again */
-                assert_memory_equal(b->e[0].d.bytes, lr12, 2);
-                if (fst_tr_code_epoch(tr) != epoch0 && !builds_at_change) {
-                    builds_at_change = code->builds;
-                    assert_int_equal(builds_at_change, builds + 1);  /* counted as built */
-                }
-                b_runs++;
-            }
-            uint32_t m = b->n < left ? b->n : left;
-            fst_blk_ran(b, 0, m);
-            next = b->e[m - 1].d.addr + b->e[m - 1].d.len;
-            fst_tr_seq_take(tr, m, next, b->e[m - 1].d.bytes);
-        }
-    }
-    assert_int_equal(k, 0);
+    struct stays st = { NULL, 0, 0, fst_tr_code_epoch(tr) };
+    read_blocks(tr, code, look_b, &st);
+    uint64_t epoch0 = st.epoch0;
     assert_int_equal(fst_tr_code_epoch(tr), epoch0 + 1);
-    assert_true(builds_at_change != 0);     /* B ran after the change */
+    assert_true(st.builds_at_change != 0);  /* B ran after the change */
     assert_int_equal(counted_b, 0);         /* B's counts stayed in its block */
     assert_true(fst_tr_code_same_since(tr, B, B + 4, epoch0));
     assert_false(fst_tr_code_same_since(tr, A, A + 6, epoch0));
     assert_true(fst_tr_code_same_since(tr, A, A + 6, epoch0 + 1));
     fst_code_fold(code);
-    assert_int_equal(counted_b, 2 * b_runs);
+    assert_int_equal(counted_b, 2 * st.b_runs);
     fst_code_free(code);
     fst_tr_close(tr);
     fst_clock_free(clk);
@@ -227,6 +249,17 @@ static void count_v(void *ctx, const fst_insn *d, uint64_t n)
         counted_v[d->bytes[0] == sr12[0]] += n;
 }
 
+/* b's instructions are the bytes the code cache holds now */
+static void look_now(fst_tr *tr, fst_code *code, const fst_blk *b, uint64_t next, uint64_t builds, void *ctx)
+{
+    (void)code, (void)next, (void)builds, (void)ctx;
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint8_t now[6];
+        assert_int_equal(fst_tr_code(tr, b->e[i].d.addr, now), b->e[i].d.len);
+        assert_memory_equal(now, b->e[i].d.bytes, 6);
+    }
+}
+
 static void test_versions_stay(void **state)
 {
     (void)state;
@@ -245,28 +278,7 @@ static void test_versions_stay(void **state)
     fst_code *code = fst_code_new(clk, count_v, NULL);
     counted_v[0] = counted_v[1] = 0;
     uint64_t epoch0 = fst_tr_code_epoch(tr);
-    fst_rec rec;
-    int k;
-    while ((k = fst_tr_next(tr, &rec, &err)) > 0) {
-        if (rec.kind != FST_REC_INSN)
-            continue;
-        uint64_t next = rec.addr + rec.len;
-        uint32_t left;
-        while ((left = fst_tr_seq_left(tr))) {
-            fst_blk *b = fst_code_block(code, tr, next, rec.state);
-            assert_non_null(b);
-            uint32_t m = b->n < left ? b->n : left;
-            for (uint32_t i = 0; i < m; i++) {  /* the bytes the code cache holds now */
-                uint8_t now[6];
-                assert_int_equal(fst_tr_code(tr, b->e[i].d.addr, now), b->e[i].d.len);
-                assert_memory_equal(now, b->e[i].d.bytes, 6);
-            }
-            fst_blk_ran(b, 0, m);
-            next = b->e[m - 1].d.addr + b->e[m - 1].d.len;
-            fst_tr_seq_take(tr, m, next, b->e[m - 1].d.bytes);
-        }
-    }
-    assert_int_equal(k, 0);
+    read_blocks(tr, code, look_now, NULL);
     assert_true(fst_tr_code_epoch(tr) > epoch0 + 2);   /* replaced again and again */
     assert_int_equal(counted_v[0] + counted_v[1], 0);  /* no block decoded again */
     fst_code_fold(code);
