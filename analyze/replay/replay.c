@@ -79,8 +79,10 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
         if (branched && !lean)
             branched_to(x, c->task, rec, d);
         else if (branched && branch_matters(x, t, pv)) {
-            t->prev = *pv;      /* what lean_runs keeps in c->prev only */
-            fst_rp_branched_to(x, c->task, rec, d);
+            if (!x->lean_frames || !fst_rp_lean_branch(x, c, t, c->task, rec->addr)) {
+                t->prev = *pv;  /* what lean_runs keeps in c->prev only */
+                fst_rp_branched_to(x, c->task, rec, d);
+            }
             did = 2;
         }
         if (!run)

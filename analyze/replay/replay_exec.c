@@ -171,6 +171,8 @@ void fst_rp_sort_sinks(rp *x)
         for (size_t i = 0; i < x->nwant[k]; i++)
             x->takes_batch[ch] &= (x->want[k][i].kinds & FST_WANT_EXEC_BATCH) != 0;
     }
+    x->lean_frames = !x->nwant[FST_EV_CALL] && !x->nwant[FST_EV_RETURN] && !x->nwant[FST_EV_UNWIND] &&
+                     !x->o->tail_calls;
 }
 
 /* The instruction mix; an opcode the decoder does not know is counted by opcode, for

@@ -419,6 +419,9 @@ typedef struct rp {
     int lean;           /* the lean loop may take turns (replay.c lean_runs): not
                            FST_REPLAY_NOLEAN=1 (tests compare the replays byte for byte) */
     uint64_t nlean, nleanr; /* the instructions and runs it took (FST_REPLAY_FOLD_STATS) */
+    int lean_frames;    /* no sink wants a CALL, RETURN or UNWIND and no --tail-calls: the
+                           lean loop's calls and returns go to the call graph alone
+                           (replay_stack.c fst_rp_lean_branch); set with the sinks */
     /* --window (replay_win.c): the record loop counts the instructions it takes (win_at:
     ** the next one's number) and, at win_edge, calls fst_rp_win_edge before that
     ** instruction is replayed; a SEQ run is cut at the edge */
@@ -487,6 +490,12 @@ void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t
 void fst_rp_mainline_mark(rp *x, size_t r);      /* r is a mainline: its flag, ml_lo and ml_hi */
 /* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
 void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d); /* d: rec's instruction */
+/* fst_rp_branched_to in the lean loop (replay.c), where x->lean_frames holds: pv (CPU c's
+** previous instruction, task tid's t, which the lean loop keeps in c->prev alone) was taken
+** to addr and branch_matters. A call, or a return to the top frame (the common cases), to
+** the frames and the call graph, and 1; 0, nothing done, for the rest (the task's first
+** call, no entry there, an unwind, a guess made, a batch pending): fst_rp_branched_to's. */
+int fst_rp_lean_branch(rp *x, const rp_cpu *c, rp_task *t, size_t tid, uint64_t addr);
 /* replay_fit.c: a call (linking through register 14) from `site` to d, an instruction at no
 ** entry: counted in the profile's misfit_* when it lands inside another routine. */
 void fst_rp_misfit(rp *x, size_t tid, uint64_t site, const fst_insn *d);
