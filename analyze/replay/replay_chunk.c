@@ -103,6 +103,17 @@
 ** instructions hit); at 6000 its median user time 0.64 -> 0.58 s, 54004 0.65 -> 0.60, 26598
 ** 0.42 -> 0.37 (best of 9), branchy -O2, gen.py 20031 and fortbig the same (12000: branchy
 ** +25 %).
+** Where the program does not repeat (cgen.py's fresh random bits at every site), every round
+** of trials gains nothing, and each trial's budget (CH_TRIAL) went on recordings no hit paid
+** for: cgen seed 11111, 39 trials, 15 588 recordings for 54 176 hits of 1.9 M of its 167 M
+** instructions, its replay 7-10 % slower than without the stretches (cachegrind: 0.9 M more
+** misses of a 2 MiB last level, the arena's new lines). The lost-th round in a row that
+** gained nothing is now followed by a rest of 1, 2, 4, 8, then 16 phases (CH_EPOCHS_REST;
+** none after the first: a program that repeats only from its 11th trial on, cgen 54004, is
+** found a few phases later), with no trial and a debt that passes CH_QUIET_MAX turns a look.
+** 11111: 4 785 recordings, 31 phases rested; user time, 3 alternating runs each, 0.72 ->
+** 0.65 s, 54004 0.64 -> 0.54, 42424 0.35 -> 0.31, 26598 0.42 -> 0.41, branchy and gen.py
+** loops the same (FST_REPLAY_FOLD_STATS says the phases rested).
 ** FST_REPLAY_NOCHUNK=1 turns the stretches off, FST_REPLAY_NOFOLD=1 too (with folding and
 ** the memo): the tests compare the replays byte for byte, and FST_REPLAY_CHUNK=long with
 ** stretches of 16 runs in every phase. FST_REPLAY_CHUNK=eager records
@@ -122,6 +133,9 @@
 
 #define CH_RUNS 16      /* the longest len */
 #define CH_EPOCH (1u << 22)
+/* phases rested after the lost-th round in a row that gained nothing (lost >= 1): 1, 2, 4,
+** 8, then 16 (phase_end) */
+#define CH_EPOCHS_REST(lost) (1u << ((lost) - 1 < 4 ? (lost) - 1 : 4))
 #define CH_KEEP 16
 #define CH_TRIALS 2     /* len 8 and 4 (phase_end) */
 #define CH_LONG 2       /* the way of len 16, tried where 8 won (phase_end) */
@@ -144,6 +158,7 @@ _Static_assert(sizeof ((rp_chunk *)0)->tried / sizeof(int64_t) == CH_LONG + 1, "
 #define CH_EARN_RUN 40
 #define CH_START 50000
 #define CH_TRIAL 2000000 /* a trial's budget at its start */
+#define CH_QUIET_MAX 1000000 /* turns without a look a spent budget passes at most */
 #define CH_PEND 4096    /* stretches with hits not added up yet, at most */
 #define CH_FOPS 16      /* frame events and flushes a stretch holds, at most */
 #define CH_BELOW 8      /* frames below its start a stretch returns from, at most */
@@ -314,6 +329,9 @@ void fst_rp_chunk_free(rp *x)
                 (unsigned long long)ch->fhits, (unsigned long long)ch->recordings, (unsigned long long)ch->kept,
                 ch->used, (unsigned long long)ch->resets, ch_lens[0], (unsigned long long)ch->lens[0], ch_lens[1],
                 (unsigned long long)ch->lens[1], ch_lens[2], (unsigned long long)ch->lens[2]);
+    if (ch->on && getenv("FST_REPLAY_FOLD_STATS"))
+        fprintf(stderr, "fst: replay: stretches rested %llu phases after rounds of trials that gained nothing\n",
+                (unsigned long long)ch->rests);
     free(ch->snap);
     free(ch->opstamp);
     free(ch->bkt_mem);
@@ -898,6 +916,15 @@ static uint64_t others(const rp *x)
 static void __attribute__((noinline)) phase_end(rp *x)
 {
     rp_chunk *ch = &x->chunk;
+    if (ch->resting) {  /* a rest ends: the round it put off begins (phase 0, a trial) */
+        ch->resting = 0;
+        ch->others0 = others(x);
+        ch->gain = 0;
+        ch->quiet = 0;
+        ch->credit = CH_TRIAL;
+        ch->ep_end = x->win_at + CH_EPOCH;
+        return;
+    }
     ch->lens[ch->way]++;
     uint64_t o = others(x);
     ch->gain += (int64_t)(o - ch->others0) * CH_EARN_RUN;
@@ -914,9 +941,14 @@ static void __attribute__((noinline)) phase_end(rp *x)
     if (++ch->phase >= CH_TRIALS + 1 + CH_KEEP)
         ch->phase = 0;
     unsigned best = ch->tried[1] > ch->tried[0];
+    unsigned rest = 0;
     if (ch->phase == CH_TRIALS) {
-        if (ch->tried[best] <= 0)   /* nothing to go by: the program does not repeat yet */
+        if (ch->tried[best] <= 0) { /* nothing to go by: the program does not repeat yet */
             ch->active = 0, ch->warm = 0;
+            rest = ch->lost ? CH_EPOCHS_REST(ch->lost) : 0;
+            ch->lost += ch->lost < 8;
+        } else
+            ch->lost = 0;
         if (ch->warm < 2 * CH_TRIALS)
             ch->phase = 0;
     }
@@ -940,6 +972,12 @@ static void __attribute__((noinline)) phase_end(rp *x)
     if (trial)
         ch->credit = CH_TRIAL;  /* not the debts of the trial before */
     ch->ep_end = x->win_at + CH_EPOCH;
+    if (rest && !ch->eager) {   /* a debt no hit pays: looks only every CH_QUIET_MAX turns */
+        ch->resting = 1;
+        ch->rests += rest;
+        ch->credit = -((int64_t)1 << 50);
+        ch->ep_end = x->win_at + (uint64_t)rest * CH_EPOCH;
+    }
 }
 
 int fst_rp_chunk(rp *x, fst_tr *tr)
@@ -1000,7 +1038,7 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
                 break;
             }
         }
-        ch->quiet = (uint32_t)(-ch->credit < 1000000 ? -ch->credit : 1000000) + 64;
+        ch->quiet = (uint32_t)(-ch->credit < CH_QUIET_MAX ? -ch->credit : CH_QUIET_MAX) + 64;
         ch->credit += ch->quiet;    /* the turns to come pay it */
         break;
     }

@@ -329,6 +329,9 @@ typedef struct rp_chunk {
     unsigned way;           /* the length's index (replay_chunk.c ch_lens) */
     int64_t gain, tried[3]; /* tried: a way each */
     unsigned long_lost, long_wait;  /* the trials of 16 lost in a row, rounds to wait for the next */
+    unsigned lost;          /* rounds of trials in a row in which neither gained */
+    int resting;            /* their rest: no look, no trial, until ep_end (phase_end) */
+    uint64_t rests;         /* FST_REPLAY_FOLD_STATS: the phases rested */
     int long_only;          /* FST_REPLAY_CHUNK=long: 16 runs in every phase (the tests compare) */
     uint64_t others0;       /* runs folded and skipped by the memo of calls when it began */
     int calls_ok;           /* not FST_REPLAY_CHUNK=nocalls: phases may record calls (calls) */

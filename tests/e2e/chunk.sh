@@ -15,7 +15,9 @@
 #     stretches (about 60 % at -O2, 40 % at -O0 on a quiet machine), and some of their hits
 #     hold classify's call and return (none with FST_REPLAY_CHUNK=nocalls); with the
 #     stretches off, the lean loop takes half of them at least (none with FST_REPLAY_NOLEAN=1),
-#     and the stretches, memo and folding look where they would without it (their figures).
+#     and the stretches, memo and folding look where they would without it (their figures);
+#   - on a program that does not repeat (cgen.py seed 11111), the stretches rest between rounds
+#     of trials that gained nothing, and never when recording all they can.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 1
 
@@ -103,6 +105,28 @@ elif FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" 37146 c 1000000000 > build.er
         else fail "loop37146: csv and FORTSTAT as with $w" "$(diff "$b.csv" "$b.w.csv" | head -4)"; fi
     done
 else fail "loop37146: built and captured" "$(head -3 build.err cap.err)"; fi
+# A program whose branches go by fresh random bits at every site (tests/cprogs/cgen.py seed
+# 11111, 5000 rounds: 36 M instructions), captured with the module: its stretches seldom
+# come back, the rounds of trials gain nothing, and the stretches rest between them, longer
+# each time (replay_chunk.c phase_end: 1, 2, 4... phases); recording all it can
+# (FST_REPLAY_CHUNK=eager) they never rest. The reports are those without the stretches
+b=c/cgen11111
+rested() { env "$@" FST_REPLAY_FOLD_STATS=1 fst-report --timed=all --map="$b.nm" --format=csv -o "$b.w.csv" "$b.trace" 2>&1 |
+           sed -n 's/^fst: replay: stretches rested \([0-9]*\) phases .*/\1/p'; }
+if [ ! -f "$FST_BIN/../lib/fst-hercules313.so" ]; then
+    echo "# skip: cgen11111: fst's module for Hercules 3.13 was not built"
+elif python3 "$FST_ROOT/tests/cprogs/cgen.py" 11111 > "$b.c" &&
+     FST_CDEFS="-DROUNDS=5000" sh "$FST_ROOT/tests/cprogs/build.sh" "$b.c" m31-z900-O2 "$b" > build.err 2>&1 &&
+     "${S390_NM:-s390x-linux-gnu-nm}" -P "$b.elf" > "$b.nm" &&
+     fst-capture -q --via=module --arch=ESA/390 -o "$b.trace" "$b.ins" 2> cap.err; then
+    FST_REPLAY_NOCHUNK=1 fst-report --timed=all --map="$b.nm" --format=csv -o "$b.csv" "$b.trace" 2> /dev/null
+    r=$(rested X=)
+    if [ "${r:-0}" -ge 1 ] && cmp -s "$b.csv" "$b.w.csv"; then ok "cgen11111: the stretches rested ($r phases), csv as without them"
+    else fail "cgen11111: the stretches rested, csv as without them" "${r:-?} phases; $(diff "$b.csv" "$b.w.csv" | head -4)"; fi
+    r=$(rested FST_REPLAY_CHUNK=eager)
+    if [ "$r" = 0 ] && cmp -s "$b.csv" "$b.w.csv"; then ok "cgen11111: recording all it can, never rested"
+    else fail "cgen11111: recording all it can, never rested" "${r:-?} phases; $(diff "$b.csv" "$b.w.csv" | head -4)"; fi
+else fail "cgen11111: built and captured" "$(head -3 build.err cap.err)"; fi
 # one capture of it kept (tests/traces/loop37146.trace): where the stretches left the
 # folding to record, a period began with 14 instructions pending and ended with 9; two
 # folded took the count of the pending below 0 and its cost not, the next instructions
