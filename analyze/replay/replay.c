@@ -442,6 +442,7 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
     x->fold.quiet -= runs;
     t->prev = c->prev;  /* kept in c->prev only meanwhile (insn_fast's lean) */
     t->have_prev = 1;
+    fst_rp_lean_told(x, t, c->task);
     x->nlean += x->win_at - w0;
     x->nleanr += runs;
     if (k != LEAN_TOP)

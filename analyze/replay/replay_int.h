@@ -425,6 +425,12 @@ typedef struct rp {
     int lean_frames;    /* no sink wants a CALL, RETURN or UNWIND and no --tail-calls: the
                            lean loop's calls and returns go to the call graph alone
                            (replay_stack.c fst_rp_lean_branch); set with the sinks */
+    /* the lean loop's last call, not told to the call graph yet (fst_rp_lean_branch):
+    ** its task's top frame's; its caller and the task's clock at the call */
+    int ldefer;
+    size_t ldcaller;
+    uint64_t ldn;
+    fst_fx ldc;
     /* --window (replay_win.c): the record loop counts the instructions it takes (win_at:
     ** the next one's number) and, at win_edge, calls fst_rp_win_edge before that
     ** instruction is replayed; a SEQ run is cut at the edge */
@@ -499,6 +505,16 @@ void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d
 ** the frames and the call graph, and 1; 0, nothing done, for the rest (the task's first
 ** call, no entry there, an unwind, a guess made, a batch pending): fst_rp_branched_to's. */
 int fst_rp_lean_branch(rp *x, const rp_cpu *c, rp_task *t, size_t tid, uint64_t addr);
+/* The call graph told of the call fst_rp_lean_branch deferred (x->ldefer), task tid's (t)
+** top frame's, if any: before anything but the lean loop's calls and returns meets the call
+** graph or t's frames. */
+static inline void fst_rp_lean_told(rp *x, const rp_task *t, size_t tid)
+{
+    if (x->ldefer) {
+        x->ldefer = 0;
+        fst_callgraph_call(x->cg, (uint32_t)tid, t->routine[t->n - 1], x->ldcaller, 1, x->ldn, x->ldc);
+    }
+}
 /* replay_fit.c: a call (linking through register 14) from `site` to d, an instruction at no
 ** entry: counted in the profile's misfit_* when it lands inside another routine. */
 void fst_rp_misfit(rp *x, size_t tid, uint64_t site, const fst_insn *d);

@@ -177,28 +177,40 @@ static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
 int fst_rp_lean_branch(rp *x, const rp_cpu *c, rp_task *t, size_t tid, uint64_t addr)
 {
     const fst_insn *pv = &c->prev;
-    if (t->taint || x->batch_cpu != FST_NONE)
+    if (t->taint || x->batch_cpu != FST_NONE) {
+        fst_rp_lean_told(x, t, tid);
         return 0;
-    uint64_t n;
-    fst_fx cost;
+    }
     if (pv->flags & FST_I_LINK) {   /* through register 14 (branch_matters): a call? */
         size_t r = find_entry_for(x, tid, addr);
+        fst_rp_lean_told(x, t, tid);    /* the caller's call: not a leaf */
         if (r == FST_NONE || (t->n == 0 && !t->had_mainline))
             return 0;   /* a misfit, or the task's first call (its mainline's?) */
         uint64_t mask = amask(c->prev_state);
         size_t caller = top_owner(t);
         /* push_from's frame: counted, not verified (no BASES in the lean loop) */
         fst_rp_frame_push(t, r, &(rp_frame){ x->p->r[r].timed ? r : caller, fst_insn_next(pv) & mask, mask, 0 });
-        fst_rp_task_clock(x, tid, &n, &cost);
-        fst_callgraph_call(x->cg, (uint32_t)tid, r, caller, 1, n, cost);
+        /* told at its return, with it, if it calls none (a leaf): one call of the call
+        ** graph's, no frame there */
+        x->ldefer = 1;
+        x->ldcaller = caller;
+        fst_rp_task_clock(x, tid, &x->ldn, &x->ldc);
         return 1;
     }
     /* return-like, with a frame open (branch_matters): the top frame's return? */
-    if (!at_return(&t->f[t->n - 1], addr))
+    if (!at_return(&t->f[t->n - 1], addr)) {
+        fst_rp_lean_told(x, t, tid);
         return 0;       /* an older frame's (UNWIND), the mainline leaving, or none */
+    }
     fst_rp_frame_pop(x, t);     /* a RETURN: pop's, no uncertainty (code 0, not UNWIND) */
+    uint64_t n;
+    fst_fx cost;
     fst_rp_task_clock(x, tid, &n, &cost);
-    fst_callgraph_ret(x->cg, (uint32_t)tid, 0, n, cost);
+    if (x->ldefer) {
+        x->ldefer = 0;
+        fst_callgraph_pair(x->cg, (uint32_t)tid, t->routine[t->n], x->ldcaller, 1, x->ldn, x->ldc, n, cost);
+    } else
+        fst_callgraph_ret(x->cg, (uint32_t)tid, 0, n, cost);
     return 1;
 }
 
