@@ -503,7 +503,9 @@ void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d
 ** previous instruction, task tid's t, which the lean loop keeps in c->prev alone) was taken
 ** to addr and branch_matters. A call, or a return to the top frame (the common cases), to
 ** the frames and the call graph, and 1; 0, nothing done, for the rest (the task's first
-** call, no entry there, an unwind, a guess made, a batch pending): fst_rp_branched_to's. */
+** call, no entry there, an unwind, a guess made, a batch pending): fst_rp_branched_to's.
+** A call is told to the call graph at its return, as a pair, where it calls none (a leaf);
+** else before anything else (fst_rp_lean_told; the lean loop's end too). */
 int fst_rp_lean_branch(rp *x, const rp_cpu *c, rp_task *t, size_t tid, uint64_t addr);
 /* The call graph told of the call fst_rp_lean_branch deferred (x->ldefer), task tid's (t)
 ** top frame's, if any: before anything but the lean loop's calls and returns meets the call
