@@ -119,11 +119,6 @@ void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t
     fst_rp_push(x, tid, cpuno, r, site, ret, mask, 0);
 }
 
-static int at_return(const rp_frame *f, uint64_t addr)
-{
-    uint64_t a = addr & f->mask;
-    return a >= f->ret && a - f->ret <= 16 && !((a - f->ret) & 3); /* B 4k(,14), k <= 4 */
-}
 
 /* Whether some open frame may have addr as its return address (+4k, k <= 4): the counters
 ** (replay_int.h rp_task.rets) answer no for the common case, a branch that returns
@@ -141,7 +136,7 @@ int fst_rp_returns_open(const rp_task *t, uint64_t addr)
     if (!t->n || !maybe_return(t, addr))
         return 0;
     for (size_t i = 0; i < t->n; i++)
-        if (at_return(&t->f[i], addr))
+        if (fst_rp_at_return(&t->f[i], addr))
             return 1;
     return 0;
 }
@@ -153,7 +148,7 @@ static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
     rp_task *t = &x->t[tid];
     if (!t->n || !returnlike(&t->prev))
         return 0;
-    if (at_return(&t->f[t->n - 1], addr)) {
+    if (fst_rp_at_return(&t->f[t->n - 1], addr)) {
         pop(x, tid, cpuno, FST_EV_RETURN, 0);
         return 1;
     }
@@ -162,7 +157,7 @@ static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
     if (x->memo.rec)
         fst_rp_memo_note_ret(x, addr);  /* frames below the call may be scanned */
     for (size_t i = maybe_return(t, addr) ? t->n - 1 : 0; i-- > 0;) /* the nearest older frame */
-        if (at_return(&t->f[i], addr)) {
+        if (fst_rp_at_return(&t->f[i], addr)) {
             while (t->n > i)
                 fst_rp_pop(x, tid, cpuno, FST_EV_UNWIND, 0);
             return 1;
@@ -172,46 +167,6 @@ static int returns(rp *x, size_t tid, uint16_t cpuno, uint64_t addr)
         return 1;
     }
     return 0;
-}
-
-int fst_rp_lean_branch(rp *x, const rp_cpu *c, rp_task *t, size_t tid, uint64_t addr)
-{
-    const fst_insn *pv = &c->prev;
-    if (t->taint || x->batch_cpu != FST_NONE) {
-        fst_rp_lean_told(x, t, tid);
-        return 0;
-    }
-    if (pv->flags & FST_I_LINK) {   /* through register 14 (branch_matters): a call? */
-        size_t r = find_entry_for(x, tid, addr);
-        fst_rp_lean_told(x, t, tid);    /* the caller's call: not a leaf */
-        if (r == FST_NONE || (t->n == 0 && !t->had_mainline))
-            return 0;   /* a misfit, or the task's first call (its mainline's?) */
-        uint64_t mask = amask(c->prev_state);
-        size_t caller = top_owner(t);
-        /* push_from's frame: counted, not verified (no BASES in the lean loop) */
-        fst_rp_frame_push(t, r, &(rp_frame){ x->p->r[r].timed ? r : caller, fst_insn_next(pv) & mask, mask, 0 });
-        /* told at its return, with it, if it calls none (a leaf): one call of the call
-        ** graph's, no frame there */
-        x->ldefer = 1;
-        x->ldcaller = caller;
-        fst_rp_task_clock(x, tid, &x->ldn, &x->ldc);
-        return 1;
-    }
-    /* return-like, with a frame open (branch_matters): the top frame's return? */
-    if (!at_return(&t->f[t->n - 1], addr)) {
-        fst_rp_lean_told(x, t, tid);
-        return 0;       /* an older frame's (UNWIND), the mainline leaving, or none */
-    }
-    fst_rp_frame_pop(x, t);     /* a RETURN: pop's, no uncertainty (code 0, not UNWIND) */
-    uint64_t n;
-    fst_fx cost;
-    fst_rp_task_clock(x, tid, &n, &cost);
-    if (x->ldefer) {
-        x->ldefer = 0;
-        fst_callgraph_pair(x->cg, (uint32_t)tid, t->routine[t->n], x->ldcaller, 1, x->ldn, x->ldc, n, cost);
-    } else
-        fst_callgraph_ret(x->cg, (uint32_t)tid, 0, n, cost);
-    return 1;
 }
 
 /* --tail-calls: a branch without link to routine r's entry replaces the top frame
