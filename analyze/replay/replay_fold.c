@@ -133,11 +133,15 @@ static size_t estimate(const rp *x)
 #define FOLD_EARN_RUN 1       /* budget units (see the head) a run replayed earns */
 #define FOLD_EARN_FOLDED 100  /* ... and a run folded: less than it saves (some 250), so that
                                  what folding earns is a share of what it gains */
-#define FOLD_EARN_KEPT 25     /* ... and a run folded from a period kept (replay_foldkeep.c):
-                                 what it earns pays for looking at the runs after it, which
-                                 the lean loop and the stretches would take for less (gen.py
-                                 seed 34668: at 100, 98 717 recordings and the looks between
-                                 its kept foldings, 1.30x its run; 0.25x with none kept) */
+#define FOLD_EARN_KEPT FOLD_EARN_RUN /* ... and a run folded from a period kept
+                                 (replay_foldkeep.c): what a run replayed earns. What it
+                                 earned paid for looking at the runs after it and for
+                                 recordings, which the lean loop and the stretches would take
+                                 for less (gen.py seed 34668: at 100, 98 717 recordings and
+                                 the looks between its kept foldings, 1.30x its run; 0.25x
+                                 with none kept; seed 38910: at 25, 139 379 recordings, 92 037
+                                 of them failed, stretches on 44 M of its 832 M instructions,
+                                 2.2-2.7 s; at 1, 12 931 and 608 M, 1.1 s) */
 #define FOLD_LOOK 80          /* what looking at a run costs (signature, table, eligible) */
 #define FOLD_WINDOW 256       /* runs looked at in a row, once paid for */
 #define FOLD_WTAB 1024        /* slots of the windows' hashes (16 KiB: a look costs no cache miss) */

@@ -42,11 +42,14 @@
 ** 168 now; replay 0.02 -> 0.06 -> 0.02 s). A recording of the same first run
 ** replaces it. FST_REPLAY_FOLDKEEP=0 keeps none (the tests compare the reports).
 **
-** What a folding from a period kept earns for the folding's budget is a quarter of what
-** a recorded period's does (replay_fold.c FOLD_EARN_KEPT): the budget pays for looking at
-** the runs after it, which stops the lean loop and the stretches, and those take such runs
-** for less than looking does (gen.py seed 34668: 24.6 M runs folded from periods kept paid
-** for 98 717 recordings and the looks between them, 2.4 s where 0.5 s with none kept).
+** What a folding from a period kept earns for the folding's budget is what replaying its
+** runs would (replay_fold.c FOLD_EARN_KEPT), not what a recorded period's does: the budget
+** pays for looking at the runs after it and for recordings, which stop the lean loop and
+** the stretches, and those take such runs for less than looking does (gen.py seed 34668:
+** 24.6 M runs folded from periods kept paid for 98 717 recordings and the looks between
+** them, 2.4 s where 0.5 s with none kept; a quarter of a recorded period's earnings still
+** paid, in seed 38910, for 139 379 recordings, two thirds of them failed, and held the
+** stretches off most of its 832 M instructions: 2.2-2.7 s, 1.1 s now).
 **
 ** Memory: FK_SLOTS periods of at most FK_PMAX runs, their keys and deltas.
 */
