@@ -89,6 +89,13 @@
 #define MEMO_OUT_MAX 4096       /* EXECs charged outside a recording may hand to sinks */
 #define MEMO_REC_FIXED 3000     /* budget units (host instructions) of a recording, */
 #define MEMO_REC_COUNTER 8      /* and per counter word it copies and compares */
+#define MEMO_REC_RUN 300       /* and per run it recorded, where its signature was recorded
+                                   before and never reused: a recording replays its subtree
+                                   without the lean loop and the stretches (gen.py seed 15463:
+                                   2 524 recordings of subtrees no call came back to, at the
+                                   copies' price alone: 0.71-0.76 s, 0.56-0.59 s charged so;
+                                   recursion -O2's deep subtrees, recorded once and reused,
+                                   pay no more) */
 #define MEMO_EARN_RUN 1         /* a run replayed earns (about 1 % of what it costs) */
 #define MEMO_EARN_INSN 10       /* an instruction skipped (whole subtrees: m->skipped counts a
                                    memoized call inside one as one run): less than it saves */
@@ -103,6 +110,8 @@ struct memo_seen {
     uint32_t skip;          /* calls left that are not looked up */
     uint16_t misses;        /* looked up in a row, no subtree taken */
     uint16_t backoff;       /* the last skip, log 2 */
+    uint16_t recs;          /* recordings of it begun (at most 65 535) */
+    uint16_t hit;           /* a subtree of it was reused */
 };
 
 typedef struct memo_delta {
@@ -316,9 +325,20 @@ static uint64_t signature(const rp *x, const fst_rec *rec, const fst_tr_mark *ma
 
 /* ---- recording ---- */
 
+/* What the recording ending now costs besides its copies (spend's rec_cost, paid when it
+** began): its runs replayed slowly (MEMO_REC_RUN), where its signature never paid */
+static uint64_t rec_runs_cost(const rp_memo *m)
+{
+    const memo_seen *s = m->seen ? &m->seen[m->sig % MEMO_SEEN] : NULL;
+    if (m->eager || !s || s->sig != m->sig || s->hit || s->recs < 2)
+        return 0;
+    return m->runs * MEMO_REC_RUN;
+}
+
 static void stop(rp_memo *m)
 {
     m->rec = 0;
+    m->spent += rec_runs_cost(m);
     m->dropped++;
 }
 
@@ -327,8 +347,10 @@ static void begin(rp *x, uint64_t sig, const fst_tr_mark *ma)
     rp_memo *m = &x->memo;
     fst_profile *p = x->p;
     size_t tid = x->cpus[0].task;
-    if (m->rec)
+    if (m->rec) {
+        m->spent += rec_runs_cost(m);
         m->dropped++;   /* a deeper call takes it over */
+    }
     m->rec = 1;
     m->sig = sig;
     m->tid = tid;
@@ -520,6 +542,7 @@ static void finish(rp *x, fst_tr *tr)
     fst_rp_out_flush(x);    /* the caller's run after the return: kept (rp_memo.out) */
     rp_memo *m = &x->memo;
     m->rec = 0;
+    m->spent += rec_runs_cost(m);
     fst_tr_mark b;
     uint64_t insns;
     size_t nops;
@@ -760,6 +783,7 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
             *first = e;
             s->misses = 0;
             s->backoff = 0;
+            s->hit = 1;
             return 1;
         }
     if (++s->misses >= MEMO_MISSES && !m->eager) {  /* back off: a call costs a look then */
@@ -768,7 +792,9 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
         s->misses = 0;
         return 0;
     }
-    if (!known && spend(x, rec_cost(m), 0))
+    if (!known && spend(x, rec_cost(m), 0)) {
+        s->recs += s->recs < UINT16_MAX;
         begin(x, sig, ma);  /* (a subtree known to be small is not recorded again) */
+    }
     return 0;
 }
