@@ -918,6 +918,13 @@ static inline void branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_
         fst_rp_branched_to(x, tid, rec, d);
 }
 
+/* The owner of a frame of routine r called from `caller`'s: r where it is timed, else the
+** caller's owner, charged for it (profile.h). push_from and the lean loop's calls. */
+static inline size_t fst_rp_frame_owner(const rp *x, size_t r, size_t caller)
+{
+    return x->p->r[r].timed ? r : caller;
+}
+
 /* Whether addr is where frame f returns to: its return address, or up to 4 words past it
 ** (B 4k(,14), k <= 4). */
 static inline int fst_rp_at_return(const rp_frame *f, uint64_t addr)
@@ -950,7 +957,7 @@ static inline __attribute__((always_inline)) int fst_rp_lean_branch(rp *x, const
         uint64_t mask = amask(c->prev_state);
         size_t caller = top_owner(t);
         /* push_from's frame: counted, not verified (no BASES in the lean loop) */
-        fst_rp_frame_push(t, r, &(rp_frame){ x->p->r[r].timed ? r : caller, fst_insn_next(pv) & mask, mask, 0 });
+        fst_rp_frame_push(t, r, &(rp_frame){ fst_rp_frame_owner(x, r, caller), fst_insn_next(pv) & mask, mask, 0 });
         /* told at its return, with it, if it calls none (a leaf): one call of the call
         ** graph's, no frame there */
         x->ldefer = 1;

@@ -42,7 +42,7 @@ FST_RP_INLINE void push_from(rp *x, size_t tid, uint16_t cpuno, size_t r, size_t
                              uint64_t mask, int counted)
 {
     rp_task *t = &x->t[tid];
-    size_t owner = x->p->r[r].timed ? r : caller;
+    size_t owner = fst_rp_frame_owner(x, r, caller);
     fst_rp_frame_push(t, r, &(rp_frame){ owner, ret & mask, mask, counted && x->bases && t->prev.fmt == FST_FMT_RR });
     if (x->memo.rec)
         fst_rp_memo_note_call(x, r);
@@ -118,7 +118,6 @@ void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t
     x->t[tid].had_mainline = 1;
     fst_rp_push(x, tid, cpuno, r, site, ret, mask, 0);
 }
-
 
 /* Whether some open frame may have addr as its return address (+4k, k <= 4): the counters
 ** (replay_int.h rp_task.rets) answer no for the common case, a branch that returns
