@@ -357,12 +357,15 @@ static inline fst_taskroutine *fst_task_routines(const fst_profile *p, fst_taskp
     return tp->r;
 }
 
-static inline void fst_callgraph_exec_n(fst_profile *p, uint32_t task, uint32_t state, int charged, size_t routine,
-                                        uint64_t n, fst_fx cost)
+/* fst_callgraph_exec_n with the task's figures found: tp (NULL: no task, or none the profile
+** keeps figures of) and its routines' row *trs (fst_task_routines; NULL: not found yet, found
+** here when a routine is charged), so that a caller charging one task again and again finds
+** them once (analyze/replay/replay_int.h fst_rp_lean_flush). */
+static inline void fst_callgraph_exec_at(fst_profile *p, fst_taskprof *tp, fst_taskroutine **trs, uint32_t state,
+                                         int charged, size_t routine, uint64_t n, fst_fx cost)
 {
     p->total_cost += cost;
     p->total_insns += n;
-    fst_taskprof *tp = task != FST_NOTASK && task < p->ntasks ? &p->tasks[task] : NULL;
     if (tp) {
         tp->insns += n;
         tp->cost += cost;
@@ -378,11 +381,19 @@ static inline void fst_callgraph_exec_n(fst_profile *p, uint32_t task, uint32_t 
         p->r[routine].self_cost += cost;
         p->r[routine].self_insns += n;
         if (tp) {
-            fst_taskroutine *tr = fst_task_routines(p, tp);
+            fst_taskroutine *tr = *trs ? *trs : (*trs = fst_task_routines(p, tp));
             tr[routine].self_cost += cost;
             tr[routine].self_insns += n;
         }
     }
+}
+
+static inline void fst_callgraph_exec_n(fst_profile *p, uint32_t task, uint32_t state, int charged, size_t routine,
+                                        uint64_t n, fst_fx cost)
+{
+    fst_taskprof *tp = task != FST_NOTASK && task < p->ntasks ? &p->tasks[task] : NULL;
+    fst_taskroutine *tr = tp ? tp->r : NULL;
+    fst_callgraph_exec_at(p, tp, &tr, state, charged, routine, n, cost);
 }
 /* Conservation: sum(self) + outside + excluded == total, in fst_fx and instructions. */
 int fst_profile_check(const fst_profile *p, fst_err *err);

@@ -43,10 +43,10 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
 ** which seq_rest follows; it sets the task's prev (rp_task.prev) when the run ends, so
 ** that a run copies it once, not twice (cgen -O2: a run every 7.6 instructions). `lean`:
 ** for lean_runs, which tested the rest already (lean_ok) and keeps the task's prev itself;
-** lt is then c's task. Returns 2 where a branch may have called or returned or the charge
+** l is then c's task's (fst_rp_lean_init). Returns 2 where a branch may have called or returned or the charge
 ** changed (lean_runs then tests lean_still), else 1. */
 static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2],
-                                                           int run, int lean, rp_task *lt)
+                                                           int run, int lean, rp_lean *l)
 {
     int did = 1;
     if (!lean && (!c->ran || rec->state != c->prev_state || !x->plain))
@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
         c->ran = !c->dispatch;
         owner = c->task == FST_NONE ? FST_NONE : top_owner(&x->t[c->task]);
     } else {                    /* the task's instruction; pv is the task's prev too (c->ran) */
-        rp_task *t = lean ? lt : &x->t[c->task];
+        rp_task *t = lean ? l->t : &x->t[c->task];
         int branched = taken && (fl & FST_I_BRANCH);
         if (fl & (FST_I_CANBRANCH | FST_I_EXECUTE | FST_I_PSW)) {
             if (pv->bytes[0] == 0x0A)
@@ -92,7 +92,10 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
     if (!lean || did == 2) {    /* lean: the frames the same, so are the owner and charge */
         int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
         if (owner != c->prev_owner || charged != c->prev_charged) {
-            fst_rp_flush(x, c);
+            if (lean)
+                fst_rp_lean_flush(x, c, l);
+            else
+                fst_rp_flush(x, c);
             did = 2;
         }
         c->prev_owner = owner;
@@ -379,7 +382,7 @@ static inline int lean_ok(const rp *x)
     const rp_cpu *c = x->cpus;
     if (!(x->ncpu == 1 && lean_turn(x, c) && x->lean && x->plain && !x->bases && !x->memo.rec &&
           !x->chunk.rec && !x->fold.mode && x->win_edge == UINT64_MAX && c->ran && !c->handler && c->task != FST_NONE &&
-          lean_still(x, c)))
+          c->prev_task == c->task && lean_still(x, c)))
         return 0;
     size_t owner = top_owner(&x->t[c->task]);  /* what insn_fast's lean leaves as it is */
     return c->prev_owner == owner && c->prev_charged == (owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE);
@@ -406,7 +409,9 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
     ** cost charged to the routine before, in some captures of it) */
     fst_rec r = *out, *rec = &r;
     rp_cpu *c = x->cpus;
-    rp_task *t = &x->t[c->task];
+    rp_lean l;
+    fst_rp_lean_init(x, c->task, &l);
+    rp_task *t = l.t;
     int k = LEAN_TOP, f;
     uint64_t w0 = x->win_at;
     /* the turns the stretches and the folding pass by from here (lean_turn): each counts
@@ -423,7 +428,7 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
         if ((k = fst_tr_next_run(tr, rec, err)) != 2 || rec->state != c->prev_state || rec->cpu)
             break;
         fst_blk *b = fst_code_block(x->code, tr, rec->addr, rec->state);
-        if (!b || !(f = insn_fast(x, c, rec, &b->e[0].d, b->e[0].cost, 1, 1, t)))
+        if (!b || !(f = insn_fast(x, c, rec, &b->e[0].d, b->e[0].cost, 1, 1, &l)))
             break;
         runs++;             /* a run the folding passed by (fst_rp_fold): its quiet, at the end */
         uint32_t took;
