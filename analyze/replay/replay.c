@@ -185,10 +185,14 @@ static void insn(rp *x, const fst_rec *rec, const fst_insn *d, const fst_fx cost
 /* A task's instruction needs no look for its mainline: it has frames, had its mainline,
 ** or the mainline is not fixed by name. Else (a window begun inside the mainline the map
 ** names, which is never entered there) each instruction is looked at: mainline_at. */
+static inline int task_flows_of(const rp *x, const rp_task *t)
+{
+    return t->n || t->had_mainline || !x->mainline_fixed;
+}
+
 static inline int task_flows(const rp *x, const rp_cpu *c)
 {
-    const rp_task *t = &x->t[c->task];
-    return t->n || t->had_mainline || !x->mainline_fixed;
+    return task_flows_of(x, &x->t[c->task]);
 }
 
 /* Whether the instruction after c's previous one, in sequence and in the same state, needs
@@ -259,12 +263,11 @@ static inline __attribute__((always_inline)) void run_exec(rp *x, rp_cpu *c, uin
 ** lean_runs (insn_fast took the first one; nothing records, no sink wants these EXECs, no
 ** look for the mainline: lean_ok), which keeps the task's prev itself; 1 where the trace
 ** showed no registers yet (x->regs), 2 where it did. */
-static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b,
-                                                           int fast, int take, uint32_t *took_, uint64_t *next_,
-                                                           int lean)
+static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, const fst_rec *rec, rp_cpu *c,
+                                                           fst_blk *b, int fast, int take, uint32_t *took_,
+                                                           uint64_t *next_, int lean)
 {
     uint16_t cpuno = rec->cpu;
-    rp_cpu *c = &x->cpus[cpuno];
     uint32_t left = (uint32_t)rec->value - 1, took = 1, i = 1;  /* the run's length (fst_tr_next_run) */
     uint64_t to = b->e[0].to;   /* where a TAKEN run ending at c->prev goes (code.h) */
     /* flows_on once: of what it looks at, only c->prev changes below (the loop does not
@@ -350,7 +353,7 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
     int fast = 0 != insn_fast(x, cpu_of(x, rec->cpu), rec, &b->e[0].d, b->e[0].cost, 1, 0, NULL);
     if (!fast)
         insn(x, rec, &b->e[0].d, b->e[0].cost);
-    seq_rest(x, tr, rec, b, fast, take, took, next, 0);
+    seq_rest(x, tr, rec, &x->cpus[rec->cpu], b, fast, take, took, next, 0);
     return fast;
 }
 
@@ -366,9 +369,9 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
 ** change the frames and the charge, is followed by lean_still. The owner and charge in
 ** force are those of the task's frames when it begins (lean_ok), and stay so: insn_fast's
 ** lean looks at them again only after a call or return. */
-static inline int lean_still(const rp *x, const rp_cpu *c)
+static inline int lean_still(const rp *x, const rp_cpu *c, const rp_task *t)
 {
-    return !x->want_exec[c->prev_charged] && task_flows(x, c) && !x->tainted;
+    return !x->want_exec[c->prev_charged] && task_flows_of(x, t) && !x->tainted;
 }
 
 /* whether the next turn is one the stretches, the memo of calls and the folding pass by */
@@ -382,7 +385,7 @@ static inline int lean_ok(const rp *x)
     const rp_cpu *c = x->cpus;
     if (!(x->ncpu == 1 && lean_turn(x, c) && x->lean && x->plain && !x->bases && !x->memo.rec &&
           !x->chunk.rec && !x->fold.mode && x->win_edge == UINT64_MAX && c->ran && !c->handler && c->task != FST_NONE &&
-          c->prev_task == c->task && lean_still(x, c)))
+          c->prev_task == c->task && lean_still(x, c, &x->t[c->task])))
         return 0;
     size_t owner = top_owner(&x->t[c->task]);  /* what insn_fast's lean leaves as it is */
     return c->prev_owner == owner && c->prev_charged == (owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE);
@@ -433,11 +436,11 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
         runs++;             /* a run the folding passed by (fst_rp_fold): its quiet, at the end */
         uint32_t took;
         uint64_t next;
-        int still = f == 1 || lean_still(x, c);
+        int still = f == 1 || lean_still(x, c, t);
         if (still)
-            seq_rest(x, tr, rec, b, 1, 1, &took, &next, lean);
+            seq_rest(x, tr, rec, c, b, 1, 1, &took, &next, lean);
         else
-            seq_rest(x, tr, rec, b, 1, 1, &took, &next, 0);
+            seq_rest(x, tr, rec, c, b, 1, 1, &took, &next, 0);
         x->win_at += took;
         k = LEAN_TOP;
         if (!still)
@@ -665,7 +668,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
                     rec.value = x.win_edge - x.win_at;  /* the run is cut at the next edge */
                 uint32_t took;
                 uint64_t next;
-                seq_rest(&x, tr, &rec, b, fast, 1, &took, &next, 0);
+                seq_rest(&x, tr, &rec, &x.cpus[rec.cpu], b, fast, 1, &took, &next, 0);
                 x.win_at += took;
                 continue;
             }
