@@ -22,7 +22,7 @@ typedef struct open_frame {
     int excluded;           /* the task's space is not --space's: it counts nothing */
 } open_frame;
 
-typedef struct tstack {
+typedef struct fst_cgstack {
     open_frame *f;
     size_t n, cap;
     size_t *open;           /* per routine: its open frames ("outermost" without scanning
@@ -133,10 +133,16 @@ static inline size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
     return arc_find(cg, slot, key, caller, callee);
 }
 
+/* The task's routines' figures (h->tp's), made at the first use. */
+static inline fst_taskroutine *task_routines(const fst_profile *p, fst_cgtask *h)
+{
+    return h->tr ? h->tr : (h->tr = fst_task_routines(p, h->tp));
+}
+
 /* A call of routine that counts (timed, counted, not --space's other): its counts and its
 ** arc's, which it returns (FST_NONE when it does not count). Inline, as add_incl: a call
 ** and a return each take them (cgen's replay: +2 % host instructions as calls). */
-static inline __attribute__((always_inline)) size_t count_call(fst_callgraph *cg, uint32_t task, size_t routine,
+static inline __attribute__((always_inline)) size_t count_call(fst_callgraph *cg, fst_cgtask *h, size_t routine,
                                                                 size_t caller, int counted)
 {
     fst_profile *p = cg->p;
@@ -144,8 +150,8 @@ static inline __attribute__((always_inline)) size_t count_call(fst_callgraph *cg
     if (!r->timed || !counted)
         return FST_NONE;
     r->calls++;
-    if (task < p->ntasks)
-        fst_task_routines(p, &p->tasks[task])[routine].calls++;
+    if (h->tp)
+        task_routines(p, h)[routine].calls++;
     size_t arc = arc_get(cg, caller, routine);
     p->arcs[arc].count++;
     return arc;
@@ -153,14 +159,14 @@ static inline __attribute__((always_inline)) size_t count_call(fst_callgraph *cg
 
 /* A frame's time, dn instructions costing dc, at its return: to its routine when it was the
 ** routine's outermost frame, to its arc when the arc's. */
-static inline __attribute__((always_inline)) void add_incl(fst_profile *p, uint32_t task, size_t routine, int outer,
+static inline __attribute__((always_inline)) void add_incl(fst_profile *p, fst_cgtask *h, size_t routine, int outer,
                                                             size_t arc, int outer_arc, uint64_t dn, fst_fx dc)
 {
     if (outer) {
         p->r[routine].incl_cost += dc;
         p->r[routine].incl_insns += dn;
-        if (task < p->ntasks) {
-            fst_taskroutine *tr = fst_task_routines(p, &p->tasks[task]);
+        if (h->tp) {
+            fst_taskroutine *tr = task_routines(p, h);
             tr[routine].incl_cost += dc;
             tr[routine].incl_insns += dn;
         }
@@ -171,15 +177,25 @@ static inline __attribute__((always_inline)) void add_incl(fst_profile *p, uint3
     }
 }
 
-void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
-                        uint64_t tinsns, fst_fx tcost)
+void fst_callgraph_task(fst_callgraph *cg, uint32_t task, fst_cgtask *h)
 {
     fst_profile *p = cg->p;
-    tstack *s = stack_of(cg, task);
+    h->s = stack_of(cg, task);
+    h->tp = task < p->ntasks ? &p->tasks[task] : NULL;
+    h->tr = h->tp ? h->tp->r : NULL;
+    h->task = task;
+    h->excluded = h->tp && h->tp->excluded;
+}
+
+void fst_callgraph_call_in(fst_callgraph *cg, fst_cgtask *h, size_t routine, size_t caller, int counted,
+                           uint64_t tinsns, fst_fx tcost)
+{
+    fst_profile *p = cg->p;
+    tstack *s = h->s;
     open_frame f = { routine, FST_NONE, 1, 1, tcost, tinsns, 0 };
-    if (task < p->ntasks && p->tasks[task].excluded)
+    if (h->excluded)
         counted = 0, f.excluded = 1;    /* another address space than --space's: nothing counts */
-    f.arc = count_call(cg, task, routine, caller, counted);
+    f.arc = count_call(cg, h, routine, caller, counted);
     /* a recursion's time counts once: outermost */
     if (!s->open)
         s->open = fst_xcalloc(p->nr + 1, sizeof *s->open);
@@ -200,31 +216,54 @@ void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t
     s->f[s->n++] = f;
 }
 
-void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t tinsns, fst_fx tcost)
+void fst_callgraph_ret_in(fst_callgraph *cg, fst_cgtask *h, int unwind, uint64_t tinsns, fst_fx tcost)
 {
     fst_profile *p = cg->p;
     p->unwinds += unwind != 0;
-    tstack *s = stack_of(cg, task);
+    tstack *s = h->s;
     if (!s->n)
         return;
     open_frame f = s->f[--s->n];
     s->open[f.routine]--;
     if (f.arc != FST_NONE)
         s->arcopen[f.arc]--;
-    add_incl(p, task, f.routine, f.outer && !f.excluded, f.arc, f.outer_arc, tinsns - f.insns0, tcost - f.cost0);
+    add_incl(p, h, f.routine, f.outer && !f.excluded, f.arc, f.outer_arc, tinsns - f.insns0, tcost - f.cost0);
+}
+
+void fst_callgraph_pair_in(fst_callgraph *cg, fst_cgtask *h, size_t routine, size_t caller, int counted,
+                           uint64_t tinsns, fst_fx tcost, uint64_t rinsns, fst_fx rcost)
+{
+    fst_profile *p = cg->p;
+    const tstack *s = h->s;
+    if (h->excluded)
+        return;     /* fst_callgraph_call's excluded frame: nothing counts */
+    size_t arc = count_call(cg, h, routine, caller, counted);
+    /* outermost: no frame of the routine, or of the arc, open below (the open counts) */
+    add_incl(p, h, routine, !s->open || !s->open[routine], arc, arc >= s->narcopen || !s->arcopen[arc],
+             rinsns - tinsns, rcost - tcost);
+}
+
+void fst_callgraph_call(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
+                        uint64_t tinsns, fst_fx tcost)
+{
+    fst_cgtask h;
+    fst_callgraph_task(cg, task, &h);
+    fst_callgraph_call_in(cg, &h, routine, caller, counted, tinsns, tcost);
+}
+
+void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t tinsns, fst_fx tcost)
+{
+    fst_cgtask h;
+    fst_callgraph_task(cg, task, &h);
+    fst_callgraph_ret_in(cg, &h, unwind, tinsns, tcost);
 }
 
 void fst_callgraph_pair(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost, uint64_t rinsns, fst_fx rcost)
 {
-    fst_profile *p = cg->p;
-    const tstack *s = stack_of(cg, task);
-    if (task < p->ntasks && p->tasks[task].excluded)
-        return;     /* fst_callgraph_call's excluded frame: nothing counts */
-    size_t arc = count_call(cg, task, routine, caller, counted);
-    /* outermost: no frame of the routine, or of the arc, open below (the open counts) */
-    add_incl(p, task, routine, !s->open || !s->open[routine], arc, arc >= s->narcopen || !s->arcopen[arc],
-             rinsns - tinsns, rcost - tcost);
+    fst_cgtask h;
+    fst_callgraph_task(cg, task, &h);
+    fst_callgraph_pair_in(cg, &h, routine, caller, counted, tinsns, tcost, rinsns, rcost);
 }
 
 int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine)

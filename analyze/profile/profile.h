@@ -340,6 +340,24 @@ void fst_callgraph_ret(fst_callgraph *cg, uint32_t task, int unwind, uint64_t ti
 ** and popped (a stretch's leaf call played back, analyze/replay/replay_chunk.c). */
 void fst_callgraph_pair(fst_callgraph *cg, uint32_t task, size_t routine, size_t caller, int counted,
                         uint64_t tinsns, fst_fx tcost, uint64_t rinsns, fst_fx rcost);
+/* One task's part of the call graph, found once (fst_callgraph_task) for the calls, returns
+** and pairs of that task that come in a row (the replayer's lean loop: a call every 19
+** instructions of call-heavy C, where finding the task's stack and figures again was a
+** quarter of each): the three above, `_in` it. Valid until the call graph first meets a task
+** it has not met before (its stacks move then). */
+typedef struct fst_cgtask {
+    struct fst_cgstack *s;  /* the task's stack (callgraph.c) */
+    fst_taskprof *tp;       /* the profile's figures of the task, NULL where it has none */
+    fst_taskroutine *tr;    /* and of its routines, NULL until made */
+    uint32_t task;
+    int excluded;           /* another address space than --space's: nothing counts */
+} fst_cgtask;
+void fst_callgraph_task(fst_callgraph *cg, uint32_t task, fst_cgtask *h);
+void fst_callgraph_call_in(fst_callgraph *cg, fst_cgtask *h, size_t routine, size_t caller, int counted,
+                           uint64_t tinsns, fst_fx tcost);
+void fst_callgraph_ret_in(fst_callgraph *cg, fst_cgtask *h, int unwind, uint64_t tinsns, fst_fx tcost);
+void fst_callgraph_pair_in(fst_callgraph *cg, fst_cgtask *h, size_t routine, size_t caller, int counted,
+                           uint64_t tinsns, fst_fx tcost, uint64_t rinsns, fst_fx rcost);
 /* Whether the task has a frame of `routine` open, or of arc `arc` (an index of p->arcs):
 ** what makes a call's time count as outermost (analyze/replay/replay_memo.c asks). */
 int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine);
