@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The lean loop's flavours (lean_runs): 1 where the trace showed no registers yet, 2 where
+** it did, each with LEAN_WANT where the charge in force may want its EXECs, which then go
+** to a sink that takes them in batches (fst-report's diagnosis of the instructions outside
+** any routine: a program with no map runs all its code outside one). */
+enum { LEAN_WANT = 4 };
+
 /* A task's instruction: calls and returns in its stack (DESIGN §3). */
 static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
 {
@@ -42,7 +48,7 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
 ** 0, having done nothing, when that is not the case. `run`: a SEQ run's first instruction,
 ** which seq_rest follows; it sets the task's prev (rp_task.prev) when the run ends, so
 ** that a run copies it once, not twice (cgen -O2: a run every 7.6 instructions). `lean`:
-** for lean_runs, which tested the rest already (lean_ok) and keeps the task's prev itself;
+** for lean_runs (its flavour), which tested the rest already (lean_ok) and keeps the task's prev itself;
 ** l is then c's task's (fst_rp_lean_init). Returns 2 where a branch may have called or returned or the charge
 ** changed (lean_runs then tests lean_still), else 1. */
 static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2],
@@ -71,7 +77,7 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
         if (!lean && !branched && t->n == 0 && !t->had_mainline && x->mainline_fixed &&
             mainline_at(x, c->task, rec->addr))
             return 0;           /* the mainline entered without a call (run_insn) */
-        if (lean) {     /* no sink wants prev's EXEC (lean_still) */
+        if (lean && !(lean & LEAN_WANT)) {  /* no sink wants prev's EXEC (lean_still) */
             count_op(x->p, pv);
             exec_pend(c, 1, c->prev_cost[taken]);
         } else
@@ -305,21 +311,21 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
                 fst_rp_chunk_touch(x, b);   /* the same, for a stretch recorded */
             if (i) { /* prev is d[i - 1]: one run, counted in the block */
                 fst_blk_ran(b, i - 1, last);
-                run_exec(x, c, cpuno, b, i - 1, m, c->prev_cost[0] + run, lean);
+                run_exec(x, c, cpuno, b, i - 1, m, c->prev_cost[0] + run, lean & LEAN_WANT ? 0 : lean);
             } else {
                 count_op(x->p, &c->prev);
                 fst_blk_ran(b, 0, last);
-                if (lean)
+                if (lean && !(lean & LEAN_WANT))
                     exec_pend(c, 1, c->prev_cost[0]);
                 else
                     exec_n(x, c, cpuno, &c->prev, 1, c->prev_cost[0], 0);
                 if (m > 1)
-                    run_exec(x, c, cpuno, b, 0, m - 1, run, lean);
+                    run_exec(x, c, cpuno, b, 0, m - 1, run, lean & LEAN_WANT ? 0 : lean);
             }
         }
         /* as insn() does one by one (lean 1: none shown yet): d[0..i-1] ran in this run
         ** before (the block was entered at d[0]) and are in c->dirty already */
-        if (lean != 1 && x->regs)
+        if ((lean & 3) != 1 && x->regs)
             c->dirty |= b->wor[last];
         const fst_blk_ent *el = &b->e[last];
         c->prev = el->d;
@@ -369,9 +375,10 @@ int fst_rp_run(rp *x, fst_tr *tr, const fst_rec *rec, fst_blk *b, int take, uint
 ** change the frames and the charge, is followed by lean_still. The owner and charge in
 ** force are those of the task's frames when it begins (lean_ok), and stay so: insn_fast's
 ** lean looks at them again only after a call or return. */
-static inline int lean_still(const rp *x, const rp_cpu *c, const rp_task *t)
+static inline int lean_still(const rp *x, const rp_cpu *c, const rp_task *t, int want)
 {
-    return !x->want_exec[c->prev_charged] && task_flows_of(x, t) && !x->tainted;
+    return (!x->want_exec[c->prev_charged] || (want && x->takes_batch[c->prev_charged])) && task_flows_of(x, t) &&
+           !x->tainted;
 }
 
 /* whether the next turn is one the stretches, the memo of calls and the folding pass by */
@@ -385,7 +392,7 @@ static inline int lean_ok(const rp *x)
     const rp_cpu *c = x->cpus;
     if (!(x->ncpu == 1 && lean_turn(x, c) && x->lean && x->plain && !x->bases && !x->memo.rec &&
           !x->chunk.rec && !x->fold.mode && x->win_edge == UINT64_MAX && c->ran && !c->handler && c->task != FST_NONE &&
-          c->prev_task == c->task && lean_still(x, c, &x->t[c->task])))
+          c->prev_task == c->task && lean_still(x, c, &x->t[c->task], 1)))
         return 0;
     size_t owner = top_owner(&x->t[c->task]);  /* what insn_fast's lean leaves as it is */
     return c->prev_owner == owner && c->prev_charged == (owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE);
@@ -431,12 +438,12 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
         if ((k = fst_tr_next_run(tr, rec, err)) != 2 || rec->state != c->prev_state || rec->cpu)
             break;
         fst_blk *b = fst_code_block(x->code, tr, rec->addr, rec->state);
-        if (!b || !(f = insn_fast(x, c, rec, &b->e[0].d, b->e[0].cost, 1, 1, &l)))
+        if (!b || !(f = insn_fast(x, c, rec, &b->e[0].d, b->e[0].cost, 1, lean, &l)))
             break;
         runs++;             /* a run the folding passed by (fst_rp_fold): its quiet, at the end */
         uint32_t took;
         uint64_t next;
-        int still = f == 1 || lean_still(x, c, t);
+        int still = f == 1 || lean_still(x, c, t, lean & LEAN_WANT);
         if (still)
             seq_rest(x, tr, rec, c, b, 1, 1, &took, &next, lean);
         else
@@ -450,7 +457,7 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
     x->fold.quiet -= runs;
     t->prev = c->prev;  /* kept in c->prev only meanwhile (insn_fast's lean) */
     t->have_prev = 1;
-    fst_rp_lean_told(x, t, &l.cg);
+    fst_rp_lean_told(x, t, c->task, &l.cg);
     x->nlean += x->win_at - w0;
     x->nleanr += runs;
     if (k != LEAN_TOP)
@@ -463,6 +470,8 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
 ** alone cost 3 % on cgen -O2: the loop's registers). */
 static int lean_runs(rp *x, fst_tr *tr, fst_rec *out, fst_err *err)
 {
+    if (x->want_exec[x->cpus[0].prev_charged])
+        return x->regs ? lean_loop(x, tr, out, err, 2 | LEAN_WANT) : lean_loop(x, tr, out, err, 1 | LEAN_WANT);
     return x->regs ? lean_loop(x, tr, out, err, 2) : lean_loop(x, tr, out, err, 1);
 }
 

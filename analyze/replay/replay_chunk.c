@@ -159,6 +159,7 @@ _Static_assert(sizeof ((rp_chunk *)0)->tried / sizeof(int64_t) == CH_LONG + 1, "
 #define CH_START 50000
 #define CH_TRIAL 2000000 /* a trial's budget at its start */
 #define CH_QUIET_MAX 1000000 /* turns without a look a spent budget passes at most */
+#define CH_WANTED 256   /* turns without a look where the charge in force wants its EXECs */
 #define CH_PEND 4096    /* stretches with hits not added up yet, at most */
 #define CH_FOPS 16      /* frame events and flushes a stretch holds, at most */
 #define CH_BELOW 8      /* frames below its start a stretch returns from, at most */
@@ -1044,5 +1045,7 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
     }
     if (did)    /* the hits' last instruction, the task's prev (apply sets c's only) */
         x->t[x->cpus[0].task].prev = x->cpus[0].prev;
+    else if (!rh && x->want_exec[x->cpus[0].prev_charged])
+        ch->quiet = CH_WANTED;  /* no look while a sink wants the EXECs (state): the lean loop may run */
     return rh ? record(x, tr, &k, rh) || did : did;    /* a miss to record (hashes are odd) */
 }

@@ -150,6 +150,19 @@ elif python3 "$FST_ROOT/tests/cprogs/cgen.py" 11111 > "$b.c" &&
     r=$(rested FST_REPLAY_CHUNK=eager)
     if [ "$r" = 0 ] && cmp -s "$b.csv" "$b.w.csv"; then ok "cgen11111: recording all it can, never rested"
     else fail "cgen11111: recording all it can, never rested" "${r:-?} phases; $(diff "$b.csv" "$b.w.csv" | head -4)"; fi
+    # with no map every instruction runs outside a routine, and fst-report's diagnosis takes
+    # each one's EXEC (in batches): the lean loop takes the runs all the same (replay.c
+    # LEAN_WANT), and the report and what it says on stderr are those without the lean loop
+    FST_REPLAY_FOLD_STATS=1 fst-report -o "$b.n.txt" "$b.trace" 2> "$b.n.err"
+    n=$(sed -n 's/^fst: replay: lean loop: \([0-9]*\) instructions.*/\1/p' "$b.n.err")
+    FST_REPLAY_NOLEAN=1 fst-report -o "$b.n0.txt" "$b.trace" 2> "$b.n0.err"
+    if [ "${n:-0}" -gt 0 ] && [ -s "$b.n.txt" ] && cmp -s "$b.n.txt" "$b.n0.txt" &&
+       cmp -s <(grep -v '^fst: replay:' "$b.n.err") "$b.n0.err"; then
+        ok "cgen11111, no map: the lean loop takes runs outside any routine ($n instructions), report and warnings as without it"
+    else
+        fail "cgen11111, no map: the lean loop takes runs outside any routine, report and warnings as without it" \
+            "${n:-?} instructions; $(diff "$b.n.txt" "$b.n0.txt" | head -4)" "$(diff <(grep -v '^fst: replay:' "$b.n.err") "$b.n0.err" | head -4)"
+    fi
 else fail "cgen11111: built and captured" "$(head -3 build.err cap.err)"; fi
 # one capture of it kept (tests/traces/loop37146.trace): where the stretches left the
 # folding to record, a period began with 14 instructions pending and ended with 9; two
