@@ -247,12 +247,21 @@ static inline int recording(const rp *x)
 
 /* exec_n of a run's EXECs, d[k..k+n-1] of b; lean: no sink wants them (lean_ok), only the
 ** pending count. A sink that wants them gets them in a row (events.h: e->insn[0..n-1]),
-** copied out of the block's entries. */
+** copied out of the block's entries: into the batch waiting where it has room (one copy,
+** not a row's and then the batch's: with no map every instruction of a C program runs
+** outside a routine, whose EXECs fst-report's diagnosis takes in batches). */
 static inline __attribute__((always_inline)) void run_exec(rp *x, rp_cpu *c, uint16_t cpuno, const fst_blk *b,
                                                            uint32_t k, uint32_t n, fst_fx cost, int lean)
 {
     if (lean || !x->want_exec[c->prev_charged]) {
         exec_pend(c, n, cost);  /* as exec_n does when no sink wants them */
+        return;
+    }
+    fst_insn *at = batch_at(x, c, n, cost);
+    if (at) {
+        exec_pend(c, n, cost);
+        for (uint32_t j = 0; j < n; j++)
+            at[j] = b->e[k + j].d;
         return;
     }
     fst_insn row[FST_BLK_MAX];

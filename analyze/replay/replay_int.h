@@ -846,19 +846,31 @@ static inline void exec_pend(rp_cpu *c, size_t n, fst_fx cost)
     c->pend_cost += cost;
 }
 
+/* Where n more EXECs costing `cost` go in the batch waiting, which takes them (its room
+** counted, its cost added): when c is x->batch_cpu, its batch of these EXECs' charge, with
+** room; else NULL. */
+static inline fst_insn *batch_at(rp *x, rp_cpu *c, size_t n, fst_fx cost)
+{
+    if (n > c->batch_room)
+        return NULL;
+    c->batch_room -= n;
+    fst_insn *at = x->batch + x->nbatch;
+    x->nbatch += n;
+    x->batch_cost += cost;
+    return at;
+}
+
 static inline void exec_n(rp *x, rp_cpu *c, uint16_t cpuno, const fst_insn *d, size_t n, fst_fx cost, int taken)
 {
     exec_pend(c, n, cost);
     if (!x->want_exec[c->prev_charged])
         return;
-    if (n <= c->batch_room) {   /* c is x->batch_cpu, its batch of these EXECs' charge */
-        c->batch_room -= n;
+    fst_insn *at = batch_at(x, c, n, cost);
+    if (at) {
         if (n == 1)
-            x->batch[x->nbatch] = *d;
+            *at = *d;
         else
-            memcpy(x->batch + x->nbatch, d, n * sizeof *d);
-        x->nbatch += n;
-        x->batch_cost += cost;
+            memcpy(at, d, n * sizeof *d);
         return;
     }
     fst_rp_exec_event(x, c, cpuno, d, n, cost, taken);
