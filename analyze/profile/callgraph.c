@@ -185,7 +185,6 @@ static inline __attribute__((always_inline)) void task_of(fst_callgraph *cg, uin
     h->s = stack_of(cg, task);
     h->tp = task < p->ntasks ? &p->tasks[task] : NULL;
     h->tr = h->tp ? h->tp->r : NULL;
-    h->task = task;
     h->excluded = h->tp && h->tp->excluded;
 }
 

@@ -349,7 +349,6 @@ typedef struct fst_cgtask {
     struct fst_cgstack *s;  /* the task's stack (callgraph.c) */
     fst_taskprof *tp;       /* the profile's figures of the task, NULL where it has none */
     fst_taskroutine *tr;    /* and of its routines, NULL until made */
-    uint32_t task;
     int excluded;           /* another address space than --space's: nothing counts */
 } fst_cgtask;
 void fst_callgraph_task(fst_callgraph *cg, uint32_t task, fst_cgtask *h);

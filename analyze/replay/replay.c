@@ -85,7 +85,7 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
         if (branched && !lean)
             branched_to(x, c->task, rec, d);
         else if (branched && branch_matters(x, t, pv)) {
-            if (!x->lean_frames || !fst_rp_lean_branch(x, c, t, c->task, &l->cg, rec->addr)) {
+            if (!x->lean_frames || !fst_rp_lean_branch(x, c, l, rec->addr)) {
                 t->prev = *pv;  /* what lean_runs keeps in c->prev only */
                 fst_rp_branched_to(x, c->task, rec, d);
             }
@@ -466,7 +466,7 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
     x->fold.quiet -= runs;
     t->prev = c->prev;  /* kept in c->prev only meanwhile (insn_fast's lean) */
     t->have_prev = 1;
-    fst_rp_lean_told(x, t, c->task, &l.cg);
+    fst_rp_lean_told(x, &l);
     x->nlean += x->win_at - w0;
     x->nleanr += runs;
     if (k != LEAN_TOP)

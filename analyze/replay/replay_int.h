@@ -459,31 +459,28 @@ static inline void fst_rp_charge(rp *x, const rp_cpu *c, uint64_t n, fst_fx cost
     fst_callgraph_exec_n(x->p, tid == FST_NONE ? FST_NOTASK : (uint32_t)tid, c->prev_state, charged, owner, n, cost);
 }
 void fst_rp_flush_all(rp *x);
-/* What the lean loop (replay.c lean_runs) finds once for its CPU's task: its clock (t) and
-** the profile's figures of it (fst_callgraph_exec_at's tp, NULL where it keeps none, and tr,
-** its routines' row, NULL until found), for fst_rp_lean_flush. */
+/* What the lean loop (replay.c lean_runs) keeps of its CPU's task: its clock (t), and its
+** part of the call graph (cg: its stack, the profile's figures of it and of its routines),
+** for fst_rp_lean_flush and fst_rp_lean_branch, found at the first of them (cg.s NULL until
+** then: a lean loop between two stretches' hits often has none, and found at each loop's
+** start it cost cgen seed 26598 2 % more host instructions). */
 typedef struct rp_lean {
     rp_task *t;
-    fst_taskprof *tp;
-    fst_taskroutine *tr;
-    fst_cgtask cg;      /* the call graph's part of it (fst_rp_lean_branch), found at the
-                           first call or return (cg.s NULL until then: a lean loop between
-                           two stretches' hits often has none; found at each, it cost cgen
-                           seed 26598 2 % more host instructions) */
+    size_t tid;
+    fst_cgtask cg;
 } rp_lean;
 static inline void fst_rp_lean_init(rp *x, size_t tid, rp_lean *l)
 {
     l->t = &x->t[tid];
-    l->tp = tid < x->p->ntasks ? &x->p->tasks[tid] : NULL;
-    l->tr = l->tp ? l->tp->r : NULL;
+    l->tid = tid;
     l->cg.s = NULL;
 }
-/* l->cg, task tid's, found now if not yet */
-static inline fst_cgtask *fst_rp_lean_cg(rp *x, size_t tid, fst_cgtask *h)
+/* l->cg, found now if not yet */
+static inline fst_cgtask *fst_rp_lean_cg(rp *x, rp_lean *l)
 {
-    if (!h->s)
-        fst_callgraph_task(x->cg, (uint32_t)tid, h);
-    return h;
+    if (!l->cg.s)
+        fst_callgraph_task(x->cg, (uint32_t)l->tid, &l->cg);
+    return &l->cg;
 }
 /* fst_rp_flush where the lean loop runs task l->t on c: no batch waits, nothing records
 ** (lean_ok), and c's previous instruction was the task's. A call or a return of a call-heavy
@@ -499,7 +496,8 @@ static inline __attribute__((always_inline)) void fst_rp_lean_flush(rp *x, rp_cp
         return;
     l->t->insns += c->pend_n;
     l->t->cost += c->pend_cost;
-    fst_callgraph_exec_at(x->p, l->tp, &l->tr, c->prev_state, c->prev_charged, c->prev_owner, c->pend_n, c->pend_cost);
+    fst_cgtask *h = fst_rp_lean_cg(x, l);
+    fst_callgraph_exec_at(x->p, h->tp, &h->tr, c->prev_state, c->prev_charged, c->prev_owner, c->pend_n, c->pend_cost);
     c->pend_n = 0;
     c->pend_cost = 0;
 }
@@ -543,14 +541,15 @@ void fst_rp_enter_mainline(rp *x, size_t tid, uint16_t cpuno, size_t r, uint64_t
 void fst_rp_mainline_mark(rp *x, size_t r);      /* r is a mainline: its flag, ml_lo and ml_hi */
 /* The task's previous instruction, a branch, was taken to rec: a call, a return, a tail call? */
 void fst_rp_branched_to(rp *x, size_t tid, const fst_rec *rec, const fst_insn *d); /* d: rec's instruction */
-/* The call graph told of the call fst_rp_lean_branch deferred (x->ldefer), task tid's (t)
-** top frame's, if any: before anything but the lean loop's calls and returns meets the call
-** graph or t's frames. */
-static inline void fst_rp_lean_told(rp *x, const rp_task *t, size_t tid, fst_cgtask *h)
+/* The call graph told of the call fst_rp_lean_branch deferred (x->ldefer), the lean loop's
+** task's (l->t) top frame's, if any: before anything but the lean loop's calls and returns
+** meets the call graph or the task's frames. */
+static inline void fst_rp_lean_told(rp *x, rp_lean *l)
 {
     if (x->ldefer) {
         x->ldefer = 0;
-        fst_callgraph_call_in(x->cg, fst_rp_lean_cg(x, tid, h), t->routine[t->n - 1], x->ldcaller, 1, x->ldn, x->ldc);
+        fst_callgraph_call_in(x->cg, fst_rp_lean_cg(x, l), l->t->routine[l->t->n - 1], x->ldcaller, 1, x->ldn,
+                              x->ldc);
     }
 }
 /* replay_fit.c: a call (linking through register 14) from `site` to d, an instruction at no
@@ -990,7 +989,7 @@ static inline int fst_rp_at_return(const rp_frame *f, uint64_t addr)
 }
 
 /* fst_rp_branched_to in the lean loop (replay.c), where x->lean_frames holds: pv (CPU c's
-** previous instruction, task tid's t, which the lean loop keeps in c->prev alone) was taken
+** previous instruction, the lean loop's task l->t's, which it keeps in c->prev alone) was taken
 ** to addr and branch_matters. A call, or a return to the top frame (the common cases), to
 ** the frames and the call graph, and 1; 0, nothing done, for the rest (the task's first
 ** call, no entry there, an unwind, a guess made, a batch pending): fst_rp_branched_to's.
@@ -998,17 +997,18 @@ static inline int fst_rp_at_return(const rp_frame *f, uint64_t addr)
 ** else before anything else (fst_rp_lean_told; the lean loop's end too). Inline in
 ** the lean loop: as a call, a tenth of its host instructions were its prologue and spills
 ** (cgen seed 37510: 12.20 -> 11.81 G). */
-static inline __attribute__((always_inline)) int fst_rp_lean_branch(rp *x, const rp_cpu *c, rp_task *t, size_t tid, fst_cgtask *h,
-                                                                  uint64_t addr)
+static inline __attribute__((always_inline)) int fst_rp_lean_branch(rp *x, const rp_cpu *c, rp_lean *l, uint64_t addr)
 {
     const fst_insn *pv = &c->prev;
+    rp_task *t = l->t;
+    size_t tid = l->tid;
     if (t->taint || x->batch_cpu != FST_NONE) {
-        fst_rp_lean_told(x, t, tid, h);
+        fst_rp_lean_told(x, l);
         return 0;
     }
     if (pv->flags & FST_I_LINK) {   /* through register 14 (branch_matters): a call? */
         size_t r = find_entry_for(x, tid, addr);
-        fst_rp_lean_told(x, t, tid, h);    /* the caller's call: not a leaf */
+        fst_rp_lean_told(x, l);    /* the caller's call: not a leaf */
         if (r == FST_NONE || (t->n == 0 && !t->had_mainline))
             return 0;   /* a misfit, or the task's first call (its mainline's?) */
         uint64_t mask = amask(c->prev_state);
@@ -1024,7 +1024,7 @@ static inline __attribute__((always_inline)) int fst_rp_lean_branch(rp *x, const
     }
     /* return-like, with a frame open (branch_matters): the top frame's return? */
     if (!fst_rp_at_return(&t->f[t->n - 1], addr)) {
-        fst_rp_lean_told(x, t, tid, h);
+        fst_rp_lean_told(x, l);
         return 0;       /* an older frame's (UNWIND), the mainline leaving, or none */
     }
     fst_rp_frame_pop(x, t);     /* a RETURN: pop's, no uncertainty (code 0, not UNWIND) */
@@ -1033,10 +1033,9 @@ static inline __attribute__((always_inline)) int fst_rp_lean_branch(rp *x, const
     fst_rp_task_clock(x, tid, &n, &cost);
     if (x->ldefer) {
         x->ldefer = 0;
-        fst_callgraph_pair_in(x->cg, fst_rp_lean_cg(x, tid, h), t->routine[t->n], x->ldcaller, 1, x->ldn, x->ldc, n,
-                              cost);
+        fst_callgraph_pair_in(x->cg, fst_rp_lean_cg(x, l), t->routine[t->n], x->ldcaller, 1, x->ldn, x->ldc, n, cost);
     } else
-        fst_callgraph_ret_in(x->cg, fst_rp_lean_cg(x, tid, h), 0, n, cost);
+        fst_callgraph_ret_in(x->cg, fst_rp_lean_cg(x, l), 0, n, cost);
     return 1;
 }
 
