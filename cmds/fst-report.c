@@ -584,6 +584,7 @@ int main(int argc, char **argv)
     r.ro.exclude = r.excl;
     r.ro.clock = clk;
     r.ro.warn = warn_cb;
+    r.ro.flat = fmt->flat;   /* no arcs nor inclusive figures where the report reads none */
     fst_fctx fc = { r.fopts, r.nfopts, tr, pm, path, r.out && strcmp(r.out, "-") ? r.out : r.out ? "standard output" : NULL,
                     &r.ro, r.out && strcmp(r.out, "-") ? r.out : NULL, &r.filter, lines, NULL, 0 };
     fst_profile prof;

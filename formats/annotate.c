@@ -563,4 +563,5 @@ const fst_format fst_format_annotate = {
     "annotate", "assembler listing of each timed routine: executions, time and branches per instruction (samples, for a sampled trace)", 0,
     an_opts, an_init, fst_annot_event, an_write, an_done,
     FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE | FST_FILTER_UNTIMED,
+    1,  /* flat: its own aggregate, and calls and self figures */
 };

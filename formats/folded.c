@@ -317,4 +317,5 @@ static const fst_option folded_opts[] = {
 const fst_format fst_format_folded = {
     "folded", "folded stacks for flame graphs: timed routines outermost first, ';'-separated, self count", 0,
     folded_opts, folded_init, folded_event, folded_write, folded_done, FST_FILTER_ROUTINE,
+    1,  /* flat: its own aggregate (the stacks, from the events) */
 };

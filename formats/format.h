@@ -67,6 +67,10 @@ typedef struct fst_format {
     int (*write)(FILE *out, const fst_fctx *fc, const fst_profile *p, void *ctx, fst_err *err);
     void (*done)(void *ctx);
     unsigned filters;           /* FST_FILTER_*: the shared options (filter.h) that apply to it */
+    /* 1: write reads of the profile's routines only their calls and self figures (and the
+    ** totals, tasks, instruction mix), no arc and no inclusive figure: the replay keeps
+    ** none (fst_replay_opts.flat: a tenth of a call-heavy program's replay) */
+    int flat;
 } fst_format;
 
 /* formats/registry.c */

@@ -238,4 +238,5 @@ static const fst_option fortstat_options[] = {
 const fst_format fst_format_fortstat = {
     "fortstat", "FORTSTAT's listing (1971): ROUTINE CALLED TIME (SEC), the mainline marked '*'", 0,
     fortstat_options, fortstat_init, NULL, write_fortstat, NULL, FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE,
+    1,  /* flat: calls and self time */
 };

@@ -363,5 +363,6 @@ static const fst_option mt_options[] = {
 
 const fst_format fst_format_maptime = {
     "maptime", "LOGTIME/MAPTIME (1980): interval-timer samples or exact time per control section and span", 0,
-    mt_options, mt_init, mt_event, mt_write_fmt, mt_done,
+    mt_options, mt_init, mt_event, mt_write_fmt, mt_done, 0,
+    1,  /* flat: its own aggregate, and calls and self figures */
 };

@@ -346,5 +346,6 @@ static const fst_option monout_options[] = {
 
 const fst_format fst_format_monout = {
     "monout", "System V mon.out for prof(1): header, call counters, profil(2) histogram (big-endian)", 1,
-    monout_options, monout_init, monout_event, monout_write, monout_done,
+    monout_options, monout_init, monout_event, monout_write, monout_done, 0,
+    1,  /* flat: its own aggregate, and calls */
 };

@@ -183,4 +183,5 @@ static const fst_option prof_options[] = {
 const fst_format fst_format_prof = {
     "prof", "System V prof(1) listing: %Time Seconds Cumsecs #Calls msec/call Name", 0,
     prof_options, prof_init, NULL, prof_write, NULL, FST_FILTER_TOP | FST_FILTER_LIMIT | FST_FILTER_ROUTINE,
+    1,  /* flat: calls and self time */
 };

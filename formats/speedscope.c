@@ -312,4 +312,5 @@ static const fst_option ss_opts[] = {
 const fst_format fst_format_speedscope = {
     "speedscope", "speedscope JSON: an evented profile per task, timed routines opening and closing in order", 0,
     ss_opts, ss_init, ss_event, ss_write, ss_done, FST_FILTER_ROUTINE,
+    1,  /* flat: its own aggregate (the stacks, from the events) */
 };

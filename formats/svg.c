@@ -169,4 +169,5 @@ static void svg_done(void *ctx) { fst_format_folded.done(ctx); }
 const fst_format fst_format_svg = {
     "svg", "flame graph as a self-contained SVG: widths from exact time, tooltips with calls, instructions, seconds", 0,
     NULL, svg_init, svg_event, svg_write, svg_done, FST_FILTER_ROUTINE,
+    1,  /* flat: its own aggregate (the stacks, from the events) */
 };

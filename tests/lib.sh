@@ -10,7 +10,8 @@ ok()   { N=$((N+1)); echo "ok $N - $1"; }
 fail() { N=$((N+1)); echo "not ok $N - $1"; shift; [ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/#   /'; return 0; }
 
 # replays_same NAME TRACE WAYS [REPORT OPTIONS]: every way of replaying gives the report of
-# the replay with no folding, memo or stretches (FST_REPLAY_NOFOLD=1), output and stderr byte
+# the replay with no folding, memo or stretches (FST_REPLAY_NOFOLD=1) and the whole call graph
+# (FST_REPLAY_FULLGRAPH=1: see fst_replay_opts.flat), output and stderr byte
 # for byte, in the formats that allow them all, with and without --by-task. WAYS: the
 # environment settings to compare (VAR=VALUE, or - for none), separated by spaces.
 replays_same() {
@@ -18,7 +19,9 @@ replays_same() {
     shift 3
     for f in fortstat csv "csv --by-task" json prof tree; do
         # shellcheck disable=SC2086
-        FST_REPLAY_NOFOLD=1 fst-report "$@" --format=$f -o base.out "$trace" 2> base.err
+        # the base keeps the whole call graph: fortstat and prof keep only calls and self
+        # figures otherwise (fst_replay_opts.flat), which must print the same
+        FST_REPLAY_NOFOLD=1 FST_REPLAY_FULLGRAPH=1 fst-report "$@" --format=$f -o base.out "$trace" 2> base.err
         local bad=""
         for w in $ways; do
             # shellcheck disable=SC2086

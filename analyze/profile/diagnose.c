@@ -126,7 +126,7 @@ static void never_entered(const fst_profile *p, void (*say)(int, const char *))
         if (r->entry == UINT64_MAX)
             continue;
         named++;
-        if (!r->calls && !r->incl_insns && !r->self_insns && !r->mainline)
+        if (!r->calls && !r->entered && !r->self_insns && !r->mainline)
             idx[n++] = i;
     }
     if (n && p->total_insns) {

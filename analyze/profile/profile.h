@@ -140,6 +140,9 @@ typedef struct fst_routine {
     /* a sampled profile (sampled.h): its samples in runs at one PSW, each run's length
     ** squared, summed (self_insns when no sample repeats the one before it) */
     uint64_t sample_sq;
+    /* a frame of it was entered in the profiled space (a call, counted or not; fst_callgraph
+    ** with or without `flat`): the diagnosis's "never entered" (diagnose.c) */
+    int entered;
 } fst_routine;
 
 typedef struct fst_arc {
@@ -264,6 +267,11 @@ typedef struct fst_replay_opts {
                                   (another program at the same virtual addresses is other code) */
     size_t nnamed;
     const struct fst_window *window;  /* --window, resolved (analyze/replay/window.h), or NULL */
+    int flat;                  /* the report reads of the routines only their calls and self
+                                  figures (formats/format.h fst_format.flat): no arc and no
+                                  inclusive figure is kept (they stay 0), which on call-heavy
+                                  code is a tenth of the replay. FST_REPLAY_FULLGRAPH=1 keeps
+                                  them all the same (the tests compare) */
 } fst_replay_opts;
 
 /* A map placed from the trace's evidence (model/mapspaces.h: its load point and the spaces
@@ -322,7 +330,9 @@ int fst_routines_build(fst_profile *p, fst_tr *tr, fst_pm *pm, const fst_replay_
 ** event when no other sink wants it: one built and dispatched per call and return was a
 ** tenth of the replay). */
 typedef struct fst_callgraph fst_callgraph;
-fst_callgraph *fst_callgraph_new(fst_profile *p);
+/* `flat` (fst_replay_opts.flat): routines' calls only, per routine and per task; no arc and
+** no inclusive figure (they stay 0), no frame kept (fst_callgraph_open answers 0). */
+fst_callgraph *fst_callgraph_new(fst_profile *p, int flat);
 void fst_callgraph_event(void *cg, const fst_event *e);
 void fst_callgraph_free(fst_callgraph *cg);
 /* --window's start (analyze/replay/replay_win.c): no frame open, no arc; the profile's figures are

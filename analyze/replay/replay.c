@@ -626,7 +626,10 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
         const char *e = getenv("FST_TASKS_DEBUG");
         x.debug = e && *e && *e != '0';
     }
-    cg = fst_callgraph_new(p);
+    {
+        const char *e = getenv("FST_REPLAY_FULLGRAPH");   /* the tests compare */
+        cg = fst_callgraph_new(p, o->flat && !(e && *e && *e != '0'));
+    }
     x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
     x.cg = cg;  /* CALL, RETURN, UNWIND: by direct calls (replay_int.h) */
     x.sinks[0] = (fst_sink){ fst_callgraph_event, cg,

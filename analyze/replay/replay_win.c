@@ -56,6 +56,7 @@ static void drop_figures(rp *x)
         fst_routine *r = &p->r[i];
         r->calls = r->self_insns = r->incl_insns = r->calls_unc = r->self_unc = 0;
         r->self_cost = r->incl_cost = 0;
+        r->entered = 0;
     }
     for (size_t t = 0; t < p->ntasks; t++) {
         fst_taskprof *tp = &p->tasks[t];

@@ -11,6 +11,10 @@
 ** Arcs looked up again (callgraph.c's cache of recent ones, direct-mapped: arcs that share a
 ** slot take it from each other): random calls among 60 routines, some arcs often, each
 ** arc's count as tallied here.
+** Flat (fst_callgraph_new's flat, for FORTSTAT and prof): on the same random streams, as
+** calls and returns or as pairs, each routine's calls, per routine and per task, as tallied
+** from the stream (timed, counted, in the task that is not --space's other), entered where
+** a frame of it was, no arc and no inclusive figure.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,7 +35,7 @@ static double run(size_t nr, fst_profile *p)
     p->nr = nr;
     for (size_t i = 0; i < nr; i++)
         p->r[i].timed = 1;
-    fst_callgraph *cg = fst_callgraph_new(p);
+    fst_callgraph *cg = fst_callgraph_new(p, 0);
     uint64_t clock = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -120,7 +124,7 @@ static size_t stream(ev *v, unsigned seed)
     return n;
 }
 
-static void profile_of(fst_profile *p, const ev *v, size_t n, int pairs, int excluded)
+static void profile_of(fst_profile *p, const ev *v, size_t n, int pairs, int excluded, int flat)
 {
     memset(p, 0, sizeof *p);
     p->nr = NR;
@@ -130,7 +134,7 @@ static void profile_of(fst_profile *p, const ev *v, size_t n, int pairs, int exc
     p->ntasks = 2;
     p->tasks = calloc(2, sizeof *p->tasks);
     p->tasks[1].excluded = excluded;
-    fst_callgraph *cg = fst_callgraph_new(p);
+    fst_callgraph *cg = fst_callgraph_new(p, flat);
     for (size_t i = 0; i < n; i++) {
         const ev *e = &v[i];
         if (e->ret) {
@@ -185,8 +189,8 @@ static void test_pair_is_call_and_return(void **state)
         for (size_t i = 0; i + 1 < n; i++)
             leaves += !v[i].ret && v[i + 1].ret && v[i + 1].task == v[i].task;
         fst_profile a, b;
-        profile_of(&a, v, n, 0, seed % 2);
-        profile_of(&b, v, n, 1, seed % 2);
+        profile_of(&a, v, n, 0, seed % 2, 0);
+        profile_of(&b, v, n, 1, seed % 2, 0);
         assert_true(a.narcs > 0);
         same_figures(&a, &b);
         fst_profile_free(&a);
@@ -207,7 +211,7 @@ static void test_arcs_again(void **state)
     p.nr = R;
     for (size_t i = 0; i < R; i++)
         p.r[i].timed = 1;
-    fst_callgraph *cg = fst_callgraph_new(&p);
+    fst_callgraph *cg = fst_callgraph_new(&p, 0);
     uint64_t x = 88172645463325252ull, clock = 0;
     for (int k = 0; k < CALLS; k++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -231,12 +235,52 @@ static void test_arcs_again(void **state)
     fst_profile_free(&p);
 }
 
+static void test_flat(void **state)
+{
+    (void)state;
+    static ev v[NEV];
+    for (unsigned seed = 41; seed <= 80; seed++) {
+        size_t n = stream(v, seed);
+        int excluded = seed % 2;
+        uint64_t calls[NR] = { 0 }, tcalls[2][NR] = { { 0 } };
+        int entered[NR] = { 0 };
+        for (size_t i = 0; i < n; i++) {
+            const ev *e = &v[i];
+            if (e->ret || (e->task == 1 && excluded))
+                continue;
+            entered[e->routine] = 1;
+            if (e->counted && e->routine % 3 != 2) {  /* timed: profile_of's rule */
+                calls[e->routine]++;
+                tcalls[e->task][e->routine]++;
+            }
+        }
+        for (int pairs = 0; pairs < 2; pairs++) {
+            fst_profile f;
+            profile_of(&f, v, n, pairs, excluded, 1);
+            assert_int_equal(f.narcs, 0);
+            for (size_t r = 0; r < NR; r++) {
+                assert_int_equal(f.r[r].calls, calls[r]);
+                assert_int_equal(f.r[r].entered, entered[r]);
+                assert_int_equal(f.r[r].incl_insns, 0);
+                assert_int_equal(f.r[r].incl_cost, 0);
+                for (size_t t = 0; t < 2; t++)
+                    if (f.tasks[t].r)
+                        assert_int_equal(f.tasks[t].r[r].calls, tcalls[t][r]);
+                    else
+                        assert_int_equal(tcalls[t][r], 0);
+            }
+            fst_profile_free(&f);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arcs_linear),
         cmocka_unit_test(test_pair_is_call_and_return),
         cmocka_unit_test(test_arcs_again),
+        cmocka_unit_test(test_flat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
