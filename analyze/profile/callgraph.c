@@ -155,16 +155,9 @@ static inline fst_taskroutine *task_routines(const fst_profile *p, fst_cgtask *h
 static inline __attribute__((always_inline)) size_t count_call(fst_callgraph *cg, fst_cgtask *h, size_t routine,
                                                                 size_t caller, int counted)
 {
+    if (!fst_callgraph_count(cg->p, h, routine, counted) || cg->flat)
+        return FST_NONE;
     fst_profile *p = cg->p;
-    fst_routine *r = &p->r[routine];
-    r->entered = 1;
-    if (!r->timed || !counted)
-        return FST_NONE;
-    r->calls++;
-    if (h->tp)
-        task_routines(p, h)[routine].calls++;
-    if (cg->flat)
-        return FST_NONE;
     size_t arc = arc_get(cg, caller, routine);
     p->arcs[arc].count++;
     return arc;
@@ -309,6 +302,11 @@ void fst_callgraph_pair(fst_callgraph *cg, uint32_t task, size_t routine, size_t
     fst_cgtask h;
     task_of(cg, task, &h);
     pair_in(cg, &h, routine, caller, counted, tinsns, tcost, rinsns, rcost);
+}
+
+int fst_callgraph_is_flat(const fst_callgraph *cg)
+{
+    return cg->flat;
 }
 
 int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine)

@@ -367,6 +367,9 @@ void fst_callgraph_call_in(fst_callgraph *cg, fst_cgtask *h, size_t routine, siz
 void fst_callgraph_ret_in(fst_callgraph *cg, fst_cgtask *h, int unwind, uint64_t tinsns, fst_fx tcost);
 void fst_callgraph_pair_in(fst_callgraph *cg, fst_cgtask *h, size_t routine, size_t caller, int counted,
                            uint64_t tinsns, fst_fx tcost, uint64_t rinsns, fst_fx rcost);
+/* Whether the graph is flat (fst_callgraph_new): then a call does only fst_callgraph_count,
+** and a return nothing but count an unwind. */
+int fst_callgraph_is_flat(const fst_callgraph *cg);
 /* Whether the task has a frame of `routine` open, or of arc `arc` (an index of p->arcs):
 ** what makes a call's time count as outermost (analyze/replay/replay_memo.c asks). */
 int fst_callgraph_open(const fst_callgraph *cg, uint32_t task, size_t routine);
@@ -382,6 +385,23 @@ static inline fst_taskroutine *fst_task_routines(const fst_profile *p, fst_taskp
     if (!tp->r)
         tp->r = fst_xcalloc(p->nr + 1, sizeof *tp->r);
     return tp->r;
+}
+
+/* A call of `routine` in task h, which is not --space's other (h->excluded 0): the routine
+** entered, and where the call counts (the routine timed, `counted`), its calls, the
+** routine's and the task's. Returns whether it counted. All a flat graph does at a call
+** (the replayer's lean loop does it inline so: replay_int.h fst_rp_lean_branch); the whole
+** graph then finds the call's arc. */
+static inline int fst_callgraph_count(fst_profile *p, fst_cgtask *h, size_t routine, int counted)
+{
+    fst_routine *r = &p->r[routine];
+    r->entered = 1;
+    if (!r->timed || !counted)
+        return 0;
+    r->calls++;
+    if (h->tp)
+        (h->tr ? h->tr : (h->tr = fst_task_routines(p, h->tp)))[routine].calls++;
+    return 1;
 }
 
 /* fst_callgraph_exec_n with the task's figures found: tp (NULL: no task, or none the profile

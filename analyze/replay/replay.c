@@ -632,6 +632,7 @@ int fst_replay(fst_tr *tr, fst_pm *pm, const fst_replay_opts *o, fst_profile *p,
     }
     x.sinks = fst_xcalloc(nsinks + 1, sizeof *x.sinks);
     x.cg = cg;  /* CALL, RETURN, UNWIND: by direct calls (replay_int.h) */
+    x.flat = fst_callgraph_is_flat(cg);
     x.sinks[0] = (fst_sink){ fst_callgraph_event, cg,
                              FST_WANT(FST_EV_INTERRUPT) | FST_WANT(FST_EV_WAIT) | FST_WANT(FST_EV_MARK) };
     for (size_t i = 0; i < nsinks; i++)

@@ -358,6 +358,7 @@ typedef struct rp {
     size_t nsinks;
     fst_callgraph *cg;  /* sinks[0], but told of CALL, RETURN and UNWIND by direct calls
                            (fst_rp_emit_frame), before the other sinks */
+    int flat;           /* cg is flat (fst_callgraph_is_flat) */
     /* the sinks that want each event kind, in order; [NKINDS]: an EXEC charged outside */
     fst_sink *want[FST_EV_MARK + 2];
     size_t nwant[FST_EV_MARK + 2];
@@ -1015,6 +1016,12 @@ static inline __attribute__((always_inline)) int fst_rp_lean_branch(rp *x, const
         size_t caller = top_owner(t);
         /* push_from's frame: counted, not verified (no BASES in the lean loop) */
         fst_rp_frame_push(t, r, &(rp_frame){ fst_rp_frame_owner(x, r, caller), fst_insn_next(pv) & mask, mask, 0 });
+        if (x->flat) {  /* a flat graph counts it, and that is all (no clock, no return) */
+            fst_cgtask *h = fst_rp_lean_cg(x, l);
+            if (!h->excluded)
+                fst_callgraph_count(x->p, h, r, 1);
+            return 1;
+        }
         /* told at its return, with it, if it calls none (a leaf): one call of the call
         ** graph's, no frame there */
         x->ldefer = 1;
@@ -1028,6 +1035,8 @@ static inline __attribute__((always_inline)) int fst_rp_lean_branch(rp *x, const
         return 0;       /* an older frame's (UNWIND), the mainline leaving, or none */
     }
     fst_rp_frame_pop(x, t);     /* a RETURN: pop's, no uncertainty (code 0, not UNWIND) */
+    if (x->flat)
+        return 1;   /* nothing to a flat graph (ldefer 0: a flat graph defers none) */
     uint64_t n;
     fst_fx cost;
     fst_rp_task_clock(x, tid, &n, &cost);
