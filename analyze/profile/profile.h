@@ -387,6 +387,12 @@ static inline fst_taskroutine *fst_task_routines(const fst_profile *p, fst_taskp
     return tp->r;
 }
 
+/* h's task's figures per routine (h->tp's, not NULL), made at the first use and kept in h. */
+static inline fst_taskroutine *fst_cgtask_routines(const fst_profile *p, fst_cgtask *h)
+{
+    return h->tr ? h->tr : (h->tr = fst_task_routines(p, h->tp));
+}
+
 /* A call of `routine` in task h, which is not --space's other (h->excluded 0): the routine
 ** entered, and where the call counts (the routine timed, `counted`), its calls, the
 ** routine's and the task's. Returns whether it counted. All a flat graph does at a call
@@ -400,7 +406,7 @@ static inline int fst_callgraph_count(fst_profile *p, fst_cgtask *h, size_t rout
         return 0;
     r->calls++;
     if (h->tp)
-        (h->tr ? h->tr : (h->tr = fst_task_routines(p, h->tp)))[routine].calls++;
+        fst_cgtask_routines(p, h)[routine].calls++;
     return 1;
 }
 
