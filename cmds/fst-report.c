@@ -547,6 +547,7 @@ static fst_tr *locate(report *r, fst_tr *tr, fst_pm *pm, const char *path, fst_t
     fst_window_locator *l = fst_window_locator_new(&r->window, &sink);
     fst_replay_opts o = r->ro;
     o.warn = NULL;  /* said by the report's replay */
+    o.flat = 1;     /* its profile is not read: the sink's events are all it needs */
     fst_profile prof;
     if (fst_replay(tr, pm, &o, &prof, &sink, 1, &err) < 0)
         fst_die_err(&err);
