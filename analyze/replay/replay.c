@@ -107,8 +107,10 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
         c->prev_owner = owner;
         c->prev_charged = charged;
     }
-    c->prev = *d;
     c->dirty |= d->wregs;   /* as insn(): the registers written since the trace last showed them */
+    if (lean)
+        return did;     /* d is the block's d[0]: lean_runs' seq_rest copies the run's last */
+    c->prev = *d;
     c->prev_cost[0] = cost[0];
     c->prev_cost[1] = cost[1];
     return did;
@@ -270,6 +272,14 @@ static inline __attribute__((always_inline)) void run_exec(rp *x, rp_cpu *c, uin
     exec_n(x, c, cpuno, row, n, cost, 0);
 }
 
+/* c's previous instruction and its prices: a block's entry e's */
+static inline __attribute__((always_inline)) void prev_from(rp_cpu *c, const fst_blk_ent *e)
+{
+    c->prev = e->d;
+    c->prev_cost[0] = e->cost[0];
+    c->prev_cost[1] = e->cost[1];
+}
+
 /* A SEQ run (rec: tracebin.h fst_tr_next_run) whose first instruction, d[0] of
 ** block b (code.h), insn() took: the rest of it, a block at a time while it flows on: then
 ** insn() would only move the previous instruction along, so the EXECs of a block are
@@ -285,16 +295,24 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
     uint16_t cpuno = rec->cpu;
     uint32_t left = (uint32_t)rec->value - 1, took = 1, i = 1;  /* the run's length (fst_tr_next_run) */
     uint64_t to = b->e[0].to;   /* where a TAKEN run ending at c->prev goes (code.h) */
+    /* lean: the previous instruction is the block's entry pe (insn_fast's lean did not copy
+    ** d[0]), copied into c->prev where the run leaves its block (the next block's look-up
+    ** may build one in pe's slot) and at the run's end: one copy a run, not two */
+    const fst_blk_ent *pe = &b->e[0];
     /* flows_on once: of what it looks at, only c->prev changes below (the loop does not
     ** call, return, handle or dispatch), so then only whether c->prev falls through. A
     ** branch not taken inside a run goes on here, not in a record-loop turn of its own:
     ** branchy code has one every few instructions (cgen -O2: -25 % replay time) */
-    int on = left && (lean ? fst_code_falls(&c->prev) : fast ? flows_on_fast(c) : flows_on(x, c));
+    int on = left && (lean ? fst_code_falls(&pe->d) : fast ? flows_on_fast(c) : flows_on(x, c));
     /* a task that may fall into its mainline: before_mainline (mainline_fixed first: the
     ** common case costs a load) */
     int look = !lean && on && x->mainline_fixed && !c->handler && !task_flows(x, c);
-    for (; on; on = left && fst_code_falls(&c->prev)) {
+    for (; on; on = left && fst_code_falls(lean ? &pe->d : &c->prev)) {
         if (i == b->n && !fst_code_extend(x->code, b, tr, recording(x))) {
+            if (lean) {
+                prev_from(c, pe);
+                pe = NULL;
+            }
             b = fst_code_block(x->code, tr, fst_insn_next(&c->prev), c->prev_state);
             i = 0;
             if (!b)
@@ -320,7 +338,8 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
                 fst_rp_chunk_touch(x, b);   /* the same, for a stretch recorded */
             if (i) { /* prev is d[i - 1]: one run, counted in the block */
                 fst_blk_ran(b, i - 1, last);
-                run_exec(x, c, cpuno, b, i - 1, m, c->prev_cost[0] + run, lean & LEAN_WANT ? 0 : lean);
+                run_exec(x, c, cpuno, b, i - 1, m, (lean ? pe->cost[0] : c->prev_cost[0]) + run,
+                         lean & LEAN_WANT ? 0 : lean);
             } else {
                 count_op(x->p, &c->prev);
                 fst_blk_ran(b, 0, last);
@@ -337,10 +356,11 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
         if ((lean & 3) != 1 && x->regs)
             c->dirty |= b->wor[last];
         const fst_blk_ent *el = &b->e[last];
-        c->prev = el->d;
         to = el->to;
-        c->prev_cost[0] = el->cost[0];
-        c->prev_cost[1] = el->cost[1];
+        if (lean)
+            pe = el;
+        else
+            prev_from(c, el);
         if (!lean) {    /* lean: c->have_prev and c->ran are 1, c->handler 0 */
             c->have_prev = 1;
             if (c->handler)
@@ -351,6 +371,8 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
         took += m;
         i = last + 1;
     }
+    if (lean && pe)
+        prev_from(c, pe);
     if (!lean && !c->handler) {  /* the task's prev too (insn_fast's `run`), as insn() sets it */
         rp_task *t = &x->t[c->task];
         t->prev = c->prev;
@@ -455,8 +477,10 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
         int still = f == 1 || lean_still(x, c, t, lean & LEAN_WANT);
         if (still)
             seq_rest(x, tr, rec, c, b, 1, 1, &took, &next, lean);
-        else
+        else {
+            prev_from(c, &b->e[0]);     /* what insn_fast's lean left to seq_rest's */
             seq_rest(x, tr, rec, c, b, 1, 1, &took, &next, 0);
+        }
         x->win_at += took;
         k = LEAN_TOP;
         if (!still)
