@@ -49,7 +49,8 @@ static void run_insn(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d)
 ** which seq_rest follows; it sets the task's prev (rp_task.prev) when the run ends, so
 ** that a run copies it once, not twice (cgen -O2: a run every 7.6 instructions). `lean`:
 ** for lean_runs (its flavour), which tested the rest already (lean_ok) and keeps the task's prev itself;
-** l is then c's task's (fst_rp_lean_init). Returns 2 where a branch may have called or returned or the charge
+** l is then c's task's (fst_rp_lean_init), and d (a block's d[0]) is not copied into c->prev:
+** the seq_rest that follows copies the run's last instruction there. Returns 2 where a branch may have called or returned or the charge
 ** changed (lean_runs then tests lean_still), else 1. */
 static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, const fst_rec *rec, const fst_insn *d, const fst_fx cost[2],
                                                            int run, int lean, rp_lean *l)
