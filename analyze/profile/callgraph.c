@@ -144,9 +144,8 @@ static inline size_t arc_get(fst_callgraph *cg, size_t caller, size_t callee)
     return arc_find(cg, slot, key, caller, callee);
 }
 
-/* A call of routine in the profiled space (not --space's other): entered; when it counts
-** (timed, counted), its counts and its arc's, which it returns (FST_NONE when it does not
-** count, or the graph is flat). Inline, as add_incl: a call and a return each take them
+/* A call of routine: fst_callgraph_count's, and when it counts, its arc's, which it returns
+** (FST_NONE when it does not count, or the graph is flat). Inline, as add_incl: a call and a return each take them
 ** (cgen's replay: +2 % host instructions as calls). */
 static inline __attribute__((always_inline)) size_t count_call(fst_callgraph *cg, fst_cgtask *h, size_t routine,
                                                                 size_t caller, int counted)
@@ -203,10 +202,8 @@ static inline __attribute__((always_inline)) void call_in(fst_callgraph *cg, fst
     fst_profile *p = cg->p;
     tstack *s = h->s;
     open_frame f = { routine, FST_NONE, 1, 1, tcost, tinsns, 0 };
-    if (h->excluded)
-        counted = 0, f.excluded = 1;    /* another address space than --space's: nothing counts */
-    else
-        f.arc = count_call(cg, h, routine, caller, counted);
+    f.excluded = h->excluded;   /* another address space than --space's: nothing counts */
+    f.arc = count_call(cg, h, routine, caller, counted);
     if (cg->flat)
         return;     /* no frame kept (the head) */
     /* a recursion's time counts once: outermost */

@@ -393,13 +393,15 @@ static inline fst_taskroutine *fst_cgtask_routines(const fst_profile *p, fst_cgt
     return h->tr ? h->tr : (h->tr = fst_task_routines(p, h->tp));
 }
 
-/* A call of `routine` in task h, which is not --space's other (h->excluded 0): the routine
+/* A call of `routine` in task h: nothing in --space's other (h->excluded); else the routine
 ** entered, and where the call counts (the routine timed, `counted`), its calls, the
 ** routine's and the task's. Returns whether it counted. All a flat graph does at a call
 ** (the replayer's lean loop does it inline so: replay_int.h fst_rp_lean_branch); the whole
 ** graph then finds the call's arc. */
 static inline int fst_callgraph_count(fst_profile *p, fst_cgtask *h, size_t routine, int counted)
 {
+    if (h->excluded)
+        return 0;   /* another address space than --space's: nothing counts */
     fst_routine *r = &p->r[routine];
     r->entered = 1;
     if (!r->timed || !counted)

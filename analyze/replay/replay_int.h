@@ -1017,9 +1017,7 @@ static inline __attribute__((always_inline)) int fst_rp_lean_branch(rp *x, const
         /* push_from's frame: counted, not verified (no BASES in the lean loop) */
         fst_rp_frame_push(t, r, &(rp_frame){ fst_rp_frame_owner(x, r, caller), fst_insn_next(pv) & mask, mask, 0 });
         if (x->flat) {  /* a flat graph counts it, and that is all (no clock, no return) */
-            fst_cgtask *h = fst_rp_lean_cg(x, l);
-            if (!h->excluded)
-                fst_callgraph_count(x->p, h, r, 1);
+            fst_callgraph_count(x->p, fst_rp_lean_cg(x, l), r, 1);
             return 1;
         }
         /* told at its return, with it, if it calls none (a leaf): one call of the call
