@@ -94,7 +94,7 @@ static inline __attribute__((always_inline)) int insn_fast(rp *x, rp_cpu *c, con
         }
         if (!run)
             t->prev = *d;
-        owner = top_owner(t);
+        owner = !lean || did == 2 ? top_owner(t) : FST_NONE;   /* lean: read below only then */
     }
     if (!lean || did == 2) {    /* lean: the frames the same, so are the owner and charge */
         int charged = owner == FST_NONE ? FST_CHARGE_OUTSIDE : FST_CHARGE_ROUTINE;
@@ -332,7 +332,7 @@ static inline __attribute__((always_inline)) void seq_rest(rp *x, fst_tr *tr, co
             for (uint32_t k = i; k < last; k++)
                 exec_one(x, c, cpuno, &b->e[k].d, b->e[k].cost[0], 0);
         } else {
-            fst_fx run = b->e[last].sum - fst_blk_sum(b, i);
+            fst_fx run = b->e[last].sum - b->e[i].sum;    /* e[i].sum: fst_blk_sum(b, i), i < n */
             if (!lean && x->memo.rec && b->mstamp != x->memo.stamp)
                 fst_rp_memo_touch(x, b);    /* its counts as they were, for the call recorded */
             if (!lean && x->chunk.rec && b->cstamp != x->chunk.stamp)
