@@ -179,11 +179,12 @@ void fst_rp_fold_free(rp *x)
     if (getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: %llu runs folded\nfst: replay: %llu recordings, %llu failed, %llu foldings ended, "
                 "%llu not paid for; %llu units spent (last: %zu counters, %zu key bytes); %llu blocks built\n"
-                "fst: replay: %llu foldings begun from a period kept, %llu keys that differed\n",
+                "fst: replay: %llu foldings begun from a period kept, %llu keys that differed; %llu trials, "
+                "%llu of them then without\n",
                 (unsigned long long)f->runs, (unsigned long long)f->recordings, (unsigned long long)f->failures,
                 (unsigned long long)f->ends, (unsigned long long)f->denied, (unsigned long long)f->spent, f->rs.nval, f->snaplen,
                 (unsigned long long)(x->code ? x->code->builds : 0), (unsigned long long)f->reuses,
-                (unsigned long long)f->reuse_misses);
+                (unsigned long long)f->reuse_misses, (unsigned long long)f->ktrials, (unsigned long long)f->koffs);
     fst_rp_foldkeep_free(f);
     free(f->wtab);
     free(f->out);

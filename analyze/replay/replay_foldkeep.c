@@ -51,6 +51,21 @@
 ** paid, in seed 38910, for 139 379 recordings, two thirds of them failed, and held the
 ** stretches off most of its 832 M instructions: 2.2-2.7 s, 1.1 s now).
 **
+** Tried, or not (trial below). Where an outer loop's period holds inner loops that have
+** periods kept, a period kept tried at each inner loop's entry folds that entry and breaks
+** the rows of runs the window would have found the outer period in: tests/loops seed 8 (a
+** nest of BCT loops, 232 K instructions) folded 7 704 of its runs in 141 foldings, most
+** begun from periods kept, where with none kept it folded 51 806 in 33 (host instructions:
+** 1.076 the unfolded replay's against 0.666). The hold-off cannot tell: each of those
+** foldings folds enough. So trials decide, in runs looked at (the folding's clock, seen):
+** FK_TRIAL runs trying periods kept, FK_TRIAL not, then FK_RUN times as many the way that
+** cost less a run (runs replayed, and what recordings and looks spent: stage_cost), and
+** trials again. Runs folded alone do not tell: a folding from a period kept costs no
+** recording, where the window's costs one an entry, and a long period's folding that one
+** trial began looks better than the recordings it costs later (gen.py seed 26927: chosen
+** by runs folded, not trying won all 82 trials and its replay took 0.12 s, 0.04 s before).
+** Exact either way: only which runs are folded changes, never what a run adds.
+**
 ** Memory: FK_SLOTS periods of at most FK_PMAX runs, their keys and deltas.
 */
 #include "analyze/replay/replay_int.h"
@@ -66,6 +81,11 @@
 #define FK_GAIN 128 /* runs a folding from it must fold not to be held off: what a try costs
                        (its key taken and compared, the period copied, the runs read ahead
                        replayed: about a microsecond) in runs replayed, with room */
+#define FK_TRIAL 4096u  /* runs looked at by a trial of either way (trial) */
+#define FK_REPLAYED 250u   /* budget units a run replayed costs (replay_fold.c FOLD_EARN_FOLDED) */
+#define FK_RUN_MAX 1024u  /* ... up to so many, while the trials agree */
+#define FK_RUN 64u      /* then the better way for FK_RUN trials' runs: what the worse way's
+                           trial can cost is a sixty-fifth of the runs, at most */
 
 struct rp_foldkept {
     uint64_t sig;           /* its first run's signature */
@@ -97,6 +117,54 @@ void fst_rp_foldkeep_init(rp_fold *f)
     const char *no = getenv("FST_REPLAY_FOLDKEEP");
     if (!(no && *no == '0'))
         f->kept = fst_xcalloc(FK_SLOTS, sizeof *f->kept);
+    f->kstage = -1;     /* no trial until a folding begins from a period kept (trial) */
+    f->koff = 0;
+    f->kuntil = UINT64_MAX;
+}
+
+/* What a stage of the trials cost a run it looked at, in budget units (replay_fold.c's
+** head: about host instructions): each run it replayed FK_REPLAYED, and what its
+** recordings and looks spent. Runs folded count when their folding ends (replay_fold.c
+** replay_ahead), before the next look: in the stage the folding began in, whose runs
+** (seen) it lengthens; a rate, so that a long folding weighs by its length. */
+static uint64_t stage_cost(const rp_fold *f)
+{
+    uint64_t seen = f->seen - f->kseen0, folded = f->runs - f->kruns0;
+    uint64_t replayed = seen > folded ? seen - folded : 0;
+    return seen ? (replayed * FK_REPLAYED + (f->spent - f->kspent0)) * 64 / seen : 0;
+}
+
+/* The next stage of the trials when this one's runs are over: what a run cost in each
+** trial says which way the next FK_RUN trials' runs go; not trying periods kept must cost
+** a fifth less. The first trial begins with the first folding from a period kept: from the
+** replay's start, its runs were the budget's quiet start (nothing folded while it saves),
+** and not trying them won (nestlcg: 612 recordings). */
+static void trial(rp_fold *f)
+{
+    uint64_t cost = stage_cost(f), len = FK_TRIAL;
+    if (f->kstage < 0) {            /* the first folding from a period kept: trials begin */
+        f->kstage = 0;
+    } else if (f->kstage == 0) {    /* tried: now not */
+        f->kcost = cost;
+        f->koff = 1;
+        f->kstage = 1;
+    } else if (f->kstage == 1) {    /* not: the better way for a while */
+        int off = cost * 5 < f->kcost * 4;
+        /* the same way again: trials half as often, down to one in FK_RUN_MAX */
+        f->krun = f->ktrials && off == f->koff_was ? (f->krun < FK_RUN_MAX ? 2 * f->krun : FK_RUN_MAX) : FK_RUN;
+        f->koff = f->koff_was = off;
+        f->koffs += (uint64_t)off;
+        f->ktrials++;
+        f->kstage = 2;
+        len = (uint64_t)FK_TRIAL * f->krun;
+    } else {                        /* trials again */
+        f->koff = 0;
+        f->kstage = 0;
+    }
+    f->kuntil = f->seen + len;
+    f->kruns0 = f->runs;
+    f->kseen0 = f->seen;
+    f->kspent0 = f->spent;
 }
 
 void fst_rp_foldkeep_free(rp_fold *f)
@@ -146,9 +214,11 @@ static void hold_off(rp_fold *f, rp_foldkept *e)
 int fst_rp_foldkeep_try(rp *x, fst_tr *tr, const fst_rec *rec, uint64_t sig)
 {
     rp_fold *f = &x->fold;
+    if (f->seen >= f->kuntil)
+        trial(f);
     size_t s = slot(sig);
     rp_foldkept *e = &f->kept[s];
-    if (!e->period || e->sig != sig || f->seen < e->until)
+    if (f->koff || !e->period || e->sig != sig || f->seen < e->until)
         return 0;
     const fst_rec *r0 = &e->log[0].rec;
     if (rec->addr != r0->addr || rec->value != r0->value || rec->state != r0->state || rec->cpu != r0->cpu)
@@ -176,6 +246,8 @@ int fst_rp_foldkeep_try(rp *x, fst_tr *tr, const fst_rec *rec, uint64_t sig)
     fst_rp_fold_folding(f);
     f->kslot = (uint32_t)s + 1;
     f->kfrom = 1;
+    if (f->kstage < 0)
+        trial(f);   /* the first trial, from here */
     f->reuses++;
     return fst_rp_folds(x, tr, rec);    /* rec is its first run: checked above */
 }

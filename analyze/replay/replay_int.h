@@ -250,6 +250,13 @@ typedef struct rp_fold {
     uint64_t kruns;         /* runs folded by the foldings that began so (replay_fold.c earned) */
     uint64_t sig0;
     uint64_t reuses, reuse_misses;
+    /* whether periods kept are tried now, as trials of both ways said (replay_foldkeep.c
+    ** trial): koff, the stage (0 trying them, 1 not, 2 the better way), when it ends (seen),
+    ** the runs folded when it began, and the first trial's runs folded */
+    int koff, kstage, koff_was;
+    uint64_t krun;
+    uint64_t kuntil, kruns0, kseen0, kspent0, kcost;
+    uint64_t ktrials, koffs;    /* trials, and how many kept periods off (FST_REPLAY_FOLD_STATS) */
 } rp_fold;
 
 /* replay_memo.c's state (see there): the call being recorded, and the memo. */
