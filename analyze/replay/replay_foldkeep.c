@@ -82,10 +82,11 @@
                        (its key taken and compared, the period copied, the runs read ahead
                        replayed: about a microsecond) in runs replayed, with room */
 #define FK_TRIAL 4096u  /* runs looked at by a trial of either way (trial) */
-#define FK_REPLAYED 250u   /* budget units a run replayed costs (replay_fold.c FOLD_EARN_FOLDED) */
-#define FK_RUN_MAX 1024u  /* ... up to so many, while the trials agree */
-#define FK_RUN 64u      /* then the better way for FK_RUN trials' runs: what the worse way's
-                           trial can cost is a sixty-fifth of the runs, at most */
+#define FK_RUN 64u      /* then the better way for FK_RUN trials' runs: the worse way's trial
+                           is a sixty-fifth of the runs, at most, */
+#define FK_RUN_MAX 1024u /* up to so many while the trials agree (a run stage doubles) */
+#define FK_REPLAYED 250u /* budget units a run replayed costs (what replay_fold.c's
+                            FOLD_EARN_FOLDED says a run folded saves) */
 
 struct rp_foldkept {
     uint64_t sig;           /* its first run's signature */
