@@ -251,8 +251,10 @@ typedef struct rp_fold {
     uint64_t sig0;
     uint64_t reuses, reuse_misses;
     /* whether periods kept are tried now, as trials of both ways said (replay_foldkeep.c
-    ** trial): koff, the stage (0 trying them, 1 not, 2 the better way), when it ends (seen),
-    ** the runs folded when it began, and the first trial's runs folded */
+    ** trial): koff; the stage (-1 none yet, 0 trying them, 1 not, 2 the better way) and
+    ** what the last such stage chose; its length in trials' runs (FK_RUN doubling); when the
+    ** stage ends (seen); runs folded, seen and budget spent when it began (stage_cost); the
+    ** first trial's cost a run */
     int koff, kstage, koff_was;
     uint64_t krun;
     uint64_t kuntil, kruns0, kseen0, kspent0, kcost;

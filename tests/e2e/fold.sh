@@ -57,6 +57,18 @@ for p in bigloop fortrec linkage fortg forth untimed deeprec tasks twocpu nestlc
 done
 
 # it folds: bigloop (N = 100000 iterations of LR, BALR / B / STM..BR / BCT)
+# keep_same NAME TRACE OPTIONS...: the report and warnings with periods kept (replay_foldkeep.c)
+# and with none (FST_REPLAY_FOLDKEEP=0) the same
+keep_same() {
+    local name=$1 trace=$2; shift 2
+    FST_REPLAY_FOLDKEEP=0 fst-report "$@" -o keep0.out "$trace" 2> keep0.err
+    fst-report "$@" -o keep1.out "$trace" 2> keep1.err
+    if cmp -s keep0.out keep1.out && cmp -s keep0.err keep1.err; then
+        ok "$name: periods kept or not, the same report"
+    else
+        fail "$name: periods kept or not, the same report" "$(diff keep0.out keep1.out | head -6)"
+    fi
+}
 folded() { FST_REPLAY_FOLD_STATS=1 fst-report -o /dev/null "$@" 2>&1 | sed -n 's/^fst: replay: \([0-9]*\) runs folded$/\1/p'; }
 n=$(folded --timed=all --map=bigloop.nm bigloop.trace)
 if [ -n "$n" ] && [ "$n" -ge 340000 ] && [ "$n" -lt 400000 ]; then
@@ -106,17 +118,8 @@ if [ -s nl.trace ]; then
         fail "nestlcg: the inner period recorded at most 16 times, folded from the one kept 850-999 times" \
             "got: '$rec' recordings, '$kept' from kept"
     fi
-    for o in "--timed=all --format=csv" "--format=fortstat --digits=9"; do
-        # shellcheck disable=SC2086
-        FST_REPLAY_FOLDKEEP=0 fst-report $o -o keep0.out nl.trace 2> keep0.err
-        # shellcheck disable=SC2086
-        fst-report $o -o keep1.out nl.trace 2> keep1.err
-        if cmp -s keep0.out keep1.out && cmp -s keep0.err keep1.err; then
-            ok "nestlcg $o: periods kept or not, the same report"
-        else
-            fail "nestlcg $o: periods kept or not, the same report" "$(diff keep0.out keep1.out | head -6)"
-        fi
-    done
+    keep_same "nestlcg --timed=all --format=csv" nl.trace --timed=all --format=csv
+    keep_same "nestlcg --format=fortstat --digits=9" nl.trace --format=fortstat --digits=9
     # shellcheck disable=SC2086
     same "nestlcg N = 1000: folded or not, the same report" nl.trace --timed=all --format=csv
 fi
@@ -134,13 +137,7 @@ if "$FST_ROOT/tests/loops/build.sh" 8 . > build.err 2>&1 && fst-capture -q -o l8
     else
         fail "loop8: 40 000 runs folded or more, a trial that then tried no period kept" "got: '$n' runs, '$off'"
     fi
-    FST_REPLAY_FOLDKEEP=0 fst-report --format=csv -o keep0.out l8.trace 2> keep0.err
-    fst-report --format=csv -o keep1.out l8.trace 2> keep1.err
-    if cmp -s keep0.out keep1.out && cmp -s keep0.err keep1.err; then
-        ok "loop8: periods kept or not, the same report"
-    else
-        fail "loop8: periods kept or not, the same report" "$(diff keep0.out keep1.out | head -6)"
-    fi
+    keep_same "loop8" l8.trace --format=csv
     same "loop8: folded or not, the same report" l8.trace --format=csv
 else
     fail "loop8: built and captured" "$(head -3 build.err cap.err 2>/dev/null)"
