@@ -62,6 +62,8 @@ void fst_tbz_fast(fst_tbz *z);
 /* The bytes a packed IMAG or EVNT frame holds between its own u64 and the packed bytes:
 ** u32 n, and for a piece of version 3's stream (fst_tbz_new_stream) the n bytes' CRC-32. */
 size_t fst_tbz_head(const fst_tbz *z);
+/* Frees z; a stream's decoder is kept for the next reader's stream instead, one at most
+** (tracebin_zstd.c: its 64 MiB window's pages, faulted in already). Thread-safe. */
 void fst_tbz_free(fst_tbz *z);
 size_t fst_tbz_bound(size_t n);
 /* One zstd frame of src at dst (a stream's: the next piece, flushed); its length, 0 on

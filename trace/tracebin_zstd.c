@@ -57,6 +57,7 @@
 ** the gain. */
 #include "trace/tracebin_int.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <zstd.h>
 
@@ -96,9 +97,40 @@ static void stream_window(fst_tbz *z, int wlog, int ldm)
         fst_die("zstd: a parameter was refused");
 }
 
+/* A stream's decoder kept for the next reader (fst_tbz_free): its window's buffer is 64 MiB
+** (FST_TB_ZSTD_WLOG), and a new one is new pages, each a page fault the first time it is
+** written. fst-report reads a trace twice where it places a map from the trace (model/
+** space_ev.c) or finds a --window's place: the second reader takes the first one's decoder,
+** its buffer in place (issue 33, tests/loops/fortbig.py seed 29990, 250 M instructions, its
+** report with a map: 36 K page faults -> 19.5 K, system time 0.06-0.07 -> 0.04-0.05 s; wall
+** time the same on two cores, where the faults were the reader's thread's, tracebin_ahead.c:
+** CPU that one core less, or a busy host, waits for). The second reader is opened before the
+** first is closed (fst-report opens its trace, then reads the map's evidence), so a stream's
+** decoder is made or taken at its first piece (stream_decoder), not with its fst_tbz. One
+** kept, taken and given under a lock (a reader's thread frees it: tracebin_ahead.c). */
+static pthread_mutex_t spare_mu = PTHREAD_MUTEX_INITIALIZER;
+static ZSTD_DCtx *spare;
+
+static ZSTD_DCtx *stream_decoder(fst_tbz *z)
+{
+    if (z->d)
+        return z->d;
+    pthread_mutex_lock(&spare_mu);
+    z->d = spare;   /* its parameters kept (fst_tbz_free resets its session only) */
+    spare = NULL;
+    pthread_mutex_unlock(&spare_mu);
+    if (z->d)
+        return z->d;
+    if (!(z->d = ZSTD_createDCtx()))
+        fst_die("out of memory (zstd)");
+    if (ZSTD_isError(ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, FST_TB_ZSTD_WLOG)))
+        fst_die("zstd: a parameter was refused");   /* a damaged header asks no more memory */
+    return z->d;
+}
+
 fst_tbz *fst_tbz_new_stream(int level)
 {
-    fst_tbz *z = fst_tbz_new(level);
+    fst_tbz *z = level ? fst_tbz_new(level) : fst_xcalloc(1, sizeof *z);  /* z->d: stream_decoder */
     z->stream = 1;
     if (z->c) {
         /* level 5's parameters for a 256 KiB input (the head); no checksum of zstd's: it is
@@ -114,8 +146,7 @@ fst_tbz *fst_tbz_new_stream(int level)
             if (ZSTD_isError(ZSTD_CCtx_setParameter(z->c, set[i].p, set[i].v)))
                 fst_die("zstd: a parameter was refused");
         stream_window(z, FST_TB_ZSTD_WLOG_FIRST, 0);
-    } else if (ZSTD_isError(ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, FST_TB_ZSTD_WLOG)))
-        fst_die("zstd: a parameter was refused");   /* a damaged header asks no more memory */
+    }
     return z;
 }
 
@@ -137,6 +168,14 @@ void fst_tbz_free(fst_tbz *z)
 {
     if (!z)
         return;
+    if (z->d && z->stream && !ZSTD_isError(ZSTD_DCtx_reset(z->d, ZSTD_reset_session_only))) {
+        pthread_mutex_lock(&spare_mu);
+        if (!spare) {   /* kept: the next stream's reader takes it */
+            spare = z->d;
+            z->d = NULL;
+        }
+        pthread_mutex_unlock(&spare_mu);
+    }
     ZSTD_freeCCtx(z->c);
     ZSTD_freeDCtx(z->d);
     free(z);
@@ -170,11 +209,12 @@ size_t fst_tbz_pack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size
 ** taken, nothing more held back. */
 static int unpack_piece(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen)
 {
+    ZSTD_DCtx *d = stream_decoder(z);
     ZSTD_inBuffer in = { src, n, 0 };
     ZSTD_outBuffer out = { dst, rawlen, 0 };
     while (in.pos < in.size || out.pos < out.size) {
         size_t was_in = in.pos, was_out = out.pos;
-        if (ZSTD_isError(ZSTD_decompressStream(z->d, &out, &in)) || (in.pos == was_in && out.pos == was_out))
+        if (ZSTD_isError(ZSTD_decompressStream(d, &out, &in)) || (in.pos == was_in && out.pos == was_out))
             return -1;
     }
     /* nothing more held back. (Bytes after the piece's end would be taken as the start of
@@ -184,7 +224,7 @@ static int unpack_piece(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, 
     ** another libzstd may count otherwise.) */
     uint8_t more;
     ZSTD_outBuffer extra = { &more, 1, 0 };
-    return ZSTD_isError(ZSTD_decompressStream(z->d, &extra, &in)) || extra.pos ? -1 : 0;
+    return ZSTD_isError(ZSTD_decompressStream(d, &extra, &in)) || extra.pos ? -1 : 0;
 }
 
 int fst_tbz_unpack(fst_tbz *z, const uint8_t *src, size_t n, uint8_t *dst, size_t rawlen)
