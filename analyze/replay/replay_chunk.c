@@ -92,10 +92,22 @@
 **
 ** What it costs. A look hashes and compares; a recording copies the counters of the blocks
 ** it runs. Where nothing repeats, that is all cost, so the stretches spend from a budget in
-** units of about a host nanosecond: a look costs CH_LOOK, found or not (its cache misses: a
-** stretch of one run barely pays for it), a recording CH_REC plus CH_WORD a counter; a run
-** memoized earns CH_EARN_RUN, a record-loop turn not looked at 1. A spent
+** units of a fortieth of what a run costs the lean loop: a look costs CH_LOOK, found or not,
+** and up to CH_LOOK_MISS more as the stretches in the arena grow to CH_CACHE (its cache
+** misses: a stretch of three runs barely pays for it), a recording CH_REC plus CH_WORD a
+** counter; a run memoized earns CH_EARN_RUN, a record-loop turn not looked at 1. A spent
 ** budget makes the loop pass the next turns without a look until they have paid for it.
+** A look's price was 60 (a run and a half) until the lean loop made a run cost 12-14 ns
+** with the reader's share (2026-12-07, wall time of replays with and without the stretches
+** against their counts): a hit costs 35 ns where the stretches fit a cache (gen.py seed
+** 15230: 3 077 kept, 1.2 MB) and 58 ns where they do not (13636: 19 721, 9.5 MB), three
+** runs' worth and five. At 60, stretches of three runs looked paid for where they lose:
+** fortbig seed 29990, 871 K hits of 3 runs, 379 K of them with calls (which they take from
+** the memo of calls), replayed in 0.19 s, 0.12 s without the stretches. Now (best of 3
+** alternating with the price before, the same reports): fortbig 0.19 -> 0.13 s, gen.py
+** 15230 0.16 -> 0.14, 13636 0.46 -> 0.44, 19191 0.095 -> 0.076, 35678 0.35 -> 0.31, cgen
+** 26598 0.34 -> 0.31, branchy -O2 0.21 and 18 other drawn programs the same, 22334 0.051 ->
+** 0.055 (+8 %, the worst).
 ** A recording's price was 1500 until the lean loop (replay.c) made the record loop's runs
 ** cheaper: in the host's time (not its instructions: a recording's stretch, tens of KB of
 ** new arena a thousand recordings, is cache misses later) cgen seed 39946's replay was 18 %
@@ -152,7 +164,9 @@ _Static_assert(sizeof ((rp_chunk *)0)->tried / sizeof(int64_t) == CH_LONG + 1, "
 #define CH_WAYS 4
 #define CH_ARENA (48u << 20)
 #define CH_TINY (16u << 10)
-#define CH_LOOK 60
+#define CH_LOOK 117      /* a look (the head's "What it costs"), */
+#define CH_LOOK_MISS 83  /* and up to this more as the arena in use grows to CH_CACHE */
+#define CH_CACHE (4u << 20)
 #define CH_REC 6000
 #define CH_WORD 6
 #define CH_EARN_RUN 40
@@ -1011,8 +1025,9 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
             l->next_nb = e->nb;
             l->next_op0 = e->ops[0];
         }
-        ch->credit -= CH_LOOK;  /* a hit too: a stretch of one run barely pays for its look */
-        ch->gain -= CH_LOOK;
+        int64_t look = CH_LOOK + (int64_t)(CH_LOOK_MISS * (ch->used < CH_CACHE ? ch->used : CH_CACHE) / CH_CACHE);
+        ch->credit -= look;  /* a hit too: a stretch of one run barely pays for its look */
+        ch->gain -= look;
         if (e && x->win_edge - x->win_at > e->insns) {
             apply(x, tr, e);
             ch->last = (uint32_t)((const unsigned char *)e - ch->arena) + 1;
