@@ -56,6 +56,15 @@
 ** does as cheaply. branchy -O2 (classify, a leaf, 16 times a round): 0.42 -> 0.30 s; cgen
 ** seed 11985 (a call every 29 instructions): 0.87 -> 0.78 s. FST_REPLAY_CHUNK=nocalls
 ** records none (the tests compare).
+** A call the memo of calls took whole last time at its site, a subtree of FST_MEMO_WHOLE (32)
+** runs or more (replay_int.h fst_rp_memo_whole), is left to it: no look where a call to
+** it comes next, and a recording stops before one. Taken, a stretch held the call and its
+** first few runs, and the rest of the subtree went to the record loop: gen.py seed 19191
+** (FORTRAN routines called in loops), the memo skipped 63 M of its 116 M instructions with
+** the stretches on and 105 M with them off (2026-12-07, best of 3 alternating, the same
+** reports: 19191 0.096 -> 0.054 s, 11223 0.119 -> 0.081, fortbig seed 29990 0.12 s, where
+** without the stretches 0.097 and 0.12; 38910, whose memo takes subtrees of 25 runs, branchy
+** -O2, cgen and 14 other drawn loop programs the same).
 **
 ** Which stretches: at most len runs and CH_BYTES op bytes, from any record-loop turn where
 ** the state allows one; looked up by a hash of the key and the next len runs' op bytes. A
@@ -125,7 +134,12 @@
 ** found a few phases later), with no trial and a debt that passes CH_QUIET_MAX turns a look.
 ** 11111: 4 785 recordings, 31 phases rested; user time, 3 alternating runs each, 0.72 ->
 ** 0.65 s, 54004 0.64 -> 0.54, 42424 0.35 -> 0.31, 26598 0.42 -> 0.41, branchy and gen.py
-** loops the same (FST_REPLAY_FOLD_STATS says the phases rested).
+** loops the same (FST_REPLAY_FOLD_STATS says the phases rested). And a trial after the
+** lost-th such round begins with CH_TRIAL halved lost times (at most CH_TRIAL_HALVED): with a
+** look's price of three runs (above) no cgen.py program's stretches pay, and what they
+** cost is the trials' recordings (2026-12-07, best of 3 alternating: cgen 26598 0.314 ->
+** 0.298 s, 61001 0.309 -> 0.300, without the stretches 0.295 and 0.298; 54004, 39946, 11111,
+** 42424 the same or 1-2 % less, 2-3 % over the replay without the stretches).
 ** FST_REPLAY_NOCHUNK=1 turns the stretches off, FST_REPLAY_NOFOLD=1 too (with folding and
 ** the memo): the tests compare the replays byte for byte, and FST_REPLAY_CHUNK=long with
 ** stretches of 16 runs in every phase. FST_REPLAY_CHUNK=eager records
@@ -172,6 +186,7 @@ _Static_assert(sizeof ((rp_chunk *)0)->tried / sizeof(int64_t) == CH_LONG + 1, "
 #define CH_EARN_RUN 40
 #define CH_START 50000
 #define CH_TRIAL 2000000 /* a trial's budget at its start */
+#define CH_TRIAL_HALVED 4 /* after lost rounds a trial's budget is CH_TRIAL halved as often, at most */
 #define CH_QUIET_MAX 1000000 /* turns without a look a spent budget passes at most */
 #define CH_WANTED 256   /* turns without a look where the charge in force wants its EXECs */
 #define CH_PEND 4096    /* stretches with hits not added up yet, at most */
@@ -862,6 +877,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
         int nl = fst_tr_fast_next(tr);
         int call = (c->prev.flags & FST_I_LINK) && c->prev.link == 14, ret = !calls && t->n && returnlike(&c->prev);
         if (runs == ch->len || ((c->prev.flags & FST_I_LINK) && !(calls && call)) || ret ||
+            (call && fst_rp_memo_site(x, c) && fst_rp_memo_whole(x, c)) ||
             !nl || (size_t)(b.c.p - a.c.p) + (size_t)nl > CH_BYTES) {
             cut = !calls && runs < ch->len && (call || ret);
             break;
@@ -936,7 +952,7 @@ static void __attribute__((noinline)) phase_end(rp *x)
         ch->others0 = others(x);
         ch->gain = 0;
         ch->quiet = 0;
-        ch->credit = CH_TRIAL;
+        ch->credit = CH_TRIAL >> (ch->lost < CH_TRIAL_HALVED ? ch->lost : CH_TRIAL_HALVED);
         ch->ep_end = x->win_at + CH_EPOCH;
         return;
     }
@@ -985,7 +1001,7 @@ static void __attribute__((noinline)) phase_end(rp *x)
     ch->gain = 0;
     ch->quiet = 0;
     if (trial)
-        ch->credit = CH_TRIAL;  /* not the debts of the trial before */
+        ch->credit = CH_TRIAL >> (ch->lost < CH_TRIAL_HALVED ? ch->lost : CH_TRIAL_HALVED);  /* not the debts of the trial before */
     ch->ep_end = x->win_at + CH_EPOCH;
     if (rest && !ch->eager) {   /* a debt no hit pays: looks only every CH_QUIET_MAX turns */
         ch->resting = 1;
@@ -1004,7 +1020,8 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
     ch_key k;
     int did = 0;
     uint64_t rh = 0;
-    while (fst_tr_here(tr, &at) && (did ? state_hit(x, tr, &at, &k) : state(x, tr, &at, &k))) {
+    while (fst_tr_here(tr, &at) && !(fst_rp_memo_site(x, &x->cpus[0]) && fst_rp_memo_whole(x, &x->cpus[0])) &&
+           (did ? state_hit(x, tr, &at, &k) : state(x, tr, &at, &k))) {
         uint64_t b[CH_BYTES / 8];
         if (at.avail >= CH_BYTES)
             memcpy(b, at.ops, CH_BYTES);

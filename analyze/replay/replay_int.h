@@ -265,6 +265,8 @@ typedef struct rp_fold {
 #define FST_MEMO_RETS 32    /* a recording keeps at most so many return targets, */
 #define FST_MEMO_CALLS 64   /* and routines called (more: it is dropped) */
 typedef struct rp_memo_ent rp_memo_ent;
+#define FST_MEMO_SITES 64
+#define FST_MEMO_WHOLE 32   /* runs: a subtree the stretches leave to the memo (fst_rp_memo_whole) */
 typedef struct rp_memo {
     int on;                 /* as folding, and not FST_REPLAY_NOMEMO */
     int eager;              /* FST_REPLAY_FOLD=eager: no budget, no second sight needed */
@@ -296,6 +298,9 @@ typedef struct rp_memo {
     uint64_t hits, skipped, insns, recordings, kept, dropped;  /* FST_REPLAY_FOLD_STATS */
     rp_memo_ent **pend;     /* reused since the last settle (fst_rp_memo_settle) */
     size_t npend, pendcap;
+    /* the runs of the subtree reused last at a call site (its call's address), by the site's
+    ** bits: fst_rp_memo_whole */
+    struct { uint64_t site; uint64_t runs; } whole[FST_MEMO_SITES];
 } rp_memo;
 
 /* replay_chunk.c's state: stretches of runs, recorded once and then added up. */
@@ -759,6 +764,16 @@ void fst_rp_memo_settle(rp *x);
 static inline int fst_rp_memo_site(const rp *x, const rp_cpu *c)
 {
     return (c->prev.flags & FST_I_LINK) && c->prev.link == 14 && x->memo.on;
+}
+/* Whether the call CPU 0's last instruction makes (fst_rp_memo_site) is one the memo of calls
+** took whole last time at that site, a subtree of FST_MEMO_WHOLE runs or more: the
+** stretches (replay_chunk.c) leave it to the memo, which skips it all, where a stretch would
+** take the call and its first few runs and leave the rest to the record loop. */
+static inline int fst_rp_memo_whole(const rp *x, const rp_cpu *c)
+{
+    uint64_t a = c->prev.addr;
+    const rp_memo *m = &x->memo;
+    return m->whole[(a >> 1) % FST_MEMO_SITES].site == a && m->whole[(a >> 1) % FST_MEMO_SITES].runs >= FST_MEMO_WHOLE;
 }
 /* Before the next run, when CPU 0's last instruction links through register 14 (a call may
 ** follow) and the reader is between records: ma marks where it is. */

@@ -644,6 +644,7 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
     rp_cpu *c = &x->cpus[0];
     size_t tid = c->task;
     rp_task *t = &x->t[tid];
+    uint64_t site = c->prev.addr;   /* the call's (fst_rp_memo_whole) */
     if (e->narcs > p->narcs || e->nundecoded > p->nundecoded || tid >= p->ntasks || e->small)
         return 0;
     if (!key_same(x, tid, e->key, e->keylen))
@@ -693,6 +694,8 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
     m->hits++;
     m->skipped += e->runs;
     m->insns += e->insns;
+    m->whole[(site >> 1) % FST_MEMO_SITES].site = site;
+    m->whole[(site >> 1) % FST_MEMO_SITES].runs = e->runs;
     return 1;
 }
 

@@ -129,6 +129,30 @@ elif FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" 38910 c 1000000000 > build.er
     if [ -s "$b.csv" ] && cmp -s "$b.csv" "$b.w.csv"; then ok "loop38910: csv as with no period kept"
     else fail "loop38910: csv as with no period kept" "$(diff "$b.csv" "$b.w.csv" | head -4)"; fi
 else fail "loop38910: built and captured" "$(head -3 build.err cap.err)"; fi
+# Loops that call FORTRAN routines whose subtrees come back whole (tests/loops/gen.py seed
+# 19191: 116 M instructions, 105 M of them in calls the memo of calls skips when the
+# stretches are off), captured with the module: a stretch that took such a call took it
+# and its first few runs from the memo, and left the rest of the subtree to the record loop
+# (the memo skipped 63 M instructions with the stretches on). Now the stretches leave a call
+# to the memo where it took the call's whole subtree last time at that site, 32 runs or
+# more (replay_int.h fst_rp_memo_whole): it skips as much as without the stretches (at
+# least 95 % of it asked), and the report is theirs
+b=c/loop19191
+memo_insns() { env "$@" FST_REPLAY_FOLD_STATS=1 fst-report --format=csv -o "$b.w.csv" "$b.trace" 2>&1 |
+               sed -n 's/^fst: replay: calls memoized: [0-9]* hits ([0-9]* runs, \([0-9]*\) instructions skipped.*/\1/p'; }
+if [ ! -f "$FST_BIN/../lib/fst-hercules313.so" ]; then
+    echo "# skip: loop19191: fst's module for Hercules 3.13 was not built"
+elif FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" 19191 c 1000000000 > build.err 2>&1 &&
+     fst-capture -q --via=module -o "$b.trace" "$b.ins" 2> cap.err; then
+    on=$(memo_insns X=1)
+    cp "$b.w.csv" "$b.csv"
+    off=$(memo_insns FST_REPLAY_NOCHUNK=1)
+    if [ "${off:-0}" -gt 0 ] && [ "${on:-0}" -ge $((off * 95 / 100)) ]; then
+        ok "loop19191: the stretches leave whole calls to the memo ($on instructions skipped, $off without them)"
+    else fail "loop19191: the stretches leave whole calls to the memo" "${on:-?} instructions skipped, ${off:-?} without them"; fi
+    if [ -s "$b.csv" ] && cmp -s "$b.csv" "$b.w.csv"; then ok "loop19191: csv as without the stretches"
+    else fail "loop19191: csv as without the stretches" "$(diff "$b.csv" "$b.w.csv" | head -4)"; fi
+else fail "loop19191: built and captured" "$(head -3 build.err cap.err)"; fi
 # A program whose branches go by fresh random bits at every site (tests/cprogs/cgen.py seed
 # 11111, 5000 rounds: 36 M instructions), captured with the module: its stretches seldom
 # come back, the rounds of trials gain nothing, and the stretches rest between them, longer
