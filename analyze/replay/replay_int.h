@@ -299,7 +299,7 @@ typedef struct rp_memo {
     rp_memo_ent **pend;     /* reused since the last settle (fst_rp_memo_settle) */
     size_t npend, pendcap;
     /* the runs of the subtree reused last at a call site (its call's address), by the site's
-    ** bits: fst_rp_memo_whole */
+    ** bits, 0 once its lookups back off: fst_rp_memo_whole */
     struct { uint64_t site; uint64_t runs; } whole[FST_MEMO_SITES];
 } rp_memo;
 

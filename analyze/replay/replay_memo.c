@@ -790,6 +790,9 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
             return 1;
         }
     if (++s->misses >= MEMO_MISSES && !m->eager) {  /* back off: a call costs a look then */
+        uint64_t site = c->prev.addr;   /* and the stretches may take its calls again */
+        if (m->whole[(site >> 1) % FST_MEMO_SITES].site == site)
+            m->whole[(site >> 1) % FST_MEMO_SITES].runs = 0;
         s->backoff = s->backoff ? (s->backoff < MEMO_BACKOFF ? s->backoff + 1 : s->backoff) : 4;
         s->skip = 1u << s->backoff;
         s->misses = 0;
