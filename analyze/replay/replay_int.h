@@ -765,6 +765,8 @@ static inline int fst_rp_memo_site(const rp *x, const rp_cpu *c)
 {
     return (c->prev.flags & FST_I_LINK) && c->prev.link == 14 && x->memo.on;
 }
+/* A call site's slot in rp_memo.whole (sites are even addresses). */
+static inline size_t fst_rp_memo_slot(uint64_t site) { return (site >> 1) % FST_MEMO_SITES; }
 /* Whether the call CPU 0's last instruction makes (fst_rp_memo_site) is one the memo of calls
 ** took whole last time at that site, a subtree of FST_MEMO_WHOLE runs or more: the
 ** stretches (replay_chunk.c) leave it to the memo, which skips it all, where a stretch would
@@ -773,7 +775,7 @@ static inline int fst_rp_memo_whole(const rp *x, const rp_cpu *c)
 {
     uint64_t a = c->prev.addr;
     const rp_memo *m = &x->memo;
-    return m->whole[(a >> 1) % FST_MEMO_SITES].site == a && m->whole[(a >> 1) % FST_MEMO_SITES].runs >= FST_MEMO_WHOLE;
+    return m->whole[fst_rp_memo_slot(a)].site == a && m->whole[fst_rp_memo_slot(a)].runs >= FST_MEMO_WHOLE;
 }
 /* Before the next run, when CPU 0's last instruction links through register 14 (a call may
 ** follow) and the reader is between records: ma marks where it is. */

@@ -694,8 +694,8 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
     m->hits++;
     m->skipped += e->runs;
     m->insns += e->insns;
-    m->whole[(site >> 1) % FST_MEMO_SITES].site = site;
-    m->whole[(site >> 1) % FST_MEMO_SITES].runs = e->runs;
+    m->whole[fst_rp_memo_slot(site)].site = site;
+    m->whole[fst_rp_memo_slot(site)].runs = e->runs;
     return 1;
 }
 
@@ -791,8 +791,8 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
         }
     if (++s->misses >= MEMO_MISSES && !m->eager) {  /* back off: a call costs a look then */
         uint64_t site = c->prev.addr;   /* and the stretches may take its calls again */
-        if (m->whole[(site >> 1) % FST_MEMO_SITES].site == site)
-            m->whole[(site >> 1) % FST_MEMO_SITES].runs = 0;
+        if (m->whole[fst_rp_memo_slot(site)].site == site)
+            m->whole[fst_rp_memo_slot(site)].runs = 0;
         s->backoff = s->backoff ? (s->backoff < MEMO_BACKOFF ? s->backoff + 1 : s->backoff) : 4;
         s->skip = 1u << s->backoff;
         s->misses = 0;
