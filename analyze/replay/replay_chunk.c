@@ -877,7 +877,7 @@ static int record(rp *x, fst_tr *tr, const ch_key *k, uint64_t h)
         int nl = fst_tr_fast_next(tr);
         int call = (c->prev.flags & FST_I_LINK) && c->prev.link == 14, ret = !calls && t->n && returnlike(&c->prev);
         if (runs == ch->len || ((c->prev.flags & FST_I_LINK) && !(calls && call)) || ret ||
-            (call && fst_rp_memo_site(x, c) && fst_rp_memo_whole(x, c)) ||
+            fst_rp_memo_whole(x, c) ||
             !nl || (size_t)(b.c.p - a.c.p) + (size_t)nl > CH_BYTES) {
             cut = !calls && runs < ch->len && (call || ret);
             break;
@@ -944,6 +944,13 @@ static uint64_t others(const rp *x)
 ** cost the next trial of 8 its own (gen.py seed 35332, where 8 is best: tried in every
 ** round as a third trial, 4 won from then on, 0.78 -> 0.98 s). A trial of 16 that lost
 ** waits 2, 4, 8, then 16 rounds before the next (35332: 9 trials lost, 0.79 -> 0.89 s). */
+/* A trial's budget at its start: CH_TRIAL, halved after each round in a row that gained
+** nothing (lost), CH_TRIAL_HALVED times at most. */
+static int64_t trial_budget(const rp_chunk *ch)
+{
+    return CH_TRIAL >> (ch->lost < CH_TRIAL_HALVED ? ch->lost : CH_TRIAL_HALVED);
+}
+
 static void __attribute__((noinline)) phase_end(rp *x)
 {
     rp_chunk *ch = &x->chunk;
@@ -952,7 +959,7 @@ static void __attribute__((noinline)) phase_end(rp *x)
         ch->others0 = others(x);
         ch->gain = 0;
         ch->quiet = 0;
-        ch->credit = CH_TRIAL >> (ch->lost < CH_TRIAL_HALVED ? ch->lost : CH_TRIAL_HALVED);
+        ch->credit = trial_budget(ch);
         ch->ep_end = x->win_at + CH_EPOCH;
         return;
     }
@@ -1001,7 +1008,7 @@ static void __attribute__((noinline)) phase_end(rp *x)
     ch->gain = 0;
     ch->quiet = 0;
     if (trial)
-        ch->credit = CH_TRIAL >> (ch->lost < CH_TRIAL_HALVED ? ch->lost : CH_TRIAL_HALVED);  /* not the debts of the trial before */
+        ch->credit = trial_budget(ch);  /* not the debts of the trial before */
     ch->ep_end = x->win_at + CH_EPOCH;
     if (rest && !ch->eager) {   /* a debt no hit pays: looks only every CH_QUIET_MAX turns */
         ch->resting = 1;
@@ -1020,7 +1027,7 @@ int fst_rp_chunk(rp *x, fst_tr *tr)
     ch_key k;
     int did = 0;
     uint64_t rh = 0;
-    while (fst_tr_here(tr, &at) && !(fst_rp_memo_site(x, &x->cpus[0]) && fst_rp_memo_whole(x, &x->cpus[0])) &&
+    while (fst_tr_here(tr, &at) && !fst_rp_memo_whole(x, &x->cpus[0]) &&
            (did ? state_hit(x, tr, &at, &k) : state(x, tr, &at, &k))) {
         uint64_t b[CH_BYTES / 8];
         if (at.avail >= CH_BYTES)

@@ -767,15 +767,16 @@ static inline int fst_rp_memo_site(const rp *x, const rp_cpu *c)
 }
 /* A call site's slot in rp_memo.whole (sites are even addresses). */
 static inline size_t fst_rp_memo_slot(uint64_t site) { return (site >> 1) % FST_MEMO_SITES; }
-/* Whether the call CPU 0's last instruction makes (fst_rp_memo_site) is one the memo of calls
-** took whole last time at that site, a subtree of FST_MEMO_WHOLE runs or more: the
-** stretches (replay_chunk.c) leave it to the memo, which skips it all, where a stretch would
-** take the call and its first few runs and leave the rest to the record loop. */
+/* Whether CPU 0's last instruction is a call (fst_rp_memo_site) that the memo of calls took
+** whole last time at that site, a subtree of FST_MEMO_WHOLE runs or more: the stretches
+** (replay_chunk.c) leave it to the memo, which skips it all, where a stretch would take the
+** call and its first few runs and leave the rest to the record loop. */
 static inline int fst_rp_memo_whole(const rp *x, const rp_cpu *c)
 {
     uint64_t a = c->prev.addr;
     const rp_memo *m = &x->memo;
-    return m->whole[fst_rp_memo_slot(a)].site == a && m->whole[fst_rp_memo_slot(a)].runs >= FST_MEMO_WHOLE;
+    return fst_rp_memo_site(x, c) && m->whole[fst_rp_memo_slot(a)].site == a &&
+           m->whole[fst_rp_memo_slot(a)].runs >= FST_MEMO_WHOLE;
 }
 /* Before the next run, when CPU 0's last instruction links through register 14 (a call may
 ** follow) and the reader is between records: ma marks where it is. */

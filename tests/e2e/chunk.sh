@@ -138,15 +138,15 @@ else fail "loop38910: built and captured" "$(head -3 build.err cap.err)"; fi
 # more (replay_int.h fst_rp_memo_whole): it skips as much as without the stretches (at
 # least 95 % of it asked), and the report is theirs
 b=c/loop19191
-memo_insns() { env "$@" FST_REPLAY_FOLD_STATS=1 fst-report --format=csv -o "$b.w.csv" "$b.trace" 2>&1 |
+memo_insns() { local out=$1; shift   # memo_insns CSV ENV...: the memo's instructions skipped
+               env "$@" FST_REPLAY_FOLD_STATS=1 fst-report --format=csv -o "$out" "$b.trace" 2>&1 |
                sed -n 's/^fst: replay: calls memoized: [0-9]* hits ([0-9]* runs, \([0-9]*\) instructions skipped.*/\1/p'; }
 if [ ! -f "$FST_BIN/../lib/fst-hercules313.so" ]; then
     echo "# skip: loop19191: fst's module for Hercules 3.13 was not built"
 elif FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" 19191 c 1000000000 > build.err 2>&1 &&
      fst-capture -q --via=module -o "$b.trace" "$b.ins" 2> cap.err; then
-    on=$(memo_insns X=1)
-    cp "$b.w.csv" "$b.csv"
-    off=$(memo_insns FST_REPLAY_NOCHUNK=1)
+    on=$(memo_insns "$b.csv" X=1)
+    off=$(memo_insns "$b.w.csv" FST_REPLAY_NOCHUNK=1)
     if [ "${off:-0}" -gt 0 ] && [ "${on:-0}" -ge $((off * 95 / 100)) ]; then
         ok "loop19191: the stretches leave whole calls to the memo ($on instructions skipped, $off without them)"
     else fail "loop19191: the stretches leave whole calls to the memo" "${on:-?} instructions skipped, ${off:-?} without them"; fi

@@ -56,7 +56,6 @@ for p in bigloop fortrec linkage fortg forth untimed deeprec tasks twocpu nestlc
     done
 done
 
-# it folds: bigloop (N = 100000 iterations of LR, BALR / B / STM..BR / BCT)
 # keep_same NAME TRACE OPTIONS...: the report and warnings with periods kept (replay_foldkeep.c)
 # and with none (FST_REPLAY_FOLDKEEP=0) the same
 keep_same() {
@@ -69,6 +68,7 @@ keep_same() {
         fail "$name: periods kept or not, the same report" "$(diff keep0.out keep1.out | head -6)"
     fi
 }
+# it folds: bigloop (N = 100000 iterations of LR, BALR / B / STM..BR / BCT)
 folded() { FST_REPLAY_FOLD_STATS=1 fst-report -o /dev/null "$@" 2>&1 | sed -n 's/^fst: replay: \([0-9]*\) runs folded$/\1/p'; }
 n=$(folded --timed=all --map=bigloop.nm bigloop.trace)
 if [ -n "$n" ] && [ "$n" -ge 340000 ] && [ "$n" -lt 400000 ]; then
