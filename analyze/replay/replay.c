@@ -416,7 +416,7 @@ static inline int lean_still(const rp *x, const rp_cpu *c, const rp_task *t, int
 /* whether the next turn is one the stretches, the memo of calls and the folding pass by */
 static inline int lean_turn(const rp *x, const rp_cpu *c)
 {
-    return x->fold.quiet && (x->chunk.quiet || !x->chunk.on) && (x->memo.quiet || !fst_rp_memo_site(x, c));
+    return x->fold.quiet && (x->chunk.quiet || !x->chunk.on) && (!fst_rp_memo_site(x, c) || fst_rp_memo_passes(x, c));
 }
 
 static inline int lean_ok(const rp *x)
@@ -462,10 +462,8 @@ static inline __attribute__((always_inline)) int lean_loop(rp *x, fst_tr *tr, fs
     if (x->chunk.on && x->chunk.quiet < turns)
         turns = x->chunk.quiet;
     while (n < turns) {
-        if (fst_rp_memo_site(x, c) && !x->memo.quiet--) {
-            x->memo.quiet = 0;
+        if (fst_rp_memo_site(x, c) && !fst_rp_memo_pass(x, c))
             break;      /* the memo looks at this call (fst_rp_memo_wants) */
-        }
         n++;
         if ((k = fst_tr_next_run(tr, rec, err)) != 2 || rec->state != c->prev_state || rec->cpu)
             break;

@@ -265,8 +265,20 @@ typedef struct rp_fold {
 #define FST_MEMO_RETS 32    /* a recording keeps at most so many return targets, */
 #define FST_MEMO_CALLS 64   /* and routines called (more: it is dropped) */
 typedef struct rp_memo_ent rp_memo_ent;
-#define FST_MEMO_SITES 64
+#define FST_MEMO_SITES 1024
 #define FST_MEMO_WHOLE 32   /* runs: a subtree the stretches leave to the memo (fst_rp_memo_whole) */
+/* What the memo knows of a call site (its call's address), in a slot by the site's bits
+** (fst_rp_memo_slot): the runs of the subtree it reused last there, 0 once its lookups back
+** off (fst_rp_memo_whole); and whether its calls pay (replay_memo.c site_try): the calls
+** looked at, the recordings begun, the hits and the instructions they skipped since the
+** site was last judged, and the calls left that the memo passes by (fst_rp_memo_pass) since
+** it was judged a loss. */
+typedef struct rp_memo_site {
+    uint64_t site;
+    uint64_t runs;
+    uint64_t gain;          /* instructions skipped */
+    uint32_t tries, recs, hits, skip, backoff, judged;
+} rp_memo_site;
 typedef struct rp_memo {
     int on;                 /* as folding, and not FST_REPLAY_NOMEMO */
     int eager;              /* FST_REPLAY_FOLD=eager: no budget, no second sight needed */
@@ -298,9 +310,8 @@ typedef struct rp_memo {
     uint64_t hits, skipped, insns, recordings, kept, dropped;  /* FST_REPLAY_FOLD_STATS */
     rp_memo_ent **pend;     /* reused since the last settle (fst_rp_memo_settle) */
     size_t npend, pendcap;
-    /* the runs of the subtree reused last at a call site (its call's address), by the site's
-    ** bits, 0 once its lookups back off: fst_rp_memo_whole */
-    struct { uint64_t site; uint64_t runs; } whole[FST_MEMO_SITES];
+    rp_memo_site site[FST_MEMO_SITES];  /* call sites (rp_memo_site) */
+    uint64_t sites_off, rec_runs;   /* judged a loss, runs recorded (FST_REPLAY_FOLD_STATS) */
 } rp_memo;
 
 /* replay_chunk.c's state: stretches of runs, recorded once and then added up. */
@@ -775,8 +786,29 @@ static inline int fst_rp_memo_whole(const rp *x, const rp_cpu *c)
 {
     uint64_t a = c->prev.addr;
     const rp_memo *m = &x->memo;
-    return fst_rp_memo_site(x, c) && m->whole[fst_rp_memo_slot(a)].site == a &&
-           m->whole[fst_rp_memo_slot(a)].runs >= FST_MEMO_WHOLE;
+    return fst_rp_memo_site(x, c) && m->site[fst_rp_memo_slot(a)].site == a &&
+           m->site[fst_rp_memo_slot(a)].runs >= FST_MEMO_WHOLE;
+}
+/* With fst_rp_memo_site true: whether the memo passes the call by, its site judged a loss
+** lately or the budget spent (replay_memo.c spend); fst_rp_memo_pass counts one such call
+** off. The budget first: while it is spent, a site's calls left to pass by wait. */
+static inline int fst_rp_memo_passes(const rp *x, const rp_cpu *c)
+{
+    const rp_memo_site *s = &x->memo.site[fst_rp_memo_slot(c->prev.addr)];
+    return x->memo.quiet || (s->skip && s->site == c->prev.addr);
+}
+static inline int fst_rp_memo_pass(rp *x, const rp_cpu *c)
+{
+    if (x->memo.quiet) {
+        x->memo.quiet--;
+        return 1;
+    }
+    rp_memo_site *s = &x->memo.site[fst_rp_memo_slot(c->prev.addr)];
+    if (s->skip && s->site == c->prev.addr) {
+        s->skip--;
+        return 1;
+    }
+    return 0;
 }
 /* Before the next run, when CPU 0's last instruction links through register 14 (a call may
 ** follow) and the reader is between records: ma marks where it is. */
@@ -785,11 +817,7 @@ static inline int fst_rp_memo_wants(rp *x)
     /* memo.on first: CPU 0 is there then (fst_rp_memo_init), whose prev fst_rp_memo_site reads */
     if (!x->memo.on || !fst_rp_memo_site(x, &x->cpus[0]) || x->ncpu != 1 || x->fold.mode)
         return 0;
-    if (x->memo.quiet) {    /* the budget is spent (replay_memo.c spend) */
-        x->memo.quiet--;
-        return 0;
-    }
-    return 1;
+    return !fst_rp_memo_pass(x, &x->cpus[0]);
 }
 /* rec, a SEQ run read from mark ma, goes to a routine's entry: 1 when the call's subtree was
 ** memoized and is taken (the reader is past its return); else 0, the caller runs rec as usual

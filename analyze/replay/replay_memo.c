@@ -61,7 +61,9 @@
 ** recording its key, the counters of fst_rp_regions and of the blocks it runs, twice. Both
 ** spend from a budget (in host instructions, as folding's): every run replayed earns
 ** MEMO_EARN_RUN, every instruction skipped MEMO_EARN_INSN; a lookup the budget cannot pay
-** silences the next MEMO_QUIET calls, a recording only waits. Where no call repeats, the
+** silences the next MEMO_QUIET calls, a recording only waits. And each call site is judged
+** by what its calls took (site_try): one whose recordings are seldom reused and whose hits
+** skip less than they cost is passed by for a while. Where no call repeats, the
 ** memo costs 0.3-1.7 % of the replay's host instructions (random loop programs, branchy,
 ** quicksort, Ackermann; `make bench`'s "memo / no memo" line).
 ** Memory: the tables (256 KiB, mapped as touched) and the subtrees kept, MEMO_WAYS a slot
@@ -102,6 +104,12 @@
 #define MEMO_LOOK 300           /* a lookup: the flush, the candidates, their bytes and key */
 #define MEMO_SIG 300            /* a signature and its sightings (fst_rp_memo_call, callgrind) */
 #define MEMO_QUIET 256          /* calls not looked at when a lookup cannot be paid */
+#define SITE_TRIES 64           /* a call site is judged after so many calls looked at (site_try), */
+#define SITE_RECS 8             /* or recordings begun there */
+#define SITE_REC_RUNS 100       /* what a recording costs, in runs replayed, */
+#define SITE_TRY_RUNS 4         /* and a call looked at */
+#define SITE_BACKOFF0 8         /* a site judged a loss: 2^8 calls passed by, */
+#define SITE_BACKOFF_MAX 20     /* then 4 times as many, up to 2^20 */
 
 typedef struct memo_seen memo_seen;
 /* A signature seen: whether its calls were worth looking up lately. */
@@ -204,10 +212,10 @@ void fst_rp_memo_free(rp *x)
     free(m->pend);
     if (m->on && getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: calls memoized: %llu hits (%llu runs, %llu instructions skipped), %llu recordings, "
-                "%llu kept, %llu dropped, %zu bytes\n", (unsigned long long)m->hits, (unsigned long long)m->skipped,
-                (unsigned long long)m->insns,
+                "%llu kept, %llu dropped, %zu bytes, %llu runs recorded; call sites judged a loss %llu times\n", (unsigned long long)m->hits,
+                (unsigned long long)m->skipped, (unsigned long long)m->insns,
                 (unsigned long long)m->recordings, (unsigned long long)m->kept,
-                (unsigned long long)m->dropped, m->bytes);
+                (unsigned long long)m->dropped, m->bytes, (unsigned long long)m->rec_runs, (unsigned long long)m->sites_off);
     for (size_t i = 0; m->slot && m->bytes && i < MEMO_SLOTS; i++) /* bytes: none left, no look */
         while (m->slot[i]) {
             rp_memo_ent *e = m->slot[i];
@@ -335,10 +343,17 @@ static uint64_t rec_runs_cost(const rp_memo *m)
     return m->runs * MEMO_REC_RUN;
 }
 
+/* A recording ends: what its runs cost */
+static void rec_ended(rp_memo *m)
+{
+    m->spent += rec_runs_cost(m);
+    m->rec_runs += m->runs;
+}
+
 static void stop(rp_memo *m)
 {
     m->rec = 0;
-    m->spent += rec_runs_cost(m);
+    rec_ended(m);
     m->dropped++;
 }
 
@@ -348,7 +363,7 @@ static void begin(rp *x, uint64_t sig, const fst_tr_mark *ma)
     fst_profile *p = x->p;
     size_t tid = x->cpus[0].task;
     if (m->rec) {
-        m->spent += rec_runs_cost(m);
+        rec_ended(m);
         m->dropped++;   /* a deeper call takes it over */
     }
     m->rec = 1;
@@ -542,7 +557,7 @@ static void finish(rp *x, fst_tr *tr)
     fst_rp_out_flush(x);    /* the caller's run after the return: kept (rp_memo.out) */
     rp_memo *m = &x->memo;
     m->rec = 0;
-    m->spent += rec_runs_cost(m);
+    rec_ended(m);
     fst_tr_mark b;
     uint64_t insns;
     size_t nops;
@@ -694,8 +709,12 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
     m->hits++;
     m->skipped += e->runs;
     m->insns += e->insns;
-    m->whole[fst_rp_memo_slot(site)].site = site;
-    m->whole[fst_rp_memo_slot(site)].runs = e->runs;
+    rp_memo_site *st = &m->site[fst_rp_memo_slot(site)];
+    if (st->site == site) {
+        st->runs = e->runs;
+        st->gain += e->insns;
+        st->hits++;
+    }
     return 1;
 }
 
@@ -725,6 +744,40 @@ static uint64_t rec_cost(const rp_memo *m)
            (sizeof(rp_cpu) + sizeof(rp_task)) / sizeof(uint64_t);
 }
 
+/* A call at site looked at (fst_rp_memo_call): the site's slot, judged after SITE_TRIES
+** such calls or SITE_RECS recordings begun there (four times as many the first time: a
+** recursion's subtrees are recorded bottom up, and its hits come late). A loss when its
+** calls took fewer hits than recordings (or none) and the instructions those hits skipped
+** are fewer than its recordings and looks cost (SITE_REC_RUNS and SITE_TRY_RUNS runs each,
+** at the lean loop's instructions a run): its next calls are passed by (fst_rp_memo_pass),
+** 2^SITE_BACKOFF0 of them, four times as many each time it is judged a loss again, up to
+** 2^SITE_BACKOFF_MAX. Where subtrees seldom repeat, the budget's units (host instructions)
+** priced the memo's looks, recordings and hits at a fraction of what they cost in time (the
+** cache lines of keys and entries): cgen 27938 with its functions 4 KiB apart replayed in
+** 0.87 s with it, 0.76 s without; sites judged so, 0.59 s (docs/internals.md). */
+static rp_memo_site *site_try(rp *x, uint64_t site)
+{
+    rp_memo *m = &x->memo;
+    rp_memo_site *s = &m->site[fst_rp_memo_slot(site)];
+    if (s->site != site)
+        *s = (rp_memo_site){ .site = site };
+    unsigned w = s->judged ? 1 : 4;
+    if ((++s->tries < SITE_TRIES * w && s->recs < SITE_RECS * w) || m->eager)
+        return s;
+    s->judged = 1;
+    uint64_t ipr = x->nleanr >= 4096 ? x->nlean / x->nleanr + 1 : 8;    /* instructions a run */
+    if ((s->hits < s->recs || !s->hits) &&
+        s->gain < ((uint64_t)s->recs * SITE_REC_RUNS + (uint64_t)s->tries * SITE_TRY_RUNS) * ipr) {
+        s->backoff = s->backoff ? (s->backoff + 2 < SITE_BACKOFF_MAX ? s->backoff + 2 : SITE_BACKOFF_MAX) : SITE_BACKOFF0;
+        s->skip = 1u << s->backoff;
+        m->sites_off++;
+    } else
+        s->backoff = 0;
+    s->tries = s->recs = s->hits = 0;
+    s->gain = 0;
+    return s;
+}
+
 int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *ma)
 {
     rp_memo *m = &x->memo;
@@ -734,6 +787,7 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
         return 0;
     if (!taken_to(&c->prev, rec->addr) || find_entry_for(x, c->task, rec->addr) == FST_NONE)
         return 0;
+    rp_memo_site *st = site_try(x, c->prev.addr);
     if (!spend(x, MEMO_SIG, 1))
         return 0;
     if (!m->seen)
@@ -791,8 +845,8 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
         }
     if (++s->misses >= MEMO_MISSES && !m->eager) {  /* back off: a call costs a look then */
         uint64_t site = c->prev.addr;   /* and the stretches may take its calls again */
-        if (m->whole[fst_rp_memo_slot(site)].site == site)
-            m->whole[fst_rp_memo_slot(site)].runs = 0;
+        if (m->site[fst_rp_memo_slot(site)].site == site)
+            m->site[fst_rp_memo_slot(site)].runs = 0;
         s->backoff = s->backoff ? (s->backoff < MEMO_BACKOFF ? s->backoff + 1 : s->backoff) : 4;
         s->skip = 1u << s->backoff;
         s->misses = 0;
@@ -800,6 +854,7 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
     }
     if (!known && spend(x, rec_cost(m), 0)) {
         s->recs += s->recs < UINT16_MAX;
+        st->recs++;
         begin(x, sig, ma);  /* (a subtree known to be small is not recorded again) */
     }
     return 0;
