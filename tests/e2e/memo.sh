@@ -8,7 +8,8 @@
 #     no folding at all (FST_REPLAY_NOFOLD=1), memoizing all it can (eager) and without the
 #     lean loop (FST_REPLAY_NOLEAN=1), in the
 #     formats that allow it, with and without --by-task;
-#   - where subtrees repeat, the replay takes most of its runs from the memo;
+#   - where subtrees repeat, the replay takes most of its runs from the memo; where none
+#     does (branchy), its call sites are judged a loss;
 #   - a trace that begins inside a routine (shares.s, its log cut): calls made from no
 #     frame are memoized, the reports and warnings the whole replay's;
 #   - a map that leaves part of fib in no section is refused with the same figures.
@@ -71,6 +72,18 @@ FST_CDEFS="-DROUNDS=4" sh "$FST_ROOT/tests/cprogs/build.sh" "$FST_ROOT/tests/sha
     "${S390_NM:-s390x-linux-gnu-nm}" -P c/branchy.elf > c/branchy.nm &&
     fst-capture -q --via=trace --arch=ESA/390 -o c/branchy.trace c/branchy.ins 2> cap.err &&
     same "branchy -O2" c/branchy.trace --timed=all --map=c/branchy.nm || fail "branchy: built and captured" "$(head -3 build.err cap.err)"
+# branchy's calls go by fresh random data: no subtree repeats, and each call site is judged
+# a loss (replay_memo.c site_try) and passed by for a while; the reports the same
+FST_CDEFS="-DROUNDS=3000" sh "$FST_ROOT/tests/cprogs/build.sh" "$FST_ROOT/tests/shapes/branchy.c" m31-z900-O2 c/branchy3k > build.err 2>&1 &&
+    "${S390_NM:-s390x-linux-gnu-nm}" -P c/branchy3k.elf > c/branchy3k.nm &&
+    fst-capture -q --arch=ESA/390 -o c/branchy3k.trace c/branchy3k.ins 2> cap.err || fail "branchy 3000: built and captured" "$(head -3 build.err cap.err)"
+if [ -f c/branchy3k.trace ]; then
+    same "branchy -O2, 3000 rounds" c/branchy3k.trace --timed=all --map=c/branchy3k.nm
+    st=$(FST_REPLAY_FOLD_STATS=1 fst-report --timed=all --map=c/branchy3k.nm -o /dev/null c/branchy3k.trace 2>&1 | grep 'calls memoized')
+    if [[ $st =~ ^fst:\ replay:\ calls\ memoized:\ 0\ hits.*judged\ a\ loss\ ([0-9]+)\ times ]] && [ "${BASH_REMATCH[1]}" -ge 1 ]; then
+        ok "branchy 3000: no subtree repeats, its call sites judged a loss ${BASH_REMATCH[1]} times"
+    else fail "branchy 3000: no subtree repeats, its call sites judged a loss" "$st"; fi
+fi
 for s in 5 23; do
     if FST_GEN=fortgen.py FST_EXPECT=0 "$FST_ROOT/tests/loops/build.sh" "$s" . 40 > build.err 2>&1 &&
        fst-capture -q -o "fort$s.trace" "loop$s.ins" 2> cap.err; then same "fortgen $s" "fort$s.trace" --timed=all
