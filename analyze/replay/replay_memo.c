@@ -66,8 +66,8 @@
 ** skip less than they cost is passed by for a while. Where no call repeats, the
 ** memo costs 0.3-1.7 % of the replay's host instructions (random loop programs, branchy,
 ** quicksort, Ackermann; `make bench`'s "memo / no memo" line).
-** Memory: the tables (256 KiB, mapped as touched) and the subtrees kept, MEMO_WAYS a slot
-** and at most MEMO_BYTES (32 MiB) in all.
+** Memory: the tables (256 KiB, mapped as touched), the call sites' (rp_memo_site: 48 KiB,
+** in rp) and the subtrees kept, MEMO_WAYS a slot and at most MEMO_BYTES (32 MiB) in all.
 */
 #include "analyze/replay/replay_int.h"
 
@@ -219,10 +219,10 @@ void fst_rp_memo_free(rp *x)
     free(m->pend);
     if (m->on && getenv("FST_REPLAY_FOLD_STATS"))
         fprintf(stderr, "fst: replay: calls memoized: %llu hits (%llu runs, %llu instructions skipped), %llu recordings, "
-                "%llu kept, %llu dropped, %zu bytes, %llu runs recorded; call sites judged a loss %llu times\n", (unsigned long long)m->hits,
-                (unsigned long long)m->skipped, (unsigned long long)m->insns,
-                (unsigned long long)m->recordings, (unsigned long long)m->kept,
-                (unsigned long long)m->dropped, m->bytes, (unsigned long long)m->rec_runs, (unsigned long long)m->sites_off);
+                "%llu kept, %llu dropped, %zu bytes, %llu runs recorded; call sites judged a loss %llu times\n",
+                (unsigned long long)m->hits, (unsigned long long)m->skipped, (unsigned long long)m->insns,
+                (unsigned long long)m->recordings, (unsigned long long)m->kept, (unsigned long long)m->dropped, m->bytes,
+                (unsigned long long)m->rec_runs, (unsigned long long)m->sites_off);
     for (size_t i = 0; m->slot && m->bytes && i < MEMO_SLOTS; i++) /* bytes: none left, no look */
         while (m->slot[i]) {
             rp_memo_ent *e = m->slot[i];
@@ -607,8 +607,8 @@ static void finish(rp *x, fst_tr *tr)
         return;
     }
     e->bytes = sizeof *e + e->keylen + e->cpulen + e->nrets * sizeof *e->rets +
-               (e->nroutine + e->narc) * sizeof(memo_open) + e->nops + e->ndelta * sizeof *e->delta + e->ncount * sizeof *e->count +
-               e->nopn * sizeof *e->opn + e->nout * sizeof *e->out;
+               (e->nroutine + e->narc) * sizeof(memo_open) + e->nops + e->ndelta * sizeof *e->delta +
+               e->ncount * sizeof *e->count + e->nopn * sizeof *e->opn + e->nout * sizeof *e->out;
     m->bytes += e->bytes;
     rp_memo_ent **slot = &m->slot[m->sig % MEMO_SLOTS];
     e->next = *slot;
