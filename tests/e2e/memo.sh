@@ -8,8 +8,9 @@
 #     no folding at all (FST_REPLAY_NOFOLD=1), memoizing all it can (eager) and without the
 #     lean loop (FST_REPLAY_NOLEAN=1), in the
 #     formats that allow it, with and without --by-task;
-#   - where subtrees repeat, the replay takes most of its runs from the memo; where none
-#     does (branchy), its call sites are judged a loss;
+#   - where subtrees repeat, the replay takes most of its runs from the memo, eager and as
+#     it comes (a deeper recursion); where none does (branchy), its call sites are judged
+#     a loss;
 #   - a trace that begins inside a routine (shares.s, its log cut): calls made from no
 #     frame are memoized, the reports and warnings the whole replay's;
 #   - a map that leaves part of fib in no section is refused with the same figures.
@@ -66,6 +67,24 @@ for v in O0 O2; do
         else fail "$p -$v: a map with fib cut short refused alike, memoized or not" "$msgs"; fi
     done
 done
+
+# as it comes (the budget and the call sites' judgments, not eager): a deeper recursion
+# (fib(25), 10 rounds: 15.6 M instructions) is recorded bottom up, its first hits small, and
+# a site judged a loss then (by what its hits skipped alone) handed its calls to the
+# stretches for good: 2 351 instructions skipped, not 13 M. Most of them come from the memo,
+# and the report is the one without it
+if FST_CDEFS="-DROUNDS=10 -DDEPTH=24" sh "$FST_ROOT/tests/cprogs/build.sh" "$FST_ROOT/tests/shapes/recurse.c" m31-z900-O2 c/deep > build.err 2>&1 &&
+   "${S390_NM:-s390x-linux-gnu-nm}" -P c/deep.elf > c/deep.nm &&
+   fst-capture -q --arch=ESA/390 -o c/deep.trace c/deep.ins 2> cap.err; then
+    read -r hits insns <<< "$(replay_hits "calls memoized" --timed=all --map=c/deep.nm c/deep.trace)"
+    total=$(fst-dump --summary c/deep.trace | sed -n 's/^count.insn=//p')
+    if [ "${insns:-0}" -ge $((total * 3 / 4)) ]; then ok "recursion fib(25): as it comes, the memo skips $insns of $total instructions ($hits hits)"
+    else fail "recursion fib(25): as it comes, the memo skips three quarters" "${hits:-?} hits, ${insns:-?} of $total instructions"; fi
+    fst-report --timed=all --map=c/deep.nm --format=csv -o c/deep.csv c/deep.trace 2> /dev/null
+    FST_REPLAY_NOMEMO=1 fst-report --timed=all --map=c/deep.nm --format=csv -o c/deep0.csv c/deep.trace 2> /dev/null
+    if cmp -s c/deep.csv c/deep0.csv && [ -s c/deep.csv ]; then ok "recursion fib(25): csv the same without the memo"
+    else fail "recursion fib(25): csv the same without the memo" "$(diff c/deep.csv c/deep0.csv | head -5)"; fi
+else fail "recursion fib(25): built and captured" "$(head -3 build.err cap.err)"; fi
 
 # what does not repeat, and what folds: the same reports, whatever the memo does
 FST_CDEFS="-DROUNDS=4" sh "$FST_ROOT/tests/cprogs/build.sh" "$FST_ROOT/tests/shapes/branchy.c" m31-z900-O2 c/branchy > build.err 2>&1 &&
