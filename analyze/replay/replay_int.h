@@ -776,7 +776,7 @@ static inline int fst_rp_memo_site(const rp *x, const rp_cpu *c)
 {
     return (c->prev.flags & FST_I_LINK) && c->prev.link == 14 && x->memo.on;
 }
-/* A call site's slot in rp_memo.whole (sites are even addresses). */
+/* A call site's slot in rp_memo.site (sites are even addresses). */
 static inline size_t fst_rp_memo_slot(uint64_t site) { return (site >> 1) % FST_MEMO_SITES; }
 /* Whether CPU 0's last instruction is a call (fst_rp_memo_site) that the memo of calls took
 ** whole last time at that site, a subtree of FST_MEMO_WHOLE runs or more: the stretches
@@ -784,10 +784,8 @@ static inline size_t fst_rp_memo_slot(uint64_t site) { return (site >> 1) % FST_
 ** call and its first few runs and leave the rest to the record loop. */
 static inline int fst_rp_memo_whole(const rp *x, const rp_cpu *c)
 {
-    uint64_t a = c->prev.addr;
-    const rp_memo *m = &x->memo;
-    return fst_rp_memo_site(x, c) && m->site[fst_rp_memo_slot(a)].site == a &&
-           m->site[fst_rp_memo_slot(a)].runs >= FST_MEMO_WHOLE;
+    const rp_memo_site *s = &x->memo.site[fst_rp_memo_slot(c->prev.addr)];
+    return fst_rp_memo_site(x, c) && s->site == c->prev.addr && s->runs >= FST_MEMO_WHOLE;
 }
 /* With fst_rp_memo_site true: whether the memo passes the call by, its site judged a loss
 ** lately or the budget spent (replay_memo.c spend); fst_rp_memo_pass counts one such call
@@ -799,16 +797,13 @@ static inline int fst_rp_memo_passes(const rp *x, const rp_cpu *c)
 }
 static inline int fst_rp_memo_pass(rp *x, const rp_cpu *c)
 {
-    if (x->memo.quiet) {
+    if (!fst_rp_memo_passes(x, c))
+        return 0;
+    if (x->memo.quiet)
         x->memo.quiet--;
-        return 1;
-    }
-    rp_memo_site *s = &x->memo.site[fst_rp_memo_slot(c->prev.addr)];
-    if (s->skip && s->site == c->prev.addr) {
-        s->skip--;
-        return 1;
-    }
-    return 0;
+    else
+        x->memo.site[fst_rp_memo_slot(c->prev.addr)].skip--;
+    return 1;
 }
 /* Before the next run, when CPU 0's last instruction links through register 14 (a call may
 ** follow) and the reader is between records: ma marks where it is. */

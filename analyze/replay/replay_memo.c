@@ -736,12 +736,10 @@ static int reuse(rp *x, fst_tr *tr, rp_memo_ent *e, const fst_tr_mark *ma)
     m->hits++;
     m->skipped += e->runs;
     m->insns += e->insns;
-    rp_memo_site *st = &m->site[fst_rp_memo_slot(site)];
-    if (st->site == site) {
-        st->runs = e->runs;
-        st->gain += e->insns;
-        st->hits++;
-    }
+    rp_memo_site *st = &m->site[fst_rp_memo_slot(site)];    /* the call's (site_try) */
+    st->runs = e->runs;
+    st->gain += e->insns;
+    st->hits++;
     return 1;
 }
 
@@ -871,9 +869,7 @@ int fst_rp_memo_call(rp *x, fst_tr *tr, const fst_rec *rec, const fst_tr_mark *m
             return 1;
         }
     if (++s->misses >= MEMO_MISSES && !m->eager) {  /* back off: a call costs a look then */
-        uint64_t site = c->prev.addr;   /* and the stretches may take its calls again */
-        if (m->site[fst_rp_memo_slot(site)].site == site)
-            m->site[fst_rp_memo_slot(site)].runs = 0;
+        st->runs = 0;   /* and the stretches may take its calls again */
         s->backoff = s->backoff ? (s->backoff < MEMO_BACKOFF ? s->backoff + 1 : s->backoff) : 4;
         s->skip = 1u << s->backoff;
         s->misses = 0;
