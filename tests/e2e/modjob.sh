@@ -45,8 +45,12 @@ herc() {
 # reader at its load); 2 Hercules first, the system spinning until the operator's byte is
 # set, which Hercules' automatic operator does at the module's word that it waits for the
 # job: the job starts microseconds after the attach; 0 (N % 3) Hercules first, running the
-# other program for seconds, fst-capture attached to it while it runs, long before the job
-# (what a user does).
+# other program, fst-capture attached to it while it runs, long before the job (what a user
+# does): the system runs the other program until the automatic operator sets the byte at
+# the module's word that it waits for the job, then PRE runs more (1 000 000: half a second
+# under 4.9), then the job. (A fixed PRE alone, the other program run 1 000 000 times from
+# IPL, was over in 0.6 s under 4.9: on a loaded machine fst-capture came after the job and
+# found Hercules gone.)
 draw() {
     local n=$1 spec VPAGE JOFF K ROUNDS PRE AGAIN flag=()
     local pre=(1000000 0 $((20000 + RANDOM * 8)))
@@ -60,7 +64,10 @@ draw() {
     mkdir -p "$d"
     [ "$PRE" -gt 0 ] && pre=(--defsym PRE="$PRE")
     [ $((n % 3)) = 2 ] && flag=(--defsym WAITFLAG=1)
-    if ! mvsjob_build "$d/p" "$VPAGE" "$JOFF" "$K" "$ROUNDS" "${pre[@]}" "${flag[@]}" --defsym AGAIN="$AGAIN"; then
+    [ $((n % 3)) = 0 ] && flag=(--defsym BUSYFLAG=1)
+    # p: the system the timing asks for; l (live runs it: no operator there) without the flags
+    if ! mvsjob_build "$d/p" "$VPAGE" "$JOFF" "$K" "$ROUNDS" "${pre[@]}" "${flag[@]}" --defsym AGAIN="$AGAIN" ||
+        ! mvsjob_build "$d/l" "$VPAGE" "$JOFF" "$K" "$ROUNDS" "${pre[@]}" --defsym AGAIN="$AGAIN"; then
         fail "assemble mvsjob.s ($spec)"
         return
     fi
@@ -72,7 +79,7 @@ draw() {
         mkdir -p "$w"
         cp "$d/p.lc" "$d/p.bin" "$d/p.ins" "$w/"
         local cp
-        if [ $((n % 3)) = 2 ]; then # Hercules first, spinning; the job starts as the module waits for it
+        if [ $((n % 3)) != 1 ]; then # Hercules first: spinning (2) or busy (0) until the module waits for the job
             herc "$w" "$h" "$mod" "rc:hao tgt waiting for job FSTJOB\nhao cmd r 300=01"
             # the module says "no reader" as it loads, before Hercules reads its script: attached
             # then, it said "waiting for job" before the automatic operator was there to see it,
@@ -84,11 +91,6 @@ draw() {
                     grep -Eq "HHCAO001I|'hao_thread' started" "$w/h.log" && break
                 sleep 0.05
             done
-            fst-capture --attach="$w/mod.fifo" --job=FSTJOB -o "$w/a.trace" 2> "$w/cerr" &
-            cp=$!
-        elif [ $((n % 3)) = 0 ]; then # Hercules first, busy; fst-capture attaches to it before the job
-            herc "$w" "$h" "$mod"
-            for _ in $(seq 100); do grep -q 'HHCFS005I.*no reader' "$w/h.log" 2> /dev/null && break; sleep 0.05; done
             fst-capture --attach="$w/mod.fifo" --job=FSTJOB -o "$w/a.trace" 2> "$w/cerr" &
             cp=$!
         else # fst-capture first (it makes the FIFO and the request), then Hercules
@@ -117,14 +119,15 @@ draw() {
         expect_eq "$v, attach --job: the other program (space B) in the job's window: XA twice a round" \
             "$((2 * ROUNDS))" "$(awk -F, '$1 == "XA" { print $3 }' "$w/o.csv")"
         [ -e "$w/mod.fifo.req" ] && fail "$v: the request file removed" || ok "$v: the request file removed"
-        # live: the module by default (not the program that waits for the operator's byte)
+        # live: the module by default, on the system without the operator's byte (l); twice
+        # a run of draws (timings 1 and 0) is enough
         [ $((n % 3)) = 2 ] && continue
         hopt=()
         [ "$v" = 4.9 ] && hopt=(--hercules="$h")
-        if fst-capture "${hopt[@]}" --job=FSTJOB -o "$w/l.trace" "$d/p.ins" 2> "$w/lerr"; then
+        if fst-capture "${hopt[@]}" --job=FSTJOB -o "$w/l.trace" "$d/l.ins" 2> "$w/lerr"; then
             expect_eq "$v, live --job: through the module, ended by job-ended" 1 \
                 "$(grep -c "ended by job-ended.*fst's module" "$w/lerr")"
-            fst-report --map="$d/p.job.lst" --timed=all --format=csv "$w/l.trace" > "$w/l.csv" 2> /dev/null
+            fst-report --map="$d/l.job.lst" --timed=all --format=csv "$w/l.trace" > "$w/l.csv" 2> /dev/null
             expect_eq "$v, live --job, the IEWL listing alone: the job's program exact" "$want" "$(mvsjob_got "$w/l.csv")"
         else
             fail "$v, live --job" "$(head -8 "$w/lerr")"
@@ -132,7 +135,7 @@ draw() {
         if [ "$n" = 1 ]; then # a name that never starts: the module sent no line (it waits for the job's)
             expect_fail "$v, live --job of a name that never starts: exit 2, said" 2 \
                 "no '\\\$HASP373 NOTME STARTED' in 0 lines of its console \\(ended by disabled-wait\\): no trace" \
-                fst-capture "${hopt[@]}" --job=NOTME -o "$w/n.trace" "$d/p.ins"
+                fst-capture "${hopt[@]}" --job=NOTME -o "$w/n.trace" "$d/l.ins"
         fi
     done
 }

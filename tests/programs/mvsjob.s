@@ -17,7 +17,9 @@
 # AGAIN (none by default): after everything above, the same job runs again, AGAIN rounds of
 # JOBPROG in space A between a second $HASP373 and $HASP395. WAITFLAG (defined: on): before
 # the job starts, the nucleus spins until the byte at real 300 is not zero (the operator's
-# `r 300=01`, or Hercules' automatic operator at a message). So the job's
+# `r 300=01`, or Hercules' automatic operator at a message). BUSYFLAG (defined: on): before
+# PRE's runs, OTHER runs again and again until that byte is not zero (a system busy for as
+# long as a reader takes to come, however slow the machine). So the job's
 # load point is VPAGE + JOFF. Both programs are position independent (every address is
 # base + displacement, no address constant), so each runs wherever its page is mapped:
 # the image holds JOBPROG at real 0x30000 + JOFF and OTHER at real 0x34000 + JOFF, and
@@ -66,6 +68,12 @@
 .Lb:    lctl    %c0,%c0,.Lcr0-.Lb(%r12)  # 4K pages, 64K segments
         la      %r2,.LcrB-.Lb(%r12)     # before the job: OTHER in space B
         bal     %r11,.Lrun-.Lb(%r12)
+        .ifdef  BUSYFLAG
+.Lbusy: la      %r2,.LcrB-.Lb(%r12)     # OTHER again and again until the operator's byte
+        bal     %r11,.Lrun-.Lb(%r12)    # at 300 is set (a system busy for as long as it
+        cli     0x300,0                 # takes a reader to come), then PRE runs more
+        bc      8,.Lbusy-.Lb(%r12)
+        .endif
         .ifdef  PRE
         l       %r10,.Lpre-.Lb(%r12)    # PRE more times: a system busy long before the job
 .Lpre1: la      %r2,.LcrB-.Lb(%r12)
