@@ -571,7 +571,7 @@ s390x-linux-gnu-nm -P "$W/cgen.elf" > "$W/cgen.nm"
 shape_row "cgen $cs -O2" "$W/cgen.ins" ESA/390 --map="$W/cgen.nm" --timed=all
 # the same program with its functions 4 KiB apart, each in a page of its own, as a load
 # module's routines and the library's lie: the module's code check remembers pages
-# (capture/module/fstmod.c ckent); with one remembered this row ran 1.47x under 4.9
+# (capture/module/fstmod_code.c ckent); with one remembered this row ran 1.47x under 4.9
 FST_CDEFS="-DROUNDS=$rounds -falign-functions=4096" sh tests/cprogs/build.sh "$W/cgen.c" m31-z900-O2 "$W/cgenp" > /dev/null
 s390x-linux-gnu-nm -P "$W/cgenp.elf" > "$W/cgenp.nm"
 shape_row "cgen $cs paged" "$W/cgenp.ins" ESA/390 --map="$W/cgenp.nm" --timed=all

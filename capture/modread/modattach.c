@@ -166,7 +166,7 @@ static int pump(win *x, int ms, fst_err *err)
 }
 
 /* What the module has sent out as the window ends, for 250 ms (a CPU's records leave it
-** within 0.1 s: fstmod.c) or until the FIFO's end; at a job's end line (cut), until every
+** within 0.1 s: fstmod_stream.c STALE_NS) or until the FIFO's end; at a job's end line (cut), until every
 ** CPU has reached its own copy of it (the module sends a CPU's records at that line at
 ** once; a CPU in a wait has nothing on its way). 0, or -1 (err). */
 static int drain(win *x, int cut, fst_err *err)

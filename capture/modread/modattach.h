@@ -9,7 +9,7 @@
 ** interposer fst-hercules313-irq.so for external and I/O interruptions; 4.x the same with
 ** fst-hercules4*.so). The module writes nothing while no reader has the FIFO open (its
 ** wrappers are out of the opcode tables) and tries again as soon as the FIFO is opened
-** (inotify) and every 0.2 s (capture/module/fstmod.c,
+** (inotify) and every 0.2 s (capture/module/fstmod_attach.c,
 ** "attach and detach"). fst_modattach_run:
 **   - makes the FIFO (mode 0600) when the path does not exist, or uses the FIFO there (any
 **     other kind of file is an error: nothing is opened, nothing written); it leaves the

@@ -356,7 +356,7 @@ int fst_modcap_run(const fst_modcap *o, fst_modcap_result *res, fst_err *err)
     }
     if (!strcmp(end, "timeout") || !strcmp(end, "interrupted")) {
         /* what the module has sent out meanwhile: it sends a CPU's records within 0.1 s
-        ** (capture/module/fstmod.c, STALE_NS) */
+        ** (capture/module/fstmod_stream.c, STALE_NS) */
         for (double t0 = now(); now() - t0 < 0.25 && !log_eof;)
             if (pump_once(&r, 50, &log_eof, err)) {
                 end = "error";

@@ -2,7 +2,7 @@
 ** capture/modread/modjob.h — one job's window through fst's module (fst-capture --job=NAME
 ** with the module: a program run here, or --attach to a running system): the reader's half.
 **
-** The module does the cutting where it must be exact (capture/module/fstmod.c, "console
+** The module does the cutting where it must be exact (capture/module/fstmod_cons.c, "console
 ** lines"): asked for a job (the request file beside its FIFO, fstmod_wire.h
 ** FSTMOD_REQ_SUFFIX, which fst_modjob_request writes), it records nothing until the
 ** console line that says the job started ($HASP373 NAME STARTED), then each CPU from a SYNC

@@ -5,9 +5,9 @@
 **     interrupt and _perform_io_interrupt through its PLT, so definitions here come first:
 **     each calls Hercules' own (dlsym RTLD_NEXT) under a setjmp of its own (a taken
 **     interruption ends with a longjmp to the CPU's instruction loop), and when the
-**     interruption was taken tells the module (fstmod.c), which records it, before the
+**     interruption was taken tells the module (fstmod_ops.c), which records it, before the
 **     longjmp goes on.
-**   - The console's lines (a job's window, fstmod.c "console lines"): the 3215/1052 console
+**   - The console's lines (a job's window, fstmod_cons.c): the 3215/1052 console
 **     (hdt1052c.so) writes each line through Hercules' log routine, on the thread that ran
 **     its I/O: 3.13's logmsg, 4.x's fwritemsg, which are defined here too. Each formats the
 **     message, gives it to Hercules' own routine as "%s" (what Hercules prints is the same),

@@ -27,7 +27,7 @@ for s in $seeds; do
     for v in m31-z900-O0 m31-z900-O2 m64-z196-O2; do
         b=$p-$v O=${v##*-}
         # -m31 -O2's functions 2 KiB apart: a load module's routines lie in many pages, and
-        # the module remembers the pages it found right (fstmod.c ckent)
+        # the module remembers the pages it found right (fstmod_code.c ckent)
         spread=""
         [ $v = m31-z900-O2 ] && spread=-falign-functions=2048
         if ! FST_CDEFS="${FST_CDEFS:-} $spread" sh "$FST_ROOT/tests/cprogs/build.sh" "$p.c" $v "$T/$b" > build.err 2>&1; then

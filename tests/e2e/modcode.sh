@@ -103,7 +103,7 @@ expect_eq "straddle: --via=module: calls and self per routine as constructed" "$
     "$(got m/straddle.csv)"
 
 # the same with FLIPR 128 KiB further up, in the page at 0x41000: the module finds the
-# loop's second page and FLIPR's at the same first entry of its pages remembered (fstmod.c
+# loop's second page and FLIPR's at the same first entry of its pages remembered (fstmod_code.c
 # ckent: 32, by page number), the second way holding one of them; the same pages sent
 mkdir -p far/m far/t
 prog_build far/straddle "$P/straddle.s" --defsym FLIPAT=0x21000 || fail "assemble straddle.s, FLIPAT=0x21000"

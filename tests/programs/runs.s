@@ -3,7 +3,7 @@
 # BCT: 24 bytes), in a page the program stores into (the save areas at its end; LONG's
 # ST at every turn). The module cannot keep such a page write-protected, so a loop's copy
 # compares each run's bytes with the copy it sent: 8 to 16 bytes inline, any other length
-# by memcmp (capture/module/fstmod.c copy_slow), which shares.s's 10-byte runs never reach.
+# by memcmp (capture/module/fstmod_branch.c copy_slow), which shares.s's 10-byte runs never reach.
 # tests/e2e/module.sh checks it --via=module against --via=trace, under 3.13 and 4.9.
 #
 # The turns are set in one place, `.set .LN, 1000` below, or on the command line:

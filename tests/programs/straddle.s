@@ -1,6 +1,6 @@
 # straddle.s -- a hot loop across a page's end, whose second page holds data it stores into
 # and an instruction another routine changes, in a third page (tests/e2e/modcode.sh: the
-# module remembers the pages it found right, and a run over two of them, fstmod.c ckent).
+# module remembers the pages it found right, and a run over two of them, fstmod_code.c ckent).
 #
 #   MAIN   N times: call LOOPX, call FLIPR
 #   LOOPX  at 0x20FE8: its loop of K turns begins with an LA across 0x21000 (bytes in both

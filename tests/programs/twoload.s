@@ -4,7 +4,7 @@
 # copy, sets a done flag and stops itself; CPU 0 waits for it and loads a disabled wait.
 # --via=module: each CPU's records reach fst on their own schedule (CPU 1's at its stop,
 # CPU 0's later), so each CPU must send the code pages it runs itself
-# (capture/module/fstmod.c: one table of the pages the reader has, per CPU).
+# (capture/module/fstmod_code.c: one table of the pages the reader has, per CPU).
 #
 # The routine (14 bytes): BALR 2,0 / LA 1,K / AR 0,1 + BCT 1 (K times) / BR 14: 3 + 2K a
 # call, K = 200: 403 instructions at X'30000'-X'3000D' on each CPU.
