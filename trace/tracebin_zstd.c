@@ -69,7 +69,10 @@
 ** malloc. A stream's decoder writes its window once through as it unpacks, and each 4 KiB
 ** page of it was a page fault: replays of 0.03-0.3 s took 2-13 % less time without them
 ** (tests/loops/gen.py seed 37021: 9 175 minor faults -> 1 702, 0.117 -> 0.109 s; fortbig.py
-** seed 29990 with its map 0.137 -> 0.119 s; recursion -O2 0.028 -> 0.025 s). */
+** seed 29990 with its map 0.137 -> 0.119 s; recursion -O2 0.028 -> 0.025 s). The contexts
+** made with a ZSTD_customMem are zstd's "experimental" API (ZSTD_STATIC_LINKING_ONLY),
+** in libzstd's shared library since 1.0 and the same since; fst is built against the
+** libzstd it runs with (Debian's). */
 static const ZSTD_customMem bigmem = { fst_bigmem_alloc, fst_bigmem_free, NULL };
 
 struct fst_tbz {
