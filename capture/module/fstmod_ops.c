@@ -21,6 +21,18 @@ static uint64_t psw_addr(const uint8_t *psw, unsigned len)
     return psw[1] & 0x08 ? a : a & 0xFFFFFF;
 }
 
+/* A record's end where the CPU goes on at a new PSW (SVC, program check, interruption): the
+** PSW, the stream's base moved to its address, the registers, and the buffer out at a
+** wait state. */
+static void new_psw_out(cpubuf *c, REGS *regs, const uint8_t *psw, unsigned len)
+{
+    put_psw(c, psw, len);
+    c->last = psw_addr(psw, len);
+    put_regs(c, regs);
+    if (wait_psw(psw, len))
+        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+}
+
 /* An SVC's record: it ran at `at`, and the CPU went on with psw. */
 static void svc_record(REGS *regs, uint64_t at, uint64_t fall, int dat, unsigned code, const uint8_t *psw,
                        unsigned len)
@@ -30,11 +42,7 @@ static void svc_record(REGS *regs, uint64_t at, uint64_t fall, int dat, unsigned
     c->b[c->n++] = FSTMOD_OP_SVC;
     put_sv(c, (int64_t)(at - c->last));
     put_v(c, code);
-    put_psw(c, psw, len);
-    c->last = psw_addr(psw, len);
-    put_regs(c, regs);
-    if (wait_psw(psw, len))
-        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+    new_psw_out(c, regs, psw, len);
 }
 
 /* SVC: recorded before its routine (which ends with a longjmp): the SVC new PSW is in
@@ -313,11 +321,7 @@ static void *pgm_hook(REGS *regs, int pcode)
     put_sv(c, (int64_t)(at - c->last));
     put_v(c, (uint64_t)(pcode & 0xFFFF));
     c->b[c->n++] = (uint8_t)ilc;
-    put_psw(c, psw, len);
-    c->last = psw_addr(psw, len);
-    put_regs(c, r);
-    if (wait_psw(psw, len))
-        flush_cpu(r->cpuad % FSTMOD_NCPU);
+    new_psw_out(c, r, psw, len);
     return NULL;
 }
 
@@ -356,9 +360,5 @@ static void irq_record(REGS *regs, int cls)
         code = a + 2 <= sysblk.mainsize ? (uint64_t)regs->mainstor[a] << 8 | regs->mainstor[a + 1] : 0;
     }
     put_v(c, code);
-    put_psw(c, newp, nl);
-    c->last = psw_addr(newp, nl);
-    put_regs(c, regs);
-    if (wait_psw(newp, nl))
-        flush_cpu(regs->cpuad % FSTMOD_NCPU);
+    new_psw_out(c, regs, newp, nl);
 }

@@ -65,9 +65,12 @@ draw() {
     [ "$PRE" -gt 0 ] && pre=(--defsym PRE="$PRE")
     [ $((n % 3)) = 2 ] && flag=(--defsym WAITFLAG=1)
     [ $((n % 3)) = 0 ] && flag=(--defsym BUSYFLAG=1)
-    # p: the system the timing asks for; l (live runs it: no operator there) without the flags
+    # p: the system the timing asks for; l, what live runs (no operator there): p, or p
+    # built without the flag
+    local l=$d/p
+    [ ${#flag[@]} -gt 0 ] && l=$d/l
     if ! mvsjob_build "$d/p" "$VPAGE" "$JOFF" "$K" "$ROUNDS" "${pre[@]}" "${flag[@]}" --defsym AGAIN="$AGAIN" ||
-        ! mvsjob_build "$d/l" "$VPAGE" "$JOFF" "$K" "$ROUNDS" "${pre[@]}" --defsym AGAIN="$AGAIN"; then
+        { [ "$l" = "$d/l" ] && ! mvsjob_build "$d/l" "$VPAGE" "$JOFF" "$K" "$ROUNDS" "${pre[@]}" --defsym AGAIN="$AGAIN"; }; then
         fail "assemble mvsjob.s ($spec)"
         return
     fi
@@ -119,15 +122,15 @@ draw() {
         expect_eq "$v, attach --job: the other program (space B) in the job's window: XA twice a round" \
             "$((2 * ROUNDS))" "$(awk -F, '$1 == "XA" { print $3 }' "$w/o.csv")"
         [ -e "$w/mod.fifo.req" ] && fail "$v: the request file removed" || ok "$v: the request file removed"
-        # live: the module by default, on the system without the operator's byte (l); twice
+        # live: the module by default, on the system without the operator's byte ($l); twice
         # a run of draws (timings 1 and 0) is enough
         [ $((n % 3)) = 2 ] && continue
         hopt=()
         [ "$v" = 4.9 ] && hopt=(--hercules="$h")
-        if fst-capture "${hopt[@]}" --job=FSTJOB -o "$w/l.trace" "$d/l.ins" 2> "$w/lerr"; then
+        if fst-capture "${hopt[@]}" --job=FSTJOB -o "$w/l.trace" "$l.ins" 2> "$w/lerr"; then
             expect_eq "$v, live --job: through the module, ended by job-ended" 1 \
                 "$(grep -c "ended by job-ended.*fst's module" "$w/lerr")"
-            fst-report --map="$d/l.job.lst" --timed=all --format=csv "$w/l.trace" > "$w/l.csv" 2> /dev/null
+            fst-report --map="$l.job.lst" --timed=all --format=csv "$w/l.trace" > "$w/l.csv" 2> /dev/null
             expect_eq "$v, live --job, the IEWL listing alone: the job's program exact" "$want" "$(mvsjob_got "$w/l.csv")"
         else
             fail "$v, live --job" "$(head -8 "$w/lerr")"
@@ -135,7 +138,7 @@ draw() {
         if [ "$n" = 1 ]; then # a name that never starts: the module sent no line (it waits for the job's)
             expect_fail "$v, live --job of a name that never starts: exit 2, said" 2 \
                 "no '\\\$HASP373 NOTME STARTED' in 0 lines of its console \\(ended by disabled-wait\\): no trace" \
-                fst-capture "${hopt[@]}" --job=NOTME -o "$w/n.trace" "$d/l.ins"
+                fst-capture "${hopt[@]}" --job=NOTME -o "$w/n.trace" "$l.ins"
         fi
     done
 }
